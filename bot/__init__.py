@@ -1,0 +1,1 @@
+"""The shell around the rules: configuration, database, dice, rendering and the front-ends."""

@@ -1,0 +1,125 @@
+"""``skirmish-gm``: run the Discord bot, play at the terminal, or upgrade the database."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import logging
+import sys
+from pathlib import Path
+
+from bot.config import Settings
+
+NO_TOKEN = (
+    "No DISCORD_TOKEN is set, so Skirmish GM is starting the terminal table instead "
+    "(for Discord, create a bot at https://discord.com/developers/applications, put its token in "
+    "DISCORD_TOKEN and run `skirmish-gm run` again; to play here any time: `skirmish-gm play`)."
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="skirmish-gm", description="A Discord game master for skirmish wargames.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run the Discord bot (the terminal table when no DISCORD_TOKEN is set)")
+    run.add_argument("--db", type=Path, help="SQLite file to use (default: DATABASE_URL, else the data folder)")
+    play = sub.add_parser("play", help="play at the terminal: slash commands typed or piped, one per line")
+    play.add_argument("--db", type=Path, help="SQLite file for this table (default: the data folder's)")
+    play.add_argument("--seed", type=int, help="repeatable dice from this seed")
+    play.add_argument("--dice", default="", help="force the next die results in order, e.g. 6,1,4")
+    play.add_argument("--cards", default="", help="force the next cards turned, e.g. AH,10D,RJ")
+    play.add_argument("--strict-dice", action="store_true", help="when forced dice run out, refuse instead of rolling")
+    play.add_argument("--json", action="store_true", help="print one JSON line per command")
+    play.add_argument("--as", dest="player", default=None, help="the player you act as (default: your login name)")
+    play.add_argument("--channel", type=int, default=1, help="the table (channel) number, for several campaigns")
+    migrate = sub.add_parser("migrate", help="upgrade the database to the newest schema")
+    migrate.add_argument("--db", type=Path)
+    return parser
+
+
+async def open_app(settings: Settings, db_path: Path | None, dice_factory):  # type: ignore[no-untyped-def]
+    from bot.app.service import App
+    from bot.db.database import Database
+
+    db = await Database.open(settings.database(db_path))
+    return App(db, dice_factory)
+
+
+async def play(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.console import Console, make_console_bot, read_lines
+    from bot.dice import ForcedDice, SecureDice, SeededDice, parse_forced_cards, parse_forced_dice
+    from rules.core import RuleError
+
+    try:
+        dice, cards = parse_forced_dice(args.dice), parse_forced_cards(args.cards)
+    except RuleError as exc:
+        print(exc.message, file=sys.stderr)
+        return 2
+    fallback = None if args.strict_dice else (SeededDice(args.seed) if args.seed is not None else SecureDice())
+    forced = ForcedDice(dice, cards, fallback)
+    app = await open_app(settings, args.db, lambda: forced)
+    try:
+        bot = await make_console_bot(app)
+        player = args.player or _login_name()
+        console = Console(bot, forced, player=player, channel_id=args.channel, json_mode=args.json)
+        interactive = sys.stdin.isatty() and not args.json
+        if interactive:
+            print("Skirmish GM at the terminal. Type /help for commands, /quit to leave.", file=sys.stderr)
+        prompt = (lambda: f"[{console.player}] ") if interactive else None
+        for line in read_lines(sys.stdin, prompt):
+            if not await console.run_line(line):
+                break
+        return 0
+    finally:
+        await app.db.close()
+
+
+async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.client import SkirmishBot, point_at
+    from bot.dice import SecureDice
+
+    secure = SecureDice()
+    app = await open_app(settings, args.db, lambda: secure)
+    point_at(settings.api_base, settings.gateway_url)
+    bot = SkirmishBot(app, dev_guild_id=settings.dev_guild_id, sync_state=settings.data_dir / "synced-commands")
+    try:
+        async with bot:
+            await bot.start(settings.token or "")
+    finally:
+        await app.db.close()
+    return 0
+
+
+async def migrate(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.db.database import upgrade
+
+    await upgrade(settings.database(args.db))
+    print("The database is at the newest schema.")
+    return 0
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser() or "player"
+    except Exception:
+        return "player"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from bot.logs import configure
+
+    args = build_parser().parse_args(argv)
+    settings = Settings.from_env()
+    configure(settings.log_level if args.command == "run" and settings.token else "WARNING")
+    if args.command == "run" and not settings.token:
+        print(NO_TOKEN, file=sys.stderr)
+        args = build_parser().parse_args(["play"] + (["--db", str(args.db)] if args.db else []))
+    runner = {"run": run_bot, "play": play, "migrate": migrate}[args.command]
+    try:
+        return asyncio.run(runner(settings, args))
+    except KeyboardInterrupt:
+        logging.getLogger("skirmish_gm").info("stopped")
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""What every command answers, before any front-end draws it.
+
+A :class:`Reply` is a list of :class:`Card` (drawn as embeds in Discord, as text in the
+terminal) plus what the terminal's ``--json`` mode and the button layer need: the events, every
+die rolled, and an open decision.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from bot.dice import RolledDie
+from rules.core import Choice, Event, RuleError
+
+
+class Refusal(RuleError):
+    """The application refuses a command (not a member, not the game master, no campaign here)."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sent a command, and where: the same whether it came from Discord or the terminal."""
+
+    user_id: int
+    display_name: str
+    guild_id: int
+    channel_id: int
+    interaction_id: int | None = None
+
+
+@dataclass
+class Card:
+    title: str
+    description: str = ""
+    fields: list[tuple[str, str, bool]] = field(default_factory=list)
+    colour: int | None = None
+    footer: str | None = None
+
+
+@dataclass(frozen=True)
+class PendingDecision:
+    decision_id: int
+    decider: str
+    user_ids: tuple[int, ...]
+    prompt: str
+    choices: tuple[Choice, ...]
+
+
+@dataclass
+class Reply:
+    cards: list[Card] = field(default_factory=list)
+    ephemeral: bool = False
+    content: str | None = None
+    ping_user_ids: list[int] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    rolls: list[RolledDie] = field(default_factory=list)
+    decision: PendingDecision | None = None
+    replayed: bool = False
+
+    @classmethod
+    def note(cls, title: str, text: str = "", *, ephemeral: bool = True) -> "Reply":
+        return cls(cards=[Card(title=title, description=text)], ephemeral=ephemeral)
+
+    @classmethod
+    def error(cls, message: str) -> "Reply":
+        return cls(cards=[Card(title="Not done", description=message, colour=ERROR_COLOUR)], ephemeral=True)
+
+
+ERROR_COLOUR = 0xC0392B
+NEUTRAL_COLOUR = 0x7F8C8D
+SIDE_COLOURS = {
+    "red": 0xE74C3C,
+    "blue": 0x3498DB,
+    "british": 0xC0392B,
+    "french": 0x2E4A9E,
+    "allied": 0xC0392B,
+}
+
+
+def side_colour(side: str | None) -> int:
+    if side is None:
+        return NEUTRAL_COLOUR
+    return SIDE_COLOURS.get(side.casefold(), 0x16A085)
+
+
+def joined(items: Sequence[str], empty: str = "none") -> str:
+    return ", ".join(items) if items else empty

@@ -1,0 +1,90 @@
+"""The discord.py bot: loads the cogs, handles every error in one place, syncs commands on change."""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app.replies import Reply
+from bot.app.service import App
+from bot.errors import player_message
+from cogs import EXTENSIONS
+
+log = logging.getLogger("skirmish_gm.client")
+
+
+def point_at(api_base: str | None, gateway_url: str | None) -> None:
+    """Talk to a Discord-compatible server instead of discord.com (``DISCORD_API_BASE``/``DISCORD_GATEWAY_URL``).
+
+    discord.py reads ``Route.BASE`` for REST, interaction callbacks and webhooks alike, and a plain
+    ``Bot`` connects straight to ``DiscordWebSocket.DEFAULT_GATEWAY``.
+    """
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = discord.utils.yarl.URL(gateway_url)  # type: ignore[attr-defined]
+
+
+class SkirmishTree(app_commands.CommandTree):
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        name = interaction.command.qualified_name if interaction.command else "?"
+        message = player_message(error, context=f"/{name}")
+        reply = Reply.error(message)
+        from cogs.common import deliver
+
+        try:
+            await deliver(interaction, reply)
+        except discord.HTTPException:
+            log.warning("could not tell the player about an error in /%s", name, exc_info=True)
+
+
+class SkirmishBot(commands.Bot):
+    def __init__(self, app: App, *, dev_guild_id: int | None = None, sync_state: Path | None = None) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents(guilds=True),
+            tree_cls=SkirmishTree,
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+        )
+        self.app = app
+        self.dev_guild_id = dev_guild_id
+        self.sync_state = sync_state
+
+    async def load_cogs(self) -> None:
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+
+    async def setup_hook(self) -> None:
+        await self.load_cogs()
+        await self.sync_commands(force=False)
+
+    def command_payload(self) -> list[dict[str, Any]]:
+        return [command.to_dict(self.tree) for command in self.tree.get_commands()]
+
+    async def sync_commands(self, *, force: bool) -> str:
+        """Sync to the dev guild (instant) or globally, only when the commands changed since the last sync."""
+        guild = discord.Object(id=self.dev_guild_id) if self.dev_guild_id else None
+        scope = f"guild {self.dev_guild_id}" if guild else "all servers"
+        digest = hashlib.sha256(json.dumps(self.command_payload(), sort_keys=True, default=str).encode()).hexdigest()
+        key = f"{scope}:{digest}"
+        if not force and self.sync_state is not None and self.sync_state.exists() and self.sync_state.read_text() == key:
+            log.info("slash commands unchanged since the last sync to %s", scope)
+            return scope
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        commands_synced = await self.tree.sync(guild=guild)
+        if self.sync_state is not None:
+            self.sync_state.parent.mkdir(parents=True, exist_ok=True)
+            self.sync_state.write_text(key)
+        log.info("synced %d slash commands to %s", len(commands_synced), scope)
+        return f"{len(commands_synced)} commands to {scope}"
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s) in %d guild(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))

@@ -1,0 +1,380 @@
+"""The terminal table: the same slash commands, typed or piped one per line, printed as text.
+
+It learns every command, option, type and choice by walking the real bot's command tree, and
+calls the same cog callbacks with a console stand-in for the interaction, so the terminal and
+Discord can never drift apart. Only here may dice be forced (``--dice``, ``--cards``, ``/dice``).
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import shlex
+import sys
+import time
+import zlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, TextIO
+
+from discord import app_commands
+from discord.enums import AppCommandOptionType
+
+from bot.app.replies import Reply
+from bot.client import SkirmishBot
+from bot.dice import ForcedDice, parse_forced_cards, parse_forced_dice
+from bot.errors import player_message
+from bot.render.text import cards_text
+from rules.core import RuleError
+
+CONSOLE_GUILD_ID = 1
+HIDDEN_GROUPS = {"admin"}
+META_HELP = """Terminal-only commands:
+  /as NAME          act as the player NAME (hot-seat and solo play)
+  /dice 6,1,4       force the next die results, in order
+  /cards AH,10D,RJ  force the next cards turned from a deck
+  /help [COMMAND]   list the commands, or one command's options
+  /quit             leave (the game is saved as you go)"""
+
+_snowflakes = itertools.count()
+
+
+def snowflake() -> int:
+    """An id shaped like Discord's (time in the high bits), unique across runs on one database."""
+    return (int(time.time() * 1000) - 1420070400000) << 22 | (next(_snowflakes) & 0x3FFFFF)
+
+
+def user_id_for(name: str) -> int:
+    """A stable id for a terminal player name, so the same name is the same player next time."""
+    return 10**15 + zlib.crc32(name.casefold().encode())
+
+
+class ConsoleError(RuleError):
+    """A command line the terminal cannot read."""
+
+
+@dataclass
+class ConsoleUser:
+    id: int
+    name: str
+
+    @property
+    def display_name(self) -> str:
+        return self.name
+
+    @property
+    def mention(self) -> str:
+        return f"@{self.name}"
+
+
+@dataclass
+class ConsoleResponse:
+    sent: list[dict[str, Any]] = field(default_factory=list)
+
+    def is_done(self) -> bool:
+        return bool(self.sent)
+
+    async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
+        self.sent.append({"content": content, **kwargs})
+
+    async def defer(self, **kwargs: Any) -> None:
+        self.sent.append({"deferred": True})
+
+
+@dataclass
+class ConsoleFollowup:
+    response: ConsoleResponse
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> None:
+        self.response.sent.append({"content": content, **kwargs})
+
+
+class ConsoleInteraction:
+    """What the cogs use of a ``discord.Interaction``, for a command typed in the terminal."""
+
+    def __init__(self, client: SkirmishBot, user: ConsoleUser, channel_id: int) -> None:
+        self.client = client
+        self.user = user
+        self.guild_id = CONSOLE_GUILD_ID
+        self.channel_id = channel_id
+        self.id = snowflake()
+        self.extras: dict[str, Any] = {}
+        self.response = ConsoleResponse()
+        self.followup = ConsoleFollowup(self.response)
+        self.command: Any = None
+
+
+@dataclass(frozen=True)
+class ParsedLine:
+    command: app_commands.Command[Any, ..., Any]
+    values: dict[str, Any]
+
+
+def walk(tree: app_commands.CommandTree) -> dict[str, app_commands.Command[Any, ..., Any]]:
+    """Every command by its qualified name (``ssg shoot``, ``roll``), as the bot declares it."""
+    found: dict[str, app_commands.Command[Any, ..., Any]] = {}
+
+    def visit(item: Any) -> None:
+        if isinstance(item, app_commands.Group):
+            if item.name in HIDDEN_GROUPS:
+                return
+            for child in item.commands:
+                visit(child)
+        elif isinstance(item, app_commands.Command):
+            found[item.qualified_name] = item
+
+    for command in tree.get_commands():
+        visit(command)
+    return found
+
+
+def split_line(line: str) -> list[str]:
+    try:
+        return shlex.split(line)
+    except ValueError:
+        raise ConsoleError("That line has an unclosed quote.") from None
+
+
+def parse_line(commands: dict[str, app_commands.Command[Any, ..., Any]], tokens: list[str]) -> ParsedLine:
+    """``/ssg shoot shooter:Rossi target:"Big Jim" range:14`` into a command and typed values."""
+    split = next((i for i, t in enumerate(tokens) if i and ":" in t), len(tokens))
+    name = " ".join([tokens[0].lstrip("/")] + tokens[1:split]).lower()
+    rest = tokens[split:]
+    command = commands.get(name)
+    if command is None:
+        raise ConsoleError(f"There is no command /{name}: type /help for the list.")
+    params = {p.display_name: p for p in command.parameters}
+    values: dict[str, Any] = {}
+    for token in rest:
+        key, sep, raw = token.partition(":")
+        if not sep:
+            raise ConsoleError(f"Write options as name:value; {token!r} is not one.")
+        param = params.get(key.lower())
+        if param is None:
+            raise ConsoleError(f"/{name} has no option {key!r}: it takes {', '.join(params) or 'none'}.")
+        values[param.name] = convert(param, raw)
+    missing = [p.display_name for p in command.parameters if p.required and p.name not in values]
+    if missing:
+        raise ConsoleError(f"/{name} needs {', '.join(missing)}.")
+    return ParsedLine(command, values)
+
+
+def convert(param: app_commands.Parameter, raw: str) -> Any:
+    """A typed value as Discord would send it: numbers, yes/no, a listed choice, within range."""
+    kind = param.type
+    value: Any
+    if kind is AppCommandOptionType.integer:
+        try:
+            value = int(raw)
+        except ValueError:
+            raise ConsoleError(f"{param.display_name} takes a whole number, not {raw!r}.") from None
+    elif kind is AppCommandOptionType.number:
+        try:
+            value = float(raw)
+        except ValueError:
+            raise ConsoleError(f"{param.display_name} takes a number, not {raw!r}.") from None
+    elif kind is AppCommandOptionType.boolean:
+        if raw.lower() not in {"yes", "no", "true", "false"}:
+            raise ConsoleError(f"{param.display_name} takes yes or no, not {raw!r}.")
+        value = raw.lower() in {"yes", "true"}
+    elif kind is AppCommandOptionType.string:
+        value = raw
+    else:
+        raise ConsoleError(f"{param.display_name} cannot be given in the terminal.")
+    if param.choices:
+        by_value = {str(c.value).lower(): c.value for c in param.choices}
+        by_name = {c.name.lower(): c.value for c in param.choices}
+        chosen = by_value.get(str(value).lower(), by_name.get(str(value).lower()))
+        if chosen is None:
+            allowed = ", ".join(str(c.value) for c in param.choices)
+            raise ConsoleError(f"{param.display_name} must be one of {allowed}.")
+        return chosen
+    low, high = param.min_value, param.max_value
+    size = len(value) if isinstance(value, str) else value
+    if low is not None and size < low or high is not None and size > high:
+        unit = " characters" if isinstance(value, str) else ""
+        raise ConsoleError(f"{param.display_name} must be from {low} to {high}{unit}.")
+    return value
+
+
+def command_help(command: app_commands.Command[Any, ..., Any]) -> str:
+    lines = [f"/{command.qualified_name} — {command.description}"]
+    for p in command.parameters:
+        extra = f" (one of {', '.join(str(c.value) for c in p.choices)})" if p.choices else ""
+        lines.append(f"  {p.display_name}:{p.type.name}{'' if p.required else ' (optional)'} — {p.description}{extra}")
+    return "\n".join(lines)
+
+
+class Console:
+    """Reads command lines and runs them; one instance per ``skirmish-gm play``."""
+
+    def __init__(
+        self, bot: SkirmishBot, forced: ForcedDice, *, player: str, channel_id: int = 1,
+        json_mode: bool = False, out: TextIO = sys.stdout,
+    ) -> None:
+        self.bot = bot
+        self.forced = forced
+        self.player = player
+        self.channel_id = channel_id
+        self.json_mode = json_mode
+        self.out = out
+        self.commands = walk(bot.tree)
+        self.names: dict[int, str] = {}
+        self.failures = 0
+
+    def user(self) -> ConsoleUser:
+        uid = user_id_for(self.player)
+        self.names[uid] = self.player
+        return ConsoleUser(uid, self.player)
+
+    async def run_lines(self, lines: Iterable[str]) -> int:
+        for line in lines:
+            if not await self.run_line(line):
+                break
+        return 1 if self.failures else 0
+
+    async def run_line(self, line: str) -> bool:
+        """Run one line; False when the player asked to quit."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return True
+        if not line.startswith("/"):
+            self._fail(line, "Commands start with /: type /help for the list.")
+            return True
+        try:
+            tokens = split_line(line)
+            head = tokens[0].lower()
+            if head in ("/quit", "/exit"):
+                return False
+            if head in ("/help", "/as", "/dice", "/cards"):
+                self._meta(head, tokens[1:], line)
+                return True
+            parsed = parse_line(self.commands, tokens)
+        except RuleError as exc:
+            self._fail(line, exc.message)
+            return True
+        await self._invoke(line, parsed)
+        return True
+
+    def _meta(self, head: str, args: list[str], line: str) -> None:
+        if head == "/help":
+            if args:
+                command = self.commands.get(" ".join(args).lstrip("/"))
+                text = command_help(command) if command else f"There is no command /{' '.join(args)}."
+            else:
+                text = "\n".join(f"/{n} — {c.description}" for n, c in sorted(self.commands.items())) + "\n" + META_HELP
+            self._ok(line, text)
+        elif head == "/as":
+            if not args:
+                raise ConsoleError("Say who you are: /as NAME.")
+            self.player = " ".join(args)[:64]
+            self._ok(line, f"You are now {self.player}.")
+        elif head == "/dice":
+            values = parse_forced_dice(",".join(args))
+            self.forced.push_dice(values)
+            self._ok(line, f"Next dice: {', '.join(map(str, self.forced.dice))}.")
+        elif head == "/cards":
+            cards = parse_forced_cards(",".join(args))
+            self.forced.push_cards(cards)
+            self._ok(line, f"Next cards: {', '.join(self.forced.cards)}.")
+
+    async def _invoke(self, line: str, parsed: ParsedLine) -> None:
+        interaction = ConsoleInteraction(self.bot, self.user(), self.channel_id)
+        interaction.command = parsed.command
+        saved = (list(self.forced.dice), list(self.forced.cards))
+        try:
+            await parsed.command.callback(parsed.command.binding, interaction, **parsed.values)  # type: ignore[arg-type]
+        except Exception as exc:  # one place for errors: a refusal's sentence, or a logged bug
+            self.forced.dice.clear(), self.forced.dice.extend(saved[0])
+            self.forced.cards.clear(), self.forced.cards.extend(saved[1])
+            self._fail(line, player_message(exc, context=line))
+            return
+        reply: Reply | None = interaction.extras.get("reply")
+        if reply is None:
+            self._ok(line, "Done.")
+            return
+        if reply.cards and reply.cards[0].title == "Not done":
+            self._fail(line, reply.cards[0].description, reply)
+            return
+        self._print_reply(line, reply)
+
+    def _content(self, reply: Reply) -> str | None:
+        if not reply.content:
+            return None
+        text = reply.content
+        for uid in reply.ping_user_ids:
+            text = text.replace(f"<@{uid}>", f"@{self.names.get(uid, uid)}")
+        return text
+
+    def _print_reply(self, line: str, reply: Reply) -> None:
+        if self.json_mode:
+            self._json(line, True, None, reply)
+            return
+        text = cards_text(reply.cards)
+        content = self._content(reply)
+        if content:
+            text += "\n>> " + content
+        if reply.decision is not None:
+            options = ", ".join(f"{c.value} ({c.label})" for c in reply.decision.choices)
+            text += f"\n>> decision #{reply.decision.decision_id} for {reply.decision.decider}: {options}"
+        self._write(text)
+
+    def _ok(self, line: str, text: str) -> None:
+        if self.json_mode:
+            self._write(json.dumps({"ok": True, "command": line, "as": self.player, "error": None,
+                                    "message": text, "events": [], "dice": []}, ensure_ascii=False))
+        else:
+            self._write(text)
+
+    def _fail(self, line: str, message: str, reply: Reply | None = None) -> None:
+        self.failures += 1
+        if self.json_mode:
+            self._json(line, False, message, reply)
+        else:
+            self._write(f"!! {message}")
+
+    def _json(self, line: str, ok: bool, error: str | None, reply: Reply | None) -> None:
+        record = {
+            "ok": ok,
+            "command": line,
+            "as": self.player,
+            "error": error,
+            "events": [{"kind": e.kind, "text": e.text, "data": dict(e.data)} for e in (reply.events if reply and ok else [])],
+            "dice": [{"kind": r.kind, "sides": r.sides, "value": r.value, "reason": r.reason}
+                     for r in (reply.rolls if reply and ok else [])],
+        }
+        if ok and reply is not None:
+            record["text"] = cards_text(reply.cards)
+            if reply.content:
+                record["say"] = self._content(reply)
+            if reply.decision is not None:
+                record["decision"] = {"id": reply.decision.decision_id, "decider": reply.decision.decider,
+                                      "choices": [c.value for c in reply.decision.choices]}
+        self._write(json.dumps(record, ensure_ascii=False, default=str))
+
+    def _write(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+
+def read_lines(stream: TextIO, prompt: Callable[[], str] | None) -> Iterable[str]:
+    """Lines from a pipe, or from an interactive prompt (with line editing) when ``prompt`` is given."""
+    if prompt is None:
+        yield from stream
+        return
+    try:
+        import readline  # noqa: F401  (line editing and history for input())
+    except ImportError:
+        pass
+    while True:
+        try:
+            yield input(prompt())
+        except EOFError:
+            print(file=sys.stderr)
+            return
+        except KeyboardInterrupt:
+            print(file=sys.stderr)
+            return
+
+
+async def make_console_bot(app: Any) -> SkirmishBot:
+    bot = SkirmishBot(app)
+    await bot.load_cogs()
+    return bot

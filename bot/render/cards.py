@@ -1,0 +1,60 @@
+"""Turn what happened (events, dice, boards) into cards a player reads."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from bot.app.replies import Card, side_colour
+from bot.dice import RolledDie
+from rules.core import Board, Event
+
+DIE = "🎲"
+CARD = "🂠"
+SKULL = "☠"
+TROPHY = "🏆"
+
+
+def roll_line(rolled: RolledDie) -> str:
+    if rolled.kind == "card":
+        return f"{CARD} **{rolled.value}** — {rolled.reason}"
+    return f"{DIE} d{rolled.sides} → **{rolled.value}** — {rolled.reason}"
+
+
+def action_cards(
+    title: str, actor: str, side: str | None, events: Sequence[Event], rolls: Sequence[RolledDie]
+) -> list[Card]:
+    """The public dice card for one action, then a casualty card per removal and a victory card."""
+    main = Card(
+        title=title,
+        description="\n".join(e.text for e in events) or "Nothing happened.",
+        colour=side_colour(side),
+        footer=f"by {actor}",
+    )
+    if rolls:
+        main.fields.append(("Dice", "\n".join(roll_line(r) for r in rolls), False))
+    cards = [main]
+    for event in events:
+        if event.kind == "casualty":
+            figure = str(event.data.get("figure", "A figure"))
+            fallen_side = event.data.get("side")
+            cause = event.data.get("by")
+            text = f"{figure} ({fallen_side}) is out of the fight" + (f", by {cause}." if cause else ".")
+            cards.append(Card(title=f"{SKULL} Casualty: {figure}", description=text, colour=side_colour(fallen_side)))
+        elif event.kind == "victory":
+            winner = event.data.get("winner")
+            cards.append(Card(title=f"{TROPHY} {str(winner).title()} wins!", description=event.text, colour=side_colour(winner)))
+    return cards
+
+
+def board_card(title: str, board: Board) -> Card:
+    """``/game status``: the headline, the facts, and every figure grouped by side."""
+    card = Card(title=title, description=f"**{board.headline}**")
+    card.fields.extend((name, value, True) for name, value in board.facts)
+    sides: dict[str, list[str]] = {}
+    for line in board.figures:
+        mark = "~~" if line.out else ""
+        sides.setdefault(line.side, []).append(f"{mark}{line.name}{mark} — {line.status}")
+    for side, lines in sides.items():
+        card.fields.append((side.title(), "\n".join(lines), False))
+    active = next((value for name, value in board.facts if name.casefold() == "active"), None)
+    card.colour = side_colour(active)
+    return card

@@ -1,0 +1,36 @@
+"""Cards as plain text, for the terminal front-end and the logs."""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from bot.app.replies import Card
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_STRIKE = re.compile(r"~~(.+?)~~")
+
+
+def plain(text: str) -> str:
+    """Markdown emphasis dropped; strikethrough shown as [out]."""
+    text = _STRIKE.sub(r"\1 [out]", text)
+    return _BOLD.sub(r"\1", text).replace("`", "")
+
+
+def card_text(card: Card) -> str:
+    lines = [f"== {plain(card.title)} =="]
+    if card.description:
+        lines.extend(plain(card.description).splitlines())
+    inline = [(n, v) for n, v, is_inline in card.fields if is_inline]
+    if inline:
+        lines.append(" · ".join(f"{plain(n)}: {plain(v)}" for n, v in inline))
+    for name, value, is_inline in card.fields:
+        if not is_inline:
+            lines.append(f"{plain(name)}:")
+            lines.extend(f"  {plain(v)}" for v in value.splitlines())
+    if card.footer:
+        lines.append(f"({plain(card.footer)})")
+    return "\n".join(lines)
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    return "\n".join(card_text(c) for c in cards)

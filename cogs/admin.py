@@ -1,0 +1,28 @@
+"""/admin: the bot owner's tools (hidden from others by default permissions)."""
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app.replies import Reply
+from cogs.common import AppCog, deliver
+
+
+class AdminCog(AppCog, commands.GroupCog, group_name="admin", group_description="Bot owner tools"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot  # type: ignore[assignment]
+        super().__init__()
+
+    @app_commands.command(name="sync", description="Send the slash commands to Discord now (bot owner only)")
+    @app_commands.default_permissions(administrator=True)
+    async def sync(self, interaction: discord.Interaction) -> None:
+        if not await self.bot.is_owner(interaction.user):
+            await deliver(interaction, Reply.error("Only the bot's owner may sync its commands."))
+            return
+        scope = await self.bot.sync_commands(force=True)
+        await deliver(interaction, Reply.note("Commands synced", f"Sent {scope}."))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(AdminCog(bot))

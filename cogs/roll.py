@@ -1,0 +1,25 @@
+"""/roll: free dice for whatever the rules leave to the table."""
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import AppCog, caller_of, deliver
+
+
+class RollCog(AppCog, commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot  # type: ignore[assignment]
+
+    @app_commands.command(name="roll", description="Roll dice in the open, like 2d6+1 or 4d6kh3")
+    @app_commands.describe(dice="Dice notation: 2d6+1, 4d6kh3, 1d10", reason="What the roll is for")
+    async def roll(
+        self, interaction: discord.Interaction, dice: app_commands.Range[str, 1, 200],
+        reason: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        await deliver(interaction, await self.app.roll(caller_of(interaction), dice, reason))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(RollCog(bot))

@@ -1,0 +1,39 @@
+"""Loading a ruleset's ``tables.yaml``, with a campaign's house rules laid over it."""
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any, Mapping, TypeVar
+
+import yaml
+
+from rules.core import DataError, from_data, merge
+
+T = TypeVar("T")
+
+
+def read_yaml_text(text: str, what: str) -> Any:
+    """``yaml.safe_load`` with a parse error turned into a readable :class:`DataError`."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else what
+        problem = getattr(exc, "problem", None) or "not valid YAML"
+        raise DataError([f"{where}: {problem}"]) from None
+
+
+def base_tables(package: str) -> dict[str, Any]:
+    """The ruleset's shipped ``tables.yaml`` as plain data."""
+    text = resources.files(package).joinpath("tables.yaml").read_text(encoding="utf-8")
+    data = read_yaml_text(text, f"{package}/tables.yaml")
+    if not isinstance(data, dict):
+        raise DataError([f"{package}/tables.yaml: expected a mapping at the top level"])
+    return data
+
+
+def load_tables(package: str, cls: type[T], house_rules: Mapping[str, Any] | None = None) -> T:
+    """The validated tables of ``package``; house rules override any key, validated the same way."""
+    data = base_tables(package)
+    if house_rules:
+        data = merge(data, house_rules)
+    return from_data(cls, data)
