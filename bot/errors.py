@@ -17,8 +17,9 @@ BUG_SENTENCE = "Something went wrong on our side; nothing was changed. The game 
 
 
 def unwrap(exc: BaseException) -> BaseException:
-    while isinstance(exc, (app_commands.CommandInvokeError, app_commands.TransformerError)) and exc.__cause__:
-        exc = exc.__cause__
+    """The exception a command raised, out of discord.py's wrapper."""
+    while isinstance(exc, app_commands.CommandInvokeError):
+        exc = exc.original
     return exc
 
 

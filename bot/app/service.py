@@ -38,8 +38,9 @@ def command_line(group: str, name: str, params: Mapping[str, Any]) -> str:
     for key, value in params.items():
         if value is None:
             continue
-        text = str(value)
-        parts.append(f"{key}:{shlex.quote(text) if text != shlex.quote(text) else text}")
+        text = f"{value:g}" if isinstance(value, float) else str(value)
+        needs_quotes = text != shlex.quote(text)
+        parts.append(f"{key}:" + ('"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"' if needs_quotes else text))
     return " ".join(parts)
 
 
@@ -340,6 +341,9 @@ class App:
             member = await self._player(s, campaign, caller)
             game = await self._game(s, campaign, lock=True)
             if game is None:
+                latest = await self._latest_game(s, campaign)
+                if latest is not None and latest.winner:
+                    raise Refusal(f"The game is over: {latest.winner} won. The game master can start another with /game start.")
                 raise Refusal("No game is in progress: the game master starts one with /game start.")
             if caller.interaction_id is not None:
                 replay = await self._replay(s, caller.interaction_id)
@@ -350,6 +354,13 @@ class App:
                 raise Refusal(f"Waiting for {open_decision.decider} to decide: {open_decision.prompt}")
             is_gm = campaign.gm_id == caller.user_id
             side = member.side
+            if is_gm:
+                engine = self._engine(campaign)
+                turn = engine.whose_turn(engine.load_state(game.state))
+                if turn is not None and side != turn:
+                    side = turn  # the game master acts for the side whose turn it is
+                else:
+                    is_gm = member.side is None
             return await self._apply(s, campaign, game, caller, Action(action_name, side, dict(params), is_gm), command)
 
     async def _apply(

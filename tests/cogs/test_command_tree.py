@@ -1,0 +1,54 @@
+"""The declared slash commands obey Discord's rules (names, sizes, option order)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from discord import app_commands
+
+from bot.client import SkirmishBot
+
+NAME = re.compile(r"^[-_'\w]{1,32}$")
+
+
+@pytest.fixture
+async def tree(app) -> app_commands.CommandTree:
+    bot = SkirmishBot(app)
+    await bot.load_cogs()
+    return bot.tree
+
+
+def all_commands(tree: app_commands.CommandTree) -> list[app_commands.Command]:
+    found = []
+    for item in tree.get_commands():
+        found.extend(item.walk_commands() if isinstance(item, app_commands.Group) else [item])
+    return [c for c in found if isinstance(c, app_commands.Command)]
+
+
+async def test_every_name_and_description_fits_discord(tree) -> None:
+    commands = all_commands(tree)
+    assert len(tree.get_commands()) <= 100
+    for command in commands:
+        assert NAME.match(command.name) and command.name == command.name.lower(), command.name
+        assert 1 <= len(command.description) <= 100, command.qualified_name
+        assert len(command.parameters) <= 25
+        seen_optional = False
+        for param in command.parameters:
+            assert NAME.match(param.display_name) and param.display_name == param.display_name.lower()
+            assert 1 <= len(param.description) <= 100, (command.qualified_name, param.display_name)
+            assert len(param.choices) <= 25
+            if not param.required:
+                seen_optional = True
+            assert param.required is False or not seen_optional, f"{command.qualified_name}: required after optional"
+
+
+async def test_groups_one_per_ruleset_and_shared(tree) -> None:
+    names = {c.name for c in tree.get_commands()}
+    assert {"campaign", "roster", "game", "roll", "admin", "ssg"} <= names
+    ssg = tree.get_command("ssg")
+    assert {c.name for c in ssg.commands} == {"move", "melee", "shoot", "next"}
+
+
+async def test_payload_serialises(tree) -> None:
+    payload = [c.to_dict(tree) for c in tree.get_commands()]
+    assert all(p["name"] for p in payload)
