@@ -1,0 +1,286 @@
+"""Opening the database, one transaction per command, migrations, and the game lock.
+
+Locking, in short:
+
+* SQLite: every transaction starts with ``BEGIN IMMEDIATE``, which takes the database's write lock
+  before the first read. Two commands on one file (in one process or in two) therefore run one
+  after the other, and a read-modify-write can never lose an update. ``busy_timeout`` makes the
+  second one wait (up to 30 s) instead of failing; within one :class:`Database` an asyncio lock
+  queues the transactions fairly, so they do not poll the file lock against each other.
+* PostgreSQL: plain READ COMMITTED transactions; :func:`lock_game` takes the game's row lock
+  (``SELECT ... FOR UPDATE``) and returns the newest committed row, so two commands on one game
+  are serialised while commands on other games run in parallel.
+
+Call :func:`lock_game` before changing a game on either database (on SQLite it is a plain
+select, since the transaction already holds the write lock).
+"""
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import event, select
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+from bot.db.models import Game
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+__all__ = [
+    "Database",
+    "sqlite_url",
+    "upgrade",
+    "downgrade",
+    "lock_game",
+    "lock_active_game",
+    "make_engine",
+    "install_sqlite_hooks",
+    "alembic_config",
+    "SQLITE_BUSY_TIMEOUT_MS",
+]
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+# --------------------------------------------------------------------------------------------
+# URLs and engines
+
+
+def sqlite_url(path: Path | str) -> str:
+    """``sqlite+aiosqlite:////abs/path`` for a database file, creating its parent folders."""
+    path = Path(path).expanduser().resolve()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return URL.create("sqlite+aiosqlite", database=str(path)).render_as_string(hide_password=False)
+
+
+def _is_sqlite(url: str | URL) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def _is_sqlite_memory(url: str | URL) -> bool:
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite":
+        return False
+    database = u.database or ""
+    return database in ("", ":memory:") or (
+        database.startswith("file:") and "mode=memory" in database
+    )
+
+
+def _ensure_sqlite_folder(url: str | URL) -> None:
+    u = make_url(url)
+    if not _is_sqlite(u) or _is_sqlite_memory(u):
+        return
+    database = u.database or ""
+    if database.startswith("file:"):
+        return
+    Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+
+
+def install_sqlite_hooks(sync_engine: Engine, *, foreign_keys: bool = True) -> None:
+    """The SQLite connection set-up: pragmas on connect, ``BEGIN IMMEDIATE`` on every begin.
+
+    This is SQLAlchemy's documented recipe for the pysqlite/aiosqlite drivers: switch off the
+    driver's own (deferred, DML-only) transaction handling by setting ``isolation_level = None``
+    and emit the BEGIN ourselves. ``foreign_keys=False`` is for migrations only: batch mode
+    rebuilds tables by copy-drop-rename, and a DROP with foreign keys on would cascade deletes.
+    """
+
+    @event.listens_for(sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
+        finally:
+            cursor.close()
+
+    @event.listens_for(sync_engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def make_engine(url: str, *, foreign_keys: bool = True, **kwargs: Any) -> AsyncEngine:
+    """An :class:`AsyncEngine` set up for this project (SQLite hooks, PostgreSQL pre-ping)."""
+    if _is_sqlite(url):
+        _ensure_sqlite_folder(url)
+        engine = create_async_engine(url, **kwargs)
+        install_sqlite_hooks(engine.sync_engine, foreign_keys=foreign_keys)
+        return engine
+    kwargs.setdefault("pool_pre_ping", True)
+    return create_async_engine(url, **kwargs)
+
+
+# --------------------------------------------------------------------------------------------
+# Migrations (Alembic, configured in code: there is no alembic.ini)
+
+
+def alembic_config(url: str, *, connection: Connection | None = None) -> "Config":
+    """An Alembic :class:`Config` for ``url``, pointing at the ``migrations`` package.
+
+    Use it for anything the helpers below do not cover, for example a new revision::
+
+        command.revision(alembic_config(url), "add figure notes", autogenerate=True)
+    """
+    from alembic.config import Config
+
+    import migrations
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(migrations.__file__).resolve().parent))
+    cfg.set_main_option("path_separator", "os")
+    cfg.set_main_option("file_template", "%%(rev)s_%%(slug)s")
+    # configparser interpolates '%': escape it in the option, and pass the raw URL as well.
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    cfg.attributes["sqlalchemy.url"] = url
+    if connection is not None:
+        cfg.attributes["connection"] = connection
+    return cfg
+
+
+async def _alembic(name: str, url: str, revision: str) -> None:
+    from alembic import command
+
+    _ensure_sqlite_folder(url)
+    # Alembic is synchronous and env.py runs its own event loop with asyncio.run(), so it goes
+    # to a worker thread: the caller's loop keeps running meanwhile.
+    await asyncio.to_thread(getattr(command, name), alembic_config(url), revision)
+
+
+async def upgrade(url: str, revision: str = "head") -> None:
+    """``alembic upgrade <revision>`` against ``url``."""
+    await _alembic("upgrade", url, revision)
+
+
+async def downgrade(url: str, revision: str = "base") -> None:
+    """``alembic downgrade <revision>`` against ``url``."""
+    await _alembic("downgrade", url, revision)
+
+
+# --------------------------------------------------------------------------------------------
+# The database
+
+
+class Database:
+    """One engine and its sessions. ``async with db.transaction() as session:`` per command."""
+
+    url: str
+    engine: AsyncEngine
+
+    def __init__(self, url: str, engine: AsyncEngine) -> None:
+        self.url = url
+        self.engine = engine
+        self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(
+            engine, expire_on_commit=False
+        )
+        self.is_sqlite = engine.dialect.name == "sqlite"
+        # SQLite allows one writer: queue this process's transactions here, fairly, instead of
+        # letting them poll the file lock. Other processes still wait on busy_timeout.
+        self._queue: asyncio.Lock | None = asyncio.Lock() if self.is_sqlite else None
+        self._tasks_inside: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
+
+    @classmethod
+    async def open(cls, url: str, *, upgrade: bool = True, **engine_kwargs: Any) -> "Database":
+        """Create the engine; first bring the schema to the newest revision if ``upgrade``."""
+        if _is_sqlite_memory(url):
+            # A private in-memory database lives in the engine's one connection: migrate there.
+            engine = make_engine(url, **engine_kwargs)
+            if upgrade:
+                await _upgrade_on_engine(engine, url)
+            return cls(url, engine)
+        if upgrade:
+            await _alembic("upgrade", url, "head")
+        return cls(url, make_engine(url, **engine_kwargs))
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncSession]:
+        """One command, one transaction: commit when the block ends, roll back on any exception.
+
+        Do not commit or roll back inside the block yourself, and do not nest transactions in
+        one task (the inner one would wait forever for the lock the outer one holds).
+        """
+        task = asyncio.current_task()
+        if task is not None and task in self._tasks_inside:
+            raise RuntimeError(
+                "db.transaction() is already open in this task; one command is one transaction"
+            )
+        if task is not None:
+            self._tasks_inside.add(task)
+        try:
+            if self._queue is not None:
+                async with self._queue:
+                    async with self.sessions() as session, session.begin():
+                        yield session
+            else:
+                async with self.sessions() as session, session.begin():
+                    yield session
+        finally:
+            if task is not None:
+                self._tasks_inside.discard(task)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    async def __aenter__(self) -> "Database":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        return f"<Database {make_url(self.url).render_as_string(hide_password=True)}>"
+
+
+async def _upgrade_on_engine(engine: AsyncEngine, url: str) -> None:
+    from alembic import command
+
+    async with engine.begin() as conn:
+        await conn.run_sync(
+            lambda sync_conn: command.upgrade(alembic_config(url, connection=sync_conn), "head")
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Locks
+
+
+async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
+    """The game, locked for this transaction and freshly read (``None`` if there is none).
+
+    PostgreSQL: ``SELECT ... FOR UPDATE`` waits for any other transaction holding the row and
+    then returns its committed values. SQLite: a plain select (the ``BEGIN IMMEDIATE``
+    transaction already holds the database's write lock). Either way the values loaded
+    overwrite whatever this session had in memory for the game.
+    """
+    stmt = (
+        select(Game)
+        .where(Game.id == game_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return await session.scalar(stmt)
+
+
+async def lock_active_game(session: AsyncSession, campaign_id: int) -> Game | None:
+    """The campaign's active game, locked like :func:`lock_game` (``None`` if there is none)."""
+    stmt = (
+        select(Game)
+        .where(Game.campaign_id == campaign_id, Game.status == "active")
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return await session.scalar(stmt)

@@ -1,0 +1,365 @@
+"""The tables, as SQLAlchemy 2.x declarative models, portable between SQLite and PostgreSQL.
+
+Rules for everyone who touches these models:
+
+* Every constraint and index has a stable name (the naming convention on ``Base.metadata``, or an
+  explicit ``name=``), so migrations written against SQLite work against PostgreSQL unchanged.
+* Relationships are ``lazy="raise_on_sql"``: in async code an implicit lazy load must never
+  happen. Load what you need up front (``selectinload(Game.actions)``), or query it.
+* JSON columns hold plain data. Mutating a loaded dict in place is NOT detected: assign a new
+  value (``game.state = new_state``).
+* ``Game.version`` is the ORM's version counter (``version_id_col``): it starts at 1 and every
+  flush that changes a game bumps it and checks it (``UPDATE ... WHERE id = ? AND version = ?``),
+  so a stale copy of a game can never overwrite a newer one (it raises ``StaleDataError``).
+  Still lock the game first (:func:`bot.db.database.lock_game`) so that never happens.
+* Timestamps are timezone-aware UTC datetimes on both databases (SQLite stores them as naive
+  UTC text; :class:`UTCDateTime` puts the zone back on the way out).
+"""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+__all__ = [
+    "NAMING_CONVENTION",
+    "Base",
+    "UTCDateTime",
+    "utcnow",
+    "Campaign",
+    "Member",
+    "Figure",
+    "Game",
+    "ActionRecord",
+    "EventRecord",
+    "RollRecord",
+    "DecisionRecord",
+    "MEMBER_ROLES",
+    "GAME_STATUSES",
+    "DECISION_STATUSES",
+    "ROLL_KINDS",
+]
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+MEMBER_ROLES = ("gm", "player", "pending")
+GAME_STATUSES = ("active", "ended")
+DECISION_STATUSES = ("open", "answered", "cancelled")
+ROLL_KINDS = ("die", "card")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """``DateTime(timezone=True)`` that always hands back an aware UTC datetime.
+
+    PostgreSQL keeps the zone itself (``timestamp with time zone``). SQLite has no zone, so the
+    value is stored as naive UTC and the zone is put back on load. A naive datetime given to it
+    is taken to be UTC already.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        value = value.astimezone(UTC)
+        if dialect.name == "sqlite":
+            value = value.replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+def _json_dict() -> dict[str, Any]:
+    return {}
+
+
+def _json_list() -> list[Any]:
+    return []
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Campaign(Base):
+    __tablename__ = "campaigns"
+    __table_args__ = (
+        # At most one ACTIVE campaign per channel; ended ones may pile up.
+        Index(
+            "uq_campaigns_active_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=text("active"),
+            postgresql_where=text("active"),
+        ),
+        Index("ix_campaigns_guild_id", "guild_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    guild_id: Mapped[int] = mapped_column(BigInteger)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(100))
+    ruleset: Mapped[str] = mapped_column(String(20))
+    gm_id: Mapped[int] = mapped_column(BigInteger)
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+    house_rules: Mapped[Any | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=_json_dict)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    members: Mapped[list[Member]] = relationship(
+        back_populates="campaign",
+        lazy="raise_on_sql",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+        order_by="Member.id",
+    )
+    figures: Mapped[list[Figure]] = relationship(
+        back_populates="campaign",
+        lazy="raise_on_sql",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+        order_by="Figure.id",
+    )
+    games: Mapped[list[Game]] = relationship(
+        back_populates="campaign",
+        lazy="raise_on_sql",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+        order_by="Game.id",
+    )
+
+    def __repr__(self) -> str:
+        return f"<Campaign {self.id} {self.name!r} channel={self.channel_id} active={self.active}>"
+
+
+class Member(Base):
+    __tablename__ = "members"
+    __table_args__ = (
+        UniqueConstraint("campaign_id", "user_id"),
+        CheckConstraint(_in("role", MEMBER_ROLES), name="role"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    display_name: Mapped[str] = mapped_column(String(100))
+    role: Mapped[str] = mapped_column(String(10))
+    side: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    campaign: Mapped[Campaign] = relationship(back_populates="members", lazy="raise_on_sql")
+
+    def __repr__(self) -> str:
+        return f"<Member {self.user_id} {self.role} side={self.side!r} campaign={self.campaign_id}>"
+
+
+class Figure(Base):
+    __tablename__ = "figures"
+    __table_args__ = (UniqueConstraint("campaign_id", "name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    owner_id: Mapped[int] = mapped_column(BigInteger)
+    name: Mapped[str] = mapped_column(String(64))
+    side: Mapped[str] = mapped_column(String(32))
+    kind: Mapped[str] = mapped_column(String(32))
+    stats: Mapped[dict[str, Any]] = mapped_column(JSON, default=_json_dict)
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    history: Mapped[list[Any]] = mapped_column(JSON, default=_json_list)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    campaign: Mapped[Campaign] = relationship(back_populates="figures", lazy="raise_on_sql")
+
+    def __repr__(self) -> str:
+        return f"<Figure {self.id} {self.name!r} side={self.side!r} status={self.status}>"
+
+
+class Game(Base):
+    __tablename__ = "games"
+    __table_args__ = (
+        # One active game per campaign.
+        Index(
+            "uq_games_active_campaign",
+            "campaign_id",
+            unique=True,
+            sqlite_where=text("status = 'active'"),
+            postgresql_where=text("status = 'active'"),
+        ),
+        Index("ix_games_campaign_id", "campaign_id"),
+        CheckConstraint(_in("status", GAME_STATUSES), name="status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    ruleset: Mapped[str] = mapped_column(String(20))
+    status: Mapped[str] = mapped_column(String(10), default="active")
+    state: Mapped[dict[str, Any]] = mapped_column(JSON, default=_json_dict)
+    version: Mapped[int] = mapped_column(Integer)
+    winner: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+    campaign: Mapped[Campaign] = relationship(back_populates="games", lazy="raise_on_sql")
+    actions: Mapped[list[ActionRecord]] = relationship(
+        back_populates="game",
+        lazy="raise_on_sql",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+        order_by="ActionRecord.seq",
+    )
+
+    # 1 on insert, +1 on every UPDATE of the row, checked in the UPDATE's WHERE clause.
+    __mapper_args__ = {"version_id_col": version}
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id} campaign={self.campaign_id} {self.status} v{self.version}>"
+
+
+class ActionRecord(Base):
+    """One command applied to a game: who, what (as typed), and the state before it (for undo)."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    # A repeated delivery of the same Discord interaction must apply once.
+    interaction_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True, unique=True)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    side: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    by_gm: Mapped[bool] = mapped_column(Boolean, default=False)
+    command: Mapped[str] = mapped_column(Text)
+    state_before: Mapped[Any | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    undone: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="actions", lazy="raise_on_sql")
+    events: Mapped[list[EventRecord]] = relationship(
+        back_populates="action",
+        lazy="raise_on_sql",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+        order_by="EventRecord.seq",
+    )
+    rolls: Mapped[list[RollRecord]] = relationship(
+        back_populates="action",
+        lazy="raise_on_sql",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+        order_by="RollRecord.seq",
+    )
+
+    def __repr__(self) -> str:
+        return f"<ActionRecord {self.id} game={self.game_id} #{self.seq} {self.command!r}>"
+
+
+class EventRecord(Base):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("action_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action_id: Mapped[int] = mapped_column(ForeignKey("actions.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(32))
+    text: Mapped[str] = mapped_column(Text)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=_json_dict)
+
+    action: Mapped[ActionRecord] = relationship(back_populates="events", lazy="raise_on_sql")
+
+    def __repr__(self) -> str:
+        return f"<EventRecord action={self.action_id} #{self.seq} {self.kind}>"
+
+
+class RollRecord(Base):
+    __tablename__ = "rolls"
+    __table_args__ = (
+        UniqueConstraint("action_id", "seq"),
+        CheckConstraint(_in("kind", ROLL_KINDS), name="kind"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action_id: Mapped[int] = mapped_column(ForeignKey("actions.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8), default="die")
+    sides: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    value: Mapped[str] = mapped_column(String(8))
+    reason: Mapped[str] = mapped_column(Text, default="")
+    secret: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    action: Mapped[ActionRecord] = relationship(back_populates="rolls", lazy="raise_on_sql")
+
+    def __repr__(self) -> str:
+        return f"<RollRecord action={self.action_id} #{self.seq} {self.kind} {self.value}>"
+
+
+class DecisionRecord(Base):
+    """A choice the game waits for; answered by a button click bound to ``decision:<id>:<value>``."""
+
+    __tablename__ = "decisions"
+    __table_args__ = (
+        Index("ix_decisions_status_game_id", "status", "game_id"),
+        Index("ix_decisions_campaign_id", "campaign_id"),
+        CheckConstraint(_in("status", DECISION_STATUSES), name="status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), nullable=True
+    )
+    decider: Mapped[str] = mapped_column(String(32))  # a side, or "gm"
+    user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    prompt: Mapped[str] = mapped_column(Text)
+    choices: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=_json_list)
+    resume: Mapped[dict[str, Any]] = mapped_column(JSON, default=_json_dict)
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    answer: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    channel_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    message_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+    def __repr__(self) -> str:
+        return f"<DecisionRecord {self.id} {self.kind} decider={self.decider!r} {self.status}>"
