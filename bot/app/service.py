@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, joined, side_colour
-from bot.db.database import Database
+from bot.db.database import Database, lock_active_game, lock_game
 from bot.db.models import ActionRecord, Campaign, DecisionRecord, EventRecord, Figure, Game, Member, RollRecord
 from bot.dice import RecordingDice, RolledDie, free_roll
 from bot.render.cards import action_cards, board_card, roll_line
@@ -115,16 +115,18 @@ class App:
         return get_engine(campaign.ruleset, campaign.house_rules)
 
     async def _game(self, s: AsyncSession, campaign: Campaign, *, lock: bool = False) -> Game | None:
-        query = select(Game).where(Game.campaign_id == campaign.id, Game.status == "active")
+        """The game in progress; with ``lock``, row-locked and re-read for a change."""
         if lock:
-            query = query.with_for_update()
-        return await s.scalar(query)
+            return await lock_active_game(s, campaign.id)
+        return await s.scalar(select(Game).where(Game.campaign_id == campaign.id, Game.status == "active"))
 
     async def _latest_game(self, s: AsyncSession, campaign: Campaign, *, lock: bool = False) -> Game | None:
-        query = select(Game).where(Game.campaign_id == campaign.id).order_by(Game.id.desc()).limit(1)
+        game_id = await s.scalar(select(func.max(Game.id)).where(Game.campaign_id == campaign.id))
+        if game_id is None:
+            return None
         if lock:
-            query = query.with_for_update()
-        return await s.scalar(query)
+            return await lock_game(s, game_id)
+        return await s.get(Game, game_id)
 
     async def _figure(self, s: AsyncSession, campaign: Campaign, name: str) -> Figure:
         wanted = " ".join((name or "").split())
@@ -321,7 +323,7 @@ class App:
             dice = RecordingDice(self._dice())
             outcome = engine.start(specs, dice)
             game = Game(campaign_id=campaign.id, ruleset=campaign.ruleset, status="active",
-                        state=engine.dump_state(outcome.state), version=1)
+                        state=engine.dump_state(outcome.state))
             s.add(game)
             await s.flush()
             record = self._record(game, 1, caller, "/game start", None, campaign.gm_id == caller.user_id, None, outcome.events, dice.rolled)
@@ -375,7 +377,6 @@ class App:
         record = self._record(game, seq, caller, command, game.state, action.by_gm, action.side, outcome.events, dice.rolled)
         s.add(record)
         game.state = engine.dump_state(outcome.state)
-        game.version += 1
         title = f"{(action.side or 'Game master').title()} · {action.name}"
         return await self._after_action(s, campaign, engine, game, record, caller, before_turn, outcome, title, action.side)
 
@@ -505,7 +506,6 @@ class App:
             if record.user_id != caller.user_id and campaign.gm_id != caller.user_id:
                 raise Refusal("Only the player who made the last action, or the game master, may undo it.")
             game.state = record.state_before
-            game.version += 1
             game.status, game.winner, game.ended_at = "active", None, None
             record.undone = True
             for decision in await s.scalars(
