@@ -73,14 +73,20 @@ async def play(settings: Settings, args: argparse.Namespace) -> int:
         await app.db.close()
 
 
-async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
+async def discord_bot(settings: Settings, db_path: Path | None):  # type: ignore[no-untyped-def]
+    """The Discord bot and its application layer; Discord always gets the secure dice."""
     from bot.client import SkirmishBot, point_at
     from bot.dice import SecureDice
 
     secure = SecureDice()
-    app = await open_app(settings, args.db, lambda: secure)
+    app = await open_app(settings, db_path, lambda: secure)
     point_at(settings.api_base, settings.gateway_url)
     bot = SkirmishBot(app, dev_guild_id=settings.dev_guild_id, sync_state=settings.data_dir / "synced-commands")
+    return bot, app
+
+
+async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
+    bot, app = await discord_bot(settings, args.db)
     try:
         async with bot:
             await bot.start(settings.token or "")

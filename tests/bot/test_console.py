@@ -162,3 +162,20 @@ def test_run_without_a_token_says_so_and_opens_the_terminal(tmp_path: Path) -> N
     assert "No DISCORD_TOKEN is set" in done.stderr and "skirmish-gm play" in done.stderr
     assert "rolls 1d6" in done.stdout
     assert (tmp_path / "data" / "skirmish-gm.sqlite3").exists()
+
+
+async def test_the_discord_bot_always_rolls_secure_dice(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from bot.__main__ import discord_bot
+    from bot.config import Settings
+    from bot.dice import SecureDice
+
+    settings = replace(Settings.from_env(), data_dir=tmp_path, database_url=None)
+    bot, app = await discord_bot(settings, tmp_path / "bot.sqlite3")
+    try:
+        assert type(app._dice()) is SecureDice
+        options = {p.display_name for c in bot.tree.walk_commands() if hasattr(c, "parameters") for p in c.parameters}
+        assert not options & {"seed", "cards", "forced", "result", "results"}
+    finally:
+        await app.db.close()
