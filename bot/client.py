@@ -15,6 +15,8 @@ from bot.app.replies import Reply
 from bot.app.service import App
 from bot.errors import player_message
 from cogs import EXTENSIONS
+from cogs.buttons import DecisionButton
+from cogs.common import deliver
 
 log = logging.getLogger("skirmish_gm.client")
 
@@ -36,8 +38,6 @@ class SkirmishTree(app_commands.CommandTree):
         name = interaction.command.qualified_name if interaction.command else "?"
         message = player_message(error, context=f"/{name}")
         reply = Reply.error(message)
-        from cogs.common import deliver
-
         try:
             await deliver(interaction, reply)
         except discord.HTTPException:
@@ -62,6 +62,7 @@ class SkirmishBot(commands.Bot):
             await self.load_extension(extension)
 
     async def setup_hook(self) -> None:
+        self.add_dynamic_items(DecisionButton)
         await self.load_cogs()
         await self.sync_commands(force=False)
 

@@ -2,4 +2,4 @@
 
 ``EXTENSIONS`` lists every cog module the bot loads; the terminal walks the same command tree.
 """
-EXTENSIONS = ("cogs.campaign", "cogs.roster", "cogs.game", "cogs.roll", "cogs.admin", "cogs.ssg")
+EXTENSIONS = ("cogs.campaign", "cogs.roster", "cogs.game", "cogs.decisions", "cogs.roll", "cogs.admin", "cogs.ssg")

@@ -34,8 +34,8 @@ STRANGER = 4
 async def ssg_table(app: App, forced: ForcedDice, *, roll_off: tuple[int, int] = (5, 2)) -> None:
     """A campaign with a game master, red and blue players, six figures each, game started (red first)."""
     await app.campaign_new(caller(GM, "Gina"), "Test", "ssg")
-    await app.campaign_join(caller(RED, "Rita"), "red")
-    await app.campaign_join(caller(BLUE, "Bob"), "blue")
+    await join(app, RED, "Rita", "red")
+    await join(app, BLUE, "Bob", "blue")
     weapons = ["rifle", "rifle", "smg", "pistol", "rifle", "rifle"]
     for name, weapon in zip(SSG_RED, weapons):
         await app.roster_add(caller(RED, "Rita"), name, weapon)
@@ -43,6 +43,13 @@ async def ssg_table(app: App, forced: ForcedDice, *, roll_off: tuple[int, int] =
         await app.roster_add(caller(BLUE, "Bob"), name, weapon)
     forced.push_dice(roll_off)
     await app.game_start(caller(GM, "Gina"))
+
+
+async def join(app: App, user: int, name: str, side: str) -> None:
+    """A player asks to join and the game master approves."""
+    asked = await app.campaign_join(caller(user, name), side)
+    assert asked.decision is not None
+    await app.decide(caller(GM, "Gina"), "approve", asked.decision.decision_id)
 
 
 def fake_interaction(client: Any, user_id: int, name: str = "", *, channel: int = CHANNEL,

@@ -101,8 +101,10 @@ class App:
 
     async def _player(self, s: AsyncSession, campaign: Campaign, caller: Caller) -> Member:
         member = await self._member(s, campaign, caller)
-        if member is None or member.role == "pending":
+        if member is None:
             raise Refusal("You are not in this campaign: join it with /campaign join.")
+        if member.role == "pending":
+            raise Refusal("Your request to join is still waiting for the game master.")
         return member
 
     @staticmethod
@@ -184,16 +186,38 @@ class App:
         return Reply(cards=[Card(title="New campaign", description=text, colour=side_colour(None))])
 
     async def campaign_join(self, caller: Caller, side: str) -> Reply:
+        """The game master joins a side at once; a player asks, and the game master decides by button."""
         async with self._run_locked(caller), self.db.transaction() as s:
             campaign = await self._campaign(s, caller)
             engine = self._engine(campaign)
             side = self._check_side(engine, side)
             member = await self._member(s, campaign, caller)
-            if member is None:
-                s.add(Member(campaign_id=campaign.id, user_id=caller.user_id, display_name=caller.display_name[:100], role="player", side=side))
-            else:
+            if campaign.gm_id == caller.user_id:
+                assert member is not None
                 member.side = side
-        return Reply(cards=[Card(title="Joined", description=f"{caller.display_name} plays **{side}** in {campaign.name}.", colour=side_colour(side))])
+                return Reply(cards=[Card(title="Joined", description=f"{caller.display_name} (game master) plays **{side}**.", colour=side_colour(side))])
+            waiting = await s.scalar(select(DecisionRecord).where(
+                DecisionRecord.campaign_id == campaign.id, DecisionRecord.status == "open",
+                DecisionRecord.kind == "join", DecisionRecord.user_id == caller.user_id))
+            if waiting is not None:
+                raise Refusal("Your request to join is already waiting for the game master.")
+            if member is not None and member.side == side:
+                raise Refusal(f"You already play {side}.")
+            if member is None:
+                s.add(Member(campaign_id=campaign.id, user_id=caller.user_id, display_name=caller.display_name[:100], role="pending", side=None))
+            request = Decision(
+                decider="gm",
+                prompt=f"{caller.display_name} asks to play {side} in {campaign.name}.",
+                choices=(Choice("approve", "Approve"), Choice("refuse", "Refuse")),
+                resume_action="join",
+                params={"user_id": caller.user_id, "side": side},
+            )
+            pending = await self._open(s, campaign, None, request, user_id=caller.user_id, kind="join")
+        reply = Reply(cards=[Card(title="Asking to join", description=f"{caller.display_name} asks to play **{side}**; the game master decides.", colour=side_colour(side))],
+                      decision=pending)
+        reply.ping_user_ids = list(pending.user_ids)
+        reply.content = " ".join(f"<@{u}>" for u in pending.user_ids) + " a player asks to join."
+        return reply
 
     @staticmethod
     def _check_side(engine: Engine[Any], side: str) -> str:
@@ -439,10 +463,14 @@ class App:
             select(DecisionRecord).where(DecisionRecord.game_id == game.id, DecisionRecord.status == "open")
         )
 
-    async def _open(self, s: AsyncSession, campaign: Campaign, game: Game | None, decision: Decision) -> PendingDecision:
+    async def _open(
+        self, s: AsyncSession, campaign: Campaign, game: Game | None, decision: Decision,
+        *, user_id: int | None = None, kind: str | None = None,
+    ) -> PendingDecision:
+        """Store ``decision`` so it can wait for hours and outlive a restart."""
         record = DecisionRecord(
             campaign_id=campaign.id, game_id=game.id if game else None, decider=decision.decider,
-            kind=decision.resume_action[:32], prompt=decision.prompt,
+            user_id=user_id, kind=(kind or decision.resume_action)[:32], prompt=decision.prompt,
             choices=[{"value": c.value, "label": c.label} for c in decision.choices],
             resume={"action": decision.resume_action, "params": dict(decision.params)},
             status="open", channel_id=campaign.channel_id,
@@ -451,6 +479,97 @@ class App:
         await s.flush()
         members = await self._side_members(s, campaign, decision.decider)
         return PendingDecision(record.id, decision.decider, tuple(m.user_id for m in members), decision.prompt, tuple(decision.choices))
+
+    # --- decisions --------------------------------------------------------------------------
+
+    async def _may_decide(self, s: AsyncSession, campaign: Campaign, decision: DecisionRecord, caller: Caller) -> bool:
+        if decision.decider == "gm":
+            return campaign.gm_id == caller.user_id
+        member = await self._member(s, campaign, caller)
+        return member is not None and member.role != "pending" and member.side == decision.decider
+
+    async def open_decisions(self, caller: Caller, *, mine: bool = True) -> list[PendingDecision]:
+        """Decisions waiting in this channel (only those ``caller`` may answer, with ``mine``)."""
+        async with self.db.transaction() as s:
+            campaign = await s.scalar(select(Campaign).where(
+                Campaign.guild_id == caller.guild_id, Campaign.channel_id == caller.channel_id, Campaign.active.is_(True)))
+            if campaign is None:
+                return []
+            records = list(await s.scalars(select(DecisionRecord).where(
+                DecisionRecord.campaign_id == campaign.id, DecisionRecord.status == "open").order_by(DecisionRecord.id)))
+            found = []
+            for record in records:
+                if mine and not await self._may_decide(s, campaign, record, caller):
+                    continue
+                found.append(PendingDecision(record.id, record.decider, (), record.prompt,
+                                             tuple(Choice(c["value"], c["label"]) for c in record.choices)))
+            return found
+
+    async def decide(
+        self, caller: Caller, choice: str | None, decision_id: int | None = None, *, index: int | None = None
+    ) -> Reply:
+        """Answer a waiting decision (a button gives its ``index``, /decide the choice): only its decider may."""
+        async with self._run_locked(caller), self.db.transaction() as s:
+            campaign = await self._campaign(s, caller)
+            record = await self._decision_for(s, campaign, caller, decision_id)
+            if record.status != "open":
+                raise Refusal("That decision has already been made.")
+            if not await self._may_decide(s, campaign, record, caller):
+                raise Refusal("This is not your decision.")
+            values = {c["value"].casefold(): c["value"] for c in record.choices}
+            labels = {c["label"].casefold(): c["value"] for c in record.choices}
+            wanted = (choice or "").strip().casefold()
+            value = values.get(wanted) or labels.get(wanted)
+            if index is not None and 0 <= index < len(record.choices):
+                value = record.choices[index]["value"]
+            if value is None:
+                raise Refusal(f"Choose one of {joined([c['value'] for c in record.choices])}.")
+            record.status, record.answer, record.answered_at = "answered", value, datetime.now(UTC)
+            if record.game_id is None:
+                return await self._resolve_campaign_decision(s, campaign, record, caller, value)
+            game = await lock_game(s, record.game_id)
+            if game is None or game.status != "active":
+                raise Refusal("That game is over.")
+            member = await self._member(s, campaign, caller)
+            side = record.decider if record.decider != "gm" else (member.side if member else None)
+            action = Action(record.resume["action"], side, {**record.resume.get("params", {}), "choice": value},
+                            campaign.gm_id == caller.user_id and record.decider == "gm")
+            return await self._apply(s, campaign, game, caller, action, command_line("decide", "", {"choice": value}))
+
+    async def _decision_for(self, s: AsyncSession, campaign: Campaign, caller: Caller, decision_id: int | None) -> DecisionRecord:
+        if decision_id is not None:
+            record = await s.get(DecisionRecord, decision_id, with_for_update=True)
+            if record is None or record.campaign_id != campaign.id:
+                raise Refusal("There is no such decision in this channel.")
+            return record
+        for record in await s.scalars(select(DecisionRecord).where(
+                DecisionRecord.campaign_id == campaign.id, DecisionRecord.status == "open").order_by(DecisionRecord.id)):
+            if await self._may_decide(s, campaign, record, caller):
+                return record
+        raise Refusal("Nothing is waiting for your decision here.")
+
+    async def _resolve_campaign_decision(
+        self, s: AsyncSession, campaign: Campaign, record: DecisionRecord, caller: Caller, value: str
+    ) -> Reply:
+        if record.kind != "join":
+            raise Refusal("That decision can no longer be answered.")
+        params = record.resume.get("params", {})
+        member = await s.scalar(select(Member).where(Member.campaign_id == campaign.id, Member.user_id == params.get("user_id")))
+        if member is None:
+            raise Refusal("That player has left the campaign.")
+        if value == "approve":
+            member.role = "player" if member.role == "pending" else member.role
+            member.side = params.get("side")
+            text = f"{member.display_name} now plays **{member.side}**."
+        else:
+            if member.role == "pending":
+                await s.delete(member)
+            text = f"The game master turned down {member.display_name}'s request."
+        reply = Reply(cards=[Card(title="Join " + ("approved" if value == "approve" else "refused"), description=text,
+                                  colour=side_colour(params.get("side")), footer=f"by {caller.display_name}")])
+        reply.ping_user_ids = [member.user_id]
+        reply.content = f"<@{member.user_id}>"
+        return reply
 
     async def game_status(self, caller: Caller) -> Reply:
         async with self.db.transaction() as s:

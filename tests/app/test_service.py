@@ -12,7 +12,7 @@ from bot.app.service import App, command_line, parse_stats
 from bot.db.models import ActionRecord, Game, RollRecord
 from bot.dice import ForcedDice, SeededDice
 from rules.core import RuleError
-from tests.support import BLUE, CHANNEL, GM, RED, STRANGER, caller, ssg_table
+from tests.support import BLUE, CHANNEL, GM, RED, STRANGER, caller, join, ssg_table
 
 
 async def game_state(app: App) -> dict:
@@ -39,7 +39,7 @@ async def test_unknown_ruleset_and_empty_names_are_refused(app: App) -> None:
 
 async def test_only_the_game_master_ends_or_starts(app: App) -> None:
     await app.campaign_new(caller(GM), "C", "ssg")
-    await app.campaign_join(caller(RED), "red")
+    await join(app, RED, "Rita", "red")
     for attempt in (app.campaign_end, app.game_start, app.game_end):
         with pytest.raises(Refusal, match="Only the game master"):
             await attempt(caller(RED))
@@ -56,8 +56,8 @@ async def test_a_campaign_is_invisible_from_another_channel_or_guild(app: App) -
 
 async def test_roster_ownership(app: App) -> None:
     await app.campaign_new(caller(GM), "C", "ssg")
-    await app.campaign_join(caller(RED), "red")
-    await app.campaign_join(caller(BLUE), "blue")
+    await join(app, RED, "Rita", "red")
+    await join(app, BLUE, "Bob", "blue")
     with pytest.raises(Refusal, match="not in this campaign"):
         await app.roster_add(caller(STRANGER), "Spy", "rifle")
     with pytest.raises(Refusal, match="only the game master may add figures to blue"):

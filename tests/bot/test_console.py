@@ -14,6 +14,9 @@ SETUP = """\
 /campaign new name:"Iron Coast" ruleset:ssg
 /as Rita
 /campaign join side:red
+/as Gina
+/decide choice:approve
+/as Rita
 /roster add name:Rossi kind:rifle
 /roster add name:Ada kind:rifle
 /roster add name:Cy kind:"submachine gun"
@@ -22,6 +25,9 @@ SETUP = """\
 /roster add name:Fay kind:rifle
 /as Bob
 /campaign join side:blue
+/as Gina
+/decide choice:approve
+/as Bob
 /roster add name:"Big Jim" kind:smg
 /roster add name:Bo kind:pistol
 /roster add name:Bert kind:rifle

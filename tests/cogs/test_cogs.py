@@ -94,6 +94,7 @@ async def test_shot_posts_dice_in_a_public_embed(bot, app, forced) -> None:
 async def test_a_figure_called_everyone_pings_nobody(bot, app) -> None:
     await invoke(bot, "campaign new", GM, name="C", ruleset="ssg")
     await invoke(bot, "campaign join", RED, side="red")
+    await invoke(bot, "decide", GM, choice="approve")
     interaction = await invoke(bot, "roster add", RED, name="@everyone", kind="rifle")
     [sent] = interaction.sent
     assert "@everyone" in sent["embeds"][0].description
