@@ -1,0 +1,157 @@
+"""What every command shares: the lookups, the channel lock, and the rules engine of a campaign."""
+from __future__ import annotations
+
+import asyncio
+import shlex
+from collections import defaultdict
+from typing import Any, Callable, Mapping
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.app.replies import Caller, Refusal, joined
+from bot.db.database import Database, lock_active_game, lock_game
+from bot.db.models import Campaign, Figure, Game, Member
+from rules import get_engine
+from rules.core import DiceSource, Engine, short
+
+NAME_MAX = 64
+CAMPAIGN_NAME_MAX = 100
+STATS_MAX = 400
+
+
+def command_line(group: str, name: str, params: Mapping[str, Any]) -> str:
+    """The command as a player would type it, for the log: ``/ssg shoot shooter:Rossi ...``."""
+    parts = [f"/{group} {name}" if name else f"/{group}"]
+    for key, value in params.items():
+        if value is None:
+            continue
+        text = f"{value:g}" if isinstance(value, float) else str(value)
+        needs_quotes = text != shlex.quote(text)
+        parts.append(f"{key}:" + ('"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"' if needs_quotes else text))
+    return " ".join(parts)
+
+
+def parse_stats(text: str | None) -> dict[str, Any]:
+    """``"I=4 D=3 horse=yes"`` as a mapping; numbers become ints."""
+    if not text:
+        return {}
+    if len(text) > STATS_MAX:
+        raise Refusal(f"Stats are at most {STATS_MAX} characters.")
+    stats: dict[str, Any] = {}
+    for token in text.replace(",", " ").split():
+        key, sep, value = token.partition("=")
+        if not sep or not key or not value:
+            raise Refusal(f"Write stats as key=value pairs, like I=4 D=3; {short(token)} is not one.")
+        stats[key] = int(value) if value.lstrip("-").isdigit() else value
+    return stats
+
+
+def clean_name(name: str, what: str, limit: int = NAME_MAX) -> str:
+    """A name with surrounding and repeated white space folded; refused when empty or too long."""
+    cleaned = " ".join((name or "").split())
+    if not cleaned or not any(ch.isalnum() for ch in cleaned):
+        raise Refusal(f"A {what} needs a name with a letter or digit in it.")
+    if len(cleaned) > limit:
+        raise Refusal(f"A {what} name is at most {limit} characters.")
+    return cleaned
+
+
+def format_stats(stats: Mapping[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in stats.items())
+
+
+class AppBase:
+    """The database, the dice, and the lookups every command uses."""
+
+    def __init__(self, db: Database, dice: Callable[[], DiceSource]) -> None:
+        self.db = db
+        self._dice = dice
+        self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # --- lookups ----------------------------------------------------------------------------
+
+    async def _campaign(self, s: AsyncSession, caller: Caller) -> Campaign:
+        campaign = await self._campaign_here(s, caller)
+        if campaign is None:
+            raise Refusal("There is no campaign in this channel: start one with /campaign new.")
+        return campaign
+
+    async def _member(self, s: AsyncSession, campaign: Campaign, caller: Caller) -> Member | None:
+        member = await s.scalar(
+            select(Member).where(Member.campaign_id == campaign.id, Member.user_id == caller.user_id)
+        )
+        if member is not None and member.display_name != caller.display_name[:100]:
+            member.display_name = caller.display_name[:100]
+        return member
+
+    async def _player(self, s: AsyncSession, campaign: Campaign, caller: Caller) -> Member:
+        member = await self._member(s, campaign, caller)
+        if member is None:
+            raise Refusal("You are not in this campaign: join it with /campaign join.")
+        if member.role == "pending":
+            raise Refusal("Your request to join is still waiting for the game master.")
+        return member
+
+    @staticmethod
+    def _require_gm(campaign: Campaign, caller: Caller, doing: str) -> None:
+        if campaign.gm_id != caller.user_id:
+            raise Refusal(f"Only the game master may {doing}.")
+
+    @staticmethod
+    def _engine(campaign: Campaign) -> Engine[Any]:
+        return get_engine(campaign.ruleset, campaign.house_rules)
+
+    async def _game(self, s: AsyncSession, campaign: Campaign, *, lock: bool = False) -> Game | None:
+        """The game in progress; with ``lock``, row-locked and re-read for a change."""
+        if lock:
+            return await lock_active_game(s, campaign.id)
+        return await s.scalar(select(Game).where(Game.campaign_id == campaign.id, Game.status == "active"))
+
+    async def _latest_game(self, s: AsyncSession, campaign: Campaign, *, lock: bool = False) -> Game | None:
+        game_id = await s.scalar(select(func.max(Game.id)).where(Game.campaign_id == campaign.id))
+        if game_id is None:
+            return None
+        if lock:
+            return await lock_game(s, game_id)
+        return await s.get(Game, game_id)
+
+    async def _figure(self, s: AsyncSession, campaign: Campaign, name: str) -> Figure:
+        wanted = " ".join((name or "").split())
+        figure = await s.scalar(
+            select(Figure).where(Figure.campaign_id == campaign.id, func.lower(Figure.name) == wanted.lower())
+        )
+        if figure is None:
+            raise Refusal(f"There is no figure called {short(name)} in this campaign's rosters.")
+        return figure
+
+    async def _side_members(self, s: AsyncSession, campaign: Campaign, side: str | None) -> list[Member]:
+        if side is None:
+            return []
+        if side == "gm":
+            return list(await s.scalars(select(Member).where(Member.campaign_id == campaign.id, Member.role == "gm")))
+        return list(
+            await s.scalars(
+                select(Member).where(Member.campaign_id == campaign.id, Member.side == side, Member.role != "pending")
+            )
+        )
+
+    def _run_locked(self, caller: Caller) -> asyncio.Lock:
+        """Commands in one channel run one at a time in this process (the database serialises across processes)."""
+        return self._channel_locks[caller.channel_id]
+
+    def _figure_names_in(self, campaign: Campaign, game: Game) -> list[str]:
+        engine = self._engine(campaign)
+        return [line.name for line in engine.board(engine.load_state(game.state)).figures]
+
+    async def _campaign_here(self, s: AsyncSession, caller: Caller) -> Campaign | None:
+        """The active campaign of the caller's channel, if there is one."""
+        return await s.scalar(select(Campaign).where(
+            Campaign.guild_id == caller.guild_id, Campaign.channel_id == caller.channel_id, Campaign.active.is_(True)))
+
+    @staticmethod
+    def _check_side(engine: Engine[Any], side: str) -> str:
+        for known in engine.sides():
+            if known.casefold() == (side or "").strip().casefold():
+                return known
+        raise Refusal(f"{short(side)} is not a side here: choose {joined(list(engine.sides()))}.")

@@ -1,0 +1,228 @@
+"""/game and the rulesets' actions: start, act (load, check, act, save, render), status, log, undo, end."""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Mapping, Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
+
+from bot.app.decisions import DecisionCommands
+from bot.app.replies import Caller, Card, Refusal, Reply
+from bot.db.models import ActionRecord, Campaign, DecisionRecord, EventRecord, Figure, Game, RollRecord
+from bot.dice import RecordingDice, RolledDie
+from bot.render.cards import action_cards, board_card, roll_line
+from rules import RULESETS
+from rules.core import Action, Engine, Event, FigureSpec
+
+LOG_PAGE_MAX = 25
+
+
+class GameCommands(DecisionCommands):
+    async def game_start(self, caller: Caller) -> Reply:
+        async with self._run_locked(caller), self.db.transaction() as s:
+            campaign = await self._campaign(s, caller)
+            self._require_gm(campaign, caller, "start a game")
+            if await self._game(s, campaign, lock=True) is not None:
+                raise Refusal("A game is already in progress here: see /game status, or /game end it.")
+            engine = self._engine(campaign)
+            figures = list(await s.scalars(
+                select(Figure).where(Figure.campaign_id == campaign.id, Figure.status == "active").order_by(Figure.id)
+            ))
+            specs = [engine.check_figure(FigureSpec(f.name, f.side, f.kind, dict(f.stats or {}))) for f in figures]
+            dice = RecordingDice(self._dice())
+            outcome = engine.start(specs, dice)
+            game = Game(campaign_id=campaign.id, ruleset=campaign.ruleset, status="active",
+                        state=engine.dump_state(outcome.state))
+            s.add(game)
+            await s.flush()
+            record = self._record(game, 1, caller, "/game start", None, campaign.gm_id == caller.user_id, None, outcome.events, dice.rolled)
+            s.add(record)
+            reply = await self._after_action(s, campaign, engine, game, record, caller, None, outcome, "Game on", None)
+            reply.cards.append(board_card(f"{campaign.name}: the table", engine.board(outcome.state)))
+        return reply
+
+    async def act(
+        self, caller: Caller, ruleset: str, action_name: str, params: Mapping[str, Any], command: str
+    ) -> Reply:
+        """One phase action of a ruleset (``/ssg shoot ...``), applied once and logged with its dice."""
+        async with self._run_locked(caller), self.db.transaction() as s:
+            campaign = await self._campaign(s, caller)
+            if campaign.ruleset != ruleset:
+                raise Refusal(f"This channel plays {RULESETS[campaign.ruleset][1]}: use /{campaign.ruleset} commands here.")
+            member = await self._player(s, campaign, caller)
+            game = await self._game(s, campaign, lock=True)
+            if game is None:
+                latest = await self._latest_game(s, campaign)
+                if latest is not None and latest.winner:
+                    raise Refusal(f"The game is over: {latest.winner} won. The game master can start another with /game start.")
+                raise Refusal("No game is in progress: the game master starts one with /game start.")
+            if caller.interaction_id is not None:
+                replay = await self._replay(s, caller.interaction_id)
+                if replay is not None:
+                    return replay
+            open_decision = await self._open_decision(s, game)
+            if open_decision is not None:
+                raise Refusal(f"Waiting for {open_decision.decider} to decide: {open_decision.prompt}")
+            is_gm = campaign.gm_id == caller.user_id
+            side = member.side
+            if is_gm:
+                engine = self._engine(campaign)
+                turn = engine.whose_turn(engine.load_state(game.state))
+                if turn is not None and side != turn:
+                    side = turn  # the game master acts for the side whose turn it is
+                else:
+                    is_gm = member.side is None
+            return await self._apply(s, campaign, game, caller, Action(action_name, side, dict(params), is_gm), command)
+
+    async def _apply(
+        self, s: AsyncSession, campaign: Campaign, game: Game, caller: Caller, action: Action, command: str
+    ) -> Reply:
+        engine = self._engine(campaign)
+        state = engine.load_state(game.state)
+        before_turn = engine.whose_turn(state)
+        dice = RecordingDice(self._dice())
+        outcome = engine.act(state, action, dice)
+        seq = await self._next_seq(s, game)
+        record = self._record(game, seq, caller, command, game.state, action.by_gm, action.side, outcome.events, dice.rolled)
+        s.add(record)
+        game.state = engine.dump_state(outcome.state)
+        title = f"{(action.side or 'Game master').title()} · {action.name}"
+        return await self._after_action(s, campaign, engine, game, record, caller, before_turn, outcome, title, action.side)
+
+    async def _after_action(
+        self, s: AsyncSession, campaign: Campaign, engine: Engine[Any], game: Game, record: ActionRecord,
+        caller: Caller, before_turn: str | None, outcome: Any, title: str, side: str | None,
+    ) -> Reply:
+        rolled = [RolledDie(r.kind, r.sides, r.value, r.reason) for r in record.rolls]
+        reply = Reply(cards=action_cards(title, caller.display_name, side, outcome.events, rolled),
+                      events=list(outcome.events), rolls=rolled)
+        if engine.finished(outcome.state):
+            game.status = "ended"
+            game.winner = engine.winner(outcome.state)
+            game.ended_at = datetime.now(UTC)
+        now_turn = engine.whose_turn(outcome.state)
+        if outcome.pending is not None:
+            reply.decision = await self._open(s, campaign, game, outcome.pending)
+            reply.content = f"Waiting for {outcome.pending.decider}: {outcome.pending.prompt}"
+            reply.ping_user_ids = list(reply.decision.user_ids)
+        elif now_turn is not None and now_turn != before_turn:
+            members = await self._side_members(s, campaign, now_turn)
+            reply.ping_user_ids = [m.user_id for m in members]
+            mentions = " ".join(f"<@{m.user_id}>" for m in members)
+            reply.content = f"{mentions} {now_turn}: your move.".strip()
+        return reply
+
+    @staticmethod
+    def _record(
+        game: Game, seq: int, caller: Caller, command: str, state_before: Any, by_gm: bool,
+        side: str | None, events: Sequence[Event], rolled: Sequence[RolledDie],
+    ) -> ActionRecord:
+        record = ActionRecord(
+            game_id=game.id, seq=seq, interaction_id=caller.interaction_id, user_id=caller.user_id,
+            side=side, by_gm=by_gm, command=command[:2000], state_before=state_before, undone=False,
+        )
+        record.events = [EventRecord(seq=i, kind=e.kind, text=e.text, data=dict(e.data)) for i, e in enumerate(events)]
+        record.rolls = [RollRecord(seq=i, kind=r.kind, sides=r.sides, value=r.value, reason=r.reason, secret=False) for i, r in enumerate(rolled)]
+        return record
+
+    async def _next_seq(self, s: AsyncSession, game: Game) -> int:
+        last = await s.scalar(select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == game.id))
+        return (last or 0) + 1
+
+    async def _replay(self, s: AsyncSession, interaction_id: int) -> Reply | None:
+        """A repeated delivery of an interaction already applied: its result again, nothing re-done."""
+        record = await s.scalar(
+            select(ActionRecord).where(ActionRecord.interaction_id == interaction_id)
+            .options(selectinload(ActionRecord.events), selectinload(ActionRecord.rolls))
+        )
+        if record is None:
+            return None
+        events = [Event(e.kind, e.text, e.data or {}) for e in record.events]
+        rolled = [RolledDie(r.kind, r.sides, r.value, r.reason) for r in record.rolls]
+        reply = Reply(cards=action_cards(f"Already applied: {record.command}", "", record.side, events, rolled),
+                      events=events, rolls=rolled, ephemeral=True, replayed=True)
+        return reply
+
+    async def _open_decision(self, s: AsyncSession, game: Game) -> DecisionRecord | None:
+        return await s.scalar(
+            select(DecisionRecord).where(DecisionRecord.game_id == game.id, DecisionRecord.status == "open")
+        )
+
+    async def game_status(self, caller: Caller) -> Reply:
+        async with self.db.transaction() as s:
+            campaign = await self._campaign(s, caller)
+            game = await self._game(s, campaign) or await self._latest_game(s, campaign)
+            if game is None:
+                raise Refusal("No game has been played here yet: the game master starts one with /game start.")
+            engine = self._engine(campaign)
+            board = engine.board(engine.load_state(game.state))
+            decision = await self._open_decision(s, game)
+        card = board_card(f"{campaign.name} — battle {game.id}", board)
+        if decision is not None:
+            card.fields.append(("Waiting for", f"{decision.decider}: {decision.prompt}", False))
+        return Reply(cards=[card])
+
+    async def game_log(self, caller: Caller, count: int = 10) -> Reply:
+        count = max(1, min(count, LOG_PAGE_MAX))
+        async with self.db.transaction() as s:
+            campaign = await self._campaign(s, caller)
+            game = await self._game(s, campaign) or await self._latest_game(s, campaign)
+            if game is None:
+                raise Refusal("No game has been played here yet.")
+            records = list(await s.scalars(
+                select(ActionRecord).where(ActionRecord.game_id == game.id).order_by(ActionRecord.seq.desc()).limit(count)
+                .options(selectinload(ActionRecord.events), selectinload(ActionRecord.rolls))
+            ))
+        card = Card(title=f"Log of battle {game.id} (last {len(records)})")
+        lines = []
+        for record in reversed(records):
+            mark = "~~" if record.undone else ""
+            who = " (game master)" if record.by_gm else ""
+            lines.append(f"**{record.seq}.** {mark}`{record.command}`{mark}{who}")
+            lines.extend(f"  {e.text}" for e in record.events)
+            lines.extend(f"  {roll_line(RolledDie(r.kind, r.sides, r.value, r.reason))}" for r in record.rolls if not r.secret)
+        card.description = "\n".join(lines) or "Nothing yet."
+        return Reply(cards=[card], ephemeral=True)
+
+    async def game_undo(self, caller: Caller) -> Reply:
+        async with self._run_locked(caller), self.db.transaction() as s:
+            campaign = await self._campaign(s, caller)
+            await self._player(s, campaign, caller)
+            game = await self._latest_game(s, campaign, lock=True)
+            if game is None:
+                raise Refusal("There is nothing to undo.")
+            if game.status != "active" and game.winner is None:
+                raise Refusal("That game was ended by the game master: it can no longer be changed.")
+            record = await s.scalar(
+                select(ActionRecord).where(ActionRecord.game_id == game.id, ActionRecord.undone.is_(False))
+                .order_by(ActionRecord.seq.desc()).limit(1)
+            )
+            if record is None or record.state_before is None:
+                raise Refusal("There is nothing to undo in this game.")
+            if record.user_id != caller.user_id and campaign.gm_id != caller.user_id:
+                raise Refusal("Only the player who made the last action, or the game master, may undo it.")
+            game.state = record.state_before
+            game.status, game.winner, game.ended_at = "active", None, None
+            record.undone = True
+            for decision in await s.scalars(
+                select(DecisionRecord).where(DecisionRecord.game_id == game.id, DecisionRecord.status == "open")
+            ):
+                decision.status = "cancelled"
+        return Reply(cards=[Card(title="Undone", description=f"`{record.command}` is taken back; the dice it rolled stay in the log.")])
+
+    async def game_end(self, caller: Caller) -> Reply:
+        async with self._run_locked(caller), self.db.transaction() as s:
+            campaign = await self._campaign(s, caller)
+            self._require_gm(campaign, caller, "end the game")
+            game = await self._game(s, campaign, lock=True)
+            if game is None:
+                raise Refusal("No game is in progress.")
+            game.status = "ended"
+            game.ended_at = datetime.now(UTC)
+            for decision in await s.scalars(
+                select(DecisionRecord).where(DecisionRecord.game_id == game.id, DecisionRecord.status == "open")
+            ):
+                decision.status = "cancelled"
+        return Reply(cards=[Card(title="Game ended", description=f"Battle {game.id} is over; its log is kept.")])

@@ -1,0 +1,84 @@
+"""/roster: the figures each player brings to the campaign."""
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from bot.app.base import AppBase, clean_name, format_stats, parse_stats
+from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
+from bot.db.models import Figure, Member
+from rules.core import FigureSpec, short
+
+
+class RosterCommands(AppBase):
+    async def roster_add(
+        self, caller: Caller, name: str, kind: str, side: str | None = None, stats: str | None = None
+    ) -> Reply:
+        name = clean_name(name, "figure")
+        async with self._run_locked(caller), self.db.transaction() as s:
+            campaign = await self._campaign(s, caller)
+            member = await self._player(s, campaign, caller)
+            engine = self._engine(campaign)
+            is_gm = campaign.gm_id == caller.user_id
+            if side is None:
+                if member.side is None:
+                    raise Refusal("Say which side the figure fights for (side option), or join a side first.")
+                side = member.side
+            side = self._check_side(engine, side)
+            if not is_gm and side != member.side:
+                raise Refusal(f"You play {member.side}: only the game master may add figures to {side}.")
+            spec = engine.check_figure(FigureSpec(name=name, side=side, kind=kind or "", stats=parse_stats(stats)))
+            clash = await s.scalar(
+                select(Figure).where(Figure.campaign_id == campaign.id, func.lower(Figure.name) == name.lower())
+            )
+            if clash is not None:
+                raise Refusal(f"There is already a figure called {short(clash.name)} in this campaign.")
+            s.add(Figure(
+                campaign_id=campaign.id, owner_id=caller.user_id, name=spec.name, side=spec.side,
+                kind=spec.kind, stats=dict(spec.stats), status="active", history=[],
+            ))
+        detail = f"{spec.kind}" + (f" · {format_stats(spec.stats)}" if spec.stats else "")
+        return Reply(cards=[Card(title="Recruited", description=f"**{spec.name}** ({spec.side}) — {detail}", colour=side_colour(spec.side))])
+
+    async def roster_list(self, caller: Caller, side: str | None = None) -> Reply:
+        async with self.db.transaction() as s:
+            campaign = await self._campaign(s, caller)
+            query = select(Figure).where(Figure.campaign_id == campaign.id).order_by(Figure.side, Figure.name)
+            figures = list(await s.scalars(query))
+        if side:
+            figures = [f for f in figures if f.side.casefold() == side.strip().casefold()]
+        card = Card(title=f"Rosters: {campaign.name}")
+        by_side: dict[str, list[str]] = {}
+        for f in figures:
+            by_side.setdefault(f.side, []).append(f"{f.name} — {f.kind}" + ("" if f.status == "active" else f" ({f.status})"))
+        if not by_side:
+            card.description = "No figures yet: add them with /roster add."
+        for name, lines in by_side.items():
+            card.fields.append((f"{name.title()} ({len(lines)})", "\n".join(lines), False))
+        return Reply(cards=[card], ephemeral=True)
+
+    async def roster_show(self, caller: Caller, name: str) -> Reply:
+        async with self.db.transaction() as s:
+            campaign = await self._campaign(s, caller)
+            figure = await self._figure(s, campaign, name)
+            owner = await s.scalar(select(Member).where(Member.campaign_id == campaign.id, Member.user_id == figure.owner_id))
+        card = Card(title=figure.name, colour=side_colour(figure.side))
+        card.fields += [("Side", figure.side, True), ("Type", figure.kind, True), ("Status", figure.status, True)]
+        if figure.stats:
+            card.fields.append(("Stats", format_stats(figure.stats), False))
+        card.fields.append(("Owner", owner.display_name if owner else "—", True))
+        history = figure.history or []
+        card.fields.append(("History", "\n".join(str(h) for h in history[-10:]) or "No battles yet.", False))
+        return Reply(cards=[card], ephemeral=True)
+
+    async def roster_remove(self, caller: Caller, name: str) -> Reply:
+        async with self._run_locked(caller), self.db.transaction() as s:
+            campaign = await self._campaign(s, caller)
+            await self._player(s, campaign, caller)
+            figure = await self._figure(s, campaign, name)
+            if figure.owner_id != caller.user_id and campaign.gm_id != caller.user_id:
+                raise Refusal(f"{short(figure.name)} is not yours: only its owner or the game master may remove it.")
+            game = await self._game(s, campaign)
+            if game is not None and figure.name in self._figure_names_in(campaign, game):
+                raise Refusal(f"{short(figure.name)} is in the game in progress: remove it after /game end.")
+            await s.delete(figure)
+        return Reply(cards=[Card(title="Removed from the roster", description=f"{figure.name} ({figure.side}) has left the roster.")])
