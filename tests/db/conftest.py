@@ -1,11 +1,9 @@
 """The persistence tests' own fixtures; the databases themselves come from tests/conftest.py."""
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_asyncio
 
 from bot.db.database import Database, sqlite_url
 
@@ -16,11 +14,7 @@ def sqlite_db_url(tmp_path: Path) -> str:
     return sqlite_url(tmp_path / "data" / "skirmish-gm.sqlite3")
 
 
-@pytest_asyncio.fixture
-async def db(db_url: str) -> AsyncIterator[Database]:
-    """An open :class:`Database` migrated to head, on each database."""
-    database = await Database.open(db_url)
-    try:
-        yield database
-    finally:
-        await database.close()
+@pytest.fixture
+def db(database: Database) -> Database:
+    """The persistence tests' name for the shared migrated database (tests/conftest.py)."""
+    return database
