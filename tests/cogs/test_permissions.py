@@ -1,0 +1,130 @@
+"""Who may use each command, and what everyone else gets (always a short private refusal).
+
+The roles: the game master, the owner of the figure acted on (red's player), another player
+(blue's), a stranger in the same channel, and a member of another guild.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from discord import app_commands
+from sqlalchemy import func, select
+
+from bot.app.service import App
+from bot.client import SkirmishBot
+from bot.db.database import Database, sqlite_url
+from bot.db.models import ActionRecord, Campaign, Figure, Game, Member
+from bot.dice import ForcedDice, SeededDice
+from tests.cogs.test_cogs import command
+from tests.conftest import run_in_thread
+from tests.support import BLUE, GM, RED, STRANGER, caller, fake_interaction, ssg_table
+
+OTHER_GUILD = 5
+APPLICANT = 6
+OK = "ok"
+NOT_IN = "not in this campaign"
+NO_CAMPAIGN = "no campaign in this channel"
+GM_ONLY = "Only the game master"
+
+ROLES = {"gm": GM, "owner": RED, "other player": BLUE, "stranger": STRANGER, "other guild": OTHER_GUILD}
+
+# command, options, then what each role gets: "ok" or a piece of the refusal.
+TABLE = [
+    ("campaign info", {}, [OK, OK, OK, OK, NO_CAMPAIGN]),
+    ("campaign end", {}, [OK, GM_ONLY, GM_ONLY, GM_ONLY, NO_CAMPAIGN]),
+    ("campaign join", {"side": "blue"}, [OK, OK, "already play blue", OK, NO_CAMPAIGN]),
+    ("roster add", {"name": "Newcomer", "kind": "rifle"}, ["Say which side", OK, OK, NOT_IN, NO_CAMPAIGN]),
+    ("roster add", {"name": "Newcomer", "kind": "rifle", "side": "blue"}, [OK, "only the game master may add figures to blue", OK, NOT_IN, NO_CAMPAIGN]),
+    ("roster list", {}, [OK, OK, OK, OK, NO_CAMPAIGN]),
+    ("roster show", {"name": "Rossi"}, [OK, OK, OK, OK, NO_CAMPAIGN]),
+    ("roster remove", {"name": "Rossi"}, ["in the game in progress", "in the game in progress", "not yours", NOT_IN, NO_CAMPAIGN]),
+    ("game start", {}, ["already in progress", GM_ONLY, GM_ONLY, GM_ONLY, NO_CAMPAIGN]),
+    ("game status", {}, [OK, OK, OK, OK, NO_CAMPAIGN]),
+    ("game log", {}, [OK, OK, OK, OK, NO_CAMPAIGN]),
+    ("game undo", {}, [OK, OK, "Only the player who made the last action", NOT_IN, NO_CAMPAIGN]),
+    ("game end", {}, [OK, GM_ONLY, GM_ONLY, GM_ONLY, NO_CAMPAIGN]),
+    ("ssg move", {"figure": "Rossi", "distance": 1.0}, [OK, OK, "It is red's turn", NOT_IN, NO_CAMPAIGN]),
+    ("ssg next", {}, [OK, OK, "It is red's turn", NOT_IN, NO_CAMPAIGN]),
+    ("decide", {"choice": "approve"}, [OK, "Nothing is waiting for your decision", "Nothing is waiting for your decision", "Nothing is waiting", NO_CAMPAIGN]),
+    ("roll", {"dice": "1d6"}, [OK, OK, OK, OK, OK]),
+    ("admin sync", {}, ["Only the bot's owner", "Only the bot's owner", "Only the bot's owner", "Only the bot's owner", "Only the bot's owner"]),
+]
+CASES = [(name, options, role, expected)
+         for name, options, outcomes in TABLE for role, expected in zip(ROLES, outcomes)]
+
+
+async def build_table(path: Path) -> None:
+    """An SSG game in progress (red to move, red's last action undoable) and a pending join request."""
+    database = await Database.open(sqlite_url(path))
+    forced = ForcedDice(fallback=SeededDice(1))
+    app = App(database, lambda: forced)
+    await ssg_table(app, forced)
+    await app.act(caller(RED, "Rita"), "ssg", "move", {"figure": "Ada", "distance": 1.0}, "/ssg move")
+    await app.campaign_join(caller(APPLICANT, "Ann"), "red")  # waiting for the game master
+    await database.close()
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("permissions") / "table.sqlite3"
+    run_in_thread(build_table, path)
+    return path
+
+
+@pytest_asyncio.fixture
+async def table(template: Path, tmp_path: Path):
+    """A private copy of the table for each case, so no case sees another's changes."""
+    path = tmp_path / "table.sqlite3"
+    shutil.copyfile(template, path)
+    database = await Database.open(sqlite_url(path))
+    app = App(database, lambda: ForcedDice(fallback=SeededDice(1)))
+    bot = SkirmishBot(app)
+    await bot.load_cogs()
+
+    async def not_owner(user) -> bool:
+        return False
+
+    bot.is_owner = not_owner  # nobody here owns the bot application
+    yield bot, database
+    await database.close()
+
+
+async def snapshot(database: Database) -> tuple:
+    async with database.transaction() as s:
+        return (
+            tuple(await s.scalars(select(Game.state))),
+            await s.scalar(select(func.count()).select_from(Figure)),
+            tuple(await s.scalars(select(Member.side).order_by(Member.id))),
+            tuple(await s.scalars(select(Campaign.active))),
+            await s.scalar(select(func.count()).select_from(ActionRecord).where(ActionRecord.undone.is_(False))),
+        )
+
+
+@pytest.mark.parametrize("name,options,role,expected", CASES,
+                         ids=[f"{n}:{r}{':' + o['side'] if 'side' in o and n == 'roster add' else ''}" for n, o, r, _ in CASES])
+async def test_who_may_use_each_command(table, name: str, options: dict, role: str, expected: str) -> None:
+    bot, database = table
+    before = await snapshot(database)
+    guild = 999 if role == "other guild" else None
+    interaction = fake_interaction(bot, ROLES[role], role, **({"guild": guild} if guild else {}))
+    cmd = command(bot, name)
+    interaction.command = cmd
+    try:
+        await cmd.callback(cmd.binding, interaction, **options)
+    except Exception as exc:
+        try:
+            raise app_commands.CommandInvokeError(cmd, exc) from exc
+        except app_commands.CommandInvokeError as wrapped:
+            await bot.tree.on_error(interaction, wrapped)
+    [sent] = interaction.sent
+    description = sent["embeds"][0].description or ""
+    if expected == OK:
+        assert sent["embeds"][0].title != "Not done", description
+    else:
+        assert sent["ephemeral"] is True and sent["embeds"][0].title == "Not done"
+        assert expected in description
+        assert len(description) < 200 and "Traceback" not in description
+        assert await snapshot(database) == before
