@@ -194,13 +194,16 @@ def free_roll(expression: str, dice: DiceSource, reason: str) -> FreeRoll:
     module.random = _DiceSourceAsRandom(dice, reason)  # type: ignore[assignment]
     try:
         result = roller.roll(tree)
+        total, detail = int(result.total), str(result)  # d20 evaluates lazily: 1d6/0 fails here
     except d20.TooManyRolls:
         raise RuleError(f"That is too many dice: at most {MAX_FREE_DICE} in one roll.") from None
     except d20.RollError as exc:
         raise RuleError(f"I can't roll that: {exc}") from None
+    except (OverflowError, ValueError):
+        raise RuleError("That roll's result is too large to show.") from None
     finally:
         module.random = saved
-    return FreeRoll(expression, int(result.total), str(result))
+    return FreeRoll(expression, total, detail)
 
 
 def _check_faces(node: object) -> None:

@@ -78,7 +78,7 @@ def test_free_roll_uses_the_given_source_for_every_die() -> None:
 @pytest.mark.parametrize("expression,message", [
     ("", "Give some dice"), ("10000d6", "too many dice"), (f"{MAX_FREE_DICE + 1}d6", "too many dice"),
     ("1d100000", "at most 1000 faces"), ("2d6+", "can't read"), ("x" * 300, "too long"),
-    ("1d0", "can't roll"), ("60d6+60d6", "too many dice"),
+    ("1d0", "can't roll"), ("60d6+60d6", "too many dice"), ("1d6/0", "divide by zero"),
 ])
 def test_free_roll_refuses_silly_or_broken_input(expression: str, message: str) -> None:
     with pytest.raises(RuleError, match=message):
