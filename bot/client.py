@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.app.replies import Reply
 from bot.app.service import App
 from bot.errors import player_message
-from cogs import EXTENSIONS
+from cogs import extensions
 from cogs.buttons import DecisionButton
 from cogs.common import deliver
 
@@ -58,7 +58,7 @@ class SkirmishBot(commands.Bot):
         self.sync_state = sync_state
 
     async def load_cogs(self) -> None:
-        for extension in EXTENSIONS:
+        for extension in extensions():
             await self.load_extension(extension)
 
     async def setup_hook(self) -> None:

@@ -13,6 +13,7 @@ import sys
 import time
 import zlib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterable, TextIO
 
 from discord import app_commands
@@ -208,7 +209,7 @@ class Console:
 
     def __init__(
         self, bot: SkirmishBot, forced: ForcedDice, *, player: str, channel_id: int = 1,
-        json_mode: bool = False, out: TextIO = sys.stdout,
+        json_mode: bool = False, out: TextIO = sys.stdout, pictures: Path | None = None,
     ) -> None:
         self.bot = bot
         self.forced = forced
@@ -219,6 +220,8 @@ class Console:
         self.commands = walk(bot.tree)
         self.names: dict[int, str] = {}
         self.failures = 0
+        self.pictures = pictures
+        self.saved = 0
 
     def user(self) -> ConsoleUser:
         uid = user_id_for(self.player)
@@ -304,11 +307,27 @@ class Console:
             text = text.replace(f"<@{uid}>", f"@{self.names.get(uid, uid)}")
         return text
 
+    def _save_files(self, reply: Reply) -> list[str]:
+        """Pictures (a grid board) go to ``--pictures DIR``; the text grid is printed either way."""
+        if self.pictures is None:
+            return []
+        self.pictures.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for name, data in reply.files:
+            self.saved += 1
+            path = self.pictures / f"{self.saved:04d}-{name}"
+            path.write_bytes(data)
+            paths.append(str(path))
+        return paths
+
     def _print_reply(self, line: str, reply: Reply) -> None:
+        saved = self._save_files(reply)
         if self.json_mode:
-            self._json(line, True, None, reply)
+            self._json(line, True, None, reply, saved)
             return
         text = cards_text(reply.cards)
+        for path in saved:
+            text += f"\n(picture: {path})"
         content = self._content(reply)
         if content:
             text += "\n>> " + content
@@ -331,7 +350,7 @@ class Console:
         else:
             self._write(f"!! {message}")
 
-    def _json(self, line: str, ok: bool, error: str | None, reply: Reply | None) -> None:
+    def _json(self, line: str, ok: bool, error: str | None, reply: Reply | None, saved: list[str] | None = None) -> None:
         record = {
             "ok": ok,
             "command": line,
@@ -341,6 +360,8 @@ class Console:
             "dice": [{"kind": r.kind, "sides": r.sides, "value": r.value, "reason": r.reason}
                      for r in (reply.rolls if reply and ok else [])],
         }
+        if saved:
+            record["pictures"] = saved
         if ok and reply is not None:
             record["text"] = cards_text(reply.cards)
             if reply.content:

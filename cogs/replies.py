@@ -1,6 +1,7 @@
 """Who is calling, and a :class:`Reply` as the arguments of a Discord message."""
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import discord
@@ -36,8 +37,11 @@ def allowed_mentions(reply: Reply) -> discord.AllowedMentions:
 
 
 def message_kwargs(reply: Reply) -> dict[str, Any]:
-    return {
+    kwargs: dict[str, Any] = {
         "content": reply.content[:2000] if reply.content else None,
         "embeds": to_embeds(reply.cards),
         "allowed_mentions": allowed_mentions(reply),
     }
+    if reply.files:
+        kwargs["files"] = [discord.File(io.BytesIO(data), filename=name) for name, data in reply.files]
+    return kwargs

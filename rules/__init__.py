@@ -1,18 +1,37 @@
 """The pure rules core: one package per ruleset, each with ``engine.py`` and ``tables.yaml``.
 
-Nothing here imports discord or sqlalchemy; engines see dice only through ``DiceSource``.
+Nothing here imports discord or sqlalchemy; engines see dice only through ``DiceSource``. A
+ruleset is found by its package: ``rules/<slug>/engine.py`` exposing ``SLUG``, ``TITLE`` and
+``make_engine(house_rules) -> Engine``; nothing else needs to list it.
 """
 from __future__ import annotations
 
 import importlib
+import pkgutil
+from pathlib import Path
 from typing import Any, Mapping
 
 from rules.core import Engine, RuleError
 
-#: slug -> (module, title). Each module has ``make_engine(house_rules) -> Engine``.
-RULESETS: dict[str, tuple[str, str]] = {
-    "ssg": ("rules.ssg.engine", "Simple Skirmish Game"),
-}
+#: The order rulesets are offered in; any other ruleset package found follows, by name.
+PREFERRED_ORDER = ("ssg", "sharpe", "nsr", "yasg", "medieval")
+
+
+def _discover() -> dict[str, tuple[str, str]]:
+    found: dict[str, tuple[str, str]] = {}
+    here = Path(__file__).parent
+    for info in pkgutil.iter_modules([str(here)]):
+        if not info.ispkg or not (here / info.name / "engine.py").exists():
+            continue
+        module_name = f"rules.{info.name}.engine"
+        module = importlib.import_module(module_name)
+        found[module.SLUG] = (module_name, module.TITLE)
+    ordered = [s for s in PREFERRED_ORDER if s in found] + sorted(set(found) - set(PREFERRED_ORDER))
+    return {slug: found[slug] for slug in ordered}
+
+
+#: slug -> (engine module, title)
+RULESETS: dict[str, tuple[str, str]] = _discover()
 
 
 def ruleset_titles() -> dict[str, str]:

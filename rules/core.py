@@ -136,6 +136,46 @@ class FigureLine:
 
 
 @dataclass(frozen=True)
+class GridSquare:
+    """A square that is not plain open ground: its terrain, and what stands on its sides.
+
+    ``edges`` maps a side ("n", "e", "s", "w") to what is there ("hedge", "wall"); ``uphill``
+    names the sides a figure crosses going uphill into this square.
+    """
+
+    x: int
+    y: int
+    terrain: str = "open"
+    edges: Mapping[str, str] = field(default_factory=dict)
+    uphill: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GridPiece:
+    """A figure on the grid: ``label`` (short), ``side``, ``facing`` ("n", "ne" …), ``marks`` such
+    as "pinned" or "fallen", and ``pips`` (wound points)."""
+
+    x: int
+    y: int
+    name: str
+    label: str
+    side: str
+    facing: str | None = None
+    marks: tuple[str, ...] = ()
+    pips: int = 0
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A square board for rulesets played on one; (0, 0) is the top-left square."""
+
+    width: int
+    height: int
+    squares: tuple[GridSquare, ...] = ()
+    pieces: tuple[GridPiece, ...] = ()
+
+
+@dataclass(frozen=True)
 class Board:
     """What ``/game status`` shows, independent of how it is drawn."""
 
@@ -143,6 +183,7 @@ class Board:
     facts: tuple[tuple[str, str], ...]
     figures: tuple[FigureLine, ...]
     finished: bool = False
+    grid: Grid | None = None
 
 
 class Engine(Protocol[S]):
@@ -157,6 +198,11 @@ class Engine(Protocol[S]):
 
     def check_figure(self, spec: FigureSpec) -> FigureSpec:
         """The spec as the ruleset keeps it, or a RuleError naming what is wrong."""
+        ...
+
+    def recruit(self, spec: FigureSpec, dice: DiceSource) -> Outcome[FigureSpec]:
+        """A figure joining a roster: checked, with any stats the rules roll (and were not
+        given) rolled now, once, so the figure keeps them from battle to battle."""
         ...
 
     def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[S]: ...

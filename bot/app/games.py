@@ -12,7 +12,7 @@ from bot.app.decisions import DecisionCommands
 from bot.app.replies import Caller, Card, Refusal, Reply
 from bot.db.models import ActionRecord, Campaign, DecisionRecord, EventRecord, Figure, Game, RollRecord
 from bot.dice import RecordingDice, RolledDie
-from bot.render.cards import action_cards, board_card, roll_line
+from bot.render.cards import action_cards, board_card, board_files, roll_line
 from rules import RULESETS
 from rules.core import Action, Engine, Event, FigureSpec
 
@@ -40,7 +40,9 @@ class GameCommands(DecisionCommands):
             record = self._record(game, 1, caller, "/game start", None, campaign.gm_id == caller.user_id, None, outcome.events, dice.rolled)
             s.add(record)
             reply = await self._after_action(s, campaign, engine, game, record, caller, None, outcome, "Game on", None)
-            reply.cards.append(board_card(f"{campaign.name}: the table", engine.board(outcome.state)))
+            board = engine.board(outcome.state)
+            reply.cards.append(board_card(f"{campaign.name}: the table", board))
+            reply.files = board_files(board)
         return reply
 
     async def act(
@@ -102,6 +104,10 @@ class GameCommands(DecisionCommands):
             game.status = "ended"
             game.winner = engine.winner(outcome.state)
             game.ended_at = datetime.now(UTC)
+        board = engine.board(outcome.state)
+        if board.grid is not None and any(e.kind == "phase" for e in outcome.events):
+            reply.cards.append(board_card(f"{campaign.name}: the table", board))
+            reply.files = board_files(board)
         now_turn = engine.whose_turn(outcome.state)
         if outcome.pending is not None:
             reply.decision = await self._open(s, campaign, game, outcome.pending)
@@ -162,7 +168,7 @@ class GameCommands(DecisionCommands):
         card = board_card(f"{campaign.name} — battle {game.id}", board)
         if decision is not None:
             card.fields.append(("Waiting for", f"{decision.decider}: {decision.prompt}", False))
-        return Reply(cards=[card])
+        return Reply(cards=[card], files=board_files(board))
 
     async def game_log(self, caller: Caller, count: int = 10) -> Reply:
         count = max(1, min(count, LOG_PAGE_MAX))

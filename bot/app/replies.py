@@ -35,6 +35,8 @@ class Card:
     fields: list[tuple[str, str, bool]] = field(default_factory=list)
     colour: int | None = None
     footer: str | None = None
+    image: str | None = None  # the name of an attached file shown in the card ("board.png")
+    text_extra: str | None = None  # shown only in the terminal, e.g. the board as a text grid
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class Reply:
     rolls: list[RolledDie] = field(default_factory=list)
     decision: PendingDecision | None = None
     replayed: bool = False
+    files: list[tuple[str, bytes]] = field(default_factory=list)
 
     @classmethod
     def note(cls, title: str, text: str = "", *, ephemeral: bool = True) -> "Reply":

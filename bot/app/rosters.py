@@ -6,6 +6,8 @@ from sqlalchemy import func, select
 from bot.app.base import AppBase, clean_name, format_stats, parse_stats
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
 from bot.db.models import Figure, Member
+from bot.dice import RecordingDice
+from bot.render.cards import roll_line
 from rules.core import FigureSpec, short
 
 
@@ -26,7 +28,9 @@ class RosterCommands(AppBase):
             side = self._check_side(engine, side)
             if not is_gm and side != member.side:
                 raise Refusal(f"You play {member.side}: only the game master may add figures to {side}.")
-            spec = engine.check_figure(FigureSpec(name=name, side=side, kind=kind or "", stats=parse_stats(stats)))
+            dice = RecordingDice(self._dice())
+            recruited = engine.recruit(FigureSpec(name=name, side=side, kind=kind or "", stats=parse_stats(stats)), dice)
+            spec = recruited.state
             clash = await s.scalar(
                 select(Figure).where(Figure.campaign_id == campaign.id, func.lower(Figure.name) == name.lower())
             )
@@ -37,7 +41,11 @@ class RosterCommands(AppBase):
                 kind=spec.kind, stats=dict(spec.stats), status="active", history=[],
             ))
         detail = f"{spec.kind}" + (f" · {format_stats(spec.stats)}" if spec.stats else "")
-        return Reply(cards=[Card(title="Recruited", description=f"**{spec.name}** ({spec.side}) — {detail}", colour=side_colour(spec.side))])
+        text = "\n".join([f"**{spec.name}** ({spec.side}) — {detail}"] + [e.text for e in recruited.events])
+        card = Card(title="Recruited", description=text, colour=side_colour(spec.side))
+        if dice.rolled:
+            card.fields.append(("Dice", "\n".join(roll_line(r) for r in dice.rolled), False))
+        return Reply(cards=[card], events=list(recruited.events), rolls=list(dice.rolled))
 
     async def roster_list(self, caller: Caller, side: str | None = None) -> Reply:
         async with self.db.transaction() as s:

@@ -5,11 +5,14 @@ from typing import Sequence
 
 from bot.app.replies import Card, side_colour
 from bot.dice import RolledDie
+from bot.render.grid_image import grid_png
+from bot.render.grid_text import grid_text
 from rules.core import Board, Event
 
 DIE = "🎲"
 CARD = "🂠"
 SKULL = "☠"
+BOARD_PICTURE = "board.png"
 TROPHY = "🏆"
 
 
@@ -57,4 +60,12 @@ def board_card(title: str, board: Board) -> Card:
         card.fields.append((side.title(), "\n".join(lines), False))
     active = next((value for name, value in board.facts if name.casefold() == "active"), None)
     card.colour = side_colour(active)
+    if board.grid is not None:
+        card.image = BOARD_PICTURE
+        card.text_extra = grid_text(board.grid)
     return card
+
+
+def board_files(board: Board) -> list[tuple[str, bytes]]:
+    """The board's picture, for rulesets played on a grid."""
+    return [(BOARD_PICTURE, grid_png(board.grid))] if board.grid is not None else []

@@ -60,6 +60,8 @@ def to_embed(card: Card) -> discord.Embed:
         embed.add_field(name=cut(name, FIELD_NAME_MAX) or "\u200b", value=cut_lines(value, FIELD_VALUE_MAX) or "\u200b", inline=inline)
     if card.footer:
         embed.set_footer(text=cut(card.footer, FOOTER_MAX))
+    if card.image:
+        embed.set_image(url=f"attachment://{card.image}")
     return embed
 
 

@@ -27,6 +27,8 @@ def card_text(card: Card) -> str:
         if not is_inline:
             lines.append(f"{plain(name)}:")
             lines.extend(f"  {plain(v)}" for v in value.splitlines())
+    if card.text_extra:
+        lines.append(card.text_extra)
     if card.footer:
         lines.append(f"({plain(card.footer)})")
     return "\n".join(lines)

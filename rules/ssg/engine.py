@@ -214,9 +214,13 @@ def _plural(count: int, word: str, many: str = "") -> str:
 # --- the engine ----------------------------------------------------------------------------------
 
 
+SLUG = "ssg"
+TITLE = "Simple Skirmish Game"
+
+
 class SsgEngine:
-    slug = "ssg"
-    title = "Simple Skirmish Game"
+    slug = SLUG
+    title = TITLE
 
     def __init__(self, tables: SsgTables) -> None:
         problems = table_problems(tables)
@@ -251,6 +255,10 @@ class SsgEngine:
                 f"{short(name)} has stats, but SSG figures carry only a weapon: leave the stats empty."
             )
         return FigureSpec(name=name, side=side, kind=self._weapon(name, spec.kind), stats={})
+
+    def recruit(self, spec: FigureSpec, dice: DiceSource) -> Outcome[FigureSpec]:
+        """SSG figures roll nothing: a figure is its weapon."""
+        return Outcome(self.check_figure(spec), [])
 
     def _side(self, wanted: Any) -> str:
         for side in self.tables.sides:
