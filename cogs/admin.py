@@ -9,13 +9,13 @@ from bot.app.replies import Reply
 from cogs.common import AppCog, deliver
 
 
+@app_commands.default_permissions(administrator=True)
 class AdminCog(AppCog, commands.GroupCog, group_name="admin", group_description="Bot owner tools"):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot  # type: ignore[assignment]
         super().__init__()
 
     @app_commands.command(name="sync", description="Send the slash commands to Discord now (bot owner only)")
-    @app_commands.default_permissions(administrator=True)
     async def sync(self, interaction: discord.Interaction) -> None:
         if not await self.bot.is_owner(interaction.user):
             await deliver(interaction, Reply.error("Only the bot's owner may sync its commands."))

@@ -28,7 +28,7 @@ class DecisionCog(AppCog, commands.Cog):
     @app_commands.autocomplete(choice=choice_autocomplete)
     async def decide(
         self, interaction: discord.Interaction, choice: app_commands.Range[str, 1, 100],
-        decision: app_commands.Range[int, 1, 2**53] | None = None,
+        decision: app_commands.Range[int, 1, 2**53 - 1] | None = None,
     ) -> None:
         await deliver(interaction, await self.app.decide(caller_of(interaction), choice, decision))
 

@@ -52,3 +52,11 @@ async def test_groups_one_per_ruleset_and_shared(tree) -> None:
 async def test_payload_serialises(tree) -> None:
     payload = [c.to_dict(tree) for c in tree.get_commands()]
     assert all(p["name"] for p in payload)
+
+
+async def test_every_command_passes_the_fake_discords_rules(tree) -> None:
+    """The same checks the loopback Discord applies when the bot syncs (sizes, 4,000 characters a command …)."""
+    from tests.e2e.fake_discord import command_problems
+
+    problems = [p for c in tree.get_commands() for p in command_problems(c.to_dict(tree))]
+    assert problems == []
