@@ -8,6 +8,7 @@ never mutates the state it was given, so a refused action (a :class:`RuleError`)
 from __future__ import annotations
 
 import copy
+from collections import abc
 import dataclasses
 import types
 import typing
@@ -286,14 +287,14 @@ def _convert(tp: Any, value: Any, where: str, problems: list[str]) -> Any:
         return value
     if dataclasses.is_dataclass(tp):
         return _convert_dataclass(tp, value, where, problems)
-    if origin in (list, tuple, Sequence) or tp in (list, tuple):
+    if origin in (list, tuple, abc.Sequence) or tp in (list, tuple):
         if not isinstance(value, (list, tuple)):
             problems.append(f"{_label(where)}: expected a list, got {_describe(value)}")
             return [] if origin is not tuple else ()
         item = args[0] if args else Any
         items = [_convert(item, v, f"{where}[{i}]", problems) for i, v in enumerate(value)]
         return tuple(items) if origin is tuple or tp is tuple else items
-    if origin in (dict, Mapping) or tp is dict:
+    if origin in (dict, abc.Mapping) or tp is dict:
         if not isinstance(value, Mapping):
             problems.append(f"{_label(where)}: expected a mapping, got {_describe(value)}")
             return {}

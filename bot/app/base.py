@@ -4,16 +4,19 @@ from __future__ import annotations
 import asyncio
 import shlex
 from collections import defaultdict
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
 
-from bot.app.replies import Caller, Refusal, joined
+from bot.app.replies import Caller, Refusal, Reply, joined
 from bot.db.database import Database, lock_active_game, lock_game
-from bot.db.models import Campaign, Figure, Game, Member
+from bot.db.models import ActionRecord, Campaign, EventRecord, Figure, Game, Member, RollRecord
+from bot.dice import RolledDie
+from bot.render.cards import action_cards
 from rules import get_engine
-from rules.core import DiceSource, Engine, short
+from rules.core import DiceSource, Engine, Event, short
 
 NAME_MAX = 64
 CAMPAIGN_NAME_MAX = 100
@@ -155,3 +158,36 @@ class AppBase:
             if known.casefold() == (side or "").strip().casefold():
                 return known
         raise Refusal(f"{short(side)} is not a side here: choose {joined(list(engine.sides()))}.")
+
+    @staticmethod
+    def _record(
+        game: Game, seq: int, caller: Caller, command: str, state_before: Any, by_gm: bool,
+        side: str | None, events: Sequence[Event], rolled: Sequence[RolledDie], action: Mapping[str, Any] | None = None,
+    ) -> ActionRecord:
+        """One entry of the game's log: the command as typed and as data, its events and every die."""
+        record = ActionRecord(
+            game_id=game.id, seq=seq, interaction_id=caller.interaction_id, user_id=caller.user_id,
+            side=side, by_gm=by_gm, command=command[:2000], action=dict(action) if action else None,
+            state_before=state_before, undone=False,
+        )
+        record.events = [EventRecord(seq=i, kind=e.kind, text=e.text, data=dict(e.data)) for i, e in enumerate(events)]
+        record.rolls = [RollRecord(seq=i, kind=r.kind, sides=r.sides, value=r.value, reason=r.reason, secret=False) for i, r in enumerate(rolled)]
+        return record
+
+    async def _next_seq(self, s: AsyncSession, game: Game) -> int:
+        last = await s.scalar(select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == game.id))
+        return (last or 0) + 1
+
+    async def _replay(self, s: AsyncSession, interaction_id: int) -> Reply | None:
+        """A repeated delivery of an interaction already applied: its result again, nothing re-done."""
+        record = await s.scalar(
+            select(ActionRecord).where(ActionRecord.interaction_id == interaction_id)
+            .options(selectinload(ActionRecord.events), selectinload(ActionRecord.rolls))
+        )
+        if record is None:
+            return None
+        events = [Event(e.kind, e.text, e.data or {}) for e in record.events]
+        rolled = [RolledDie(r.kind, r.sides, r.value, r.reason) for r in record.rolls]
+        reply = Reply(cards=action_cards(f"Already applied: {record.command}", "", record.side, events, rolled),
+                      events=events, rolls=rolled, ephemeral=True, replayed=True)
+        return reply

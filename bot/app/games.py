@@ -2,19 +2,19 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
 from bot.app.decisions import DecisionCommands
 from bot.app.replies import Caller, Card, Refusal, Reply
-from bot.db.models import ActionRecord, Campaign, DecisionRecord, EventRecord, Figure, Game, RollRecord
+from bot.db.models import ActionRecord, Campaign, DecisionRecord, Figure, Game
 from bot.dice import RecordingDice, RolledDie
 from bot.render.cards import action_cards, board_card, board_files, roll_line
 from rules import RULESETS
-from rules.core import Action, Engine, Event, FigureSpec
+from rules.core import Action, Engine, FigureSpec, to_data
 
 LOG_PAGE_MAX = 25
 
@@ -37,7 +37,9 @@ class GameCommands(DecisionCommands):
                         state=engine.dump_state(outcome.state))
             s.add(game)
             await s.flush()
-            record = self._record(game, 1, caller, "/game start", None, campaign.gm_id == caller.user_id, None, outcome.events, dice.rolled)
+            started = {"start": [to_data(spec) for spec in specs]}
+            record = self._record(game, 1, caller, "/game start", None, campaign.gm_id == caller.user_id, None,
+                                  outcome.events, dice.rolled, started)
             s.add(record)
             reply = await self._after_action(s, campaign, engine, game, record, caller, None, outcome, "Game on", None)
             board = engine.board(outcome.state)
@@ -87,7 +89,8 @@ class GameCommands(DecisionCommands):
         dice = RecordingDice(self._dice())
         outcome = engine.act(state, action, dice)
         seq = await self._next_seq(s, game)
-        record = self._record(game, seq, caller, command, game.state, action.by_gm, action.side, outcome.events, dice.rolled)
+        record = self._record(game, seq, caller, command, game.state, action.by_gm, action.side, outcome.events,
+                              dice.rolled, {"name": action.name, "side": action.side, "params": dict(action.params), "by_gm": action.by_gm})
         s.add(record)
         game.state = engine.dump_state(outcome.state)
         title = f"{(action.side or 'Game master').title()} · {action.name}"
@@ -118,37 +121,6 @@ class GameCommands(DecisionCommands):
             reply.ping_user_ids = [m.user_id for m in members]
             mentions = " ".join(f"<@{m.user_id}>" for m in members)
             reply.content = f"{mentions} {now_turn}: your move.".strip()
-        return reply
-
-    @staticmethod
-    def _record(
-        game: Game, seq: int, caller: Caller, command: str, state_before: Any, by_gm: bool,
-        side: str | None, events: Sequence[Event], rolled: Sequence[RolledDie],
-    ) -> ActionRecord:
-        record = ActionRecord(
-            game_id=game.id, seq=seq, interaction_id=caller.interaction_id, user_id=caller.user_id,
-            side=side, by_gm=by_gm, command=command[:2000], state_before=state_before, undone=False,
-        )
-        record.events = [EventRecord(seq=i, kind=e.kind, text=e.text, data=dict(e.data)) for i, e in enumerate(events)]
-        record.rolls = [RollRecord(seq=i, kind=r.kind, sides=r.sides, value=r.value, reason=r.reason, secret=False) for i, r in enumerate(rolled)]
-        return record
-
-    async def _next_seq(self, s: AsyncSession, game: Game) -> int:
-        last = await s.scalar(select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == game.id))
-        return (last or 0) + 1
-
-    async def _replay(self, s: AsyncSession, interaction_id: int) -> Reply | None:
-        """A repeated delivery of an interaction already applied: its result again, nothing re-done."""
-        record = await s.scalar(
-            select(ActionRecord).where(ActionRecord.interaction_id == interaction_id)
-            .options(selectinload(ActionRecord.events), selectinload(ActionRecord.rolls))
-        )
-        if record is None:
-            return None
-        events = [Event(e.kind, e.text, e.data or {}) for e in record.events]
-        rolled = [RolledDie(r.kind, r.sides, r.value, r.reason) for r in record.rolls]
-        reply = Reply(cards=action_cards(f"Already applied: {record.command}", "", record.side, events, rolled),
-                      events=events, rolls=rolled, ephemeral=True, replayed=True)
         return reply
 
     async def _open_decision(self, s: AsyncSession, game: Game) -> DecisionRecord | None:

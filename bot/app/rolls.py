@@ -16,11 +16,15 @@ class RollCommands(AppBase):
         """Free dice in d20 notation; logged in the game when one is in progress here."""
         why = " ".join((reason or "").split())[:100] or "free roll"
         dice = RecordingDice(self._dice())
-        result = free_roll(expression, dice, f"{caller.display_name}: {why}")
-        event = Event("roll", f"{caller.display_name} rolls {result.detail}", {"expression": result.expression, "total": result.total})
         async with self._run_locked(caller), self.db.transaction() as s:
             campaign = await self._campaign_here(s, caller)
             game = await self._game(s, campaign, lock=True) if campaign else None
+            if game is not None and caller.interaction_id is not None:
+                replayed = await self._replay(s, caller.interaction_id)
+                if replayed is not None:
+                    return replayed
+            result = free_roll(expression, dice, f"{caller.display_name}: {why}")
+            event = Event("roll", f"{caller.display_name} rolls {result.detail}", {"expression": result.expression, "total": result.total})
             if game is not None:
                 seq = await self._next_seq(s, game)
                 s.add(self._record(game, seq, caller, command_line("roll", "", {"dice": expression, "reason": reason}),

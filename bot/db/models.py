@@ -270,6 +270,9 @@ class ActionRecord(Base):
     side: Mapped[str | None] = mapped_column(String(32), nullable=True)
     by_gm: Mapped[bool] = mapped_column(Boolean, default=False)
     command: Mapped[str] = mapped_column(Text)
+    # The action as data, so a game can be replayed from its log: {"name", "side", "params",
+    # "by_gm"}, or {"start": [figure specs]} for the game's start; none for a free roll.
+    action: Mapped[Any | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     state_before: Mapped[Any | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -1,10 +1,22 @@
-"""A grid board as text, for the terminal: coordinates, terrain letters, and figures."""
+"""A grid board as text, for the terminal: coordinates, terrain, hedges and walls on square sides,
+and every figure with its label, facing and marks, then a key.
+
+Each square is five characters wide. A figure shows as its label (up to three characters), an
+arrow for its facing (``^ > v <``) and a mark: ``!`` pinned, ``_`` fallen, ``*`` leader. With two
+sides, the second side's labels are in small letters. Hedges and walls stand between squares:
+in the gap between two columns, or on a line of their own between two rows.
+"""
 from __future__ import annotations
 
-from rules.core import Grid
+from rules.core import Grid, GridPiece, GridSquare
 
-TERRAIN_MARK = {"open": ".", "hill": "^", "building": "#", "soft cover": "%", "hard cover": "&", "wood": "%"}
-EDGE_MARK = {"hedge": "=", "wall": "H"}
+CELL = 5
+TERRAIN_FILL = {"open": "  .  ", "hill": " ^ ^ ", "crops": " , , ", "wood": " * * ", "rubble": " : : ",
+                "building": "[###]", "soft cover": " % % ", "hard cover": " & & "}
+TERRAIN_KEY = {"hill": "^ hill", "crops": ", crops", "wood": "* wood", "rubble": ": rubble",
+               "building": "[###] building", "soft cover": "% soft cover", "hard cover": "& hard cover"}
+EDGE_MARK = {"hedge": "%", "wall": "#"}
+ARROW = {"n": "^", "ne": "^", "e": ">", "se": "v", "s": "v", "sw": "v", "w": "<", "nw": "^"}
 
 
 def column_name(x: int) -> str:
@@ -17,29 +29,75 @@ def column_name(x: int) -> str:
     return name
 
 
+def _fill(square: GridSquare | None) -> str:
+    if square is None:
+        return TERRAIN_FILL["open"]
+    fill = TERRAIN_FILL.get(square.terrain)
+    if fill is None:
+        mark = (square.terrain[:1] or "?").lower()
+        fill = f" {mark} {mark} "
+    return fill
+
+
+def _edge_mark(kind: str) -> str:
+    return EDGE_MARK.get(kind, (kind[:1] or "|"))
+
+
+def _piece_cell(piece: GridPiece, small: bool) -> str:
+    label = piece.label[:3]
+    if small:
+        label = label.lower()
+    arrow = ARROW.get(piece.facing or "", "")
+    mark = "!" if "pinned" in piece.marks else "_" if "fallen" in piece.marks else "*" if "leader" in piece.marks else ""
+    return (label + arrow + mark)[:CELL].center(CELL)
+
+
 def grid_text(grid: Grid) -> str:
-    """One cell is three characters: terrain, then the figure's label (or the terrain again)."""
     squares = {(s.x, s.y): s for s in grid.squares}
     pieces = {(p.x, p.y): p for p in grid.pieces}
-    header = "    " + "".join(f"{column_name(x):^4}" for x in range(grid.width))
-    lines = [header]
+    sides = list(dict.fromkeys(p.side for p in grid.pieces))
+    small = set(sides[1:2]) if len(sides) == 2 else set()
+    vertical: dict[tuple[int, int], str] = {}
+    horizontal: dict[tuple[int, int], str] = {}
+    for s in grid.squares:
+        for side, kind in s.edges.items():
+            if side == "w":
+                vertical[(s.x, s.y)] = _edge_mark(kind)
+            elif side == "e":
+                vertical[(s.x + 1, s.y)] = _edge_mark(kind)
+            elif side == "n":
+                horizontal[(s.x, s.y)] = _edge_mark(kind)
+            elif side == "s":
+                horizontal[(s.x, s.y + 1)] = _edge_mark(kind)
+    lines = ["    " + "".join(" " + f"{column_name(x):^{CELL}}" for x in range(grid.width)).rstrip()]
     for y in range(grid.height):
+        if any((x, y) in horizontal for x in range(grid.width)):
+            lines.append("    " + "".join(" " + horizontal.get((x, y), " ") * CELL for x in range(grid.width)).rstrip())
         row = [f"{y + 1:>3} "]
         for x in range(grid.width):
-            square = squares.get((x, y))
-            mark = TERRAIN_MARK.get(square.terrain, "?") if square else "."
-            edge = ""
-            if square and square.edges:
-                edge = EDGE_MARK.get(next(iter(square.edges.values())), "|")
+            row.append(vertical.get((x, y), " "))
             piece = pieces.get((x, y))
-            if piece:
-                flags = "!" if "pinned" in piece.marks else ("_" if "fallen" in piece.marks else "")
-                cell = (piece.label[:2] + flags)[:3]
-            else:
-                cell = mark * 2 + (edge or " ")
-            row.append(f"{cell:<3} ")
+            row.append(_piece_cell(piece, piece.side in small) if piece else _fill(squares.get((x, y))))
+        row.append(vertical.get((grid.width, y), ""))
         lines.append("".join(row).rstrip())
-    legend = [f"{p.label[:2]} = {p.name} ({p.side}{', facing ' + p.facing.upper() if p.facing else ''}"
-              f"{', ' + ', '.join(p.marks) if p.marks else ''}{f', {p.pips} wound' if p.pips else ''})"
-              for p in grid.pieces]
-    return "\n".join(lines + legend)
+    return "\n".join(lines + _key(grid, small))
+
+
+def _key(grid: Grid, small: set[str]) -> list[str]:
+    kinds = list(dict.fromkeys(s.terrain for s in grid.squares if s.terrain != "open"))
+    edges = list(dict.fromkeys(kind for s in grid.squares for kind in s.edges.values()))
+    key = [TERRAIN_KEY.get(k, f"{k[:1].lower()} {k}") for k in kinds] + [f"{_edge_mark(k)} {k}" for k in edges]
+    lines = ["Key: " + " · ".join(key)] if key else []
+    if small:
+        sides = list(dict.fromkeys(p.side for p in grid.pieces))
+        lines.append(f"Capitals: {sides[0]}; small letters: {sides[1]}. ^ > v < facing; ! pinned, _ fallen, * leader.")
+    for p in grid.pieces:
+        label = p.label[:3].lower() if p.side in small else p.label[:3]
+        details = [p.side, f"{column_name(p.x)}{p.y + 1}"]
+        if p.facing:
+            details.append(f"facing {p.facing.upper()}")
+        details.extend(p.marks)
+        if p.pips:
+            details.append(f"{p.pips} wound point{'s' if p.pips != 1 else ''}")
+        lines.append(f"{label} = {p.name} ({', '.join(details)})")
+    return lines

@@ -105,6 +105,15 @@ async def test_a_refused_action_changes_nothing(app: App, forced: ForcedDice) ->
         assert await s.scalar(select(func.count()).select_from(ActionRecord)) == 1  # only /game start
 
 
+async def test_a_repeated_roll_is_applied_once(app: App, forced: ForcedDice) -> None:
+    await ssg_table(app, forced)
+    forced.push_dice([4])
+    once = caller(RED, interaction_id=888)
+    first = await app.roll(once, "1d6")
+    again = await app.roll(once, "1d6")
+    assert again.replayed and [r.value for r in again.rolls] == [r.value for r in first.rolls] == ["4"]
+
+
 async def test_the_same_interaction_is_applied_once(app: App, forced: ForcedDice) -> None:
     await ssg_table(app, forced)
     once = caller(RED, interaction_id=777)

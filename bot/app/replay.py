@@ -1,0 +1,44 @@
+"""A game rebuilt from its log: the start, then every action not undone, each with the dice it
+rolled. It proves the log is complete: the replayed state must equal the saved one."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import selectinload
+
+from bot.db.models import ActionRecord, Game
+from bot.dice import ForcedDice
+from rules.core import Action, Engine, FigureSpec, from_data
+
+
+def forced_from(record: ActionRecord) -> ForcedDice:
+    """The dice and cards an action rolled, in order, and nothing more."""
+    dice = [int(r.value) for r in record.rolls if r.kind == "die"]
+    cards = [r.value for r in record.rolls if r.kind == "card"]
+    return ForcedDice(dice, cards)
+
+
+def replay(engine: Engine[Any], records: Sequence[ActionRecord]) -> Any:
+    """The state the log leads to. Raises if an action no longer applies or the dice do not fit."""
+    started = [r for r in records if r.action and "start" in r.action]
+    if not started:
+        raise ValueError("the log has no start")
+    first = started[0]
+    specs = [from_data(FigureSpec, spec) for spec in first.action["start"]]
+    state = engine.start(specs, forced_from(first)).state
+    for record in records:
+        if record is first or record.undone or not record.action or "name" not in record.action:
+            continue
+        data = record.action
+        action = Action(data["name"], data.get("side"), data.get("params") or {}, bool(data.get("by_gm")))
+        state = engine.act(state, action, forced_from(record)).state
+    return state
+
+
+async def load_log(session: AsyncSession, game: Game) -> list[ActionRecord]:
+    return list(await session.scalars(
+        select(ActionRecord).where(ActionRecord.game_id == game.id).order_by(ActionRecord.seq)
+        .options(selectinload(ActionRecord.rolls))
+    ))
