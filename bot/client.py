@@ -40,8 +40,8 @@ class SkirmishTree(app_commands.CommandTree):
         reply = Reply.error(message)
         try:
             await deliver(interaction, reply)
-        except discord.HTTPException:
-            log.warning("could not tell the player about an error in /%s", name, exc_info=True)
+        except discord.HTTPException as exc:
+            log.warning("could not tell the player about an error in /%s: %s", name, exc)
 
 
 class SkirmishBot(commands.Bot):

@@ -1,6 +1,7 @@
 """What every cog shares: delivering a reply (with its decision buttons), the ruleset action, autocomplete."""
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -14,6 +15,12 @@ from cogs.replies import app_of, caller_of, message_kwargs
 if TYPE_CHECKING:
     from bot.client import SkirmishBot
 
+log = logging.getLogger("skirmish_gm.cogs")
+
+#: Discord's codes for an interaction that was already acknowledged, or is no longer known
+#: (a repeated delivery whose first copy was answered before a restart).
+ALREADY_ANSWERED = {40060, 10062}
+
 
 async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
     """Send ``reply`` as the interaction's response (or a follow-up if one was already sent)."""
@@ -21,10 +28,15 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
     kwargs: dict[str, Any] = {**message_kwargs(reply), "ephemeral": reply.ephemeral}
     if reply.decision is not None:
         kwargs["view"] = decision_view(reply.decision)
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
-    else:
-        await interaction.response.send_message(**kwargs)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(**kwargs)
+        else:
+            await interaction.response.send_message(**kwargs)
+    except discord.HTTPException as exc:
+        if exc.code not in ALREADY_ANSWERED:
+            raise
+        log.info("interaction %s was already answered (a repeated delivery); nothing was applied twice", interaction.id)
 
 
 class AppCog:
