@@ -6,7 +6,9 @@ ruleset is found by its package: ``rules/<slug>/engine.py`` exposing ``SLUG``, `
 """
 from __future__ import annotations
 
+import functools
 import importlib
+import json
 import pkgutil
 from pathlib import Path
 from typing import Any, Mapping
@@ -39,8 +41,18 @@ def ruleset_titles() -> dict[str, str]:
 
 
 def get_engine(slug: str, house_rules: Mapping[str, Any] | None = None) -> Engine[Any]:
-    """The engine for ``slug`` with the campaign's house rules applied."""
+    """The engine for ``slug`` with the campaign's house rules applied.
+
+    Engines hold nothing but their validated tables, so one is built per ruleset and set of
+    house rules and shared: building one means reading and checking its YAML.
+    """
     if slug not in RULESETS:
         raise RuleError(f"There is no ruleset called {slug!r} here.")
+    key = json.dumps(house_rules or {}, sort_keys=True, default=str)
+    return _engine(slug, key)
+
+
+@functools.lru_cache(maxsize=256)
+def _engine(slug: str, house_rules_json: str) -> Engine[Any]:
     module = importlib.import_module(RULESETS[slug][0])
-    return module.make_engine(house_rules)
+    return module.make_engine(json.loads(house_rules_json) or None)

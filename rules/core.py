@@ -8,6 +8,7 @@ never mutates the state it was given, so a refused action (a :class:`RuleError`)
 from __future__ import annotations
 
 import copy
+import functools
 from collections import abc
 import dataclasses
 import types
@@ -324,12 +325,17 @@ def _convert(tp: Any, value: Any, where: str, problems: list[str]) -> Any:
     raise TypeError(f"from_data cannot build {tp!r}")
 
 
+@functools.lru_cache(maxsize=None)
+def _fields_of(tp: type) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]:
+    """A dataclass's resolved annotations and init fields (resolving them is slow: do it once)."""
+    return typing.get_type_hints(tp), {f.name: f for f in dataclasses.fields(tp) if f.init}
+
+
 def _convert_dataclass(tp: Any, value: Any, where: str, problems: list[str]) -> Any:
     if not isinstance(value, Mapping):
         problems.append(f"{_label(where)}: expected a mapping, got {_describe(value)}")
         return None
-    hints = typing.get_type_hints(tp)
-    known = {f.name: f for f in dataclasses.fields(tp) if f.init}
+    hints, known = _fields_of(tp)
     for key in value:
         if key not in known:
             problems.append(f"{_label(where)}: unknown key {key!r}")

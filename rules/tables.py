@@ -1,6 +1,8 @@
 """Loading a ruleset's ``tables.yaml``, with a campaign's house rules laid over it."""
 from __future__ import annotations
 
+import copy
+import functools
 from importlib import resources
 from typing import Any, Mapping, TypeVar
 
@@ -10,11 +12,14 @@ from rules.core import DataError, from_data, merge
 
 T = TypeVar("T")
 
+#: libyaml's safe loader where PyYAML was built with it (several times faster), else the pure one.
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def read_yaml_text(text: str, what: str) -> Any:
     """``yaml.safe_load`` with a parse error turned into a readable :class:`DataError`."""
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=SAFE_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else what
@@ -23,7 +28,12 @@ def read_yaml_text(text: str, what: str) -> Any:
 
 
 def base_tables(package: str) -> dict[str, Any]:
-    """The ruleset's shipped ``tables.yaml`` as plain data."""
+    """The ruleset's shipped ``tables.yaml`` as plain data (a fresh copy each time)."""
+    return copy.deepcopy(_parsed_tables(package))
+
+
+@functools.lru_cache(maxsize=None)
+def _parsed_tables(package: str) -> dict[str, Any]:
     text = resources.files(package).joinpath("tables.yaml").read_text(encoding="utf-8")
     data = read_yaml_text(text, f"{package}/tables.yaml")
     if not isinstance(data, dict):

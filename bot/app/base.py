@@ -6,7 +6,7 @@ import shlex
 from collections import defaultdict
 from typing import Any, Callable, Mapping, Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -84,17 +84,37 @@ class AppBase:
         member = await s.scalar(
             select(Member).where(Member.campaign_id == campaign.id, Member.user_id == caller.user_id)
         )
+        return self._seen(member, caller)
+
+    @staticmethod
+    def _seen(member: Member | None, caller: Caller) -> Member | None:
+        """Keep the member's display name as Discord shows it now."""
         if member is not None and member.display_name != caller.display_name[:100]:
             member.display_name = caller.display_name[:100]
         return member
 
-    async def _player(self, s: AsyncSession, campaign: Campaign, caller: Caller) -> Member:
-        member = await self._member(s, campaign, caller)
+    @staticmethod
+    def _must_play(member: Member | None) -> Member:
         if member is None:
             raise Refusal("You are not in this campaign: join it with /campaign join.")
         if member.role == "pending":
             raise Refusal("Your request to join is still waiting for the game master.")
         return member
+
+    async def _player(self, s: AsyncSession, campaign: Campaign, caller: Caller) -> Member:
+        return self._must_play(await self._member(s, campaign, caller))
+
+    async def _campaign_and_player(self, s: AsyncSession, caller: Caller) -> tuple[Campaign, Member]:
+        """The channel's campaign and the caller's membership, in one query (the hot path)."""
+        row = (await s.execute(
+            select(Campaign, Member)
+            .outerjoin(Member, and_(Member.campaign_id == Campaign.id, Member.user_id == caller.user_id))
+            .where(Campaign.guild_id == caller.guild_id, Campaign.channel_id == caller.channel_id, Campaign.active.is_(True))
+        )).first()
+        if row is None:
+            raise Refusal("There is no campaign in this channel: start one with /campaign new.")
+        campaign, member = row
+        return campaign, self._must_play(self._seen(member, caller))
 
     @staticmethod
     def _require_gm(campaign: Campaign, caller: Caller, doing: str) -> None:

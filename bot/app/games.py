@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, Mapping
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
@@ -52,43 +52,52 @@ class GameCommands(DecisionCommands):
     ) -> Reply:
         """One phase action of a ruleset (``/ssg shoot ...``), applied once and logged with its dice."""
         async with self._run_locked(caller), self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
+            campaign, member = await self._campaign_and_player(s, caller)
             if campaign.ruleset != ruleset:
                 raise Refusal(f"This channel plays {RULESETS[campaign.ruleset][1]}: use /{campaign.ruleset} commands here.")
-            member = await self._player(s, campaign, caller)
             game = await self._game(s, campaign, lock=True)
             if game is None:
                 latest = await self._latest_game(s, campaign)
                 if latest is not None and latest.winner:
                     raise Refusal(f"The game is over: {latest.winner} won. The game master can start another with /game start.")
                 raise Refusal("No game is in progress: the game master starts one with /game start.")
-            if caller.interaction_id is not None:
+            applied, waiting, last_seq = (await s.execute(select(
+                select(ActionRecord.id).where(ActionRecord.interaction_id == caller.interaction_id).scalar_subquery(),
+                select(DecisionRecord.id).where(DecisionRecord.game_id == game.id, DecisionRecord.status == "open")
+                .limit(1).scalar_subquery(),
+                select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == game.id).scalar_subquery(),
+            ))).one()
+            if applied is not None and caller.interaction_id is not None:
                 replay = await self._replay(s, caller.interaction_id)
                 if replay is not None:
                     return replay
-            open_decision = await self._open_decision(s, game)
-            if open_decision is not None:
+            if waiting is not None:
+                open_decision = await s.get(DecisionRecord, waiting)
                 raise Refusal(f"Waiting for {open_decision.decider} to decide: {open_decision.prompt}")
+            engine = self._engine(campaign)
+            state = engine.load_state(game.state)
             is_gm = campaign.gm_id == caller.user_id
             side = member.side
             if is_gm:
-                engine = self._engine(campaign)
-                turn = engine.whose_turn(engine.load_state(game.state))
+                turn = engine.whose_turn(state)
                 if turn is not None and side != turn:
                     side = turn  # the game master acts for the side whose turn it is
                 else:
                     is_gm = member.side is None
-            return await self._apply(s, campaign, game, caller, Action(action_name, side, dict(params), is_gm), command)
+            action = Action(action_name, side, dict(params), is_gm)
+            return await self._apply(s, campaign, game, caller, action, command, state=state, seq=(last_seq or 0) + 1)
 
     async def _apply(
-        self, s: AsyncSession, campaign: Campaign, game: Game, caller: Caller, action: Action, command: str
+        self, s: AsyncSession, campaign: Campaign, game: Game, caller: Caller, action: Action, command: str,
+        *, state: Any = None, seq: int | None = None,
     ) -> Reply:
         engine = self._engine(campaign)
-        state = engine.load_state(game.state)
+        if state is None:
+            state = engine.load_state(game.state)
         before_turn = engine.whose_turn(state)
         dice = RecordingDice(self._dice())
         outcome = engine.act(state, action, dice)
-        seq = await self._next_seq(s, game)
+        seq = seq if seq is not None else await self._next_seq(s, game)
         record = self._record(game, seq, caller, command, game.state, action.by_gm, action.side, outcome.events,
                               dice.rolled, {"name": action.name, "side": action.side, "params": dict(action.params), "by_gm": action.by_gm})
         s.add(record)

@@ -1,11 +1,11 @@
 """/roll: free dice, logged in the game in progress; and the names autocomplete offers."""
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from bot.app.base import AppBase, command_line
 from bot.app.replies import Caller, Card, Reply
-from bot.db.models import Figure
+from bot.db.models import ActionRecord, Figure
 from bot.dice import RecordingDice, free_roll
 from rules import get_engine
 from rules.core import Event
@@ -19,14 +19,19 @@ class RollCommands(AppBase):
         async with self._run_locked(caller), self.db.transaction() as s:
             campaign = await self._campaign_here(s, caller)
             game = await self._game(s, campaign, lock=True) if campaign else None
-            if game is not None and caller.interaction_id is not None:
-                replayed = await self._replay(s, caller.interaction_id)
-                if replayed is not None:
-                    return replayed
+            if game is not None:
+                applied, last_seq = (await s.execute(select(
+                    select(ActionRecord.id).where(ActionRecord.interaction_id == caller.interaction_id).scalar_subquery(),
+                    select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == game.id).scalar_subquery(),
+                ))).one()
+                if applied is not None and caller.interaction_id is not None:
+                    replayed = await self._replay(s, caller.interaction_id)
+                    if replayed is not None:
+                        return replayed
             result = free_roll(expression, dice, f"{caller.display_name}: {why}")
             event = Event("roll", f"{caller.display_name} rolls {result.detail}", {"expression": result.expression, "total": result.total})
             if game is not None:
-                seq = await self._next_seq(s, game)
+                seq = (last_seq or 0) + 1
                 s.add(self._record(game, seq, caller, command_line("roll", "", {"dice": expression, "reason": reason}),
                                    None, campaign.gm_id == caller.user_id, None, [event], dice.rolled))
         card = Card(title=f"{caller.display_name} rolls {result.expression}", description=f"{result.detail}\n**Total: {result.total}**", footer=why)

@@ -118,6 +118,9 @@ def make_engine(url: str, *, foreign_keys: bool = True, **kwargs: Any) -> AsyncE
     """An :class:`AsyncEngine` set up for this project (SQLite hooks, PostgreSQL pre-ping)."""
     if _is_sqlite(url):
         _ensure_sqlite_folder(url)
+        # Every transaction ends in an explicit commit or rollback, so the pool's own rollback
+        # when a connection is returned is a wasted round trip to the driver's thread.
+        kwargs.setdefault("pool_reset_on_return", None)
         engine = create_async_engine(url, **kwargs)
         install_sqlite_hooks(engine.sync_engine, foreign_keys=foreign_keys)
         return engine

@@ -35,6 +35,7 @@ EDGE_COLOUR: dict[str, Colour] = {"hedge": (46, 110, 40), "wall": (110, 106, 100
 FACING = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1), "s": (0, 1), "sw": (-1, 1), "w": (-1, 0), "nw": (-1, -1)}
 SPARE_COLOURS: Sequence[Colour] = ((39, 174, 96), (142, 68, 173), (211, 84, 0), (44, 62, 80), (22, 160, 133))
 PIP: Colour = (200, 20, 20)
+PIP_SPOTS = ((6, 7), (14, 7), (6, 15), (14, 15))
 PINNED: Colour = (245, 166, 35)
 GOLD: Colour = (240, 196, 25)
 
@@ -193,6 +194,8 @@ class _Painter:
         cx, cy, r = (left + right) / 2, (top + bottom) / 2 - 2, CELL / 2 - 9
         colour = self.colours.get(piece.side, (90, 90, 90))
         fallen = "fallen" in piece.marks
+        if "pinned" in piece.marks:
+            d.ellipse((cx - r - 4, cy - r - 4, cx + r + 4, cy + r + 4), outline=PINNED, width=4)
         if piece.facing in FACING:
             dx, dy = FACING[piece.facing]
             norm = math.hypot(dx, dy)
@@ -201,8 +204,6 @@ class _Painter:
             base1 = (cx + ux * (r - 3) - uy * 9, cy + uy * (r - 3) + ux * 9)
             base2 = (cx + ux * (r - 3) + uy * 9, cy + uy * (r - 3) - ux * 9)
             d.polygon((tip, base1, base2), fill=INK)
-        if "pinned" in piece.marks:
-            d.ellipse((cx - r - 4, cy - r - 4, cx + r + 4, cy + r + 4), outline=PINNED, width=4)
         text = _contrast(colour)
         letter, rest = piece.label[:1], piece.label[1:4]
         if fallen:  # lying down: a flat disc, the label on one line
@@ -213,9 +214,9 @@ class _Painter:
             d.text((cx, cy - 3 if rest else cy), letter, fill=text, font=_font(17), anchor="mm")
             if rest:
                 d.text((cx, cy + 10), rest, fill=text, font=_font(10), anchor="mm")
-        for pip in range(min(piece.pips, 4)):
-            px = left + 6 + pip * 9
-            d.ellipse((px - 4, bottom - 13, px + 4, bottom - 5), fill=PIP, outline=(255, 255, 255))
+        for dx, dy in PIP_SPOTS[: piece.pips]:  # the bottom-left corner, clear of any facing nose
+            px, py = left + dx, bottom - dy
+            d.ellipse((px - 4, py - 4, px + 4, py + 4), fill=PIP, outline=(255, 255, 255))
         if "leader" in piece.marks:
             _star(d, left + 8, top + 8, 7, GOLD)
         if "pinned" in piece.marks:

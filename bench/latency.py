@@ -1,0 +1,288 @@
+"""Latency, throughput, memory and start-up of the real bot over the loopback Discord, beside the
+floor: a bare discord.py bot answering a static embed, measured in the same run.
+
+    python -m bench.latency                 # 1,000 campaigns of 10 figures, 200 interactions/s for 30 s, bursts of 500
+    python -m bench.latency --smoke         # a small, quick run (CI runs this; it asserts nothing about speed)
+    python -m bench.latency --campaigns 200 --rate 100 --seconds 10 --burst 200
+
+Latency is measured by the fake Discord from dispatching INTERACTION_CREATE to receiving the bot's
+callback. Targets: p99 within 2x the floor at 200 interactions a second, no error, memory under
+150 MB. It prints its figures; it never fails on them.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from tests.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser
+from tests.e2e.seeding import Table, new_table, seed_ssg, seeded_app
+
+REPO = Path(__file__).resolve().parents[1]
+RESPONSE_DEADLINE = 3.0
+
+
+class MeasuringDiscord(FakeDiscord):
+    """The fake Discord without its schema checks: here it measures, the tests validate."""
+
+    def _validate(self, schema: str, body: Any, where: str) -> list[str]:
+        return []
+
+
+@dataclass
+class Phase:
+    name: str
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    sent: int = 0
+    elapsed: float = 0.0
+
+    def percentile(self, q: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "phase": self.name, "sent": self.sent, "answered": len(self.latencies), "errors": len(self.errors),
+            "p50_ms": 1000 * self.percentile(0.50), "p95_ms": 1000 * self.percentile(0.95),
+            "p99_ms": 1000 * self.percentile(0.99), "throughput": len(self.latencies) / self.elapsed if self.elapsed else 0.0,
+        }
+
+
+@dataclass
+class Run:
+    label: str
+    startup_s: float = 0.0
+    peak_rss_mb: float = 0.0
+    phases: list[Phase] = field(default_factory=list)
+
+
+def peak_rss_mb(pid: int) -> float:
+    """The process's high-water resident memory (Linux ``VmHWM``)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def launch(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    with open(log, "ab") as out:
+        return subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+
+def bot_env(fake: FakeDiscord, data_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DEV_GUILD_ID", "XDG_DATA_HOME")}
+    env.update({"DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY_URL": fake.gateway_url,
+                "SKIRMISH_GM_DATA": str(data_dir), "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1"})
+    return env
+
+
+async def wait_ready(fake: FakeDiscord, process: subprocess.Popen[bytes], log: Path, timeout: float = 60.0) -> float:
+    started = time.perf_counter()
+    while True:
+        session = fake.session
+        synced = bool(fake.global_commands or any(fake.guild_commands.values()))
+        if session is not None and session.ready and synced:
+            return time.perf_counter() - started
+        if process.poll() is not None:
+            raise RuntimeError(f"the bot exited before it was ready:\n{log.read_text()[-3000:]}")
+        if time.perf_counter() - started > timeout:
+            raise TimeoutError(f"not ready after {timeout} s")
+        await asyncio.sleep(0.01)
+
+
+async def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        for _ in range(250):
+            if process.poll() is not None:
+                return
+            await asyncio.sleep(0.02)
+        process.kill()
+
+
+Send = Callable[[int], Any]
+
+
+async def drive(fake: FakeDiscord, name: str, send: Send, *, rate: float, seconds: float) -> Phase:
+    """``send(n)`` at a steady ``rate`` for ``seconds``; every answer's latency."""
+    phase = Phase(name)
+    count = max(1, int(rate * seconds))
+    inflight: list[FakeInteraction] = []
+    start = time.perf_counter()
+    for n in range(count):
+        target = start + n / rate
+        delay = target - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        inflight.append(await send(n))
+    await settle(fake, inflight, phase)
+    phase.elapsed = time.perf_counter() - start
+    return phase
+
+
+async def burst(fake: FakeDiscord, name: str, send: Send, *, size: int) -> Phase:
+    phase = Phase(name)
+    start = time.perf_counter()
+    inflight = list(await asyncio.gather(*(send(n) for n in range(size))))
+    await settle(fake, inflight, phase)
+    phase.elapsed = time.perf_counter() - start
+    return phase
+
+
+async def settle(fake: FakeDiscord, inflight: list[FakeInteraction], phase: Phase) -> None:
+    phase.sent += len(inflight)
+    deadline = time.perf_counter() + RESPONSE_DEADLINE + 2
+    while time.perf_counter() < deadline and any(i.responded_at is None for i in inflight):
+        await asyncio.sleep(0.01)
+    for inter in inflight:
+        if inter.responded_at is None:
+            phase.errors.append(f"{inter.label}: no answer")
+            continue
+        phase.latencies.append(inter.responded_at - inter.created)
+        data = (inter.response if isinstance(inter.response, dict) else {}).get("data") or {}
+        titles = [e.get("title") for e in data.get("embeds") or []]
+        if "Not done" in titles:
+            description = (data.get("embeds") or [{}])[0].get("description")
+            phase.errors.append(f"{inter.label}: refused: {description}")
+
+
+async def measure_floor(args: argparse.Namespace, folder: Path) -> Run:
+    run = Run("bare discord.py bot (static embed)")
+    async with MeasuringDiscord(response_deadline=30) as fake:
+        users = [fake.add_user(f"player{n}") for n in range(50)]
+        log = folder / "bare.log"
+        process = launch([sys.executable, "-m", "bench.bare_bot"], bot_env(fake, folder / "bare-data"), log)
+        try:
+            run.startup_s = await wait_ready(fake, process, log)
+
+            async def send(n: int) -> FakeInteraction:
+                return await fake.send_slash(users[n % len(users)], "ping")
+
+            run.phases.append(await drive(fake, f"steady {args.rate:g}/s", send, rate=args.rate, seconds=args.seconds))
+            run.phases.append(await burst(fake, f"burst of {args.burst}", send, size=args.burst))
+            run.peak_rss_mb = peak_rss_mb(process.pid)
+        finally:
+            await stop(process)
+    return run
+
+
+async def measure_bot(args: argparse.Namespace, folder: Path) -> Run:
+    run = Run(f"Skirmish GM ({args.campaigns} campaigns of 10 figures)")
+    async with MeasuringDiscord(response_deadline=30) as fake:
+        tables = [new_table(fake, n) for n in range(args.campaigns)]
+        db_path = folder / "bench.sqlite3"
+        seeding = time.perf_counter()
+        app = await seeded_app(db_path, seed=7)
+        for table in tables:
+            await seed_ssg(app, fake, table, per_side=5)
+        movers = await active_players(app, tables)
+        await app.db.close()
+        print(f"seeded {args.campaigns} campaigns in {time.perf_counter() - seeding:.1f} s", file=sys.stderr)
+        log = folder / "bot.log"
+        process = launch([sys.executable, "-m", "bot", "run", "--db", str(db_path)], bot_env(fake, folder / "bot-data"), log)
+        try:
+            run.startup_s = await wait_ready(fake, process, log)
+            rng = random.Random(3)
+
+            async def send(n: int) -> FakeInteraction:
+                table, mover, figures = movers[n % len(movers)]
+                roll = rng.random()
+                if roll < 0.5:
+                    return await fake.send_slash(mover, "ssg move", at=table.channel, figure=figures[n % len(figures)], distance=0.01)
+                if roll < 0.8:
+                    return await fake.send_slash(table.gm, "game status", at=table.channel)
+                return await fake.send_slash(mover, "roll", at=table.channel, dice="2d6")
+
+            run.phases.append(await drive(fake, f"steady {args.rate:g}/s", send, rate=args.rate, seconds=args.seconds))
+            run.phases.append(await burst(fake, f"burst of {args.burst}", send, size=args.burst))
+            run.peak_rss_mb = peak_rss_mb(process.pid)
+        finally:
+            await stop(process)
+        fake.take_breaches()
+    return run
+
+
+async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, FakeUser, list[str]]]:
+    from sqlalchemy import select
+
+    from bot.db.models import Campaign, Game
+    from rules import get_engine
+
+    engine = get_engine("ssg")
+    found = []
+    async with app.db.transaction() as s:
+        for table in tables:
+            game = await s.scalar(select(Game).join(Campaign).where(Campaign.channel_id == table.channel.id))
+            side = engine.whose_turn(engine.load_state(game.state))
+            figures = [f["name"] for f in game.state["figures"] if f["side"] == side]
+            found.append((table, table.red if side == "red" else table.blue, figures))
+    return found
+
+
+def report(floor: Run, ours: Run) -> dict[str, Any]:
+    rows = []
+    print(f"\n{'run':<44} {'phase':<16} {'sent':>6} {'ok':>6} {'err':>4} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'per s':>7}")
+    for run in (floor, ours):
+        for phase in run.phases:
+            row = phase.row()
+            rows.append({"run": run.label, **row})
+            print(f"{run.label:<44} {row['phase']:<16} {row['sent']:>6} {row['answered']:>6} {row['errors']:>4} "
+                  f"{row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['throughput']:>7.1f}")
+    print()
+    for run in (floor, ours):
+        print(f"{run.label:<44} start-up {run.startup_s:6.2f} s   peak memory {run.peak_rss_mb:6.1f} MB")
+    ratios = {}
+    for mine, base in zip(ours.phases, floor.phases):
+        ratios[mine.name] = mine.percentile(0.99) / base.percentile(0.99) if base.latencies else float("nan")
+        print(f"p99 ratio, {mine.name}: {ratios[mine.name]:.2f}x the floor")
+    errors = [e for p in ours.phases for e in p.errors]
+    print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
+    return {"rows": rows, "ratios": ratios, "errors": len(errors),
+            "memory_mb": {"floor": floor.peak_rss_mb, "bot": ours.peak_rss_mb},
+            "startup_s": {"floor": floor.startup_s, "bot": ours.startup_s}}
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--campaigns", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=200.0, help="interactions a second in the steady phase")
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long the steady phase lasts")
+    parser.add_argument("--burst", type=int, default=500, help="interactions fired at once in the burst phase")
+    parser.add_argument("--smoke", action="store_true", help="20 campaigns, 40/s for 2 s, a burst of 40")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.campaigns, args.rate, args.seconds, args.burst = 20, 40.0, 2.0, 40
+    return args
+
+
+async def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = parse(argv)
+    with tempfile.TemporaryDirectory(prefix="skirmish-bench-") as tmp:
+        folder = Path(tmp)
+        floor = await measure_floor(args, folder)
+        ours = await measure_bot(args, folder)
+        figures = report(floor, ours)
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2, default=str))
+    return figures
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
