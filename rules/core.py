@@ -209,6 +209,9 @@ class Engine(Protocol[S]):
 
     def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[S]: ...
 
+    # Optional: ``pending(state) -> Decision | None``, the choice a state is waiting for. The shell
+    # uses it to reopen a decision when /game undo goes back to a state that was waiting.
+
     def act(self, state: S, action: Action, dice: DiceSource) -> Outcome[S]: ...
 
     def whose_turn(self, state: S) -> str | None: ...

@@ -36,14 +36,21 @@ def command_line(group: str, name: str, params: Mapping[str, Any]) -> str:
 
 
 def parse_stats(text: str | None) -> dict[str, Any]:
-    """``"I=4 D=3 horse=yes"`` as a mapping; numbers become ints."""
+    """``'I=4 D=3 armour="mailshirt, small shield"'`` as a mapping; numbers become ints.
+
+    Pairs are separated by spaces (a comma after a pair is allowed); a value with spaces is quoted.
+    """
     if not text:
         return {}
     if len(text) > STATS_MAX:
         raise Refusal(f"Stats are at most {STATS_MAX} characters.")
+    try:
+        tokens = shlex.split(text)
+    except ValueError:
+        raise Refusal("Stats have an unclosed quote.") from None
     stats: dict[str, Any] = {}
-    for token in text.replace(",", " ").split():
-        key, sep, value = token.partition("=")
+    for token in tokens:
+        key, sep, value = token.rstrip(",").partition("=")
         if not sep or not key or not value:
             raise Refusal(f"Write stats as key=value pairs, like I=4 D=3; {short(token)} is not one.")
         stats[key] = int(value) if value.lstrip("-").isdigit() else value

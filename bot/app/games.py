@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
 from bot.app.decisions import DecisionCommands
-from bot.app.replies import Caller, Card, Refusal, Reply
+from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply
 from bot.db.models import ActionRecord, Campaign, DecisionRecord, Figure, Game
 from bot.dice import RecordingDice, RolledDie
 from bot.render.cards import action_cards, board_card, board_files, roll_line
@@ -197,7 +197,19 @@ class GameCommands(DecisionCommands):
                 select(DecisionRecord).where(DecisionRecord.game_id == game.id, DecisionRecord.status == "open")
             ):
                 decision.status = "cancelled"
-        return Reply(cards=[Card(title="Undone", description=f"`{record.command}` is taken back; the dice it rolled stay in the log.")])
+            reopened = await self._reopen_waiting(s, campaign, game)
+        reply = Reply(cards=[Card(title="Undone", description=f"`{record.command}` is taken back; the dice it rolled stay in the log.")])
+        if reopened is not None:
+            reply.decision, reply.ping_user_ids = reopened, list(reopened.user_ids)
+            reply.content = f"Waiting for {reopened.decider} again: {reopened.prompt}"
+        return reply
+
+    async def _reopen_waiting(self, s: AsyncSession, campaign: Campaign, game: Game) -> PendingDecision | None:
+        """After an undo, the choice the restored state waits for is asked again (engines that say so)."""
+        engine = self._engine(campaign)
+        pending = getattr(engine, "pending", None)
+        decision = pending(engine.load_state(game.state)) if pending is not None else None
+        return await self._open(s, campaign, game, decision) if decision is not None else None
 
     async def game_end(self, caller: Caller) -> Reply:
         async with self._run_locked(caller), self.db.transaction() as s:

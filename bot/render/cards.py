@@ -12,6 +12,7 @@ from rules.core import Board, Event
 DIE = "🎲"
 CARD = "🂠"
 SKULL = "☠"
+WOUND = "🩸"
 BOARD_PICTURE = "board.png"
 TROPHY = "🏆"
 
@@ -36,7 +37,9 @@ def action_cards(
         main.fields.append(("Dice", "\n".join(roll_line(r) for r in rolls), False))
     cards = [main]
     for event in events:
-        if event.kind == "casualty":
+        if event.kind == "wound":
+            cards.append(wound_card(event))
+        elif event.kind == "casualty":
             figure = str(event.data.get("figure", "A figure"))
             fallen_side = event.data.get("side")
             cause = event.data.get("by")
@@ -46,6 +49,24 @@ def action_cards(
             winner = event.data.get("winner")
             cards.append(Card(title=f"{TROPHY} {str(winner).title()} wins!", description=event.text, colour=side_colour(winner)))
     return cards
+
+
+def wound_card(event: Event) -> Card:
+    """A wound: the body part or chart row, and the effects now in force.
+
+    Reads ``figure``, ``side``, and where the ruleset gives them ``row`` (or ``location``) and
+    ``penalties`` (or ``effects``): text or a list of lines.
+    """
+    data = event.data
+    figure = str(data.get("figure", "A figure"))
+    row = data.get("row") or data.get("location")
+    card = Card(title=f"{WOUND} Wound: {figure}" + (f" — {row}" if row else ""), description=event.text,
+                colour=side_colour(data.get("side")))
+    effects = data.get("penalties", data.get("effects"))
+    if effects:
+        lines = effects if isinstance(effects, (list, tuple)) else [effects]
+        card.fields.append(("Now in force", "\n".join(str(line) for line in lines), False))
+    return card
 
 
 def board_card(title: str, board: Board) -> Card:

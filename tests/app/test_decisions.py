@@ -69,3 +69,23 @@ async def test_the_game_master_joins_a_side_without_asking(app: App) -> None:
     await app.campaign_new(caller(GM), "C", "ssg")
     reply = await app.campaign_join(caller(GM), "blue")
     assert reply.decision is None
+
+
+async def test_undo_asks_again_a_decision_the_restored_state_waits_for(app: App, forced) -> None:
+    """Medieval: the roll-off winner chooses who goes first; undoing the choice asks it again."""
+    from tests.support import join
+
+    await app.campaign_new(caller(GM, "Gina"), "M", "medieval")
+    await join(app, RED, "Rita", "red")
+    await join(app, BLUE, "Bob", "blue")
+    await app.roster_add(caller(RED, "Rita"), "Hugh", "Knight")
+    await app.roster_add(caller(BLUE, "Bob"), "Olaf", "Viking Warrior")
+    forced.push_dice([6, 1])  # red wins the roll-off
+    started = await app.game_start(caller(GM, "Gina"))
+    assert started.decision is not None and started.decision.decider == "red"
+    await app.decide(caller(RED, "Rita"), "first")
+    undone = await app.game_undo(caller(RED, "Rita"))
+    assert undone.decision is not None and undone.decision.decider == "red"
+    assert [c.value for c in undone.decision.choices] == ["first", "second"]
+    again = await app.decide(caller(RED, "Rita"), "second")
+    assert "second" in again.cards[0].description

@@ -193,3 +193,11 @@ def test_stats_and_command_lines() -> None:
     assert command_line("ssg", "shoot", {"target": "Big Jim", "range": 14.0, "dice": None}) == '/ssg shoot target:"Big Jim" range:14'
     tricky = command_line("roll", "", {"reason": 'a "quoted" \\ thing'})
     assert shlex.split(tricky) == ["/roll", 'reason:a "quoted" \\ thing']
+
+
+def test_stats_values_may_hold_commas_and_spaces() -> None:
+    assert parse_stats('speed=4, armour="mailshirt, small shield" bow=yes') == {
+        "speed": 4, "armour": "mailshirt, small shield", "bow": "yes"}
+    assert parse_stats("armour=mailshirt,small-shield") == {"armour": "mailshirt,small-shield"}
+    with pytest.raises(Refusal, match="unclosed quote"):
+        parse_stats('armour="mail')

@@ -52,36 +52,12 @@ def test_board_card_groups_figures_by_side() -> None:
     assert "Bo [out]" in cards_text([card])
 
 
-def sample_grid():
-    from rules.core import Grid, GridPiece, GridSquare
-
-    return Grid(
-        width=6, height=4,
-        squares=(GridSquare(1, 1, "hill", uphill=("s",)), GridSquare(2, 1, "open", {"n": "hedge"}), GridSquare(4, 2, "building")),
-        pieces=(GridPiece(0, 0, "Able", "Ab", "red", "e"), GridPiece(5, 3, "Baker", "Bk", "blue", "w", ("pinned",), 2)),
-    )
+# The grid board's text and picture are tested in tests/bot/test_grid_render.py.
 
 
-def test_grid_text_shows_coordinates_terrain_and_figures() -> None:
-    from bot.render.grid_text import column_name, grid_text
-
-    text = grid_text(sample_grid())
-    lines = text.splitlines()
-    assert lines[0].split() == ["A", "B", "C", "D", "E", "F"]
-    assert lines[1].split()[:2] == ["1", "Ab"] and "Bk!" in lines[4]
-    assert "Bk = Baker (blue, facing W, pinned, 2 wound)" in text
-    assert [column_name(n) for n in (0, 25, 26, 27)] == ["A", "Z", "AA", "AB"]
-
-
-def test_grid_picture_is_a_png_of_the_board() -> None:
-    import io
-
-    from PIL import Image
-
-    from bot.render.grid_image import CELL, MARGIN, grid_png
-
-    data = grid_png(sample_grid())
-    image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG" and image.size == (MARGIN + 6 * CELL + 2, MARGIN + 4 * CELL + 2)
-    centre = (MARGIN + CELL // 2 - 10, MARGIN + CELL // 2)
-    assert image.getpixel(centre)[0] > 200  # red's figure stands on A1
+def test_a_wound_event_gets_its_own_card_with_what_now_applies() -> None:
+    event = Event("wound", "Bjorn's sword hits Walt: serious wound.",
+                  {"figure": "Walt", "side": "blue", "row": "Serious wound", "penalties": ["half speed", "Bravery test each turn"]})
+    made = action_cards("Red · fight", "Rita", "red", [event], [])
+    assert made[1].title == "🩸 Wound: Walt — Serious wound"
+    assert made[1].fields == [("Now in force", "half speed\nBravery test each turn", False)]

@@ -1,0 +1,112 @@
+"""/medieval: a figure's actions in its activation (the rules are in rules/medieval).
+
+Who goes first is a decision for the roll-off winner (buttons, or /decide choice:first|second);
+``/medieval order`` answers it too when no stored decision is open (after /game undo of the answer).
+
+Figures join with ``/roster add``: ``kind`` is Knight, Man at Arms, Viking Warrior, Viking Hero or
+custom; ``stats`` may give the kit, ``weapons=bow+sword armour=mailshirt+small-shield`` (``+``
+between items, ``none`` for nothing), and a custom figure gives its own numbers too:
+``stats:"speed=6 bravery=4 shoot=3 fight=3 weapons=sword+dagger armour=leather+small-shield"``.
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import AppCog, figure_autocomplete
+
+Name = app_commands.Range[str, 1, 64]
+Inches = app_commands.Range[float, 0, 1000]
+Cover = Literal["none", "soft", "hard"]
+Whose = Literal["none", "mine", "theirs"]
+
+
+class MedievalCog(AppCog, commands.GroupCog, group_name="medieval",
+                  group_description="Medieval skirmish: knights, men at arms and Vikings"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot  # type: ignore[assignment]
+        super().__init__()
+
+    @app_commands.command(name="activate", description="Activate a figure; a seriously wounded one tests Bravery first")
+    @app_commands.describe(figure="Your figure")
+    @app_commands.autocomplete(figure=figure_autocomplete)
+    async def activate(self, interaction: discord.Interaction, figure: Name) -> None:
+        await self.act(interaction, "medieval", "activate", figure=figure)
+
+    @app_commands.command(name="move", description="Move part or all of a figure's speed, and maybe engage an enemy")
+    @app_commands.describe(figure="Your figure", distance="Inches moved now (0 with engage: already touching)",
+                           engage="The enemy it moves into hand-to-hand contact with")
+    @app_commands.autocomplete(figure=figure_autocomplete, engage=figure_autocomplete)
+    async def move(self, interaction: discord.Interaction, figure: Name, distance: Inches,
+                   engage: Name | None = None) -> None:
+        await self.act(interaction, "medieval", "move", figure=figure, distance=distance, engage=engage)
+
+    @app_commands.command(name="stand", description="A prone figure stands up (uses half its speed)")
+    @app_commands.describe(figure="Your prone figure")
+    @app_commands.autocomplete(figure=figure_autocomplete)
+    async def stand(self, interaction: discord.Interaction, figure: Name) -> None:
+        await self.act(interaction, "medieval", "stand", figure=figure)
+
+    @app_commands.command(name="shoot", description="Shoot or throw: D6 + Shoot + Accuracy + factors, 5 or more hits")
+    @app_commands.describe(
+        figure="Your figure", target="The enemy it shoots at", range="Inches to the target",
+        cover="The target's cover", shots="Shots now (default: all its rate of fire left)",
+        weapon="Bow, Dagger... (default: its first missile weapon)",
+    )
+    @app_commands.autocomplete(figure=figure_autocomplete, target=figure_autocomplete)
+    async def shoot(self, interaction: discord.Interaction, figure: Name, target: Name, range: Inches,
+                    cover: Cover = "none", shots: app_commands.Range[int, 1, 10] | None = None,
+                    weapon: Name | None = None) -> None:
+        await self.act(interaction, "medieval", "shoot", figure=figure, target=target, range=range, cover=cover,
+                       shots=shots, weapon=weapon)
+
+    @app_commands.command(
+        name="fight", description="Hand-to-hand: D6 + Fight + Accuracy + factors each, the higher wounds")
+    @app_commands.describe(
+        figure="Your figure", opponent="The enemy in contact it fights (default: its only one)",
+        weapon="Its weapon (default: its first hand-to-hand weapon)", height="Who has the height advantage",
+        barricade="Who is defending a barricade",
+    )
+    @app_commands.autocomplete(figure=figure_autocomplete, opponent=figure_autocomplete)
+    async def fight(self, interaction: discord.Interaction, figure: Name, opponent: Name | None = None,
+                    weapon: Name | None = None, height: Whose = "none", barricade: Whose = "none") -> None:
+        await self.act(interaction, "medieval", "fight", figure=figure, opponent=opponent, weapon=weapon,
+                       height=height, barricade=barricade)
+
+    @app_commands.command(
+        name="breakoff", description="Try to move away from hand-to-hand: a Bravery contest with each opponent")
+    @app_commands.describe(figure="Your figure in hand-to-hand", distance="Inches it moves away if it breaks off")
+    @app_commands.autocomplete(figure=figure_autocomplete)
+    async def breakoff(self, interaction: discord.Interaction, figure: Name, distance: Inches) -> None:
+        await self.act(interaction, "medieval", "breakoff", figure=figure, distance=distance)
+
+    @app_commands.command(name="heal", description="Treat a friend in contact: light wound to full, serious to light")
+    @app_commands.describe(figure="Your figure doing the treating (it spends its activation)",
+                           patient="The wounded friend")
+    @app_commands.autocomplete(figure=figure_autocomplete, patient=figure_autocomplete)
+    async def heal(self, interaction: discord.Interaction, figure: Name, patient: Name) -> None:
+        await self.act(interaction, "medieval", "heal", figure=figure, patient=patient)
+
+    @app_commands.command(name="pickup", description="Pick up a thrown weapon, or plunder a killed figure's kit")
+    @app_commands.describe(figure="Your figure", item="The weapon or armour (Dagger, Sword, Small Shield...)",
+                           source="The killed figure plundered (default: from the ground)")
+    @app_commands.autocomplete(figure=figure_autocomplete, source=figure_autocomplete)
+    async def pickup(self, interaction: discord.Interaction, figure: Name, item: Name,
+                     source: Name | None = None) -> None:
+        await self.act(interaction, "medieval", "pickup", figure=figure, item=item, source=source)
+
+    @app_commands.command(name="order", description="Roll-off winner: go first or second (as its /decide buttons)")
+    @app_commands.describe(choice="Go first or second")
+    async def order(self, interaction: discord.Interaction, choice: Literal["first", "second"]) -> None:
+        await self.act(interaction, "medieval", "order", choice=choice)
+
+    @app_commands.command(name="endturn", description="End your turn: the other side activates its figures")
+    async def endturn(self, interaction: discord.Interaction) -> None:
+        await self.act(interaction, "medieval", "endturn")
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(MedievalCog(bot))

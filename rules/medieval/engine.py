@@ -1,0 +1,297 @@
+"""The medieval skirmish system as a pure engine (RULES-NOTES.md section 5, resolutions A-MED-n).
+
+A D6 roll-off whose winner chooses to go first or second (a Decision); then the sides take turns,
+and in a turn the player activates figures one at a time, doing everything with one (move part,
+shoot, move on, fight, break off) before the next. Geometry is an input: players report
+distances, contact, cover and height; the engine tracks health, kit, contact, prone and moves.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+from rules.core import (
+    Action,
+    Board,
+    DataError,
+    Decision,
+    DiceSource,
+    Event,
+    FigureLine,
+    FigureSpec,
+    Outcome,
+    RuleError,
+    from_data,
+    short,
+    to_data,
+)
+from rules.medieval.actions import Actions
+from rules.medieval.data import MedievalTables, fold, table_problems
+from rules.medieval.kit import check_kit, kind_names, kit_lists, match_kind
+from rules.medieval.state import (
+    HEALTH_LABELS,
+    MedFigure,
+    MedState,
+    PendingChoice,
+    copy_state,
+    decision_of,
+    effective,
+    enemies_in_contact,
+    in_action,
+    inches,
+    kit_text,
+    other_side,
+    penalties,
+    state_problems,
+)
+from rules.tables import load_tables
+
+SLUG = "medieval"
+TITLE = "Medieval Skirmish (knights, men at arms and Vikings)"
+ORDER_ACTION = "order"
+ACTION_NAMES = ("activate", "move", "stand", "shoot", "fight", "breakoff", "heal", "pickup", "endturn")
+
+Handler = Callable[[MedState, Mapping[str, Any], DiceSource], list[Event]]
+
+
+class MedievalEngine(Actions):
+    slug = SLUG
+    title = TITLE
+
+    def __init__(self, tables: MedievalTables) -> None:
+        problems = table_problems(tables)
+        if problems:
+            raise DataError(problems)
+        self.tables = tables
+        self._handlers: dict[str, Handler] = {
+            "activate": self._activate,
+            "move": self._move,
+            "stand": self._stand,
+            "shoot": self._shoot,
+            "fight": self._fight,
+            "breakoff": self._breakoff,
+            "heal": self._heal,
+            "pickup": self._pickup,
+            "endturn": self._endturn,
+        }
+
+    # --- protocol: roster and setup
+
+    def sides(self) -> Sequence[str]:
+        return list(self.tables.sides)
+
+    def kinds(self) -> Sequence[str]:
+        return kind_names(self.tables)
+
+    def check_figure(self, spec: FigureSpec) -> FigureSpec:
+        name = " ".join(str(spec.name).split())
+        if not name:
+            raise RuleError("A figure needs a name.")
+        side = self._side(spec.side)
+        kind = match_kind(self.tables, name, spec.kind)
+        stats = check_kit(self.tables, FigureSpec(name, side, kind, spec.stats), kind)
+        return FigureSpec(name=name, side=side, kind=kind, stats=stats)
+
+    def recruit(self, spec: FigureSpec, dice: DiceSource) -> Outcome[FigureSpec]:
+        """The rules roll no stats: a figure is its profile (or the player's own) and its kit."""
+        checked = self.check_figure(spec)
+        fig = self._figure_of(checked)
+        text = (f"{fig.name}: {fig.kind} — speed {inches(fig.speed)}, Bravery {fig.bravery}, shoot {fig.shoot}, "
+                f"fight {fig.fight}, health full; {kit_text(self.tables, fig)}.")
+        return Outcome(checked, [Event("recruit", text, {"figure": fig.name, "kind": fig.kind})])
+
+    def _side(self, wanted: Any) -> str:
+        for side in self.tables.sides:
+            if isinstance(wanted, str) and fold(side) == fold(wanted):
+                return side
+        raise RuleError(f"There is no side called {short(str(wanted))} here: use {' or '.join(self.tables.sides)}.")
+
+    def _figure_of(self, spec: FigureSpec) -> MedFigure:
+        t = self.tables
+        stats = dict(spec.stats)
+        base = {s: stats[s] for s in ("speed", "bravery", "shoot", "fight") if s in stats}
+        if spec.kind in t.profiles:
+            p = t.profiles[spec.kind]
+            base = {"speed": p.speed, "bravery": p.bravery, "shoot": p.shoot, "fight": p.fight}
+        return MedFigure(name=spec.name, side=spec.side, kind=spec.kind, **base,
+                         weapons=kit_lists(stats.get("weapons")), armour=kit_lists(stats.get("armour")))
+
+    def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[MedState]:
+        checked = [self.check_figure(spec) for spec in figures]
+        self._check_roster(checked)
+        state = MedState(sides=list(self.tables.sides), phase="order", turn=1,
+                         figures=[self._figure_of(s) for s in checked])
+        events = self._roll_off(state, dice)
+        chooser = state.pending.decider if state.pending else state.sides[0]
+        scale = self.tables.ground_scales[self.tables.ground_scale]
+        text = (f"Ground scale for {scale.label}: {scale.rule}. Set up the figures; "
+                f"{chooser} chooses to go first or second.")
+        events.append(Event("setup", text, {"ground_scale": self.tables.ground_scale}))
+        return Outcome(state, events, decision_of(state.pending) if state.pending else None)
+
+    def _check_roster(self, figures: Sequence[FigureSpec]) -> None:
+        need = self.tables.min_figures_per_side
+        for side in self.tables.sides:
+            count = sum(1 for f in figures if f.side == side)
+            if count < need:
+                raise RuleError(f"Each side needs at least {need} figure{'s' if need > 1 else ''}: {side} has {count}.")
+        seen: set[str] = set()
+        for f in figures:
+            if f.name.casefold() in seen:
+                raise RuleError(f"Two figures are called {short(f.name)}: give each figure its own name.")
+            seen.add(f.name.casefold())
+
+    def _roll_off(self, state: MedState, dice: DiceSource) -> list[Event]:
+        """Dice order: D6 for the first side, D6 for the second, again on a tie (A-MED-12)."""
+        a, b = state.sides
+        events: list[Event] = []
+        round_no = 0
+        while True:
+            round_no += 1
+            rolls = {a: dice.roll(self.tables.die, f"Roll-off: {a}"), b: dice.roll(self.tables.die, f"Roll-off: {b}")}
+            winner = None if rolls[a] == rolls[b] else max(rolls, key=lambda s: rolls[s])
+            outcome = "tie, roll again" if winner is None else f"{winner} chooses who goes first"
+            text = f"Roll-off: {a} {rolls[a]}, {b} {rolls[b]}: {outcome}."
+            events.append(Event("roll-off", text, {"round": round_no, "rolls": rolls, "winner": winner}))
+            if winner is not None:
+                state.pending = PendingChoice(
+                    decider=winner, prompt=f"{winner} won the roll-off: go first or second?",
+                    choices=[["first", "Go first"], ["second", "Go second"]], resume_action=ORDER_ACTION)
+                return events
+
+    # --- protocol: play
+
+    def act(self, state: MedState, action: Action, dice: DiceSource) -> Outcome[MedState]:
+        if state.phase == "over":
+            raise RuleError(f"The game is over: {state.winner} won.")
+        name = str(action.name).strip().casefold()
+        if name == ORDER_ACTION:
+            return self._order(state, action)
+        handler = self._handlers.get(name)
+        if handler is None:
+            raise RuleError(f"This game has no action called {short(str(action.name))}: use {', '.join(ACTION_NAMES)}.")
+        if state.pending is not None:
+            raise RuleError(f"Waiting for {state.pending.decider} to choose: {state.pending.prompt} (/decide)")
+        if not action.by_gm and (action.side is None or fold(action.side) != fold(str(state.active))):
+            raise RuleError(f"It is {state.active}'s turn.")
+        new = copy_state(state)
+        events = handler(new, action.params, dice)
+        return Outcome(new, events)
+
+    def _order(self, state: MedState, action: Action) -> Outcome[MedState]:
+        """The roll-off winner's answer (A-MED-12): go first or second."""
+        pending = state.pending
+        if pending is None:
+            raise RuleError("Nothing is waiting for a choice of who goes first.")
+        if not action.by_gm and (action.side is None or fold(action.side) != fold(pending.decider)):
+            raise RuleError(f"It is {pending.decider}'s choice: {pending.prompt}")
+        choice = fold(str(action.params.get("choice") or ""))
+        if choice not in ("first", "second"):
+            raise RuleError("Choose first or second.")
+        new = copy_state(state)
+        new.pending = None
+        new.first = pending.decider if choice == "first" else other_side(new, pending.decider)
+        new.active = new.first
+        new.phase = "play"
+        text = (f"{pending.decider} chooses to go {choice}: turn 1 · {new.active}'s turn. "
+                f"Activate figures one at a time; /medieval endturn when done.")
+        return Outcome(new, [Event("phase", text, {"turn": 1, "active": new.active, "first": new.first})])
+
+    def pending(self, state: MedState) -> Decision | None:
+        """The roll-off winner's choice, while the state waits for it."""
+        return decision_of(state.pending) if state.pending else None
+
+    def whose_turn(self, state: MedState) -> str | None:
+        if state.phase == "over":
+            return None
+        if state.pending is not None:
+            return state.pending.decider
+        return state.active
+
+    def winner(self, state: MedState) -> str | None:
+        return state.winner
+
+    def finished(self, state: MedState) -> bool:
+        return state.phase == "over"
+
+    def _endturn(self, state: MedState, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
+        ended = str(state.active)
+        state.current = None
+        state.active = other_side(state, ended)
+        if state.active == state.first:
+            state.turn += 1
+        for fig in state.figures:
+            if fig.side == state.active:
+                fig.moved, fig.shots, fig.shot_with, fig.fights = 0.0, 0, None, 0
+                fig.activated = fig.stuck = False
+        text = f"{ended}'s turn ends. Turn {state.turn} · {state.active}'s turn."
+        return [Event("phase", text, {"turn": state.turn, "active": state.active})]
+
+    # --- display and storage
+
+    def board(self, state: MedState) -> Board:
+        over = state.phase == "over"
+        if over:
+            headline = f"Game over: {state.winner} won"
+        elif state.pending is not None:
+            headline = f"Waiting for {state.pending.decider} to choose who goes first"
+        else:
+            doing = f" · activating {state.current}" if state.current else ""
+            headline = f"Turn {state.turn} · {state.active}'s turn{doing}"
+        out = " · ".join(
+            f"{side} {sum(1 for f in state.figures if f.side == side and not in_action(f))}/"
+            f"{sum(1 for f in state.figures if f.side == side)}" for side in state.sides)
+        scale = self.tables.ground_scales[self.tables.ground_scale]
+        facts = [
+            ("Turn", str(state.turn)),
+            ("Active", "—" if over or state.active is None else state.active),
+            ("First", state.first or "—"),
+            ("Activating", state.current or "—"),
+            ("Out of action", out),
+            ("In hand-to-hand", "; ".join(f"{a} – {b}" for a, b in state.contacts) or "none"),
+            ("On the ground", "; ".join(f"{g.item} (near {g.near})" for g in state.ground) or "nothing"),
+            ("Ground scale", f"{scale.label}: {scale.rule}"),
+        ]
+        if over:
+            facts.append(("Winner", str(state.winner)))
+        lines = tuple(FigureLine(f.name, f.side, self._status(state, f), out=not in_action(f)) for f in state.figures)
+        return Board(headline=headline, facts=tuple(facts), figures=lines, finished=over)
+
+    def _status(self, state: MedState, fig: MedFigure) -> str:
+        t = self.tables
+        health = HEALTH_LABELS[fig.health]
+        if not in_action(fig):
+            by = f" by {fig.out_by}" if fig.out_by else ""
+            return f"{fig.kind} · {health}{by} · {kit_text(t, fig)}"
+        parts = [fig.kind, f"{health}: {penalties(t, fig)}" if fig.health != "full" else health, kit_text(t, fig)]
+        if fig.prone:
+            parts.append("prone")
+        enemies = enemies_in_contact(state, fig)
+        if enemies:
+            parts.append("fighting " + ", ".join(enemies))
+        if state.phase == "play" and fig.side == state.active:
+            speed = effective(t, fig)["speed"]
+            if fig.moved or fig.activated:
+                held = " (held in combat)" if fig.stuck else ""
+                parts.append(f"moved {inches(fig.moved)} of {inches(speed)}{held}")
+            if state.current == fig.name:
+                parts.append("activated now")
+            elif fig.activated:
+                parts.append("done this turn")
+        elif state.phase == "play" and fig.moved:
+            parts.append(f"moved {inches(fig.moved)} last turn")
+        return " · ".join(parts)
+
+    def dump_state(self, state: MedState) -> dict[str, Any]:
+        return to_data(state)
+
+    def load_state(self, data: Mapping[str, Any]) -> MedState:
+        state = from_data(MedState, data)
+        problems = state_problems(self.tables, state)
+        if problems:
+            raise DataError(problems)
+        return state
+
+
+def make_engine(house_rules: Mapping[str, Any] | None = None) -> MedievalEngine:
+    """The medieval engine with a campaign's house rules laid over ``tables.yaml``."""
+    return MedievalEngine(load_tables("rules.medieval", MedievalTables, house_rules))
