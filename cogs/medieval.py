@@ -1,7 +1,6 @@
 """/medieval: a figure's actions in its activation (the rules are in rules/medieval).
 
-Who goes first is a decision for the roll-off winner (buttons, or /decide choice:first|second);
-``/medieval order`` answers it too when no stored decision is open (after /game undo of the answer).
+Who goes first is a decision for the roll-off winner (buttons, or /decide choice:first|second).
 
 Figures join with ``/roster add``: ``kind`` is Knight, Man at Arms, Viking Warrior, Viking Hero or
 custom; ``stats`` may give the kit, ``weapons=bow+sword armour=mailshirt+small-shield`` (``+``
@@ -97,11 +96,6 @@ class MedievalCog(AppCog, commands.GroupCog, group_name="medieval",
     async def pickup(self, interaction: discord.Interaction, figure: Name, item: Name,
                      source: Name | None = None) -> None:
         await self.act(interaction, "medieval", "pickup", figure=figure, item=item, source=source)
-
-    @app_commands.command(name="order", description="Roll-off winner: go first or second (as its /decide buttons)")
-    @app_commands.describe(choice="Go first or second")
-    async def order(self, interaction: discord.Interaction, choice: Literal["first", "second"]) -> None:
-        await self.act(interaction, "medieval", "order", choice=choice)
 
     @app_commands.command(name="endturn", description="End your turn: the other side activates its figures")
     async def endturn(self, interaction: discord.Interaction) -> None:

@@ -33,10 +33,10 @@ SETUP = """\
 /as Rita
 /decide choice:second
 /game undo
-/medieval order choice:first
+/decide choice:first
 """
-# Roll-off: 2-2 (tie), 5-3: red chooses (A-MED-12), says second, takes it back, and goes first (with
-# the stored decision answered, /medieval order answers the choice the undone state waits for).
+# Roll-off: 2-2 (tie), 5-3: red chooses (A-MED-12), says second, takes it back (the undo asks the
+# choice again), and goes first.
 
 TURN_1 = """\
 /as Rita
