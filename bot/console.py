@@ -103,6 +103,35 @@ class ConsoleInteraction:
         self.command: Any = None
 
 
+MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class ConsoleAttachment:
+    """A local file given where Discord would take an attachment (``file:roster.yaml``); it offers
+    what the cogs use of ``discord.Attachment``."""
+
+    filename: str
+    data: bytes
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    async def read(self) -> bytes:
+        return self.data
+
+    @classmethod
+    def from_path(cls, option: str, raw: str) -> "ConsoleAttachment":
+        path = Path(raw).expanduser()
+        try:
+            if path.stat().st_size > MAX_ATTACHMENT_BYTES:
+                raise ConsoleError(f"{option}: {raw} is larger than Discord would take.")
+            return cls(path.name, path.read_bytes())
+        except OSError as exc:
+            raise ConsoleError(f"{option}: cannot read {raw} ({exc.strerror or exc}).") from None
+
+
 @dataclass(frozen=True)
 class ParsedLine:
     command: app_commands.Command[Any, ..., Any]
@@ -178,6 +207,8 @@ def convert(param: app_commands.Parameter, raw: str) -> Any:
         value = raw.lower() in {"yes", "true"}
     elif kind is AppCommandOptionType.string:
         value = raw
+    elif kind is AppCommandOptionType.attachment:
+        return ConsoleAttachment.from_path(param.display_name, raw)
     else:
         raise ConsoleError(f"{param.display_name} cannot be given in the terminal.")
     if param.choices:
@@ -209,7 +240,7 @@ class Console:
 
     def __init__(
         self, bot: SkirmishBot, forced: ForcedDice, *, player: str, channel_id: int = 1,
-        json_mode: bool = False, out: TextIO = sys.stdout, pictures: Path | None = None,
+        json_mode: bool = False, out: TextIO = sys.stdout, files_dir: Path | None = None,
     ) -> None:
         self.bot = bot
         self.forced = forced
@@ -220,7 +251,7 @@ class Console:
         self.commands = walk(bot.tree)
         self.names: dict[int, str] = {}
         self.failures = 0
-        self.pictures = pictures
+        self.files_dir = files_dir
         self.saved = 0
 
     def user(self) -> ConsoleUser:
@@ -308,17 +339,28 @@ class Console:
         return text
 
     def _save_files(self, reply: Reply) -> list[str]:
-        """Pictures (a grid board) go to ``--pictures DIR``; the text grid is printed either way."""
-        if self.pictures is None:
+        """Attached files (a board picture, an export, a report) are saved in ``--files DIR``."""
+        if self.files_dir is None:
             return []
-        self.pictures.mkdir(parents=True, exist_ok=True)
+        self.files_dir.mkdir(parents=True, exist_ok=True)
         paths = []
         for name, data in reply.files:
             self.saved += 1
-            path = self.pictures / f"{self.saved:04d}-{name}"
+            path = self.files_dir / f"{self.saved:04d}-{name}"
             path.write_bytes(data)
             paths.append(str(path))
         return paths
+
+    @staticmethod
+    def _attached_text(reply: Reply) -> str:
+        """Text attachments (YAML, Markdown) printed in the terminal; pictures only named."""
+        parts = []
+        for name, data in reply.files:
+            if name.endswith((".yaml", ".yml", ".md", ".txt")):
+                parts.append(f"--- {name} ---\n{data.decode('utf-8', errors='replace').rstrip()}\n--- end of {name} ---")
+            else:
+                parts.append(f"(attached {name}: save it with --files DIR)")
+        return "\n".join(parts)
 
     def _print_reply(self, line: str, reply: Reply) -> None:
         saved = self._save_files(reply)
@@ -326,8 +368,10 @@ class Console:
             self._json(line, True, None, reply, saved)
             return
         text = cards_text(reply.cards)
-        for path in saved:
-            text += f"\n(picture: {path})"
+        if saved:
+            text += "".join(f"\n(saved: {path})" for path in saved)
+        elif reply.files:
+            text += "\n" + self._attached_text(reply)
         content = self._content(reply)
         if content:
             text += "\n>> " + content
@@ -361,7 +405,9 @@ class Console:
                      for r in (reply.rolls if reply and ok else [])],
         }
         if saved:
-            record["pictures"] = saved
+            record["files"] = saved
+        elif reply is not None and reply.files:
+            record["attached"] = self._attached_text(reply)
         if ok and reply is not None:
             record["text"] = cards_text(reply.cards)
             if reply.content:
