@@ -1,0 +1,18 @@
+"""The benchmark runs end to end in its smoke mode and reports every figure (never judged on speed)."""
+from __future__ import annotations
+
+import math
+
+from bench.latency import main
+
+
+async def test_the_benchmark_smoke_run_reports_its_figures() -> None:
+    figures = await main(["--smoke"])
+    runs = {row["run"] for row in figures["rows"]}
+    assert len(runs) == 2
+    for row in figures["rows"]:
+        assert row["sent"] > 0 and row["answered"] == row["sent"]
+        assert not math.isnan(row["p99_ms"])
+    assert figures["errors"] == 0
+    assert figures["memory_mb"]["bot"] > 0 and figures["startup_s"]["bot"] > 0
+    assert set(figures["ratios"]) == {"steady 40/s", "burst of 40"}
