@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import shlex
 import sys
 import time
 import zlib
@@ -17,17 +16,16 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, TextIO
 
 from discord import app_commands
-from discord.enums import AppCommandOptionType
 
 from bot.app.replies import Reply
 from bot.client import SkirmishBot
+from bot.commandline import LineError, ParsedLine, parse_line, split_line, walk
 from bot.dice import ForcedDice, parse_forced_cards, parse_forced_dice
 from bot.errors import player_message
 from bot.render.text import cards_text
 from rules.core import RuleError
 
 CONSOLE_GUILD_ID = 1
-HIDDEN_GROUPS = {"admin"}
 META_HELP = """Terminal-only commands:
   /as NAME          act as the player NAME (hot-seat and solo play)
   /dice 6,1,4       force the next die results, in order
@@ -46,10 +44,6 @@ def snowflake() -> int:
 def user_id_for(name: str) -> int:
     """A stable id for a terminal player name, so the same name is the same player next time."""
     return 10**15 + zlib.crc32(name.casefold().encode())
-
-
-class ConsoleError(RuleError):
-    """A command line the terminal cannot read."""
 
 
 @dataclass
@@ -101,130 +95,6 @@ class ConsoleInteraction:
         self.response = ConsoleResponse()
         self.followup = ConsoleFollowup(self.response)
         self.command: Any = None
-
-
-MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024
-
-
-@dataclass(frozen=True)
-class ConsoleAttachment:
-    """A local file given where Discord would take an attachment (``file:roster.yaml``); it offers
-    what the cogs use of ``discord.Attachment``."""
-
-    filename: str
-    data: bytes
-
-    @property
-    def size(self) -> int:
-        return len(self.data)
-
-    async def read(self) -> bytes:
-        return self.data
-
-    @classmethod
-    def from_path(cls, option: str, raw: str) -> "ConsoleAttachment":
-        path = Path(raw).expanduser()
-        try:
-            if path.stat().st_size > MAX_ATTACHMENT_BYTES:
-                raise ConsoleError(f"{option}: {raw} is larger than Discord would take.")
-            return cls(path.name, path.read_bytes())
-        except OSError as exc:
-            raise ConsoleError(f"{option}: cannot read {raw} ({exc.strerror or exc}).") from None
-
-
-@dataclass(frozen=True)
-class ParsedLine:
-    command: app_commands.Command[Any, ..., Any]
-    values: dict[str, Any]
-
-
-def walk(tree: app_commands.CommandTree) -> dict[str, app_commands.Command[Any, ..., Any]]:
-    """Every command by its qualified name (``ssg shoot``, ``roll``), as the bot declares it."""
-    found: dict[str, app_commands.Command[Any, ..., Any]] = {}
-
-    def visit(item: Any) -> None:
-        if isinstance(item, app_commands.Group):
-            if item.name in HIDDEN_GROUPS:
-                return
-            for child in item.commands:
-                visit(child)
-        elif isinstance(item, app_commands.Command):
-            found[item.qualified_name] = item
-
-    for command in tree.get_commands():
-        visit(command)
-    return found
-
-
-def split_line(line: str) -> list[str]:
-    try:
-        return shlex.split(line)
-    except ValueError:
-        raise ConsoleError("That line has an unclosed quote.") from None
-
-
-def parse_line(commands: dict[str, app_commands.Command[Any, ..., Any]], tokens: list[str]) -> ParsedLine:
-    """``/ssg shoot shooter:Rossi target:"Big Jim" range:14`` into a command and typed values."""
-    split = next((i for i, t in enumerate(tokens) if i and ":" in t), len(tokens))
-    name = " ".join([tokens[0].lstrip("/")] + tokens[1:split]).lower()
-    rest = tokens[split:]
-    command = commands.get(name)
-    if command is None:
-        raise ConsoleError(f"There is no command /{name}: type /help for the list.")
-    params = {p.display_name: p for p in command.parameters}
-    values: dict[str, Any] = {}
-    for token in rest:
-        key, sep, raw = token.partition(":")
-        if not sep:
-            raise ConsoleError(f"Write options as name:value; {token!r} is not one.")
-        param = params.get(key.lower())
-        if param is None:
-            raise ConsoleError(f"/{name} has no option {key!r}: it takes {', '.join(params) or 'none'}.")
-        values[param.name] = convert(param, raw)
-    missing = [p.display_name for p in command.parameters if p.required and p.name not in values]
-    if missing:
-        raise ConsoleError(f"/{name} needs {', '.join(missing)}.")
-    return ParsedLine(command, values)
-
-
-def convert(param: app_commands.Parameter, raw: str) -> Any:
-    """A typed value as Discord would send it: numbers, yes/no, a listed choice, within range."""
-    kind = param.type
-    value: Any
-    if kind is AppCommandOptionType.integer:
-        try:
-            value = int(raw)
-        except ValueError:
-            raise ConsoleError(f"{param.display_name} takes a whole number, not {raw!r}.") from None
-    elif kind is AppCommandOptionType.number:
-        try:
-            value = float(raw)
-        except ValueError:
-            raise ConsoleError(f"{param.display_name} takes a number, not {raw!r}.") from None
-    elif kind is AppCommandOptionType.boolean:
-        if raw.lower() not in {"yes", "no", "true", "false"}:
-            raise ConsoleError(f"{param.display_name} takes yes or no, not {raw!r}.")
-        value = raw.lower() in {"yes", "true"}
-    elif kind is AppCommandOptionType.string:
-        value = raw
-    elif kind is AppCommandOptionType.attachment:
-        return ConsoleAttachment.from_path(param.display_name, raw)
-    else:
-        raise ConsoleError(f"{param.display_name} cannot be given in the terminal.")
-    if param.choices:
-        by_value = {str(c.value).lower(): c.value for c in param.choices}
-        by_name = {c.name.lower(): c.value for c in param.choices}
-        chosen = by_value.get(str(value).lower(), by_name.get(str(value).lower()))
-        if chosen is None:
-            allowed = ", ".join(str(c.value) for c in param.choices)
-            raise ConsoleError(f"{param.display_name} must be one of {allowed}.")
-        return chosen
-    low, high = param.min_value, param.max_value
-    size = len(value) if isinstance(value, str) else value
-    if low is not None and size < low or high is not None and size > high:
-        unit = " characters" if isinstance(value, str) else ""
-        raise ConsoleError(f"{param.display_name} must be from {low} to {high}{unit}.")
-    return value
 
 
 def command_help(command: app_commands.Command[Any, ..., Any]) -> str:
@@ -298,7 +168,7 @@ class Console:
             self._ok(line, text)
         elif head == "/as":
             if not args:
-                raise ConsoleError("Say who you are: /as NAME.")
+                raise LineError("Say who you are: /as NAME.")
             self.player = " ".join(args)[:64]
             self._ok(line, f"You are now {self.player}.")
         elif head == "/dice":

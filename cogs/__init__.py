@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 
-SHARED = ("cogs.campaign", "cogs.roster", "cogs.game", "cogs.decisions", "cogs.roll", "cogs.admin")
+SHARED = ("cogs.campaign", "cogs.roster", "cogs.game", "cogs.decisions", "cogs.roll", "cogs.odds", "cogs.admin")
 
 
 def extensions() -> tuple[str, ...]:

@@ -72,7 +72,11 @@ def fake_interaction(client: Any, user_id: int, name: str = "", *, channel: int 
         sent.append({"content": content, **kwargs})
         response.is_done.return_value = True
 
+    async def defer(**kwargs: Any) -> None:
+        response.is_done.return_value = True
+
     response.send_message = AsyncMock(side_effect=send_message)
+    response.defer = AsyncMock(side_effect=defer)
     response.is_done = MagicMock(return_value=False)
     interaction.response = response
     followup = MagicMock(spec=discord.Webhook)

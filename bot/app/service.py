@@ -10,6 +10,7 @@ from bot.app.base import clean_name, command_line, format_stats, parse_stats
 from bot.app.campaigns import CampaignCommands
 from bot.app.exchange import ExchangeCommands
 from bot.app.games import GameCommands
+from bot.app.odds import OddsCommands
 from bot.app.pace import PaceCommands
 from bot.app.reports import ReportCommands
 from bot.app.rolls import RollCommands
@@ -18,5 +19,5 @@ from bot.app.rosters import RosterCommands
 __all__ = ["App", "clean_name", "command_line", "format_stats", "parse_stats"]
 
 
-class App(CampaignCommands, RosterCommands, GameCommands, RollCommands, ExchangeCommands, ReportCommands, PaceCommands):
+class App(CampaignCommands, RosterCommands, GameCommands, RollCommands, ExchangeCommands, ReportCommands, PaceCommands, OddsCommands):
     """Every command of Skirmish GM, independent of the front-end."""

@@ -1,0 +1,58 @@
+"""/odds: the chances of an action, asked with the action's own command line."""
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app.replies import Refusal
+from bot.commandline import parse_line, split_line, walk
+from rules import RULESETS
+from cogs.common import AppCog, app_of, caller_of, deliver
+
+
+class _Capture:
+    """Stands in for a ruleset cog: its command's callback hands over the action instead of acting."""
+
+    def __init__(self) -> None:
+        self.action: tuple[str, str, dict[str, Any]] | None = None
+
+    async def act(self, interaction: discord.Interaction, ruleset: str, action: str, **params: Any) -> None:
+        self.action = (ruleset, action, params)
+
+
+async def action_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    ruleset = await app_of(interaction).campaign_ruleset(caller_of(interaction))
+    if ruleset is None:
+        return []
+    names = [name for name in walk(interaction.client.tree) if name.startswith(f"{ruleset} ")]  # type: ignore[attr-defined]
+    typed = current.strip().lower()
+    if " ".join(typed.split()[:2]) in names:
+        return [app_commands.Choice(name=current[:100], value=current[:100])]
+    return [app_commands.Choice(name=n + " …", value=n + " ") for n in names if n.startswith(typed) or typed in n][:25]
+
+
+class OddsCog(AppCog, commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot  # type: ignore[assignment]
+
+    @app_commands.command(name="odds", description="The chances of an action before you roll (only you see them)")
+    @app_commands.describe(action='The action as you would give it: "ssg shoot shooter:Rossi target:Bo range:14"')
+    @app_commands.autocomplete(action=action_autocomplete)
+    async def odds(self, interaction: discord.Interaction, action: app_commands.Range[str, 1, 500]) -> None:
+        parsed = parse_line(walk(self.bot.tree), split_line(action if action.startswith("/") else "/" + action))
+        capture = _Capture()
+        if parsed.command.parent is None or parsed.command.parent.name not in RULESETS:
+            raise Refusal("Ask the odds of a ruleset's action, like ssg shoot or sharpe shoot.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await parsed.command.callback(capture, interaction, **parsed.values)  # type: ignore[arg-type]
+        if capture.action is None:
+            raise Refusal("That command is not an action with dice.")
+        ruleset, name, params = capture.action
+        await deliver(interaction, await self.app.odds(caller_of(interaction), ruleset, name, params))
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(OddsCog(bot))

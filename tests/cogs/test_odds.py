@@ -1,0 +1,42 @@
+"""/odds: the chances of an action, asked with the action's own command line, seen only by the asker."""
+from __future__ import annotations
+
+import pytest
+
+from tests.cogs.test_cogs import bot, invoke  # noqa: F401  (the bot fixture)
+from tests.support import BLUE, RED, STRANGER, ssg_table
+
+
+async def test_odds_of_a_shot_are_exact_and_private(bot, app, forced) -> None:  # noqa: F811
+    await ssg_table(app, forced)
+    await invoke(bot, "ssg next", RED)  # into red's shooting phase
+    interaction = await invoke(bot, "odds", RED, "Rita", action="ssg shoot shooter:Rossi target:Bo range:20 los:clear")
+    [sent] = interaction.sent
+    assert sent["ephemeral"] is True
+    embed = sent["embeds"][0]
+    assert "16.7% — Bo out" in embed.description and " 83.3% — no effect" in embed.description
+    assert "exact" in embed.footer.text
+    state_unchanged = await invoke(bot, "game log", RED)
+    assert "/ssg shoot" not in state_unchanged.sent[0]["embeds"][0].description  # asking the odds rolled nothing
+
+
+@pytest.mark.parametrize("line,message", [
+    ("roll dice:1d6", "a ruleset's action"),
+    ("ssg shoot shooter:Rossi target:Bo range:99 los:clear", "out of range"),
+    ("ssg fly figure:Rossi", "no command /ssg fly"),
+    ("ssg shoot shooter:Rossi", "needs target, range"),
+])
+async def test_odds_refuses_what_is_not_a_legal_action_now(bot, app, forced, line: str, message: str) -> None:  # noqa: F811
+    await ssg_table(app, forced)
+    await invoke(bot, "ssg next", RED)
+    interaction = await invoke(bot, "odds", RED, action=line)
+    [sent] = interaction.sent
+    assert sent["ephemeral"] is True and message in sent["embeds"][0].description
+
+
+async def test_only_players_of_the_campaign_ask(bot, app, forced) -> None:  # noqa: F811
+    await ssg_table(app, forced)
+    interaction = await invoke(bot, "odds", STRANGER, action="ssg next")
+    assert "not in this campaign" in interaction.sent[0]["embeds"][0].description
+    blue = await invoke(bot, "odds", BLUE, action="ssg move figure:Bo distance:1")
+    assert "red's turn" in blue.sent[0]["embeds"][0].description
