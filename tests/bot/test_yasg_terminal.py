@@ -279,7 +279,7 @@ def test_a_solo_game_from_the_first_placement_to_the_last_figure_out(tmp_path: P
     assert "Dice:" in turn2_morale["text"] and turn2_morale["text"].count("morale, passes above") == 7
 
     # the board: a picture with every phase, and the text grid in the terminal
-    saved = [p for r in records for p in r.get("pictures", [])]
+    saved = [p for r in records for p in r.get("files") or r.get("pictures") or []]
     phase_records = [r for r in records if r["ok"] and any(e["kind"] == "phase" for e in r["events"])]
     assert len(saved) >= len(phase_records) > 20
     sizes = {Image.open(io.BytesIO(Path(p).read_bytes())).size for p in saved}
