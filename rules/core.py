@@ -130,6 +130,23 @@ class FigureSpec:
 
 
 @dataclass(frozen=True)
+class Aftermath:
+    """What one figure carries out of a battle into its roster.
+
+    ``status``: "active" (fights again), "dead" (off the roster's active list for good), or
+    "resting" (misses the next ``games_out`` battles). ``stats`` replaces the roster's stats when
+    given (a lasting wound); ``note`` is the line its history keeps.
+    """
+
+    name: str
+    side: str
+    status: Literal["active", "dead", "resting"]
+    note: str
+    games_out: int = 0
+    stats: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
 class FigureLine:
     name: str
     side: str
@@ -211,6 +228,9 @@ class Engine(Protocol[S]):
 
     # Optional: ``pending(state) -> Decision | None``, the choice a state is waiting for. The shell
     # uses it to reopen a decision when /game undo goes back to a state that was waiting.
+    # Optional: ``aftermath(state, specs, dice, options) -> Outcome[list[Aftermath]]``, what each
+    # figure of a finished battle carries into its roster (the rules between games); ``options``
+    # are the campaign's settings. Without it, a figure that fell is noted and nothing else changes.
 
     def act(self, state: S, action: Action, dice: DiceSource) -> Outcome[S]: ...
 

@@ -2,34 +2,37 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
+from bot.app.aftermath import AFTERMATH_COMMAND, AftermathCommands
 from bot.app.decisions import DecisionCommands
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply
 from bot.db.models import ActionRecord, Campaign, DecisionRecord, Figure, Game
 from bot.dice import RecordingDice, RolledDie
 from bot.render.cards import action_cards, board_card, board_files, roll_line
 from rules import RULESETS
-from rules.core import Action, Engine, FigureSpec, to_data
+from rules.core import Action, Engine, FigureSpec, short, to_data
 
 LOG_PAGE_MAX = 25
 
 
-class GameCommands(DecisionCommands):
-    async def game_start(self, caller: Caller) -> Reply:
+class GameCommands(DecisionCommands, AftermathCommands):
+    async def game_start(self, caller: Caller, chosen: str | None = None) -> Reply:
+        """A battle with the roster figures able to fight (dead and resting ones stay home), or only
+        the ones ``chosen`` names ("Rossi, Ada, Big Jim")."""
         async with self._run_locked(caller), self.db.transaction() as s:
             campaign = await self._campaign(s, caller)
             self._require_gm(campaign, caller, "start a game")
             if await self._game(s, campaign, lock=True) is not None:
                 raise Refusal("A game is already in progress here: see /game status, or /game end it.")
             engine = self._engine(campaign)
-            figures = list(await s.scalars(
-                select(Figure).where(Figure.campaign_id == campaign.id, Figure.status == "active").order_by(Figure.id)
-            ))
+            figures = await self._available_figures(s, campaign)
+            if chosen:
+                figures = pick_figures(figures, chosen)
             specs = [engine.check_figure(FigureSpec(f.name, f.side, f.kind, dict(f.stats or {}))) for f in figures]
             dice = RecordingDice(self._dice())
             outcome = engine.start(specs, dice)
@@ -116,6 +119,7 @@ class GameCommands(DecisionCommands):
             game.status = "ended"
             game.winner = engine.winner(outcome.state)
             game.ended_at = datetime.now(UTC)
+            reply.cards.extend(await self._close_battle(s, campaign, game, engine, outcome.state))
         board = engine.board(outcome.state)
         if board.grid is not None and any(e.kind == "phase" for e in outcome.events):
             reply.cards.append(board_card(f"{campaign.name}: the table", board))
@@ -151,27 +155,7 @@ class GameCommands(DecisionCommands):
             card.fields.append(("Waiting for", f"{decision.decider}: {decision.prompt}", False))
         return Reply(cards=[card], files=board_files(board))
 
-    async def game_log(self, caller: Caller, count: int = 10) -> Reply:
-        count = max(1, min(count, LOG_PAGE_MAX))
-        async with self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
-            game = await self._game(s, campaign) or await self._latest_game(s, campaign)
-            if game is None:
-                raise Refusal("No game has been played here yet.")
-            records = list(await s.scalars(
-                select(ActionRecord).where(ActionRecord.game_id == game.id).order_by(ActionRecord.seq.desc()).limit(count)
-                .options(selectinload(ActionRecord.events), selectinload(ActionRecord.rolls))
-            ))
-        card = Card(title=f"Log of battle {game.id} (last {len(records)})")
-        lines = []
-        for record in reversed(records):
-            mark = "~~" if record.undone else ""
-            who = " (game master)" if record.by_gm else ""
-            lines.append(f"**{record.seq}.** {mark}`{record.command}`{mark}{who}")
-            lines.extend(f"  {e.text}" for e in record.events)
-            lines.extend(f"  {roll_line(RolledDie(r.kind, r.sides, r.value, r.reason))}" for r in record.rolls if not r.secret)
-        card.description = "\n".join(lines) or "Nothing yet."
-        return Reply(cards=[card], ephemeral=True)
+    # /game log is ReportCommands.game_log (bot/app/reports.py): a page at a time, secret rolls kept back.
 
     async def game_undo(self, caller: Caller) -> Reply:
         async with self._run_locked(caller), self.db.transaction() as s:
@@ -183,9 +167,12 @@ class GameCommands(DecisionCommands):
             if game.status != "active" and game.winner is None:
                 raise Refusal("That game was ended by the game master: it can no longer be changed.")
             record = await s.scalar(
-                select(ActionRecord).where(ActionRecord.game_id == game.id, ActionRecord.undone.is_(False))
+                select(ActionRecord).where(ActionRecord.game_id == game.id, ActionRecord.undone.is_(False),
+                                           ActionRecord.command != AFTERMATH_COMMAND)
                 .order_by(ActionRecord.seq.desc()).limit(1)
             )
+            if record is not None and record.state_before is not None and record.user_id in (caller.user_id, campaign.gm_id):
+                await self._revert_battle(s, campaign, game)
             if record is None or record.state_before is None:
                 raise Refusal("There is nothing to undo in this game.")
             if record.user_id != caller.user_id and campaign.gm_id != caller.user_id:
@@ -224,4 +211,22 @@ class GameCommands(DecisionCommands):
                 select(DecisionRecord).where(DecisionRecord.game_id == game.id, DecisionRecord.status == "open")
             ):
                 decision.status = "cancelled"
-        return Reply(cards=[Card(title="Game ended", description=f"Battle {game.id} is over; its log is kept.")])
+            engine = self._engine(campaign)
+            after = await self._close_battle(s, campaign, game, engine, engine.load_state(game.state))
+        return Reply(cards=[Card(title="Game ended", description=f"Battle {game.id} is over; its log is kept."), *after])
+
+
+def pick_figures(available: Sequence[Figure], chosen: str) -> list[Figure]:
+    """The figures ``chosen`` names (comma-separated), each one able to fight."""
+    by_name = {f.name.casefold(): f for f in available}
+    picked, missing = [], []
+    for name in (n.strip() for n in chosen.split(",")):
+        if not name:
+            continue
+        figure = by_name.get(" ".join(name.split()).casefold())
+        (picked.append(figure) if figure is not None else missing.append(name))
+    if missing:
+        raise Refusal(f"Not able to fight now (unknown, dead or resting): {', '.join(short(m) for m in missing[:5])}.")
+    if not picked:
+        raise Refusal("Name the figures that fight, separated by commas.")
+    return picked

@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from rules.core import (
     Action,
+    Aftermath,
     Board,
     DataError,
     Decision,
@@ -112,8 +113,30 @@ class MedievalEngine(Actions):
         if spec.kind in t.profiles:
             p = t.profiles[spec.kind]
             base = {"speed": p.speed, "bravery": p.bravery, "shoot": p.shoot, "fight": p.fight}
+        lasting = stats.get("health") == "light"
         return MedFigure(name=spec.name, side=spec.side, kind=spec.kind, **base,
-                         weapons=kit_lists(stats.get("weapons")), armour=kit_lists(stats.get("armour")))
+                         weapons=kit_lists(stats.get("weapons")), armour=kit_lists(stats.get("armour")),
+                         health="light" if lasting else "full", healed_from_serious=lasting)
+
+    def aftermath(self, state: MedState, specs: Sequence[FigureSpec], dice: DiceSource,
+                  options: Mapping[str, Any]) -> Outcome[list[Aftermath]]:
+        """Between battles: the killed are dead; a serious wound heals to light and no further
+        (A-MED-15); a light wound heals fully; the collapsed recover."""
+        kept = {spec.name: dict(spec.stats) for spec in specs}
+        results = []
+        for fig in state.figures:
+            stats = kept.get(fig.name, {})
+            stats.pop("health", None)
+            if fig.health == "killed":
+                results.append(Aftermath(fig.name, fig.side, "dead", "killed in battle"))
+                continue
+            if fig.health == "serious" or (fig.health == "light" and fig.healed_from_serious):
+                results.append(Aftermath(fig.name, fig.side, "active", "a serious wound, healed only to light",
+                                         stats={**stats, "health": "light"}))
+            else:
+                note = {"full": "unhurt", "light": "a light wound, healed"}.get(fig.health, f"{fig.health}, recovered")
+                results.append(Aftermath(fig.name, fig.side, "active", note, stats=stats))
+        return Outcome(results, [])
 
     def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[MedState]:
         checked = [self.check_figure(spec) for spec in figures]

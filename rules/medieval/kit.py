@@ -49,9 +49,13 @@ def match_name(table: Mapping[str, Any], wanted: str) -> str | None:
 def check_kit(t: MedievalTables, spec: FigureSpec, kind: str) -> dict[str, Any]:
     """The stats a roster keeps for the figure, or a RuleError naming what is wrong."""
     given = _keys(spec)
-    if "health" in given and fold(str(given.pop("health"))) != "full":
-        raise RuleError(f"{short(spec.name)} joins at full health: leave health out of its stats.")
+    carried = fold(str(given.pop("health", "full")))
+    if carried not in ("full", "light"):
+        raise RuleError(f"{short(spec.name)} starts a battle at full health, or light after a serious wound: "
+                        "leave health out of its stats.")
     out: dict[str, Any] = {}
+    if carried == "light":
+        out["health"] = "light"  # a serious wound healed between battles, no further (A-MED-15)
     if kind == t.custom_kind:
         for stat in STATS:
             out[stat] = _custom_stat(t, spec.name, stat, given.get(stat))

@@ -306,7 +306,7 @@ def test_recruit_rolls_nothing_and_says_what_the_figure_is(engine: MedievalEngin
         (FigureSpec("Ulf", "red", "Knight", {"armour": "plate+leather"}), "Plate and Leather, both body armour"),
         (FigureSpec("Ulf", "red", "Knight", {"armour": "large shield+small shield"}), "both shield armour"),
         (FigureSpec("Ulf", "red", "Knight", {"weapon": "sword", "weapons": "bow"}), "weapons is given twice"),
-        (FigureSpec("Ulf", "red", "Knight", {"health": "light"}), "joins at full health"),
+        (FigureSpec("Ulf", "red", "Knight", {"health": "serious"}), "light after a serious wound"),
     ],
 )
 def test_check_figure_refuses(engine: MedievalEngine, spec: FigureSpec, fragment: str) -> None:

@@ -1,0 +1,107 @@
+"""After a battle: the ruleset's consequences carried into the rosters, each figure's history, and a
+post-battle card per side. Undoing the battle's last action takes the consequences back too."""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.app.base import AppBase
+from bot.app.replies import Card, side_colour
+from bot.db.models import ActionRecord, Campaign, Figure, Game
+from bot.dice import RecordingDice
+from rules.core import Aftermath, Engine, Event, FigureSpec, Outcome, from_data
+
+AFTERMATH_COMMAND = "(after the battle)"
+
+
+def default_aftermath(engine: Engine[Any], state: Any, battle: int) -> list[Aftermath]:
+    """Without rules between games: who fell is noted, and everyone fights again."""
+    return [
+        Aftermath(line.name, line.side, "active", f"Battle {battle}: " + ("out of the fight" if line.out else "fought"))
+        for line in engine.board(state).figures
+    ]
+
+
+class AftermathCommands(AppBase):
+    async def _close_battle(self, s: AsyncSession, campaign: Campaign, game: Game, engine: Engine[Any], state: Any) -> list[Card]:
+        """Apply the battle's consequences to the rosters (once) and return the post-battle cards."""
+        records = list(await s.scalars(select(ActionRecord).where(ActionRecord.game_id == game.id, ActionRecord.seq == 1)))
+        specs = [from_data(FigureSpec, spec) for r in records if r.action and "start" in r.action for spec in r.action["start"]]
+        dice = RecordingDice(self._dice())
+        hook = getattr(engine, "aftermath", None)
+        if hook is not None:
+            outcome: Outcome[list[Aftermath]] = hook(state, specs, dice, dict(campaign.settings or {}))
+            results, events = list(outcome.state), list(outcome.events)
+        else:
+            results, events = default_aftermath(engine, state, game.id), []
+        figures = {f.name: f for f in await s.scalars(select(Figure).where(Figure.campaign_id == campaign.id))}
+        before = []
+        for result in results:
+            figure = figures.get(result.name)
+            if figure is None:
+                continue  # removed from the roster during the battle: nothing to carry
+            before.append({"name": figure.name, "status": figure.status, "stats": figure.stats, "history": len(figure.history or [])})
+            entry = {"battle": game.id, "note": result.note, "date": datetime.now(UTC).date().isoformat()}
+            if result.status == "resting":
+                entry["games_out"] = result.games_out
+            figure.history = [*(figure.history or []), entry]
+            figure.status = result.status
+            if result.stats is not None:
+                figure.stats = dict(result.stats)
+        seq = (await s.scalar(select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == game.id)) or 0) + 1
+        s.add(self._record(game, seq, _system_caller(campaign), AFTERMATH_COMMAND, None, True, None, events, dice.rolled,
+                           {"aftermath": before}))
+        return post_battle_cards(results, events)
+
+    async def _revert_battle(self, s: AsyncSession, campaign: Campaign, game: Game) -> bool:
+        """Undo the consequences a battle left on the rosters; True if there were any."""
+        record = await s.scalar(select(ActionRecord).where(
+            ActionRecord.game_id == game.id, ActionRecord.command == AFTERMATH_COMMAND, ActionRecord.undone.is_(False)))
+        if record is None:
+            return False
+        figures = {f.name: f for f in await s.scalars(select(Figure).where(Figure.campaign_id == campaign.id))}
+        for saved in record.action.get("aftermath", []):
+            figure = figures.get(saved["name"])
+            if figure is not None:
+                figure.status, figure.stats = saved["status"], saved["stats"]
+                figure.history = list(figure.history or [])[: saved["history"]]
+        record.undone = True
+        return True
+
+    async def _available_figures(self, s: AsyncSession, campaign: Campaign) -> list[Figure]:
+        """The roster figures that may fight now: not dead, and not still resting from a wound."""
+        figures = list(await s.scalars(select(Figure).where(Figure.campaign_id == campaign.id).order_by(Figure.id)))
+        battles = list(await s.scalars(select(Game.id).where(Game.campaign_id == campaign.id)))
+        ready = []
+        for figure in figures:
+            if figure.status == "dead":
+                continue
+            if figure.status == "resting":
+                last = next((h for h in reversed(figure.history or []) if "games_out" in h), None)
+                missed = sum(1 for b in battles if last is not None and b > last["battle"])
+                if last is not None and missed < last["games_out"]:
+                    continue
+                figure.status = "active"
+            ready.append(figure)
+        return ready
+
+
+def post_battle_cards(results: Sequence[Aftermath], events: Sequence[Event]) -> list[Card]:
+    by_side: dict[str, list[str]] = {}
+    for result in results:
+        mark = {"dead": "☠ ", "resting": "🛌 "}.get(result.status, "")
+        by_side.setdefault(result.side, []).append(f"{mark}**{result.name}** — {result.note}")
+    cards = [Card(title=f"After the battle: {side.title()}", description="\n".join(lines), colour=side_colour(side))
+             for side, lines in by_side.items()]
+    if events and cards:
+        cards[0].fields.append(("Rolled after the battle", "\n".join(e.text for e in events), False))
+    return cards
+
+
+def _system_caller(campaign: Campaign):  # type: ignore[no-untyped-def]
+    from bot.app.replies import Caller
+
+    return Caller(campaign.gm_id, "the rules", campaign.guild_id, campaign.channel_id, None)

@@ -1,0 +1,81 @@
+"""After a battle the rosters carry its consequences; each figure keeps its history."""
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+
+from bot.app.replies import Refusal
+from bot.app.service import App
+from bot.db.models import Figure, Game
+from bot.dice import ForcedDice
+from rules import get_engine
+from tests.support import BLUE, GM, RED, caller, join, ssg_table
+
+
+async def figures(app: App) -> dict[str, Figure]:
+    async with app.db.transaction() as s:
+        return {f.name: f for f in await s.scalars(select(Figure))}
+
+
+async def win_ssg(app: App, forced: ForcedDice):
+    await ssg_table(app, forced)
+    await app.act(caller(RED), "ssg", "next", {}, "/ssg next")
+    for shooter, target in (("Rossi", "Big Jim"), ("Ada", "Bo"), ("Eli", "Bert")):
+        forced.push_dice([6])
+        await app.act(caller(RED), "ssg", "shoot", {"shooter": shooter, "target": target, "range": 5.0, "los": "clear"}, "/ssg shoot")
+    forced.push_dice([6])
+    return await app.act(caller(RED), "ssg", "shoot", {"shooter": "Fay", "target": "Bill", "range": 5.0, "los": "clear"}, "/ssg shoot")
+
+
+async def test_a_won_battle_posts_a_card_per_side_and_keeps_history(app: App, forced: ForcedDice) -> None:
+    won = await win_ssg(app, forced)
+    titles = [c.title for c in won.cards]
+    assert "After the battle: Red" in titles and "After the battle: Blue" in titles
+    kept = await figures(app)
+    assert kept["Bill"].history[-1]["note"] == "Battle 1: out of the fight"
+    assert kept["Rossi"].history[-1]["note"] == "Battle 1: fought"
+    assert all(f.status == "active" for f in kept.values())  # SSG has no rules between games
+
+
+async def test_undoing_the_winning_shot_takes_the_aftermath_back(app: App, forced: ForcedDice) -> None:
+    await win_ssg(app, forced)
+    await app.game_undo(caller(RED))
+    kept = await figures(app)
+    assert all(f.history == [] for f in kept.values())
+    async with app.db.transaction() as s:
+        assert (await s.scalar(select(Game))).status == "active"
+
+
+async def test_the_game_master_chooses_who_fights(app: App, forced: ForcedDice) -> None:
+    await ssg_table(app, forced)
+    await app.game_end(caller(GM))
+    with pytest.raises(Refusal, match="unknown, dead or resting"):
+        await app.game_start(caller(GM), "Rossi, Nobody")
+    with pytest.raises(Exception, match="6 figures"):
+        await app.game_start(caller(GM), "Rossi, Big Jim")  # SSG wants six a side
+
+
+async def test_a_medieval_serious_wound_heals_only_to_light(app: App, forced: ForcedDice) -> None:
+    await app.campaign_new(caller(GM, "Gina"), "M", "medieval")
+    await join(app, RED, "Rita", "red")
+    await join(app, BLUE, "Bob", "blue")
+    await app.roster_add(caller(RED, "Rita"), "Hugh", "Knight")
+    await app.roster_add(caller(BLUE, "Bob"), "Olaf", "Viking Warrior")
+    forced.push_dice([6, 1])
+    await app.game_start(caller(GM, "Gina"))
+    await app.decide(caller(RED, "Rita"), "first")
+    await app.act(caller(RED), "medieval", "move", {"figure": "Hugh", "distance": 6.0, "engage": "Olaf"}, "/medieval move")
+    forced.push_dice([5, 2, 3, 5])  # 9 against 6; sword 3 and 5: 5 + 1 - 2 = serious (the seed's example)
+    fought = await app.act(caller(RED), "medieval", "fight", {"figure": "Hugh"}, "/medieval fight")
+    assert any(e.kind == "wound" and e.data["after"] == "serious" for e in fought.events)
+    ended = await app.game_end(caller(GM))
+    assert any("healed only to light" in c.description for c in ended.cards)
+    kept = await figures(app)
+    assert kept["Olaf"].stats["health"] == "light" and kept["Olaf"].status == "active"
+    assert "health" not in kept["Hugh"].stats
+    forced.push_dice([1, 6])
+    await app.game_start(caller(GM, "Gina"))
+    async with app.db.transaction() as s:
+        game = await s.scalar(select(Game).order_by(Game.id.desc()))
+    olaf = next(f for f in get_engine("medieval").load_state(game.state).figures if f.name == "Olaf")
+    assert olaf.health == "light" and olaf.healed_from_serious
