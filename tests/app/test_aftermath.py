@@ -79,3 +79,28 @@ async def test_a_medieval_serious_wound_heals_only_to_light(app: App, forced: Fo
         game = await s.scalar(select(Game).order_by(Game.id.desc()))
     olaf = next(f for f in get_engine("medieval").load_state(game.state).figures if f.name == "Olaf")
     assert olaf.health == "light" and olaf.healed_from_serious
+
+
+async def test_a_resting_figure_misses_its_games_then_fights_again(app: App, forced: ForcedDice) -> None:
+    """A "resting" aftermath (Sharpe's miss-D6-games) keeps a figure home for that many battles."""
+    await ssg_table(app, forced)
+    await app.game_end(caller(GM))
+    async with app.db.transaction() as s:
+        rossi = await s.scalar(select(Figure).where(Figure.name == "Rossi"))
+        rossi.status = "resting"
+        rossi.history = [*rossi.history, {"battle": 1, "note": "misses 1 game", "games_out": 1}]
+    async with app.db.transaction() as s:
+        from bot.db.models import Campaign
+
+        campaign = await s.scalar(select(Campaign))
+        assert "Rossi" not in [f.name for f in await app._available_figures(s, campaign)]
+    forced.push_dice([5, 2])
+    with pytest.raises(Exception, match="6 figures"):
+        await app.game_start(caller(GM))  # five red figures: Rossi stays home
+    async with app.db.transaction() as s:
+        from bot.db.models import Game as GameRow
+
+        s.add(GameRow(campaign_id=1, ruleset="ssg", status="ended", state={}))  # a battle he missed
+    async with app.db.transaction() as s:
+        campaign = await s.scalar(select(Campaign))
+        assert "Rossi" in [f.name for f in await app._available_figures(s, campaign)]

@@ -1,0 +1,231 @@
+"""Actions other than fighting (5): checks, joint strength tasks, weapons picked up, loading a gun,
+the end of a turn, the weather, conceding."""
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+from rules.core import RuleError, short
+from rules.sharpe.bound import actor, advance, require_able, require_standing
+from rules.sharpe.common import Ctx, blank, flag, names_list, signed, whole, word
+from rules.sharpe.movement import fall_over
+from rules.sharpe.profile import ability_check, current
+from rules.sharpe.schema import WEATHERS
+from rules.sharpe.state import Character, Firearm
+from rules.sharpe.wounds import fall_wound
+
+
+def jump_modifier(ctx: Ctx, height_ft: float) -> int:
+    """+1 above 6 feet and +1 for each further 6 feet (a 14 ft roof is +2)."""
+    j = ctx.t.jump_height
+    if height_ft <= j.free_up_to_ft:
+        return 0
+    return j.mod * math.ceil((height_ft - j.free_up_to_ft) / j.per_ft)
+
+
+def check(ctx: Ctx, p: Mapping[str, Any]) -> None:
+    ch = actor(ctx, p.get("figure"))
+    require_able(ctx, ch, "make a check")
+    ability = word(p.get("ability"), ["i", "d", "s"], "ability (I, D or S)", default="d").upper()
+    action = word(p.get("situation"), list(ctx.t.action_modifiers), "situation", default="none")
+    height = whole(p.get("height_ft") or 0, "Give the height in whole feet, 0 to 100.", lowest=0, highest=100)
+    extra = whole(p.get("modifier") or 0, "Give the extra modifier as a whole number from −6 to +6.", lowest=-6, highest=6)
+    mods = [(action.replace("_", " "), ctx.t.action_modifiers[action])]
+    if action == "jump_down" or height:
+        mods.append((f"{height} ft", jump_modifier(ctx, height)))
+    if extra:
+        mods.append(("agreed", extra))
+    what = str(p.get("what") or "").strip()[:60] or action.replace("_", " ")
+    obstacle = action in ctx.t.falls_on_failure
+    if obstacle:
+        require_standing(ctx, ch, "negotiate an obstacle")
+        ch.busy_bound = ctx.bound
+        if ch.mounted and ch.horse is not None:
+            mods.append((f"at the {ch.horse.pace}", ctx.t.horses.collision_modifier.get(ch.horse.pace, 0)))
+    result = ability_check(ctx, ch, ability, what, mods)
+    if result.ok or ability != "D" or not obstacle:
+        ctx.say("check", f"{result.text}.", figure=ch.name, ability=ability, roll=result.roll, total=result.total,
+                target=result.target, ok=result.ok)
+        return
+    if ch.mounted:
+        ctx.say("check", f"{result.text}.", figure=ch.name, ok=False)
+        ch.mounted = False
+        ch.down = "fallen"
+        ctx.say("horse", f"{ch.name} comes off his horse at the obstacle; it runs on.", figure=ch.name)
+        fall_wound(ctx, ch, "falls from his horse", ch.name)
+        return
+    fall_over(ctx, ch, result.text)
+
+
+def task(ctx: Ctx, p: Mapping[str, Any]) -> None:
+    """A joint strength task (5): combined strength must reach the task's; every man must succeed."""
+    leader = actor(ctx, p.get("figure"))
+    require_standing(ctx, leader, "take on a strength task")
+    thing = " ".join(str(p.get("object") or "").split())[:40] or "the task"
+    given = p.get("strength")
+    if given is not None:
+        given = whole(given, "Give the task's strength as a whole number from 1 to 30.", lowest=1, highest=30)
+    helpers: list[Character] = []
+    for name in names_list(p.get("helpers")):
+        helper = ctx.character(name)
+        if helper.side != leader.side or helper.name == leader.name or helper in helpers:
+            raise RuleError(f"{helper.name} cannot help {leader.name}: name other men of his own side once each.")
+        helpers.append(helper)
+    left_out = {h.name: why for h in helpers if (why := _cannot_help(ctx, h))}
+    crew = [leader] + [h for h in helpers if h.name not in left_out]
+    if given is not None:
+        ctx.state.objects[thing] = given
+    elif thing not in ctx.state.objects:
+        die = ctx.d6(f"{thing}: strength needed, D6 + 6")
+        ctx.state.objects[thing] = die + 6
+        ctx.say("task", f"The strength needed for {thing} is rolled: {die} + 6 = {die + 6}.", object=thing, strength=die + 6)
+    need = ctx.state.objects[thing]
+    strengths = {ch.name: current(ctx.t, ch, "S") for ch in crew}
+    total = sum(strengths.values())
+    for ch in crew:
+        ch.busy_bound = ctx.bound
+    notes = "".join(f" {name} cannot help ({why})." for name, why in left_out.items())
+    sums = " + ".join(str(v) for v in strengths.values())
+    names = " and ".join(ch.name for ch in crew)
+    if total < need:
+        text = f"{names} cannot possibly manage {thing}: strength {sums} = {total}, less than {need}.{notes}"
+        ctx.say("task", text, object=thing, strength=need, total=total, ok=False)
+        return
+    checks = [ability_check(ctx, ch, "S", f"{thing} (needs {need})") for ch in crew]
+    ok = all(c.ok for c in checks)
+    verdict = f"{thing} gives way" if ok else f"{thing} holds"
+    text = f"{names} take on {thing} (strength {need}; {sums} = {total}): " + "; ".join(c.text for c in checks) + f" — {verdict}.{notes}"
+    ctx.say("task", text, object=thing, strength=need, total=total, ok=ok, rolls=[c.roll for c in checks])
+
+
+def _cannot_help(ctx: Ctx, ch: Character) -> str:
+    """A-SHARPE-26: suppressed, wounded this bound, dodging, down or unable men do not count."""
+    if ch.out or ch.unconscious or ch.knocked_out:
+        return "he is out of the fight"
+    if ch.suppressed_bound == ctx.bound:
+        return "suppressed"
+    if ch.wounded_bound == ctx.bound:
+        return "wounded this bound"
+    if ch.dodged_bound == ctx.bound:
+        return "he dodged this bound"
+    if ch.down:
+        return "he is on the ground"
+    return ""
+
+
+def pickup(ctx: Ctx, p: Mapping[str, Any]) -> None:
+    """7: close-combat weapons defend at once and attack next bound; firearms fire next bound at the earliest."""
+    ch = actor(ctx, p.get("figure"))
+    require_standing(ctx, ch, "pick up a weapon")
+    wanted = " ".join(str(p.get("weapon") or "").replace("_", " ").split()).casefold()
+    matches = [d for d in ctx.state.dropped
+               if wanted in (d.weapon.replace("_", " ").casefold(), ctx.t.weapons[d.weapon].label.casefold())]
+    if not matches:
+        lying = ", ".join(f"{ctx.t.weapons[d.weapon].label} ({d.by}'s)" for d in ctx.state.dropped) or "nothing"
+        raise RuleError(f"There is no dropped {short(str(p.get('weapon') or ''))} to pick up: on the ground lies {lying}.")
+    receiver = ch
+    if not blank(p.get("give_to")):
+        receiver = ctx.character(p.get("give_to"))
+        if receiver.side != ch.side or receiver.out:
+            raise RuleError(f"{ch.name} can pass a weapon only to a comrade still in the fight.")
+    dropped = matches[0]
+    if dropped.weapon in receiver.weapons:
+        raise RuleError(f"{receiver.name} already carries a {ctx.t.weapons[dropped.weapon].label}.")
+    ctx.state.dropped.remove(dropped)
+    receiver.weapons.append(dropped.weapon)
+    weapon = ctx.t.weapons[dropped.weapon]
+    if weapon.firearm:
+        receiver.firearms.append(Firearm(dropped.weapon, loaded=dropped.loaded, reload_left=dropped.reload_left,
+                                         fired_bound=dropped.bound, picked_up_bound=ctx.bound))
+    if weapon.melee:
+        receiver.picked_up[dropped.weapon] = ctx.bound
+    receiver.in_hand = receiver.in_hand or dropped.weapon
+    given = f" and passes it to {receiver.name}" if receiver is not ch else ""
+    note = "it can fire next bound at the earliest" if weapon.firearm else "he may defend with it now, attack with it next bound"
+    ctx.say("pickup", f"{ch.name} picks up {dropped.by}'s {weapon.label}{given}: {note}.", figure=ch.name,
+            receiver=receiver.name, weapon=dropped.weapon)
+
+
+def load_gun(ctx: Ctx, p: Mapping[str, Any]) -> None:
+    """19: an artillery piece takes 20 man-bounds to load, at most four men at a time."""
+    if not ctx.t.options.artillery:
+        raise RuleError("Artillery is not used in this campaign.")
+    ch = actor(ctx, p.get("figure"))
+    require_standing(ctx, ch, "load a gun")
+    gun = ctx.gun(p.get("gun")) if not blank(p.get("gun")) else _own_gun(ctx, ch)
+    weapon = ctx.t.weapons[gun.weapon]
+    if gun.side != ch.side:
+        raise RuleError(f"{gun.name} belongs to the {gun.side}.")
+    if gun.loaded or gun.reprime_left:
+        raise RuleError(f"{gun.name} is {'loaded' if gun.loaded else 'being re-primed'}: it needs no loading.")
+    if ch.shot_bound == ctx.bound or ch.attacked_bound == ctx.bound or ch.busy_bound == ctx.bound:
+        raise RuleError(f"{ch.name} has been busy this bound: he can load a gun only in a bound he does nothing else.")
+    if gun.loaders_bound != ctx.bound:
+        gun.loaders, gun.loaders_bound = [], ctx.bound
+    if ch.name in gun.loaders:
+        raise RuleError(f"{ch.name} is loading {gun.name} already this bound.")
+    if len(gun.loaders) >= weapon.max_loaders:
+        raise RuleError(f"{gun.name} already has {weapon.max_loaders} men loading it this bound.")
+    gun.loaders.append(ch.name)
+    ch.loading_gun, ch.loading_bound = gun.name, ctx.bound
+    left = weapon.reload_man_bounds - gun.man_bounds
+    ctx.say("reload", f"{ch.name} works at loading {gun.name} ({len(gun.loaders)} at it this bound; {left} man-bounds still needed).",
+            figure=ch.name, gun=gun.name, loaders=list(gun.loaders))
+
+
+def _own_gun(ctx: Ctx, ch: Character) -> Any:
+    guns = [g for g in ctx.state.guns if g.side == ch.side]
+    if len(guns) != 1:
+        raise RuleError(f"Name the gun {ch.name} works at.")
+    return guns[0]
+
+
+def done(ctx: Ctx, p: Mapping[str, Any]) -> None:
+    state = ctx.state
+    if state.active is None:
+        raise RuleError("Nobody is to act now.")
+    ch = ctx.get(state.active)
+    if not blank(p.get("figure")) and ctx.character(p.get("figure")).name != ch.name:
+        raise RuleError(f"It is {ch.name}'s turn.")
+    horse = ch.horse
+    if (ch.mounted and horse is not None and not horse.lost_control and not cannot_rest(ctx, ch)
+            and horse.start_pace in ctx.t.movement.must_keep_moving and ch.moved_bound != ctx.bound):
+        raise RuleError(f"{ch.name}'s horse is at the {horse.start_pace}: it cannot stand still, so move it first.")
+    state.acted.append(ch.name)
+    ctx.say("done", f"{ch.name} ends his turn.", figure=ch.name)
+    advance(ctx)
+
+
+def cannot_rest(ctx: Ctx, ch: Character) -> bool:
+    return ch.down != "" or ch.wounded_bound == ctx.bound or ch.suppressed_bound == ctx.bound
+
+
+def weather(ctx: Ctx, p: Mapping[str, Any]) -> None:
+    if not ctx.by_gm:
+        raise RuleError("Only the game master sets the weather.")
+    state = ctx.state
+    state.weather = word(p.get("weather"), list(WEATHERS), "weather", default=state.weather)
+    if p.get("night") is not None:
+        state.night = flag(p.get("night"), "night")
+    misfire = ctx.t.shooting.weather_misfire[state.weather]
+    extra = f"misfires on {', '.join(map(str, misfire))} on an extra D6 before each shot" if misfire else "no extra misfires"
+    night = f"night ({signed(ctx.t.shooting.night)} to shoot)" if state.night else "day"
+    ctx.say("weather", f"Weather: {state.weather}, {night}; {extra}.", weather=state.weather, night=state.night)
+
+
+def concede(ctx: Ctx, p: Mapping[str, Any]) -> None:
+    side = ctx.side
+    if not blank(p.get("side")):
+        wanted = str(p.get("side")).strip().casefold()
+        side = next((s for s in ctx.t.sides if s.casefold() == wanted), None)
+        if side is None:
+            raise RuleError(f"There is no side called {short(str(p.get('side')))}.")
+        if side != ctx.side and not ctx.by_gm:
+            raise RuleError("You may concede only for your own side.")
+    if side not in ctx.t.sides:
+        raise RuleError("Say which side concedes.")
+    state = ctx.state
+    state.over, state.active, state.pending = True, None, None
+    state.winner = next(s for s in ctx.t.sides if s != side)
+    state.ended_how = f"the {side} conceded"
+    ctx.say("victory", f"The {side} concede: the {state.winner} win.", winner=state.winner, loser=side)

@@ -1,0 +1,178 @@
+"""What every Sharpe module shares: the context of one action, figure lookups, option parsing, words."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core import Decision, DiceSource, Event, RuleError, find_figure, short
+from rules.sharpe.schema import SharpeTables
+from rules.sharpe.state import Character, Contact, Gun, SharpeState
+
+D6 = 6
+PART_WORDS = {
+    "legs": "legs", "abdomen": "abdomen", "left_arm": "left arm", "right_arm": "right arm",
+    "chest": "chest", "head": "head",
+}
+SEVERITY_WORDS = {"none": "no effect", "light": "light wound", "serious": "serious wound", "kill": "kill",
+                  "knockout": "knocked out"}
+
+
+@dataclass
+class Ctx:
+    """One action being applied: the tables, the (copied) state, the dice, what happened."""
+
+    t: SharpeTables
+    state: SharpeState
+    dice: DiceSource
+    side: str | None = None
+    by_gm: bool = False
+    events: list[Event] = field(default_factory=list)
+    decision: Decision | None = None
+
+    @property
+    def bound(self) -> int:
+        return self.state.bound
+
+    def say(self, kind: str, text: str, **data: Any) -> Event:
+        event = Event(kind, text, data)
+        self.events.append(event)
+        return event
+
+    def d6(self, reason: str) -> int:
+        return self.dice.roll(D6, reason)
+
+    def two_d6(self, reason: str) -> tuple[int, int]:
+        return self.dice.roll(D6, f"{reason} (1 of 2)"), self.dice.roll(D6, f"{reason} (2 of 2)")
+
+    # --- figures
+
+    def character(self, wanted: Any) -> Character:
+        if not isinstance(wanted, str) or not wanted.strip():
+            raise RuleError("Name a character.")
+        names = [c.name for c in self.state.characters] + [g.name for g in self.state.guns]
+        name = find_figure(names, wanted)
+        for ch in self.state.characters:
+            if ch.name == name:
+                return ch
+        raise RuleError(f"{name} is an artillery piece, not a character: name one of its crew.")
+
+    def gun(self, wanted: Any) -> Gun:
+        if not isinstance(wanted, str) or not wanted.strip():
+            raise RuleError("Name the artillery piece.")
+        names = [c.name for c in self.state.characters] + [g.name for g in self.state.guns]
+        name = find_figure(names, wanted)
+        for gun in self.state.guns:
+            if gun.name == name:
+                return gun
+        raise RuleError(f"{name} is a character, not an artillery piece.")
+
+    def get(self, name: str) -> Character:
+        return next(c for c in self.state.characters if c.name == name)
+
+    def enemy(self, actor: Character, wanted: Any, doing: str) -> Character:
+        target = self.character(wanted)
+        if target.side == actor.side:
+            raise RuleError(f"{target.name} is on {actor.name}'s own side: {doing} an enemy.")
+        if target.out:
+            raise RuleError(f"{target.name} is out of action already.")
+        return target
+
+    # --- contacts
+
+    def contacts_of(self, name: str) -> list[Contact]:
+        return [c for c in self.state.contacts if name in (c.a, c.b)]
+
+    def contact(self, a: str, b: str) -> Contact | None:
+        return next((c for c in self.state.contacts if {c.a, c.b} == {a, b}), None)
+
+    def touch(self, a: str, b: str, *, locked: bool | None = None) -> Contact:
+        found = self.contact(a, b)
+        if found is None:
+            found = Contact(a, b, self.bound)
+            self.state.contacts.append(found)
+        if locked is not None:
+            found.locked = locked
+        return found
+
+    def part(self, a: str, b: str) -> None:
+        self.state.contacts = [c for c in self.state.contacts if {c.a, c.b} != {a, b}]
+
+    def part_all(self, name: str, *, keep_locked: bool = False) -> None:
+        self.state.contacts = [
+            c for c in self.state.contacts if name not in (c.a, c.b) or (keep_locked and c.locked)
+        ]
+
+    def other(self, contact: Contact, name: str) -> str:
+        return contact.b if contact.a == name else contact.a
+
+
+# --- options -------------------------------------------------------------------------------------
+
+
+def blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def number(value: Any, message: str, *, lowest: float = 0.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise RuleError(message)
+    if value < lowest or value > 10_000:
+        raise RuleError(message)
+    return float(value)
+
+
+def whole(value: Any, message: str, *, lowest: int = -100, highest: int = 100) -> int:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= highest:
+        raise RuleError(message)
+    return value
+
+
+def flag(value: Any, name: str) -> bool:
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().casefold() in ("yes", "true", "no", "false"):
+        return value.strip().casefold() in ("yes", "true")
+    raise RuleError(f"Give {name} as yes or no.")
+
+
+def word(value: Any, allowed: tuple[str, ...] | list[str], name: str, default: str | None = None) -> str:
+    if blank(value):
+        if default is None:
+            raise RuleError(f"Give {name}: one of {', '.join(allowed)}.")
+        return default
+    text = "_".join(str(value).split()).casefold()
+    if text not in allowed:
+        raise RuleError(f"{short(str(value))} is not a {name}: use one of {', '.join(allowed)}.")
+    return text
+
+
+def names_list(value: Any) -> list[str]:
+    """``"Dubois, Leclerc and Martin"`` as names (commas, semicolons or 'and' between them)."""
+    if blank(value):
+        return []
+    text = str(value).replace(";", ",").replace(" and ", ",")
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+# --- words ---------------------------------------------------------------------------------------
+
+
+def inches(value: float) -> str:
+    return f"{value:g}″"
+
+
+def signed(value: int) -> str:
+    return f"+{value}" if value >= 0 else f"−{abs(value)}"
+
+
+def mods_text(mods: list[tuple[str, int]]) -> str:
+    return "".join(f" {signed(v)} {label}" for label, v in mods if v)
+
+
+def plural(count: int, one: str, many: str = "") -> str:
+    return f"{count} {one}" if count == 1 else f"{count} {many or one + 's'}"

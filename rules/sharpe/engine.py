@@ -1,0 +1,250 @@
+"""Sharpe's Skirmish 40mm (Durham's Chosen Men) as a pure engine (RULES-NOTES.md section 2).
+
+Characters act one at a time in the order of movement; each turn is a few actions (move, shoot,
+attack, check…) ended by ``done``. A defender's choice is a :class:`Decision` for his side, kept in
+the state as ``pending`` until answered. Geometry is an input: players report ranges, sides, cover.
+"""
+from __future__ import annotations
+
+import rules.core as core
+
+from typing import Any, Callable, Mapping, Sequence
+
+from rules.core import (
+    Action,
+    Board,
+    DataError,
+    DiceSource,
+    Event,
+    FigureSpec,
+    Outcome,
+    RuleError,
+    from_data,
+    short,
+    to_data,
+)
+from rules.sharpe import actions, melee, movement, shooting
+from rules.sharpe.board import board
+from rules.sharpe.bound import advance, cannot_act, check_victory
+from rules.sharpe.campaign import Aftermath, after_battle
+from rules.sharpe.common import SEVERITY_WORDS, Ctx
+from rules.sharpe.order import roll_order
+from rules.sharpe.profile import Roster
+from rules.sharpe.schema import SharpeTables, table_problems
+from rules.sharpe.state import Gun, SharpeState, clone
+from rules.tables import load_tables
+
+SLUG = "sharpe"
+TITLE = "Sharpe's Skirmish"
+
+Handler = Callable[[Ctx, Mapping[str, Any]], None]
+HANDLERS: dict[str, Handler] = {
+    "move": movement.move,
+    "rise": movement.rise,
+    "control": movement.control,
+    "collide": movement.collide,
+    "push": movement.push,
+    "shoot": shooting.shoot,
+    "attack": melee.attack,
+    "kill": melee.kill,
+    "defend": melee.defend,
+    "check": actions.check,
+    "task": actions.task,
+    "pickup": actions.pickup,
+    "load": actions.load_gun,
+    "done": actions.done,
+    "weather": actions.weather,
+    "concede": actions.concede,
+}
+#: Actions whose handler decides who may take them (not only the side whose character is active).
+OWN_RULES = {"defend", "weather", "concede"}
+
+
+class SharpeEngine:
+    slug = SLUG
+    title = TITLE
+
+    def __init__(self, tables: SharpeTables) -> None:
+        problems = table_problems(tables)
+        if problems:
+            raise DataError(problems)
+        self.tables = tables
+        self.roster = Roster(tables)
+
+    # --- protocol: roster and setup
+
+    def sides(self) -> Sequence[str]:
+        return list(self.tables.sides)
+
+    def kinds(self) -> Sequence[str]:
+        return list(self.tables.kinds)
+
+    def check_figure(self, spec: FigureSpec) -> FigureSpec:
+        return self.roster.check(spec)
+
+    def recruit(self, spec: FigureSpec, dice: DiceSource) -> Outcome[FigureSpec]:
+        """Roll I, D, S, C (1D6 each) and F by kind, for what was not given; the roster keeps them."""
+        checked = self.roster.check(spec)
+        complete, events = self.roster.complete(checked, dice)
+        return Outcome(complete, events)
+
+    def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[SharpeState]:
+        checked = [self.roster.check(spec) for spec in figures]
+        self._check_roster(checked)
+        state = SharpeState(bound=1, order=[], characters=[], weather=self.tables.scenario.weather,
+                            night=self.tables.scenario.night)
+        ctx = Ctx(self.tables, state, dice)
+        for spec in checked:
+            complete, events = self.roster.complete(spec, dice)
+            ctx.events.extend(events)
+            if self.tables.kinds[spec.kind].piece:
+                if self.tables.options.artillery:
+                    state.guns.append(Gun(spec.name, spec.side, complete.stats["F"],
+                                          weapon=next(w for w in self.tables.kinds[spec.kind].weapons if self.tables.weapons[w].piece)))
+            else:
+                state.characters.append(self.roster.character(complete))
+        state.order = roll_order(ctx, state.characters, heading="Order of movement")
+        advance(ctx)
+        return Outcome(state, ctx.events)
+
+    def _check_roster(self, figures: Sequence[FigureSpec]) -> None:
+        for side in self.tables.sides:
+            if not any(f.side == side and not self.tables.kinds[f.kind].piece for f in figures):
+                raise RuleError(f"The {side} need at least one character to fight.")
+        seen: set[str] = set()
+        for f in figures:
+            if f.name.casefold() in seen:
+                raise RuleError(f"Two figures are called {short(f.name)}: give each figure its own name.")
+            seen.add(f.name.casefold())
+
+    # --- protocol: play
+
+    def act(self, state: SharpeState, action: Action, dice: DiceSource) -> Outcome[SharpeState]:
+        if state.over:
+            won = f"the {state.winner} won" if state.winner else "it was a draw"
+            raise RuleError(f"The game is over: {won}.")
+        name = str(action.name).strip().casefold()
+        handler = HANDLERS.get(name)
+        if handler is None:
+            raise RuleError(f"Sharpe has no action called {short(str(action.name))}: use one of {', '.join(HANDLERS)}.")
+        self._permit(state, name, action)
+        new = clone(state)
+        ctx = Ctx(self.tables, new, dice, side=action.side, by_gm=action.by_gm)
+        handler(ctx, action.params)
+        self._after(ctx)
+        return Outcome(new, ctx.events, None if new.over else ctx.decision)
+
+    def _permit(self, state: SharpeState, name: str, action: Action) -> None:
+        pending = state.pending
+        if pending is not None and name not in ("defend", "concede"):
+            raise RuleError(f"Waiting for the {pending.decider} to choose for {pending.figure}: answer with /decide.")
+        if pending is None and name == "defend":
+            raise RuleError("Nothing is waiting for a decision.")
+        if name in OWN_RULES or action.by_gm:
+            return
+        active = next((c for c in state.characters if c.name == state.active), None)
+        if active is None:
+            raise RuleError("Nobody is to act now.")
+        if action.side is None or action.side.strip().casefold() != active.side.casefold():
+            raise RuleError(f"It is {active.name}'s turn ({active.side}): characters act one at a time in the order.")
+
+    def _after(self, ctx: Ctx) -> None:
+        """Victory at once; a character who can no longer act (wounded, halted) ends his turn."""
+        state = ctx.state
+        if check_victory(ctx) or state.pending is not None or state.active is None:
+            return
+        active = ctx.get(state.active)
+        why = cannot_act(ctx, active)
+        if why:
+            state.acted.append(active.name)
+            ctx.say("done", f"{active.name}'s turn ends: he is {why}.", figure=active.name)
+            advance(ctx)
+
+    def whose_turn(self, state: SharpeState) -> str | None:
+        if state.over:
+            return None
+        if state.pending is not None:
+            return state.pending.decider
+        active = next((c for c in state.characters if c.name == state.active), None)
+        return active.side if active else None
+
+    def winner(self, state: SharpeState) -> str | None:
+        return state.winner
+
+    def finished(self, state: SharpeState) -> bool:
+        return state.over
+
+    # --- display, storage, between games
+
+    def board(self, state: SharpeState) -> Board:
+        return board(self.tables, state)
+
+    def dump_state(self, state: SharpeState) -> dict[str, Any]:
+        return to_data(state)
+
+    def load_state(self, data: Mapping[str, Any]) -> SharpeState:
+        state = from_data(SharpeState, data)
+        problems = self._state_problems(state)
+        if problems:
+            raise DataError(problems)
+        return state
+
+    def _state_problems(self, state: SharpeState) -> list[str]:
+        problems: list[str] = []
+        names = [c.name for c in state.characters]
+        if sorted(state.order) != sorted(names):
+            problems.append("order: must list every character once")
+        if state.active is not None and state.active not in names:
+            problems.append(f"active: {state.active!r} is not a character in this game")
+        for i, ch in enumerate(state.characters):
+            if ch.side not in self.tables.sides:
+                problems.append(f"characters[{i}].side: {ch.side!r} is not one of the sides")
+            if ch.kind not in self.tables.kinds:
+                problems.append(f"characters[{i}].kind: {ch.kind!r} is not one of the kinds")
+            for weapon in ch.weapons:
+                if weapon not in self.tables.weapons:
+                    problems.append(f"characters[{i}].weapons: {weapon!r} is not one of the weapons")
+        if state.winner is not None and state.winner not in self.tables.sides:
+            problems.append(f"winner: {state.winner!r} is not one of the sides")
+        return problems
+
+    def odds_outcome(self, events: Sequence[Event]) -> str:
+        """One result of an action as /odds labels it (rules/odds.py): misses, parries, wounds, falls."""
+        parts: list[str] = []
+        for event in events:
+            data = event.data
+            if event.kind == "shot" and "targets" in data and not data.get("hit"):
+                parts.append("misfire" if data.get("misfire") else "miss")
+            elif event.kind == "melee" and data.get("result") in ("parried", "draw", "dodged"):
+                parts.append(str(data["result"]))
+            elif event.kind == "wound":
+                parts.append(f"{data.get('figure')}: {SEVERITY_WORDS.get(str(data.get('severity')), 'wounded')}")
+            elif event.kind == "casualty":
+                parts.append(f"{data.get('figure')} out")
+            elif event.kind in ("check", "task", "rise") and "ok" in data:
+                parts.append(f"{data.get('figure') or data.get('object')}: {'succeeds' if data['ok'] else 'fails'}")
+        return "; ".join(parts) or "no effect"
+
+    def after_battle(self, state: SharpeState, dice: DiceSource) -> list[Aftermath]:
+        """Between games: see :func:`rules.sharpe.campaign.after_battle`."""
+        return after_battle(self.tables, state, dice)
+
+    def aftermath(self, state: SharpeState, specs: Sequence[FigureSpec], dice: DiceSource,
+                  options: Mapping[str, Any]) -> Outcome[list[core.Aftermath]]:
+        """The shell's between-games hook: a "Kill" rolls its fate (the campaign's ``kill_outcome``);
+        everyone else's wounds heal."""
+        fates = {a.name: a for a in self.after_battle(state, dice)}
+        status = {"dead": "dead", "injured": "resting", "fit": "active"}
+        results = []
+        for ch in state.characters:
+            fate = fates.get(ch.name)
+            if fate is None:
+                results.append(core.Aftermath(ch.name, ch.side, "active", "fought; wounds heal"))
+            else:
+                results.append(core.Aftermath(ch.name, ch.side, status[fate.fate], fate.text, games_out=fate.misses))  # type: ignore[arg-type]
+        return Outcome(results, [Event("aftermath", a.text, {"figure": a.name, "fate": a.fate}) for a in fates.values()])
+
+
+def make_engine(house_rules: Mapping[str, Any] | None = None) -> SharpeEngine:
+    """The Sharpe engine with a campaign's house rules laid over ``tables.yaml``."""
+    return SharpeEngine(load_tables("rules.sharpe", SharpeTables, house_rules))

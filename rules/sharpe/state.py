@@ -1,0 +1,209 @@
+"""What a Sharpe game remembers (RULES-NOTES.md 2.5), as plain dataclasses that round-trip through JSON.
+
+Per-bound facts are kept as the number of the bound they happened in (``shot_bound == bound``
+means "has shot this bound"), so nothing needs clearing when a bound ends.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def clone(value: T) -> T:
+    """A deep copy of plain state (dataclasses, lists, dicts, scalars), much faster than ``copy.deepcopy``."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is list:
+        return [clone(v) for v in value]  # type: ignore[attr-defined,return-value]
+    if kind is dict:
+        return {k: clone(v) for k, v in value.items()}  # type: ignore[attr-defined,return-value]
+    if hasattr(kind, "__dataclass_fields__"):
+        new = object.__new__(kind)
+        new.__dict__.update({k: clone(v) for k, v in value.__dict__.items()})
+        return new  # type: ignore[no-any-return]
+    return value
+
+
+@dataclass
+class Firearm:
+    weapon: str
+    loaded: bool = True
+    #: Clean bounds still needed before it can fire again (A-SHARPE-14); a misfire needs re-priming.
+    reload_left: int = 0
+    fired_bound: int = 0
+    repriming: bool = False
+    #: Loaded by tapping the butt: fires sooner but no better than a musket.
+    tap: bool = False
+    picked_up_bound: int = 0
+
+
+@dataclass
+class Wound:
+    location: str  # legs, abdomen, left_arm, right_arm, chest, head
+    severity: str  # light or serious
+    bound: int
+    by: str
+
+
+@dataclass
+class Horse:
+    pace: str = "halt"
+    #: The pace at the start of this bound: a horse changes pace one step per bound.
+    start_pace: str = "halt"
+    wounds: list[Wound] = field(default_factory=list)
+    #: "" (under control), "shaken" (rider hit for no effect: parries only) or "wounded" (no defence).
+    lost_control: str = ""
+    lamed: bool = False
+    dead: bool = False
+
+
+@dataclass
+class Character:
+    name: str
+    side: str
+    kind: str
+    I: int
+    D: int
+    S: int
+    C: int
+    F: int
+    weapons: list[str] = field(default_factory=list)
+    firearms: list[Firearm] = field(default_factory=list)
+    in_hand: str | None = None
+    #: Ability points spent this bound (checks, attacks, parries…), restored when a bound begins.
+    spent: dict[str, int] = field(default_factory=lambda: {"I": 0, "D": 0, "S": 0, "C": 0})
+    wounds: list[Wound] = field(default_factory=list)
+    out: bool = False
+    out_how: str = ""
+    unconscious: bool = False
+    knocked_out: int = 0
+    knocked_out_bound: int = 0
+    passout_rolls: bool = False
+    down: str = ""  # "", "fallen" or "knocked_down"
+    rose_bound: int = 0
+    rise_try_bound: int = 0
+    control_bound: int = 0
+    crawl_only: bool = False
+    no_move_bound: int = 0
+    suppressed_bound: int = 0
+    wounded_bound: int = 0
+    moved_bound: int = 0
+    moved: float = 0.0
+    pace: str = ""
+    contact_bound: int = 0
+    shot_bound: int = 0
+    attacked_bound: int = 0
+    fought_bound: int = 0
+    parried_bound: int = 0
+    dodged_bound: int = 0
+    busy_bound: int = 0
+    halted_bound: int = 0
+    murdered_bound: int = 0
+    loading_gun: str = ""
+    loading_bound: int = 0
+    picked_up: dict[str, int] = field(default_factory=dict)
+    mounted: bool = False
+    horse: Horse | None = None
+    start_I: int = 0
+
+
+@dataclass
+class Gun:
+    name: str
+    side: str
+    F: int
+    weapon: str = "artillery"
+    loaded: bool = True
+    man_bounds: int = 0
+    reprime_left: int = 0
+    fired_bound: int = 0
+    loaders: list[str] = field(default_factory=list)
+    loaders_bound: int = 0
+
+
+@dataclass
+class Contact:
+    a: str
+    b: str
+    since: int
+    #: A drawn exchange: both stay and fight again next bound (A-SHARPE-22).
+    locked: bool = False
+
+
+@dataclass
+class Dropped:
+    weapon: str
+    by: str
+    bound: int
+    loaded: bool = False
+    reload_left: int = 0
+
+
+@dataclass
+class Attack:
+    """One melee attack, from declaration to its last choice."""
+
+    attacker: str
+    defender: str
+    from_side: str = "front"
+    weapon: str = ""  # "" = bare hands
+    blow: str = ""
+    uphill: str = "none"
+    obstacle: str = "none"
+    no_room: bool = False
+    follow_up: bool = False
+    capture: bool = False
+    silent: bool = False
+    at_horse: bool = False
+    ride_over: bool = False
+    bad_going: bool = False
+    perch_ft: float = 0.0
+    left_hand: bool = False
+    bonus: int = 0
+    bonus_why: str = ""
+    turned: bool = False
+    not_heard: bool = False
+    tried: list[str] = field(default_factory=list)
+    stage: str = "defence"  # defence, ride_over, horse_defence
+
+
+@dataclass
+class Pending:
+    """A choice the engine waits for (it also lives in the shell's database)."""
+
+    id: int
+    decider: str
+    figure: str
+    kind: str  # defence, ride_over, horse_defence, shot_dodge
+    choices: list[str]
+    prompt: str
+    attack: Attack | None = None
+    shot: dict[str, Any] | None = None
+
+
+@dataclass
+class SharpeState:
+    bound: int
+    order: list[str]
+    characters: list[Character]
+    active: str | None = None
+    acted: list[str] = field(default_factory=list)
+    guns: list[Gun] = field(default_factory=list)
+    contacts: list[Contact] = field(default_factory=list)
+    dropped: list[Dropped] = field(default_factory=list)
+    objects: dict[str, int] = field(default_factory=dict)
+    weather: str = "clear"
+    night: bool = False
+    broken: list[str] = field(default_factory=list)
+    morale_done: list[str] = field(default_factory=list)
+    pending: Pending | None = None
+    next_id: int = 1
+    over: bool = False
+    winner: str | None = None
+    ended_how: str = ""
