@@ -9,9 +9,9 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.app.base import AppBase
-from bot.app.replies import Card, side_colour
+from bot.app.replies import Card, Reply, side_colour
 from bot.db.models import ActionRecord, Campaign, Figure, Game
-from bot.dice import RecordingDice
+from bot.dice import RecordingDice, RolledDie
 from rules.core import Aftermath, Engine, Event, FigureSpec, Outcome, from_data
 
 AFTERMATH_COMMAND = "(after the battle)"
@@ -26,8 +26,8 @@ def default_aftermath(engine: Engine[Any], state: Any, battle: int) -> list[Afte
 
 
 class AftermathCommands(AppBase):
-    async def _close_battle(self, s: AsyncSession, campaign: Campaign, game: Game, engine: Engine[Any], state: Any) -> list[Card]:
-        """Apply the battle's consequences to the rosters (once) and return the post-battle cards."""
+    async def _close_battle(self, s: AsyncSession, campaign: Campaign, game: Game, engine: Engine[Any], state: Any) -> Reply:
+        """Apply the battle's consequences to the rosters (once): the post-battle cards, events and dice."""
         records = list(await s.scalars(select(ActionRecord).where(ActionRecord.game_id == game.id, ActionRecord.seq == 1)))
         specs = [from_data(FigureSpec, spec) for r in records if r.action and "start" in r.action for spec in r.action["start"]]
         dice = RecordingDice(self._dice())
@@ -54,7 +54,8 @@ class AftermathCommands(AppBase):
         seq = (await s.scalar(select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == game.id)) or 0) + 1
         s.add(self._record(game, seq, _system_caller(campaign), AFTERMATH_COMMAND, None, True, None, events, dice.rolled,
                            {"aftermath": before}))
-        return post_battle_cards(results, events)
+        return Reply(cards=post_battle_cards(results, events), events=events,
+                     rolls=[RolledDie(r.kind, r.sides, r.value, r.reason) for r in dice.rolled])
 
     async def _revert_battle(self, s: AsyncSession, campaign: Campaign, game: Game) -> bool:
         """Undo the consequences a battle left on the rosters; True if there were any."""

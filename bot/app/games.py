@@ -119,7 +119,10 @@ class GameCommands(DecisionCommands, AftermathCommands):
             game.status = "ended"
             game.winner = engine.winner(outcome.state)
             game.ended_at = datetime.now(UTC)
-            reply.cards.extend(await self._close_battle(s, campaign, game, engine, outcome.state))
+            closed = await self._close_battle(s, campaign, game, engine, outcome.state)
+            reply.cards.extend(closed.cards)
+            reply.events.extend(closed.events)
+            reply.rolls.extend(closed.rolls)
         board = engine.board(outcome.state)
         if board.grid is not None and any(e.kind == "phase" for e in outcome.events):
             reply.cards.append(board_card(f"{campaign.name}: the table", board))
@@ -212,8 +215,9 @@ class GameCommands(DecisionCommands, AftermathCommands):
             ):
                 decision.status = "cancelled"
             engine = self._engine(campaign)
-            after = await self._close_battle(s, campaign, game, engine, engine.load_state(game.state))
-        return Reply(cards=[Card(title="Game ended", description=f"Battle {game.id} is over; its log is kept."), *after])
+            closed = await self._close_battle(s, campaign, game, engine, engine.load_state(game.state))
+        ended = Card(title="Game ended", description=f"Battle {game.id} is over; its log is kept.")
+        return Reply(cards=[ended, *closed.cards], events=closed.events, rolls=closed.rolls)
 
 
 def pick_figures(available: Sequence[Figure], chosen: str) -> list[Figure]:

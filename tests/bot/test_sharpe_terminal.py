@@ -128,6 +128,7 @@ BOUND_TWO_AND_THREE = """\
 /as Bob
 /dice 6,1,6,4,5
 /decide choice:parry
+/dice 3
 /sharpe concede
 /game status
 """
@@ -197,6 +198,8 @@ def test_a_whole_sharpe_skirmish_in_the_terminal(tmp_path: Path) -> None:
     assert morale["data"]["senior"] == "Dubois" and morale["data"]["ok"] is False
     [victory] = events(rest, "victory")
     assert victory["data"]["winner"] == "british"
+    [fate] = events(rest, "aftermath")  # between games: the "Kill" rolls for his life (death on a 6)
+    assert fate["data"] == {"figure": "Leroux", "fate": "fit"} and "rolls 3" in fate["text"]
     assert "Game over: the british won" in rest[-1]["text"]
     decisions = [r["decision"]["decider"] for r in rest if r.get("decision")]
     assert decisions == ["french", "british", "french"]
