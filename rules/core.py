@@ -228,6 +228,8 @@ class Engine(Protocol[S]):
 
     # Optional: ``pending(state) -> Decision | None``, the choice a state is waiting for. The shell
     # uses it to reopen a decision when /game undo goes back to a state that was waiting.
+    # Optional: ``free_actions``, names of actions the shell allows while a decision waits (they
+    # do not belong to anyone's turn, like describing a building in NSR).
     # Optional: ``aftermath(state, specs, dice, options) -> Outcome[list[Aftermath]]``, what each
     # figure of a finished battle carries into its roster (the rules between games); ``options``
     # are the campaign's settings. Without it, a figure that fell is noted and nothing else changes.

@@ -3,8 +3,8 @@
 
 It needs nothing from a ruleset but ``act``: the engine rolls through the DiceSource it is given,
 and this module is that source. An engine may name outcomes itself with
-``odds_outcome(events) -> str``; otherwise they are read from the events (casualties, wounds,
-misfires).
+``odds_outcome(events) -> str`` (otherwise they are read from the events: casualties, wounds,
+misfires), and may say ``odds_exact = False`` when its actions branch too widely to enumerate.
 """
 from __future__ import annotations
 
@@ -87,6 +87,8 @@ def odds(
     """
     label: Callable[[Sequence[Event]], str] = getattr(engine, "odds_outcome", None) or default_outcome
     try:
+        if not getattr(engine, "odds_exact", True):
+            raise _TooMany  # the engine knows its actions branch too widely (cards)
         return _exact(engine, state, action, label, exact_limit)
     except _TooMany:
         return _simulate(engine, state, action, label, simulations, random_dice)
@@ -97,11 +99,12 @@ def _exact(engine: Engine[Any], state: Any, action: Action, label: Callable[[Seq
     casualties = Fraction(0)
     prefix: list[int] = []
     runs = 0
+    deadline = time.monotonic() + TIME_BUDGET / 2
     while True:
         dice = _PathDice(prefix)
         events = engine.act(state, action, dice).events
         runs += 1
-        if runs > limit:
+        if runs > limit or (runs % 256 == 0 and time.monotonic() > deadline):
             raise _TooMany
         chance = Fraction(1)
         for _, count in dice.taken:

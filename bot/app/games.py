@@ -74,10 +74,10 @@ class GameCommands(DecisionCommands, AftermathCommands):
                 replay = await self._replay(s, caller.interaction_id)
                 if replay is not None:
                     return replay
-            if waiting is not None:
+            engine = self._engine(campaign)
+            if waiting is not None and action_name not in getattr(engine, "free_actions", ()):
                 open_decision = await s.get(DecisionRecord, waiting)
                 raise Refusal(f"Waiting for {open_decision.decider} to decide: {open_decision.prompt}")
-            engine = self._engine(campaign)
             state = engine.load_state(game.state)
             is_gm = campaign.gm_id == caller.user_id
             side = member.side

@@ -1,0 +1,307 @@
+"""Napoleonic Skirmish Rules 1.9 as a pure engine (RULES-NOTES.md section 3).
+
+Basic units act one at a time as cards are turned: black for the French, red for the Allies; the
+side's player chooses which unit (a Decision), then gives its order (/nsr move, /nsr fire…).
+Geometry is an input: players report ranges, target classes, cover and who stands uphill.
+The work is split by job: ``deck`` (cards), ``sequence`` (phases, activations, victory),
+``movement``, ``fire``, ``close_combat``, ``morale``, ``towns``, ``forces`` (roster → units),
+``charts`` and ``lookup`` (the tables), ``hits`` (casualties), ``state`` (the saved data),
+``values`` (reading options), ``board`` (what /game status shows).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from rules.core import (
+    Action,
+    Board,
+    Choice,
+    DataError,
+    Decision,
+    DiceSource,
+    Event,
+    FigureSpec,
+    Outcome,
+    RuleError,
+    from_data,
+    short,
+    to_data,
+)
+from rules.nsr import close_combat, fire, movement, sequence, towns
+from rules.nsr.board import board
+from rules.nsr.charts import NsrTables, table_problems
+from rules.nsr.deck import FULL_DECK, fresh_deck, label
+from rules.nsr.forces import Forces
+from rules.nsr.lookup import Charts
+from rules.nsr.state import NsrState, Unit, copy_state, unit_named
+from rules.tables import load_tables
+
+SLUG = "nsr"
+TITLE = "Napoleonic Skirmish Rules"
+
+UnitHandler = Callable[[Charts, NsrState, Unit, Mapping[str, Any], DiceSource, list[Event]], bool]
+
+#: Unit orders: the phase they belong to (None: movement or fire) and what carries them out.
+ORDERS: dict[str, tuple[str | None, UnitHandler]] = {
+    "move": ("movement", movement.move),
+    "charge": ("movement", movement.charge),
+    "form": ("movement", movement.form),
+    "occupy": ("movement", towns.occupy),
+    "work": ("movement", towns.work),
+    "hold": (None, movement.hold),
+    "fire": ("fire", fire.fire),
+    "volley": ("fire", fire.volley),
+    "pistol": ("fire", fire.pistol),
+    "bombard": ("fire", towns.bombard),
+}
+OTHER_ACTIONS = ("choose", "melee", "building")
+PHASE_NAMES = {"movement": "movement", "fire": "fire", "close_combat": "close combat"}
+
+
+class NsrEngine:
+    slug = SLUG
+    title = TITLE
+    #: What an absent player's deadline does for the unit a card activated: it holds.
+    pass_action = "hold"
+    #: Describing a building belongs to no one's turn: allowed while a card's choice waits.
+    free_actions = ("building",)
+    #: Every action turns cards (a 54-way branch): odds are always simulated.
+    odds_exact = False
+
+    def __init__(self, tables: NsrTables) -> None:
+        problems = table_problems(tables)
+        if problems:
+            raise DataError(problems)
+        self.tables = tables
+        self.charts = Charts(tables)
+        self.forces = Forces(tables)
+
+    # --- protocol: roster and setup
+
+    def sides(self) -> Sequence[str]:
+        return list(self.tables.sides)
+
+    def kinds(self) -> Sequence[str]:
+        return list(self.tables.troop_types)
+
+    def check_figure(self, spec: FigureSpec) -> FigureSpec:
+        return self.forces.check(spec)
+
+    def recruit(self, spec: FigureSpec, dice: DiceSource) -> Outcome[FigureSpec]:
+        """NSR rolls nothing for a unit: its make-up is written out in full for the roster."""
+        return Outcome(self.forces.check(spec, fill=True), [])
+
+    def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[NsrState]:
+        specs = [self.check_figure(spec) for spec in figures]
+        seen: set[str] = set()
+        for spec in specs:
+            if spec.name.casefold() in seen:
+                raise RuleError(f"Two units are called {short(spec.name)}: give each unit its own name.")
+            seen.add(spec.name.casefold())
+        for side in self.tables.sides:
+            if not any(s.side == side for s in specs):
+                raise RuleError(f"{side} has no unit: each side needs at least one.")
+        units = [self.forces.unit(spec) for spec in specs]
+        state = NsrState(sides=list(self.tables.sides), turn=1, phase="movement", units=units, deck=fresh_deck())
+        state.commanders = self.forces.commanders(specs, units)
+        events = [Event("setup", self._setup_text(state), {"units": len(units)})]
+        sequence.start_phase(self.charts, state, "movement", dice, events)
+        return Outcome(state, events, self._decision(state))
+
+    def _setup_text(self, state: NsrState) -> str:
+        parts = []
+        for side in state.sides:
+            units = [u for u in state.units if u.side == side]
+            figures = sum(u.original for u in units)
+            commander = state.commanders.get(side)
+            chief = f", Commander-in-Chief with {commander.unit}" if commander else ""
+            parts.append(f"{side}: {len(units)} units, {figures} figures{chief}")
+        black, red = state.sides
+        return f"{'; '.join(parts)}. Black cards move {black} units, red cards {red} units."
+
+    # --- protocol: play
+
+    def act(self, state: NsrState, action: Action, dice: DiceSource) -> Outcome[NsrState]:
+        if state.over:
+            raise RuleError(f"The battle is over: {state.winner} won." if state.winner else "The battle is over: a draw.")
+        name = str(action.name).strip().casefold()
+        if name not in ORDERS and name not in OTHER_ACTIONS:
+            known = ", ".join(list(ORDERS) + ["melee", "building"])
+            raise RuleError(f"NSR has no order called {short(str(action.name))}: use {known}.")
+        if state.pending is not None and name != "choose":
+            raise RuleError(f"Waiting for {state.pending.decider} to choose a unit for {label(state.pending.card)}.")
+        new = copy_state(state)
+        events: list[Event] = []
+        params = action.params
+        if name == "choose":
+            self._check_side(new, action, new.pending.decider if new.pending else None)
+            self._check_card(new, params)
+            sequence.choose(self.charts, new, params, dice, events)
+        elif name == "building":
+            towns.describe(self.charts, new, params, events)
+        elif name == "melee":
+            self._melee(new, action, dice, events)
+        else:
+            self._order(new, name, action, dice, events)
+        sequence.check_victory(new, events)
+        return Outcome(new, events, self._decision(new))
+
+    def _check_side(self, state: NsrState, action: Action, side: str | None) -> None:
+        if side is None or action.by_gm:
+            return
+        if action.side is None or action.side.strip().casefold() != side.casefold():
+            raise RuleError(f"It is {side}'s turn.")
+
+    def _check_card(self, state: NsrState, params: Mapping[str, Any]) -> None:
+        if state.pending is None:
+            raise RuleError("No card is waiting for a choice.")
+        card = params.get("card")
+        if card is not None and card != state.pending.card:
+            raise RuleError(f"That choice was for another card: {label(state.pending.card)} is waiting now.")
+
+    def _order(self, state: NsrState, name: str, action: Action, dice: DiceSource, events: list[Event]) -> None:
+        phase, handler = ORDERS[name]
+        if phase is None and state.phase not in ("movement", "fire"):
+            raise RuleError(f"Units hold in the movement or fire phase; it is the {PHASE_NAMES[state.phase]} phase.")
+        if phase is not None and state.phase != phase:
+            hint = ": complete the charges with /nsr melee" if state.phase == "close_combat" else ""
+            raise RuleError(f"Units {name} only in the {phase} phase; it is the {PHASE_NAMES[state.phase]} phase{hint}.")
+        if not state.active:
+            raise RuleError("No unit is acting now.")
+        unit = unit_named(state, state.active)
+        wanted = action.params.get("unit")
+        if wanted is not None and str(wanted).strip() and unit_named(state, wanted).name != unit.name:
+            other = unit_named(state, wanted)
+            raise RuleError(f"{other.name} is not the unit acting now: {unit.name} acts on {label(state.card)}.")
+        self._check_side(state, action, unit.side)
+        if handler(self.charts, state, unit, action.params, dice, events):
+            sequence.finish(self.charts, state, unit, dice, events)
+
+    def _melee(self, state: NsrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
+        if state.phase != "close_combat":
+            raise RuleError(f"Charges are completed in the close combat phase; it is the {PHASE_NAMES[state.phase]} phase.")
+        waiting = close_combat.pending_charges(state)
+        wanted = action.params.get("unit")
+        charge = waiting[0]
+        if wanted is not None and str(wanted).strip():
+            unit = unit_named(state, wanted)
+            charge = next((ch for ch in waiting if unit.name in (ch.charger, ch.target)), None)  # type: ignore[assignment]
+            if charge is None:
+                raise RuleError(f"{unit.name} has no charge waiting to be completed.")
+        self._check_side(state, action, unit_named(state, charge.charger).side)
+        close_combat.melee(self.charts, state, {**action.params, "unit": charge.charger}, dice, events)
+        if not close_combat.pending_charges(state) and not sequence.check_victory(state, events):
+            sequence.end_turn(self.charts, state, dice, events)
+
+    def whose_turn(self, state: NsrState) -> str | None:
+        if state.over:
+            return None
+        if state.pending is not None:
+            return state.pending.decider
+        if state.active:
+            return unit_named(state, state.active).side
+        if state.phase == "close_combat":
+            waiting = close_combat.pending_charges(state)
+            return unit_named(state, waiting[0].charger).side if waiting else None
+        return None
+
+    def winner(self, state: NsrState) -> str | None:
+        return state.winner
+
+    def finished(self, state: NsrState) -> bool:
+        return state.over
+
+    def pending(self, state: NsrState) -> Decision | None:
+        """The card a restored state waits on a choice for (the shell reopens it after /game undo)."""
+        return self._decision(state)
+
+    @staticmethod
+    def odds_outcome(events: Sequence[Event]) -> str:
+        """An action's result for /odds: the figures each unit lost, and what became of the units."""
+        lost: dict[str, dict[str, int]] = {}
+        marks: list[str] = []
+        for e in events:
+            data = e.data
+            if e.kind == "hit" and data.get("figure"):
+                outcome = "wounded" if data["outcome"] in ("light", "heavy") else data["outcome"]
+                per = lost.setdefault(str(data["unit"]), {})
+                per[outcome] = per.get(outcome, 0) + 1
+            elif e.kind == "fight":
+                per = lost.setdefault(str(data["loser_unit"]), {})
+                per[data["outcome"]] = per.get(data["outcome"], 0) + 1
+            elif e.kind in ("shaken", "close-in", "stand", "morale"):
+                unit = data.get("unit")
+                if e.kind == "shaken" or (e.kind == "close-in" and not data.get("closes")):
+                    marks.append(f"{unit} {'shaken' if e.kind == 'shaken' else 'pinned'}")
+                elif e.kind == "morale" and data.get("check") == "critical" and not data.get("passed"):
+                    marks.append(f"{unit} routed")
+        parts = [f"{unit}: " + ", ".join(f"{n} {what}" for what, n in sorted(per.items())) for unit, per in lost.items()]
+        return "; ".join(parts + marks) or "no effect"
+
+    def _decision(self, state: NsrState) -> Decision | None:
+        p = state.pending
+        if p is None:
+            return None
+        return Decision(decider=p.decider, prompt=p.prompt, choices=tuple(Choice(v, lbl) for v, lbl in p.choices),
+                        resume_action=p.resume_action, params={"card": p.card})
+
+    # --- display and storage
+
+    def board(self, state: NsrState) -> Board:
+        return board(state, self.whose_turn(state))
+
+    def dump_state(self, state: NsrState) -> dict[str, Any]:
+        return to_data(state)
+
+    def load_state(self, data: Mapping[str, Any]) -> NsrState:
+        state = from_data(NsrState, data)
+        problems = self._state_problems(state)
+        if problems:
+            raise DataError(problems)
+        return state
+
+    def _state_problems(self, state: NsrState) -> list[str]:
+        problems: list[str] = []
+        if len(state.sides) != 2:
+            problems.append(f"sides: need two sides, got {state.sides!r}")
+        names = {u.name for u in state.units}
+        for i, unit in enumerate(state.units):
+            if unit.side not in state.sides:
+                problems.append(f"units[{i}].side: {unit.side!r} is not one of the sides")
+            if unit.troop not in self.tables.troop_types:
+                problems.append(f"units[{i}].troop: {unit.troop!r} is not a troop type")
+        for key in ("deck", "discards"):
+            bad = [c for c in getattr(state, key) if c not in FULL_DECK]
+            if bad:
+                problems.append(f"{key}: {bad[0]!r} is not a card")
+        if state.active and state.active not in names:
+            problems.append(f"active: {state.active!r} is not a unit in this game")
+        for i, ch in enumerate(state.charges):
+            if ch.charger not in names or ch.target not in names:
+                problems.append(f"charges[{i}]: {ch.charger!r} → {ch.target!r} are not units in this game")
+        if state.pending is not None and (state.pending.decider not in state.sides or state.pending.card not in FULL_DECK):
+            problems.append(f"pending: {state.pending.decider!r} on {state.pending.card!r} is not a side and a card")
+        if state.winner is not None and state.winner not in state.sides:
+            problems.append(f"winner: {state.winner!r} is not one of the sides")
+        return problems
+
+
+#: Tables keyed by a die result: house rules that went through JSON have the keys as text.
+DIE_KEYED = ("joker_movement", "joker_fire", "close_combat_loser", "artillery_equivalent")
+
+
+def _die_keys(house_rules: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if not house_rules:
+        return None
+    out = dict(house_rules)
+    for key in DIE_KEYED:
+        table = out.get(key)
+        if isinstance(table, Mapping):
+            out[key] = {int(k) if isinstance(k, str) and k.strip().isdigit() else k: v for k, v in table.items()}
+    return out
+
+
+def make_engine(house_rules: Mapping[str, Any] | None = None) -> NsrEngine:
+    """The NSR engine with a campaign's house rules laid over ``tables.yaml``."""
+    return NsrEngine(load_tables("rules.nsr", NsrTables, _die_keys(house_rules)))

@@ -1,0 +1,476 @@
+"""The fire phase: a unit's fire on the firing chart, volleys, officers' pistols, the Joker Fire chart."""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rules.core import DiceSource, Event, RuleError, roll_dice, short
+from rules.nsr.charts import CLASSES
+from rules.nsr.deck import is_joker, label, rank_key, suit, turn_card
+from rules.nsr.hits import pick, strike
+from rules.nsr.lookup import COLUMN_LABELS, Charts
+from rules.nsr.state import (
+    Figure,
+    NsrState,
+    Unit,
+    building_named,
+    of,
+    plural,
+    unit_named,
+)
+from rules.nsr.values import blank, number, whole, yes
+
+SMALL_ARMS = ("musket", "rifle", "carbine", "pistol")
+FIRING_ROLES = ("private", "nco", "trooper", "sapper", "key", "gunner")
+SHOTS = {"ball": "ball", "grape": "grapeshot", "grapeshot": "grapeshot"}
+AIMS = ("leader", "key", "ordinary", "wounded")
+
+
+@dataclass
+class Group:
+    """One target of a unit's fire, checked before any die is rolled."""
+
+    target: Unit
+    range: float
+    klass: str
+    weapon: str
+    firers: int
+    figures: float  # what the firers count as (artillery: 12/9/6)
+    at_wounded: bool
+    notes: list[str]
+
+
+# --- who may fire ------------------------------------------------------------------------------
+
+
+def firers(unit: Unit) -> list[Figure]:
+    """Figures that fire with the unit: fit, not leaders (officers fire pistols apart), not busy (seed B.5)."""
+    return [f for f in unit.standing() if f.role in FIRING_ROLES and not f.duty and not f.shaken and not f.routed]
+
+
+def crew(unit: Unit) -> list[Figure]:
+    return [f for f in unit.standing() if not f.duty and not f.shaken]
+
+
+def gun_block(c: Charts, state: NsrState, unit: Unit) -> str | None:
+    if unit.gun_destroyed:
+        return f"{of(unit.name)} gun is destroyed."
+    if unit.formation != "manhandled":
+        return f"{of(unit.name)} gun is limbered: unlimber it (/nsr form) in a movement phase first."
+    if unit.limbered_turn == state.turn:
+        return f"{unit.name} limbered or unlimbered this turn, which takes the whole turn."
+    hands = crew(unit)
+    if len(hands) < c.t.artillery_min_crew or sum(f.role == "gunner" for f in hands) < c.t.artillery_min_gunners:
+        return f"{unit.name} has too few crew to fire its gun ({c.t.artillery_min_crew} figures, one a gunner)."
+    return None
+
+
+def fire_block(c: Charts, state: NsrState, unit: Unit) -> str | None:
+    """Why ``unit`` cannot fire at all this phase, or None (seed B.5, B.6)."""
+    if unit.out:
+        return f"{unit.name} is out of the fight."
+    if unit.routed or unit.shaken:
+        return f"{unit.name} is {'routed' if unit.routed else 'shaken'}: shaken and routed figures may not fire."
+    if unit.charged:
+        return f"{unit.name} charged this turn: figures that used a charge move may not fire."
+    if unit.prone and unit.last_fired_turn == state.turn - 1:
+        return f"{unit.name} is prone and fired last turn: prone figures fire only every other turn."
+    if unit.weapon == "artillery":
+        block = gun_block(c, state, unit)
+        return None if block is None or pistol_officers(unit) else block
+    if not firers(unit) and not pistol_officers(unit):
+        return f"{unit.name} has no figure able to fire."
+    return None
+
+
+def pistol_officers(unit: Unit) -> list[Figure]:
+    if not unit.pistols:
+        return []
+    return [f for f in unit.standing() if f.role in ("officer", "commander") and f.name not in unit.pistols_fired
+            and not f.shaken and not f.routed]
+
+
+# --- the Joker Fire chart ----------------------------------------------------------------------
+
+
+def joker_fire(c: Charts, state: NsrState, unit: Unit, card: str, dice: DiceSource, events: list[Event]) -> None:
+    """Roll the Joker Fire chart for the unit named on a joker (A-NSR-19)."""
+    result = dice.roll(6, f"{unit.name}: Joker Fire chart")
+    unit.joker = result
+    text = f"Joker Fire chart for {unit.name}: {result} — {c.t.joker_fire[result]}."
+    data: dict[str, Any] = {"unit": unit.name, "roll": result, "card": card}
+    if result == 4:
+        smoke = sum(roll_dice(dice, c.t.distances.smoke_d6, 6, f"{unit.name}: smoke distance"))
+        unit.smoke = smoke
+        text = f"{text[:-1]}: nothing beyond {smoke}″."
+        data["smoke"] = smoke
+    events.append(Event("joker", text, data))
+
+
+# --- fire --------------------------------------------------------------------------------------
+
+
+def _target(state: NsrState, unit: Unit, wanted: Any, doing: str) -> Unit:
+    target = unit_named(state, wanted)
+    if target.side == unit.side:
+        raise RuleError(f"{target.name} is on {of(unit.name)} own side: {doing} an enemy unit.")
+    if not target.standing() and not [f for f in target.figures if f.status == "wounded" and not f.in_rear]:
+        raise RuleError(f"{target.name} has no figure left to hit.")
+    return target
+
+
+def _klass(value: Any, target: Unit, notes: list[str], c: Charts) -> str:
+    if target.weapon == "artillery":
+        forced = c.t.vs_artillery_crew.target_class
+        if value not in (None, forced):
+            notes.append(f"an artillery crew is a class {forced} target")
+        return forced
+    text = str(value or "").strip().upper()
+    if text not in CLASSES:
+        raise RuleError(f"Give the target class of {target.name}: I, II, III or IV.")
+    return text
+
+
+def _range(value: Any, unit: Unit, target: Unit, most: float, what: str) -> float:
+    distance = number(value, f"Give the range from {unit.name} to {target.name} in inches.")
+    if distance <= 0:
+        raise RuleError(f"Give the range from {unit.name} to {target.name} as more than 0″.")
+    if distance > most:
+        raise RuleError(f"{target.name} is out of range: {what} reaches {most:g}″, not {distance:g}″.")
+    if unit.smoke and distance > unit.smoke:
+        raise RuleError(f"Smoke blocks {of(unit.name)} view beyond {unit.smoke}″ this turn (Joker Fire 4).")
+    return distance
+
+
+def _weapon(unit: Unit, shot: Any) -> str:
+    if unit.weapon != "artillery":
+        if not blank(shot):
+            raise RuleError(f"{unit.name} carries {unit.weapon}s: only a gun fires ball or grapeshot.")
+        return unit.weapon
+    key = str(shot or "ball").strip().casefold()
+    if key not in SHOTS:
+        raise RuleError("A gun fires ball or grape.")
+    return SHOTS[key]
+
+
+def plan_fire(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any]) -> list[Group]:
+    """Every target group checked, with its firers, before a die is rolled (A-NSR-24)."""
+    block = fire_block(c, state, unit)
+    if block:
+        raise RuleError(block)
+    if unit.weapon == "none":
+        raise RuleError(f"{unit.name} carries no firearms: its officers may fire pistols (/nsr pistol).")
+    weapon = _weapon(unit, params.get("shot"))
+    raw = [(sfx, params.get(f"target{sfx}")) for sfx in ("", "2")]
+    raw = [(sfx, t) for sfx, t in raw if not blank(t)]
+    if not raw:
+        raise RuleError(f"Name the unit {unit.name} fires at.")
+    if weapon in ("ball", "grapeshot") and len(raw) > 1:
+        raise RuleError(f"{of(unit.name)} gun fires at one target, at short or long range, not both.")
+    available = _available(c, state, unit, weapon)
+    counts = _split(unit, [params.get(f"firers{sfx}") for sfx, _ in raw], available)
+    groups = []
+    for (sfx, wanted), count in zip(raw, counts):
+        notes: list[str] = []
+        target = _target(state, unit, wanted, "fire at")
+        at_wounded = sfx == "" and yes(params.get("wounded"))
+        klass = "III" if at_wounded else _klass(params.get(f"class{sfx}"), target, notes, c)
+        if at_wounded:
+            notes.append("wounded figures are prone: class III")
+            if not [f for f in target.figures if f.status == "wounded" and not f.in_rear]:
+                raise RuleError(f"{target.name} has no wounded figure in sight.")
+        row = c.t.firing_chart[weapon]
+        distance = _range(params.get(f"range{sfx}"), unit, target, row.max_range, f"{weapon}")
+        figures: float = count
+        if weapon in ("ball", "grapeshot"):
+            figures = c.artillery_figures(count)
+            notes.append(f"a crew of {count} counts as {figures} figures")
+        groups.append(Group(target, distance, klass, weapon, count, figures, at_wounded, notes))
+    names = [g.target.name for g in groups]
+    if len(set(names)) != len(names):
+        raise RuleError(f"{names[0]} is named twice: fire at it in one group.")
+    return groups
+
+
+def _available(c: Charts, state: NsrState, unit: Unit, weapon: str) -> int:
+    if weapon in ("ball", "grapeshot"):
+        block = gun_block(c, state, unit)
+        if block:
+            raise RuleError(block)
+        return len(crew(unit))
+    count = len(firers(unit))
+    if unit.building:
+        count = min(count, building_named(state, unit.building).openings)
+    if count < 1:
+        raise RuleError(f"{unit.name} has no figure able to fire: only its officers' pistols (/nsr pistol).")
+    return count
+
+
+def _split(unit: Unit, given: list[Any], available: int) -> list[int]:
+    """Firers per group: the first may be given; the second takes the rest (one figure fires once)."""
+    message = "Give the number of firers as a whole number."
+    counts = [None if blank(g) else whole(g, message) for g in given]
+    if unit.weapon == "artillery":
+        return [available]
+    if len(counts) == 2 and counts[0] is None:
+        raise RuleError("With two targets, give firers for the first; the rest fire at the second.")
+    if counts[-1] is None:
+        counts[-1] = available - sum(n for n in counts[:-1] if n is not None)
+    result = [int(n) for n in counts if n is not None]
+    for n in result:
+        if n < 1:
+            raise RuleError(f"Each target needs at least one firer; {unit.name} has {available} able to fire.")
+    if sum(result) > available:
+        raise RuleError(f"{unit.name} has only {plural(available, 'figure')} able to fire here, not {sum(result)}.")
+    return result
+
+
+def fire(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
+         events: list[Event]) -> bool:
+    """Dice order: one D6 per group, then one casualty card per hit, group by group."""
+    groups = plan_fire(c, state, unit, params)
+    results = [(g, dice.roll(6, f"{unit.name}: fire at {g.target.name} ({g.weapon}, class {g.klass})")) for g in groups]
+    for group, die in results:
+        hits = _hits(c, state, unit, group, die, events)
+        _cards(c, state, unit, group, hits, dice, events)
+    unit.last_fired_turn = state.turn
+    return True
+
+
+def _hits(c: Charts, state: NsrState, unit: Unit, g: Group, die: int, events: list[Event]) -> int:
+    row = c.t.firing_chart[g.weapon]
+    mods: list[tuple[str, int]] = []
+    if row.half_range_bonus and g.range <= row.max_range / 2:
+        mods.append(("half range", c.t.half_range_bonus))
+    if unit.joker == 6:
+        mods.append(("Joker Fire 6", 1))
+    score = die + sum(v for _, v in mods)
+    klass = g.klass
+    if g.weapon == "ball" and unit.british and klass == "II" and c.t.options.british_ball_class_ii_as_class_i:
+        klass = "I"
+        g.notes.append("British artillery reads class I")
+    figures = Fraction(g.figures)
+    if unit.joker == 1:
+        figures = Fraction(math.floor(figures / 2))
+        g.notes.append("low on ammo: half fire")
+    elif unit.joker == 3:
+        figures *= 2
+        g.notes.append("two shots a figure")
+    cell = c.fraction(g.weapon, klass, score)
+    _, multiply = c.fire_row(g.weapon)
+    hits = c.round_hits(figures * cell) * multiply
+    if multiply > 1:
+        g.notes.append(f"hits ×{multiply}")
+    if unit.joker == 2:
+        hits *= 2
+        g.notes.append("good shots: hits doubled")
+    elif unit.joker == 5:
+        hits = math.ceil(hits / 2)
+        g.notes.append("bad aim: hits halved")
+    column = COLUMN_LABELS[c.column(score)]
+    sums = "".join(f" +{v} ({k})" for k, v in mods)
+    calc = f"{die}{sums} = {score}" if mods else f"{die}"
+    extra = f" ({'; '.join(g.notes)})" if g.notes else ""
+    shooters = f"{g.weapon} (crew of {g.firers})" if g.weapon in ("ball", "grapeshot") else plural(g.firers, g.weapon)
+    text = (f"{unit.name} fires at {g.target.name}: {shooters}, class {klass}, {g.range:g}″; "
+            f"die {calc} reads column {column}: {cell.numerator}/{cell.denominator} → {plural(hits, 'hit')}{extra}.")
+    events.append(Event("fire", text, {
+        "unit": unit.name, "target": g.target.name, "weapon": g.weapon, "firers": g.firers,
+        "figures": float(figures), "class": klass, "range": g.range, "die": die,
+        "modifiers": [{"reason": k, "value": v} for k, v in mods], "score": score, "column": column,
+        "fraction": f"{cell.numerator}/{cell.denominator}", "hits": hits, "notes": list(g.notes),
+    }))
+    return hits
+
+
+def _cards(c: Charts, state: NsrState, unit: Unit, g: Group, hits: int, dice: DiceSource, events: list[Event]) -> None:
+    """One casualty card per hit (A-NSR-8: from the deck in play), applied as it is turned."""
+    vs_gun = g.target.weapon == "artillery"
+    already: set[str] = set()
+    for n in range(1, hits + 1):
+        reason = f"Casualty card {n} of {hits}: {unit.name} at {g.target.name}"
+        card = _casualty_card(state, unit, g.target, reason, dice, events)
+        if card is None:
+            continue
+        candidates = _candidates(g.target, g.at_wounded)
+        fresh = [f for f in candidates if f.name not in already]
+        candidates = fresh or candidates
+        who = c.t.casualty_card.ranks[rank_key(card)]
+        outcome = c.t.casualty_card.suits[suit(card)]
+        if vs_gun:
+            crew_rule = c.t.vs_artillery_crew
+            if rank_key(card) not in crew_rule.ranks or suit(card) not in crew_rule.suits:
+                events.append(Event("hit", f"{label(card)} → no casualty among {of(g.target.name)} crew.",
+                                    {"unit": g.target.name, "card": card, "outcome": "no_hit", "by": unit.name}))
+                continue
+            outcome = crew_rule.suits[suit(card)]
+        figure = pick(candidates, who)
+        if figure is None:
+            events.append(Event("hit", f"{label(card)} → no figure of {g.target.name} may be hit by it (the hit is lost).",
+                                {"unit": g.target.name, "card": card, "outcome": "lost", "by": unit.name}))
+            continue
+        already.add(figure.name)
+        strike(state, g.target, figure, outcome, unit.name, events, card=label(card))
+
+
+def _candidates(target: Unit, at_wounded: bool) -> list[Figure]:
+    if at_wounded:
+        return [f for f in target.figures if f.status == "wounded" and not f.in_rear]
+    return target.standing()
+
+
+def _casualty_card(state: NsrState, unit: Unit, target: Unit, reason: str, dice: DiceSource,
+                   events: list[Event]) -> str | None:
+    """A card that is not a joker (A-NSR-7), or None when a joker destroyed the gun (artillery at artillery)."""
+    while True:
+        card = turn_card(state.deck, state.discards, dice, reason, events)
+        if not is_joker(card):
+            return card
+        if unit.weapon == "artillery" and target.weapon == "artillery" and not target.gun_destroyed:
+            target.gun_destroyed = True
+            events.append(Event("gun", f"{label(card)}: {of(target.name)} gun is destroyed.",
+                                {"unit": target.name, "card": card, "by": unit.name}))
+            return None
+        events.append(Event("hit", f"{label(card)} is set aside; another card is turned.",
+                            {"unit": target.name, "card": card, "outcome": "joker", "by": unit.name}))
+
+
+# --- volley ------------------------------------------------------------------------------------
+
+
+def volley(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
+           events: list[Event]) -> bool:
+    """One card per volleying figure (A-NSR-3), no die and no half-range +1 (A-NSR-23)."""
+    block = fire_block(c, state, unit)
+    if block:
+        raise RuleError(block)
+    if unit.weapon not in SMALL_ARMS:
+        raise RuleError(f"{unit.name} cannot volley: volleys are fired with small arms.")
+    if unit.formation not in c.t.volley_formations:
+        raise RuleError(f"{unit.name} is in {unit.formation.replace('_', ' ')}: a volley is fired by a unit one or two ranks deep, in line.")
+    notes: list[str] = []
+    target = _target(state, unit, params.get("target"), "volley at")
+    klass = _klass(params.get("class"), target, notes, c)
+    half = c.t.firing_chart[unit.weapon].max_range / 2
+    _range(params.get("range"), unit, target, half, f"a volley of {unit.weapon}s (half range)")
+    [count] = _split(unit, [params.get("firers")], _available(c, state, unit, unit.weapon))
+    cards = count
+    if unit.joker == 1:
+        cards = count // 2
+        notes.append("low on ammo: half fire")
+    elif unit.joker == 3:
+        cards = count * 2
+        notes.append("two shots a figure")
+    elif unit.joker in (2, 5, 6):
+        notes.append(f"Joker Fire {unit.joker} does not change a volley")
+    extra = f" ({'; '.join(notes)})" if notes else ""
+    events.append(Event("volley", f"{unit.name} volleys at {target.name} (class {klass}): "
+                                  f"{plural(count, 'figure')}, {plural(cards, 'card')}{extra}.",
+                        {"unit": unit.name, "target": target.name, "class": klass, "firers": count, "cards": cards,
+                         "notes": notes}))
+    _volley_cards(c, state, unit, target, klass, cards, dice, events)
+    unit.last_fired_turn = state.turn
+    return True
+
+
+def _volley_cards(c: Charts, state: NsrState, unit: Unit, target: Unit, klass: str, cards: int,
+                  dice: DiceSource, events: list[Event]) -> None:
+    hit_already: set[str] = set()
+    vs_gun = target.weapon == "artillery"
+    for n in range(1, cards + 1):
+        candidates = [f for f in target.standing() if f.name not in hit_already]
+        if not candidates:
+            events.append(Event("volley", f"Every figure of {target.name} in the area is hit: "
+                                          f"the other {plural(cards - n + 1, 'card')} are wasted.",
+                                {"unit": target.name, "wasted": cards - n + 1}))
+            return
+        reason = f"Volley card {n} of {cards}: {unit.name} at {target.name}"
+        card = _casualty_card(state, unit, target, reason, dice, events)
+        if card is None:
+            continue
+        outcome = _volley_outcome(c, state, unit, target, klass, card, vs_gun, reason, dice, events)
+        if outcome is None:
+            events.append(Event("hit", f"{label(card)} → no hit on {target.name}.",
+                                {"unit": target.name, "card": card, "outcome": "no_hit", "by": unit.name}))
+            continue
+        who = c.t.casualty_card.ranks[rank_key(card)]
+        figure = pick(candidates, who)
+        if figure is None:
+            events.append(Event("hit", f"{label(card)} → no figure of {target.name} may be hit by it (wasted).",
+                                {"unit": target.name, "card": card, "outcome": "lost", "by": unit.name}))
+            continue
+        hit_already.add(figure.name)
+        strike(state, target, figure, outcome[0], unit.name, events, card=outcome[1])
+
+
+def _volley_outcome(c: Charts, state: NsrState, unit: Unit, target: Unit, klass: str, card: str, vs_gun: bool,
+                    reason: str, dice: DiceSource, events: list[Event]) -> tuple[str, str] | None:
+    """(outcome, card text) for one volley card, turning the second card of a class III/IV hit at once."""
+    if vs_gun:
+        rule = c.t.vs_artillery_crew
+        if rank_key(card) not in rule.ranks or suit(card) not in rule.suits:
+            return None
+        return rule.suits[suit(card)], label(card)
+    result = c.t.volley_cards[klass][suit(card)]
+    if result == "no_hit":
+        return None
+    if result != "hit":
+        return result, label(card)
+    second = _casualty_card(state, unit, target, f"{reason}, second card", dice, events)
+    if second is None:
+        return None
+    severity = c.t.volley_second_card[rank_key(second)]
+    if severity == "wounded":
+        severity = "light" if suit(second) in ("S", "C") else "heavy"  # A-NSR-9: red heavy, black light
+    return severity, f"{label(card)} then {label(second)}"
+
+
+# --- officers' pistols ---------------------------------------------------------------------------
+
+
+def pistol(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
+           events: list[Event]) -> bool:
+    """An officer's aimed shot at one figure (A-NSR-22): 1D6, 5 wounds, 6 kills. The unit fires on after."""
+    if unit.out or unit.routed or unit.shaken:
+        raise RuleError(f"{unit.name} is in no state to fire.")
+    if unit.charged:
+        raise RuleError(f"{unit.name} charged this turn: figures that used a charge move may not fire.")
+    officers = pistol_officers(unit)
+    if not officers:
+        raise RuleError(f"{unit.name} has no officer with a pistol left to fire this phase.")
+    officer = officers[0]
+    target = _target(state, unit, params.get("target"), "aim at")
+    rule = c.t.officer_pistol
+    _range(params.get("range"), unit, target, rule.max_range, "an officer's pistol")
+    aim = str(params.get("aim") or "leader").strip().casefold()
+    if aim not in AIMS:
+        raise RuleError(f"Aim at a leader, key, ordinary or wounded figure, not {short(aim)}.")
+    victim = _aimed(target, aim)
+    if victim is None:
+        raise RuleError(f"{target.name} has no {aim} figure to aim at.")
+    die = dice.roll(6, f"{unit.name}: {of(officer.name)} pistol at {of(target.name)} {victim.name}")
+    unit.pistols_fired.append(officer.name)
+    outcome = "killed" if die >= rule.kill_on else rule.wound if die >= rule.wound_on else None
+    result = "miss" if outcome is None else outcome
+    events.append(Event("pistol", f"{unit.name}: {officer.name} fires a pistol at {of(target.name)} {victim.name}: "
+                                  f"{die}, {'a miss' if outcome is None else 'hit'}.",
+                        {"unit": unit.name, "officer": officer.name, "target": target.name, "figure": victim.name,
+                         "die": die, "outcome": result}))
+    if outcome is not None:
+        strike(state, target, victim, outcome, unit.name, events)
+    return False
+
+
+def _aimed(target: Unit, aim: str) -> Figure | None:
+    if aim == "wounded":
+        return next((f for f in target.figures if f.status == "wounded" and not f.in_rear), None)
+    standing = target.standing()
+    if aim == "leader":
+        leaders = sorted((f for f in standing if f.leader), key=lambda f: -f.rank)
+        return leaders[0] if leaders else None
+    if aim == "key":
+        return next((f for f in standing if f.key and not f.leader), None)
+    return next((f for f in standing if not f.key and not f.leader), None)

@@ -1,0 +1,77 @@
+"""Who a hit falls on, and what it does to the figure and its unit."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rules.core import Event
+from rules.nsr.state import Figure, NsrState, Unit
+
+OUTCOME_WORDS = {"killed": "killed", "heavy": "heavily wounded", "light": "lightly wounded",
+                 "wounded": "wounded", "captured": "captured"}
+
+
+def pick(candidates: Iterable[Figure], who: str) -> Figure | None:
+    """The figure a card's rank hits among ``candidates`` (A-NSR-21).
+
+    leader: the highest-ranking leader, else a key figure, else anyone; key: a key figure, else any
+    non-leader; ordinary: an ordinary figure, else a key figure, never a leader.
+    """
+    pool = list(candidates)
+    leaders = sorted((f for f in pool if f.leader), key=lambda f: -f.rank)
+    keys = [f for f in pool if f.key and not f.leader]
+    ordinary = [f for f in pool if not f.key and not f.leader]
+    if who == "leader":
+        order = leaders + keys + ordinary
+    elif who == "key":
+        order = keys + ordinary
+    else:
+        order = ordinary + keys
+    return order[0] if order else None
+
+
+def strike(state: NsrState, unit: Unit, figure: Figure, outcome: str, by: str, events: list[Event],
+           card: str = "", quiet: bool = False) -> None:
+    """Apply ``outcome`` (killed, heavy, light, captured) to ``figure`` of ``unit``."""
+    was_shaken = figure.shaken
+    if outcome == "killed":
+        figure.status, figure.wound = "killed", ""
+    elif outcome == "captured":
+        figure.status = "captured"
+    elif figure.status == "wounded":
+        figure.wound = outcome = "heavy"  # wounded again: heavily
+    else:
+        figure.status, figure.wound = "wounded", outcome
+    for mark in ("pinned", "shaken", "prone"):
+        setattr(figure, mark, False)
+    figure.duty = ""
+    unit.hit_this_turn = True
+    if was_shaken:
+        unit.critical = True  # shaken figures hit: critical morale (seed 4.B)
+    if not quiet:
+        prefix = f"{card} → " if card else ""
+        text = f"{prefix}{unit.name}: {figure.name} {OUTCOME_WORDS[outcome]}."
+        events.append(Event("hit", text, {"unit": unit.name, "side": unit.side, "figure": figure.name,
+                                          "outcome": outcome, "card": card, "by": by}))
+    commander = state.commanders.get(unit.side)
+    is_chief = commander is not None and (commander.unit, commander.figure) == (unit.name, figure.name)
+    if is_chief and outcome in ("killed", "captured") and not commander.lost_turn:
+        commander.lost_turn = state.turn
+        events.append(Event("commander", f"{unit.side}'s Commander-in-Chief is {OUTCOME_WORDS[outcome]}: "
+                                         f"the side checks major morale from now on.",
+                            {"side": unit.side, "turn": state.turn}))
+    if not any(f.status in ("fit", "ran") for f in unit.figures):
+        events.append(Event("casualty", f"{unit.name} has no figure left standing.",
+                            {"figure": unit.name, "side": unit.side, "by": by}))
+
+
+def summary(unit: Unit) -> str:
+    """``14 fit, 2 wounded, 1 killed`` for a unit."""
+    counts: dict[str, int] = {}
+    for f in unit.figures:
+        counts[f.status] = counts.get(f.status, 0) + 1
+    parts = [f"{counts.get('fit', 0)}/{unit.original} fit"]
+    for status in ("wounded", "killed", "captured", "ran"):
+        if counts.get(status):
+            parts.append(f"{counts[status]} {status}")
+    return ", ".join(parts)
+

@@ -1,0 +1,245 @@
+"""The movement phase: moves and charges on the movement chart, formations, guns, the Joker Movement chart."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core import DiceSource, Event, RuleError, roll_dice
+from rules.nsr.forces import formation_name
+from rules.nsr.lookup import Charts
+from rules.nsr.state import Charge, NsrState, Unit, of, plural, unit_named
+from rules.nsr.values import blank, choice, number, yes
+
+GOING = ("cross_country", "road")
+NO_CHARGE_TROOPS = ("artillery", "command")
+
+
+def _pretty(text: str) -> str:
+    return text.replace("_", " ")
+
+
+def _may_move(unit: Unit, doing: str) -> None:
+    if unit.pinned:
+        raise RuleError(f"{unit.name} is pinned and may not {doing} until it passes a pinned check: "
+                        f"change formation (/nsr form) or hold.")
+    if unit.immobile:
+        raise RuleError(f"{unit.name} is immobile this turn (major morale): change formation (/nsr form) or hold.")
+
+
+def _dice_for(c: Charts, unit: Unit, column: str, new_formation: str | None) -> int:
+    """Dice for the move; changing formation on the way uses the slower formation's dice (seed 1.B.H)."""
+    formations = [unit.formation] + ([new_formation] if new_formation and new_formation != unit.formation else [])
+    counts = []
+    for formation in formations:
+        n = c.movement_dice(unit.troop, formation, column)
+        if n is None:
+            raise RuleError(f"{unit.name} in {_pretty(formation)} has no {_pretty(column)} rate on the movement chart.")
+        counts.append(n)
+    return min(counts)
+
+
+def _penalties(dice: list[int], rough: bool, carrying: bool, walking: bool) -> list[tuple[str, int]]:
+    """Each penalty takes one die away (RESOLUTION of this engine): rough terrain and carrying the
+    heavily wounded the highest die left, the lightly wounded walking the lowest (A-NSR-9)."""
+    left = sorted(dice)
+    taken: list[tuple[str, int]] = []
+    for reason, applies, highest in (("rough terrain", rough, True), ("carrying the heavily wounded", carrying, True),
+                                     ("lightly wounded walking", walking, False)):
+        if applies and left:
+            taken.append((reason, left.pop(-1 if highest else 0)))
+    return taken
+
+
+def _roll_move(c: Charts, unit: Unit, count: int, what: str, params: Mapping[str, Any], dice: DiceSource,
+               events: list[Event], *, carrying: bool = False, walking: bool = False) -> tuple[int, str]:
+    """Roll the unit's movement dice, then any joker die (Dice order), and say the inches."""
+    rolled = roll_dice(dice, count, 6, f"{unit.name}: {what}, {count}D6")
+    rough = yes(params.get("rough"))
+    taken = _penalties(rolled, rough, carrying, walking)
+    total = sum(rolled) - sum(v for _, v in taken)
+    parts = [f"{count}D6 {'+'.join(map(str, rolled))} = {sum(rolled)}"]
+    parts += [f"−{v} ({reason})" for reason, v in taken]
+    if unit.joker == 1:
+        extra = dice.roll(6, f"{unit.name}: Joker Movement 1, one more die")
+        total += extra
+        parts.append(f"+{extra} (joker)")
+    elif unit.joker == 4:
+        extra = dice.roll(6, f"{unit.name}: Joker Movement 4, one D6 less")
+        total -= extra
+        parts.append(f"−{extra} (joker)")
+    total = max(0, total)
+    return total, ", ".join(parts)
+
+
+def move(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
+         events: list[Event]) -> bool:
+    if unit.joker == 6 and unit.troop not in NO_CHARGE_TROOPS and _can_charge(c, unit):
+        raise RuleError(f"{unit.name} drew Joker Movement 6: it must charge the nearest enemy unit (/nsr charge).")
+    _may_move(unit, "move")
+    going = choice(params.get("going"), GOING, "cross_country", "going")
+    new = None if blank(params.get("formation")) else formation_name(params.get("formation"))
+    if new is not None:
+        _check_formation(c, unit, new)
+        if unit.troop == "artillery" and new != unit.formation:
+            raise RuleError(f"Limbering or unlimbering {unit.name} takes its whole move: use /nsr form.")
+    if unit.troop == "artillery" and not unit.gun_destroyed and len(unit.standing()) < c.t.gun_movers:
+        raise RuleError(f"{unit.name} needs at least {c.t.gun_movers} figures to move its gun.")
+    carrying, walking = yes(params.get("carrying")), yes(params.get("walking"))
+    heavy = [f for f in unit.figures if f.status == "wounded" and f.wound == "heavy" and not f.in_rear]
+    light = [f for f in unit.figures if f.status == "wounded" and f.wound == "light" and not f.in_rear]
+    if carrying and not heavy:
+        raise RuleError(f"{unit.name} has no heavily wounded figure to carry.")
+    if walking and not light:
+        raise RuleError(f"{unit.name} has no lightly wounded figure walking to the rear.")
+    count = _dice_for(c, unit, going, new)
+    total, detail = _roll_move(c, unit, count, f"move, {_pretty(going)}", params, dice, events,
+                               carrying=carrying, walking=walking)
+    notes = []
+    if new is not None and new != unit.formation:
+        notes.append(f"forms {_pretty(new)}")
+        unit.formation = new
+    if not blank(params.get("prone")):
+        unit.set_marks(prone=yes(params.get("prone")))
+        notes.append("goes prone" if yes(params.get("prone")) else "stands up")
+    if carrying:
+        bearers = [f for f in unit.standing() if not f.leader and not f.duty][: len(heavy)]
+        for f in heavy:
+            f.in_rear = True
+        for f in bearers:
+            f.duty = "carrying"
+        verb = "carries" if len(bearers) == 1 else "carry"
+        notes.append(f"{plural(len(bearers), 'figure')} {verb} {plural(len(heavy), 'heavily wounded figure')} to the rear")
+    if walking:
+        for f in light:
+            f.in_rear = True
+        notes.append(f"{plural(len(light), 'lightly wounded figure')} {'walks' if len(light) == 1 else 'walk'} to the rear")
+    if unit.building:
+        notes.append(f"leaves {unit.building}")
+        unit.building = ""
+    tail = f"; {', '.join(notes)}" if notes else ""
+    events.append(Event("move", f"{unit.name} moves ({_pretty(unit.formation)}, {_pretty(going)}): {detail} → "
+                                f"up to {total}″{tail}.",
+                        {"unit": unit.name, "inches": total, "going": going, "dice": count, "formation": unit.formation}))
+    return True
+
+
+def _can_charge(c: Charts, unit: Unit) -> bool:
+    return c.movement_dice(unit.troop, unit.formation, "charge") is not None and not unit.pinned and not unit.immobile
+
+
+def _check_formation(c: Charts, unit: Unit, formation: str) -> None:
+    rows = c.t.movement_dice[unit.troop]
+    if formation not in rows:
+        raise RuleError(f"{unit.name} ({unit.troop}) may form {', '.join(_pretty(r) for r in rows)}, "
+                        f"not {_pretty(formation)}.")
+
+
+def charge(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
+           events: list[Event]) -> bool:
+    """A charge move; it stops 2" short and is completed in the close combat phase."""
+    _may_move(unit, "charge")
+    if unit.formation == "square":
+        raise RuleError(f"{unit.name} is in square: troops in square may not charge.")
+    going = choice(params.get("going"), GOING, "cross_country", "going")
+    column = "charge" if going == "cross_country" else "road_charge"
+    if c.movement_dice(unit.troop, unit.formation, column) is None:
+        raise RuleError(f"{unit.name} ({unit.troop}, {_pretty(unit.formation)}) may not charge"
+                        f"{' by road' if going == 'road' else ''}.")
+    target = unit_named(state, params.get("target"))
+    if target.side == unit.side:
+        raise RuleError(f"{target.name} is on {of(unit.name)} own side: charge an enemy unit.")
+    if target.out:
+        raise RuleError(f"{target.name} is out of the fight: there is nothing to charge.")
+    distance = None
+    if not blank(params.get("distance")):
+        distance = number(params.get("distance"), f"Give the distance from {unit.name} to {target.name} in inches.")
+        if distance < 0:
+            raise RuleError("A distance cannot be negative.")
+    count = c.movement_dice(unit.troop, unit.formation, column) or 0
+    total, detail = _roll_move(c, unit, count, f"charge at {target.name}", params, dice, events)
+    unit.charged = True
+    unit.set_marks(prone=False)
+    unit.building = ""
+    stop = c.t.distances.charge_stop
+    if distance is not None and total < distance - stop:
+        events.append(Event("charge", f"{unit.name} charges {target.name}: {detail} → {total}″, short of the "
+                                      f"{distance - stop:g}″ needed: it moves {total}″ and the charge fails.",
+                            {"unit": unit.name, "target": target.name, "inches": total, "reached": False}))
+        return True
+    counter = any(ch.charger == target.name and ch.target == unit.name and not ch.resolved for ch in state.charges)
+    state.charges.append(Charge(charger=unit.name, target=target.name, counter=counter))
+    kind = "counter-charges" if counter else "charges"
+    events.append(Event("charge", f"{unit.name} {kind} {target.name}: {detail} → {total}″; it stops {stop:g}″ short, "
+                                  f"to close in the close combat phase.",
+                        {"unit": unit.name, "target": target.name, "inches": total, "reached": True, "counter": counter}))
+    return True
+
+
+def form(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
+         events: list[Event]) -> bool:
+    """Change formation (or go prone / stand) in place; limbering or unlimbering a gun takes the turn."""
+    if blank(params.get("formation")) and blank(params.get("prone")):
+        raise RuleError(f"Say the formation {unit.name} takes, or whether it goes prone.")
+    notes = []
+    if not blank(params.get("formation")):
+        new = formation_name(params.get("formation"))
+        _check_formation(c, unit, new)
+        if new == unit.formation:
+            raise RuleError(f"{unit.name} is already in {_pretty(new)}.")
+        if unit.troop == "artillery":
+            if unit.gun_destroyed:
+                raise RuleError(f"{of(unit.name)} gun is destroyed: there is nothing to limber.")
+            unit.limbered_turn = state.turn
+            notes.append("limbers its gun" if new == "limbered" else "unlimbers its gun")
+        else:
+            notes.append(f"forms {_pretty(new)}")
+        unit.formation = new
+    if not blank(params.get("prone")):
+        down = yes(params.get("prone"))
+        unit.set_marks(prone=down)
+        notes.append("goes prone" if down else "stands up")
+    events.append(Event("form", f"{unit.name} {' and '.join(notes)}.", {"unit": unit.name, "formation": unit.formation}))
+    return True
+
+
+def hold(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
+         events: list[Event]) -> bool:
+    doing = "does not move" if state.phase == "movement" else "does not fire"
+    if state.phase == "movement" and unit.joker == 6 and unit.troop not in NO_CHARGE_TROOPS and _can_charge(c, unit):
+        raise RuleError(f"{unit.name} drew Joker Movement 6: it must charge the nearest enemy unit (/nsr charge).")
+    events.append(Event("hold", f"{unit.name} {doing}.", {"unit": unit.name, "phase": state.phase}))
+    return True
+
+
+# --- the Joker Movement chart ------------------------------------------------------------------
+
+
+def joker_movement(c: Charts, state: NsrState, unit: Unit, card: str, dice: DiceSource, events: list[Event],
+                   effect_only: bool = False) -> bool:
+    """Roll chart J-M for the unit a joker names; True when that ends its activation."""
+    result = dice.roll(6, f"{unit.name}: Joker Movement chart")
+    events.append(Event("joker", f"Joker Movement chart for {unit.name}: {result} — {c.t.joker_movement[result]}.",
+                        {"unit": unit.name, "roll": result, "card": card}))
+    if result == 5:
+        healed = [f for f in unit.figures if f.status == "wounded" and f.wound == "light"]
+        for f in healed:
+            f.status, f.wound, f.in_rear = "fit", "", False
+        events.append(Event("heal", f"{unit.name}: {plural(len(healed), 'lightly wounded figure')} healed.",
+                            {"unit": unit.name, "healed": [f.name for f in healed]}))
+    if effect_only:
+        return True
+    unit.joker = result
+    if result == 2:
+        events.append(Event("hold", f"{unit.name} does not move this turn.", {"unit": unit.name, "phase": "movement"}))
+        return True
+    if result == 3:
+        back = sum(roll_dice(dice, c.t.distances.joker_fall_back_d6, 6, f"{unit.name}: Joker Movement 3, fall back"))
+        events.append(Event("move", f"{unit.name} falls back {back}″.", {"unit": unit.name, "inches": -back}))
+        return True
+    if result == 6 and unit.troop == "artillery":
+        events.append(Event("joker", f"{unit.name} moves to grapeshot range of the nearest enemy unit, limbered or "
+                                     f"manhandled (/nsr move).", {"unit": unit.name}))
+    elif result == 6 and unit.troop == "command":
+        events.append(Event("joker", f"{unit.name} may take the nearest friendly unit along with it (/nsr move).",
+                            {"unit": unit.name}))
+    return False

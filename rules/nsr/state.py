@@ -1,0 +1,252 @@
+"""The NSR game state: units of figures, the deck, charges, buildings; plain data throughout."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, TypeVar
+
+from rules.core import RuleError, find_figure, short
+
+Phase = Literal["movement", "fire", "close_combat", "over"]
+Status = Literal["fit", "wounded", "killed", "captured", "ran"]
+T = TypeVar("T")
+
+
+@dataclass
+class Figure:
+    """One figure of a unit. ``rank`` > 0 marks a leader; ``key`` a key figure (gunner, sapper…)."""
+
+    name: str
+    role: str
+    rank: int = 0
+    key: bool = False
+    status: Status = "fit"
+    wound: str = ""  # "light" or "heavy" while wounded
+    prone: bool = False
+    pinned: bool = False
+    shaken: bool = False
+    routed: bool = False
+    duty: str = ""  # "escort", "carrying" or "working": busy, does not fire
+    in_rear: bool = False  # a wounded figure carried or walked to the rear
+
+    @property
+    def standing(self) -> bool:
+        return self.status == "fit"
+
+    @property
+    def leader(self) -> bool:
+        return self.rank > 0
+
+
+@dataclass
+class Work:
+    """A loophole or breach a unit works at this turn (credited at the end of the turn)."""
+
+    building: str
+    task: str
+    workers: int
+    row: str
+
+
+@dataclass
+class Unit:
+    name: str
+    side: str
+    troop: str
+    formation: str
+    weapon: str
+    melee: str
+    original: int
+    figures: list[Figure]
+    british: bool = False
+    pistols: bool = True
+    attached: str = ""
+    moved: bool = False
+    fired: bool = False
+    charged: bool = False
+    fought: bool = False
+    hit_this_turn: bool = False
+    critical: bool = False
+    immobile: bool = False
+    gun_destroyed: bool = False
+    limbered_turn: int = 0
+    last_fired_turn: int = 0
+    joker: int = 0  # the Joker chart result applied to this unit's activation this phase
+    smoke: int = 0  # Joker Fire 4: no target beyond this many inches
+    pistols_fired: list[str] = field(default_factory=list)
+    building: str = ""
+    work: Work | None = None
+
+    def standing(self) -> list[Figure]:
+        return [f for f in self.figures if f.status == "fit"]
+
+    def strength(self) -> int:
+        """Figures that count towards the unit's strength: fit and not routed off."""
+        return sum(1 for f in self.figures if f.status == "fit" and not f.routed)
+
+    def leaders(self) -> list[Figure]:
+        return sorted((f for f in self.standing() if f.leader), key=lambda f: -f.rank)
+
+    @property
+    def shaken(self) -> bool:
+        return any(f.shaken for f in self.standing())
+
+    @property
+    def pinned(self) -> bool:
+        return any(f.pinned for f in self.standing())
+
+    @property
+    def routed(self) -> bool:
+        standing = self.standing()
+        return bool(standing) and all(f.routed for f in standing)
+
+    @property
+    def prone(self) -> bool:
+        standing = self.standing()
+        return bool(standing) and sum(f.prone for f in standing) * 2 > len(standing)
+
+    @property
+    def out(self) -> bool:
+        """Out of the fight: no figure standing, or routed (it never rallies)."""
+        return not self.standing() or self.routed
+
+    def set_marks(self, **marks: bool) -> None:
+        for f in self.standing():
+            for key, value in marks.items():
+                setattr(f, key, value)
+
+
+@dataclass
+class Charge:
+    charger: str
+    target: str
+    counter: bool = False
+    resolved: bool = False
+
+
+@dataclass
+class Building:
+    name: str
+    roof: int
+    storeys: int
+    windows: int = 0
+    doors: int = 0
+    loopholes: int = 0
+    breaches: dict[str, int] = field(default_factory=dict)
+    progress: dict[str, str] = field(default_factory=dict)  # task -> fraction done, "3/10"
+
+    @property
+    def capacity(self) -> int:
+        return self.roof * self.storeys
+
+    @property
+    def openings(self) -> int:
+        return self.windows + self.doors + self.loopholes + self.breaches.get("door", 0)
+
+
+@dataclass
+class PendingChoice:
+    """The decision the engine waits for (also handed to the shell as a core Decision)."""
+
+    decider: str
+    prompt: str
+    choices: list[list[str]]  # [value, label]
+    resume_action: str
+    card: str
+    phase: str
+
+
+@dataclass
+class Commander:
+    unit: str
+    figure: str
+    lost_turn: int = 0
+
+
+@dataclass
+class NsrState:
+    sides: list[str]
+    turn: int
+    phase: Phase
+    units: list[Unit]
+    deck: list[str]
+    discards: list[str] = field(default_factory=list)
+    card: str = ""
+    active: str = ""
+    pending: PendingChoice | None = None
+    charges: list[Charge] = field(default_factory=list)
+    commanders: dict[str, Commander] = field(default_factory=dict)
+    buildings: list[Building] = field(default_factory=list)
+    idle_turns: int = 0
+    over: bool = False
+    winner: str | None = None
+
+
+def _dup(obj: T) -> T:
+    """A shallow copy of a plain dataclass (faster than copy.copy, which ``act`` calls thousands of times
+    when /odds replays an action)."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
+
+
+def _copy_unit(unit: Unit) -> Unit:
+    new = _dup(unit)
+    new.figures = [_dup(f) for f in unit.figures]
+    new.pistols_fired = list(unit.pistols_fired)
+    new.work = None if unit.work is None else _dup(unit.work)
+    return new
+
+
+def copy_state(state: NsrState) -> NsrState:
+    """A copy ``act`` may change freely (every mutable part is new; scalars are shared)."""
+    new = _dup(state)
+    new.sides = list(state.sides)
+    new.units = [_copy_unit(u) for u in state.units]
+    new.deck, new.discards = list(state.deck), list(state.discards)
+    if state.pending is not None:
+        new.pending = _dup(state.pending)
+        new.pending.choices = [list(c) for c in state.pending.choices]
+    new.charges = [_dup(c) for c in state.charges]
+    new.commanders = {side: _dup(c) for side, c in state.commanders.items()}
+    new.buildings = []
+    for b in state.buildings:
+        nb = _dup(b)
+        nb.breaches, nb.progress = dict(b.breaches), dict(b.progress)
+        new.buildings.append(nb)
+    return new
+
+
+def unit_named(state: NsrState, wanted: object) -> Unit:
+    if not isinstance(wanted, str) or not wanted.strip():
+        raise RuleError("Name a unit.")
+    name = find_unit_name([u.name for u in state.units], wanted)
+    return next(u for u in state.units if u.name == name)
+
+
+def find_unit_name(names: list[str], wanted: str) -> str:
+    try:
+        return find_figure(names, wanted)
+    except RuleError:
+        raise RuleError(f"There is no unit called {short(wanted)} in this game.") from None
+
+
+def building_named(state: NsrState, wanted: object) -> Building:
+    if not isinstance(wanted, str) or not wanted.strip():
+        raise RuleError("Name a building.")
+    for b in state.buildings:
+        if b.name.casefold() == " ".join(wanted.split()).casefold():
+            return b
+    raise RuleError(f"There is no building called {short(wanted)}: describe it first with /nsr building.")
+
+
+def side_units(state: NsrState, side: str) -> list[Unit]:
+    return [u for u in state.units if u.side == side]
+
+
+def plural(count: int, word: str, many: str = "") -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {many or word + 's'}"
+
+
+def of(name: str) -> str:
+    """The possessive of a unit's name: ``Chasseurs'``, ``33rd Foot's``."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
