@@ -14,8 +14,10 @@ from discord.ext import commands
 from bot.app.replies import Reply
 from bot.app.service import App
 from bot.errors import player_message
+from bot.scheduler import PaceScheduler, channel_poster
 from cogs import extensions
 from cogs.buttons import DecisionButton
+from cogs.log_buttons import LogPageButton
 from cogs.common import deliver
 
 log = logging.getLogger("skirmish_gm.client")
@@ -56,6 +58,7 @@ class SkirmishBot(commands.Bot):
         self.app = app
         self.dev_guild_id = dev_guild_id
         self.sync_state = sync_state
+        self.scheduler: PaceScheduler | None = None
 
     async def load_cogs(self) -> None:
         for extension in extensions():
@@ -63,8 +66,16 @@ class SkirmishBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(DecisionButton)
+        self.add_dynamic_items(LogPageButton)
         await self.load_cogs()
         await self.sync_commands(force=False)
+        self.scheduler = PaceScheduler(self.app, channel_poster(self))
+        self.scheduler.start()
+
+    async def close(self) -> None:
+        if self.scheduler is not None:
+            await self.scheduler.stop()
+        await super().close()
 
     def command_payload(self) -> list[dict[str, Any]]:
         return [command.to_dict(self.tree) for command in self.tree.get_commands()]

@@ -1,11 +1,18 @@
-"""/game: start a battle from the rosters, see it, read its log, undo, end."""
+"""/game: start a battle from the rosters, see it, read its log, report it, undo, end."""
 from __future__ import annotations
+
+import asyncio
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.reports import BATTLE_ID_MAX
 from cogs.common import AppCog, caller_of, deliver
+from cogs.log_buttons import deliver_page
+
+#: Seconds a report may take before the interaction is deferred (Discord wants an answer within 3).
+REPORT_BEFORE_DEFER = 1.5
 
 
 class GameCog(AppCog, commands.GroupCog, group_name="game", group_description="The battle in this channel"):
@@ -14,17 +21,40 @@ class GameCog(AppCog, commands.GroupCog, group_name="game", group_description="T
         super().__init__()
 
     @app_commands.command(name="start", description="Start a battle with the rosters (game master only)")
-    async def start(self, interaction: discord.Interaction) -> None:
-        await deliver(interaction, await self.app.game_start(caller_of(interaction)))
+    @app_commands.describe(figures="Who fights, by name, separated by commas (default: everyone able to)")
+    async def start(self, interaction: discord.Interaction, figures: app_commands.Range[str, 1, 1000] | None = None) -> None:
+        await deliver(interaction, await self.app.game_start(caller_of(interaction), figures))
 
     @app_commands.command(name="status", description="Turn, phase, whose move, and every figure's state")
     async def status(self, interaction: discord.Interaction) -> None:
         await deliver(interaction, await self.app.game_status(caller_of(interaction)))
 
-    @app_commands.command(name="log", description="The last actions with their dice")
-    @app_commands.describe(count="How many actions (1-25, default 10)")
-    async def log(self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 25] = 10) -> None:
-        await deliver(interaction, await self.app.game_log(caller_of(interaction), count))
+    @app_commands.command(name="log", description="The battle's log, newest first, a page at a time")
+    @app_commands.describe(page="Which page (1 holds the newest actions)", count="Actions a page (1-25, default 10)",
+                           battle="A past battle's number (default: this one, or the last)")
+    async def log(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1_000_000] = 1,
+        count: app_commands.Range[int, 1, 25] = 10, battle: app_commands.Range[int, 1, BATTLE_ID_MAX] | None = None,
+    ) -> None:
+        await deliver_page(interaction, await self.app.game_log(caller_of(interaction), count, page, battle))
+
+    @app_commands.command(name="report", description="The whole battle as a Markdown file: sides, turns, every roll, result")
+    @app_commands.describe(battle="A past battle's number (default: this one, or the last)")
+    async def report(
+        self, interaction: discord.Interaction, battle: app_commands.Range[int, 1, BATTLE_ID_MAX] | None = None,
+    ) -> None:
+        """A long battle takes a moment to write: past ``REPORT_BEFORE_DEFER`` seconds the answer is
+        deferred (privately, since only the finished report says who may see it); a public report
+        then follows the private note as a message of its own."""
+        work = asyncio.ensure_future(self.app.game_report(caller_of(interaction), battle))
+        try:
+            reply = await asyncio.wait_for(asyncio.shield(work), REPORT_BEFORE_DEFER)
+        except TimeoutError:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            reply = await work
+            if not reply.ephemeral:
+                await interaction.followup.send(content="The report follows in the channel.", ephemeral=True)
+        await deliver(interaction, reply)
 
     @app_commands.command(name="undo", description="Take back the last action (its player or the game master)")
     async def undo(self, interaction: discord.Interaction) -> None:

@@ -6,18 +6,16 @@ from typing import Any, Mapping, Sequence
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import selectinload
 
 from bot.app.aftermath import AFTERMATH_COMMAND, AftermathCommands
 from bot.app.decisions import DecisionCommands
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply
 from bot.db.models import ActionRecord, Campaign, DecisionRecord, Figure, Game
 from bot.dice import RecordingDice, RolledDie
-from bot.render.cards import action_cards, board_card, board_files, roll_line
+from bot.render.cards import action_cards, board_card, board_files
 from rules import RULESETS
 from rules.core import Action, Engine, FigureSpec, short, to_data
 
-LOG_PAGE_MAX = 25
 
 
 class GameCommands(DecisionCommands, AftermathCommands):
@@ -171,7 +169,7 @@ class GameCommands(DecisionCommands, AftermathCommands):
                 raise Refusal("That game was ended by the game master: it can no longer be changed.")
             record = await s.scalar(
                 select(ActionRecord).where(ActionRecord.game_id == game.id, ActionRecord.undone.is_(False),
-                                           ActionRecord.command != AFTERMATH_COMMAND)
+                                           ActionRecord.command != AFTERMATH_COMMAND, ActionRecord.state_before.is_not(None))
                 .order_by(ActionRecord.seq.desc()).limit(1)
             )
             if record is not None and record.state_before is not None and record.user_id in (caller.user_id, campaign.gm_id):

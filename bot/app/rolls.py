@@ -4,21 +4,33 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from bot.app.base import AppBase, command_line
-from bot.app.replies import Caller, Card, Reply
+from bot.app.replies import Caller, Card, Refusal, Reply
 from bot.db.models import ActionRecord, Figure
 from bot.dice import RecordingDice, free_roll
 from rules import get_engine
 from rules.core import Event
 
+SECRET = "🔒"
+
 
 class RollCommands(AppBase):
-    async def roll(self, caller: Caller, expression: str, reason: str | None = None) -> Reply:
-        """Free dice in d20 notation; logged in the game when one is in progress here."""
+    async def roll(self, caller: Caller, expression: str, reason: str | None = None, secret: bool = False) -> Reply:
+        """Free dice in d20 notation; logged in the game when one is in progress here.
+
+        ``secret``: the game master rolls privately (an ephemeral answer) for a scenario event.
+        The roll is logged like any other, marked secret: the log and the report show it to the
+        game master at once and to everyone when the battle ends (see :mod:`bot.app.reports`).
+        Only the game master may, and only while a game is in progress (there is no log else).
+        """
         why = " ".join((reason or "").split())[:100] or "free roll"
         dice = RecordingDice(self._dice())
         async with self._run_locked(caller), self.db.transaction() as s:
             campaign = await self._campaign_here(s, caller)
+            if secret and (campaign is None or campaign.gm_id != caller.user_id):
+                raise Refusal("Only the game master may roll in secret.")
             game = await self._game(s, campaign, lock=True) if campaign else None
+            if secret and game is None:
+                raise Refusal("A secret roll is kept in a battle's log, and no battle is in progress here.")
             if game is not None:
                 applied, last_seq = (await s.execute(select(
                     select(ActionRecord.id).where(ActionRecord.interaction_id == caller.interaction_id).scalar_subquery(),
@@ -29,11 +41,23 @@ class RollCommands(AppBase):
                     if replayed is not None:
                         return replayed
             result = free_roll(expression, dice, f"{caller.display_name}: {why}")
-            event = Event("roll", f"{caller.display_name} rolls {result.detail}", {"expression": result.expression, "total": result.total})
+            data = {"expression": result.expression, "total": result.total}
+            if secret:
+                event = Event("roll", f"{caller.display_name} rolls in secret {result.detail}", {**data, "secret": True})
+            else:
+                event = Event("roll", f"{caller.display_name} rolls {result.detail}", data)
             if game is not None:
                 seq = (last_seq or 0) + 1
-                s.add(self._record(game, seq, caller, command_line("roll", "", {"dice": expression, "reason": reason}),
-                                   None, campaign.gm_id == caller.user_id, None, [event], dice.rolled))
+                params = {"dice": expression, "reason": reason, "secret": True if secret else None}
+                record = self._record(game, seq, caller, command_line("roll", "", params),
+                                      None, campaign.gm_id == caller.user_id, None, [event], dice.rolled)
+                for rolled in record.rolls:
+                    rolled.secret = secret
+                s.add(record)
+        if secret:
+            card = Card(title=f"{SECRET} Secret roll: {result.expression}", description=f"{result.detail}\n**Total: {result.total}**",
+                        footer=f"{why} · only you see this; the log keeps it and shows it to all when the battle ends")
+            return Reply(cards=[card], events=[event], rolls=list(dice.rolled), ephemeral=True)
         card = Card(title=f"{caller.display_name} rolls {result.expression}", description=f"{result.detail}\n**Total: {result.total}**", footer=why)
         return Reply(cards=[card], events=[event], rolls=list(dice.rolled))
 

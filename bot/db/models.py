@@ -52,10 +52,13 @@ __all__ = [
     "EventRecord",
     "RollRecord",
     "DecisionRecord",
+    "Deadline",
     "MEMBER_ROLES",
     "GAME_STATUSES",
     "DECISION_STATUSES",
     "ROLL_KINDS",
+    "DEADLINE_STATUSES",
+    "DEADLINE_KINDS",
 ]
 
 NAMING_CONVENTION = {
@@ -70,6 +73,8 @@ MEMBER_ROLES = ("gm", "player", "pending")
 GAME_STATUSES = ("active", "ended")
 DECISION_STATUSES = ("open", "answered", "cancelled")
 ROLL_KINDS = ("die", "card")
+DEADLINE_STATUSES = ("open", "expired", "closed")
+DEADLINE_KINDS = ("turn", "decision")
 
 
 def utcnow() -> datetime:
@@ -366,3 +371,54 @@ class DecisionRecord(Base):
 
     def __repr__(self) -> str:
         return f"<DecisionRecord {self.id} {self.kind} decider={self.decider!r} {self.status}>"
+
+
+class Deadline(Base):
+    """Play-by-chat pace: how long a game has been waiting on one side, and what is due when.
+
+    One row per wait: a decision waiting for a side (``kind="decision"``), or the turn of the side
+    the engine names (``kind="turn"``). ``open`` while the clock runs; ``expired`` once the
+    deadline passed and the campaign's choice was applied (it stays the game's current wait, so
+    nothing fires twice, until the game moves on); ``closed`` when the game moved on. At most one
+    row per game is current (open or expired). The scheduler claims a reminder by setting
+    ``reminded_at`` in a conditional UPDATE, and a timeout by moving ``open`` to ``expired`` under
+    the game's lock, so two bot processes on one database never send either twice.
+    """
+
+    __tablename__ = "deadlines"
+    __table_args__ = (
+        Index(
+            "uq_deadlines_current_game",
+            "game_id",
+            unique=True,
+            sqlite_where=text("status IN ('open', 'expired')"),
+            postgresql_where=text("status IN ('open', 'expired')"),
+        ),
+        Index("ix_deadlines_status_due_at", "status", "due_at"),
+        CheckConstraint(_in("status", DEADLINE_STATUSES), name="status"),
+        CheckConstraint(_in("kind", DEADLINE_KINDS), name="kind"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    decision_id: Mapped[int | None] = mapped_column(
+        ForeignKey("decisions.id", ondelete="CASCADE"), nullable=True
+    )
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(10))
+    side: Mapped[str] = mapped_column(String(32))  # the side the game waits on
+    on_timeout: Mapped[str] = mapped_column(String(8))  # "pass" or "gm"
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    remind_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    due_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    reminded_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    expired_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # What was done at the deadline: "passed", "gm", or "gm: <why the pass could not be made>".
+    outcome: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # The game's version when this wait was last compared with the game (a change means: look again).
+    game_version: Mapped[int] = mapped_column(Integer)
+
+    def __repr__(self) -> str:
+        return f"<Deadline {self.id} game={self.game_id} {self.kind}:{self.side} {self.status} due={self.due_at}>"

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Connection
 from bot.db.database import Database, alembic_config, downgrade, make_engine, upgrade
 from bot.db.models import Base
 
-TABLES = {"campaigns", "members", "figures", "games", "actions", "events", "rolls", "decisions"}
+TABLES = {"campaigns", "members", "figures", "games", "actions", "events", "rolls", "decisions", "deadlines"}
 
 PARTIAL_UNIQUE_INDEXES = {
     # table: (index name, column, the WHERE clause as the database reports it, loosely)
