@@ -1,11 +1,52 @@
 """/roster: the figures each player brings to the campaign."""
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.replies import Refusal
+from bot.app.yaml_format import MAX_FILE_BYTES
 from cogs.common import AppCog, caller_of, deliver, kind_autocomplete, roster_autocomplete, side_autocomplete
+from rules.core import short
+
+#: Reading an attachment from Discord's file servers is usually quick; if it is not, the
+#: interaction is deferred (privately) so the 3-second answer window is never missed.
+READ_BEFORE_DEFER = 1.5
+READ_AT_MOST = 30.0
+FILE_HELP = "A YAML file (from an export, or written by hand)"
+
+
+async def attachment_bytes(interaction: discord.Interaction, file: Any) -> tuple[str, bytes]:
+    """The name and content of an attached file, its size checked before it is read.
+
+    ``file`` is a ``discord.Attachment`` (or, in the terminal, a local file offering the same
+    ``filename``, ``size`` and ``read()``)."""
+    size = getattr(file, "size", None)
+    if not isinstance(size, int) or not callable(getattr(file, "read", None)):
+        raise Refusal("Attach the YAML file to the command's file option.")
+    name = str(getattr(file, "filename", "") or "the file")[:100]
+    if size > MAX_FILE_BYTES:
+        raise Refusal(f"{short(name)} is {size // 1024} KiB; the most a file may be is {MAX_FILE_BYTES // 1024} KiB.")
+    reading = asyncio.ensure_future(file.read())
+    try:
+        try:
+            data = await asyncio.wait_for(asyncio.shield(reading), READ_BEFORE_DEFER)
+        except TimeoutError:
+            if not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            data = await asyncio.wait_for(reading, READ_AT_MOST)
+    except TimeoutError:
+        raise Refusal(f"Discord took too long to hand over {short(name)}; attach it again.") from None
+    except (discord.HTTPException, aiohttp.ClientError, OSError):
+        raise Refusal(f"Discord did not hand over {short(name)}; attach it again.") from None
+    if not isinstance(data, bytes) or len(data) > MAX_FILE_BYTES:
+        raise Refusal(f"{short(name)} is larger than {MAX_FILE_BYTES // 1024} KiB.")
+    return name, data
 
 
 class RosterCog(AppCog, commands.GroupCog, group_name="roster", group_description="The campaign's rosters"):
@@ -40,6 +81,18 @@ class RosterCog(AppCog, commands.GroupCog, group_name="roster", group_descriptio
     @app_commands.autocomplete(name=roster_autocomplete)
     async def show(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 64]) -> None:
         await deliver(interaction, await self.app.roster_show(caller_of(interaction), name))
+
+    @app_commands.command(name="export", description="Your side's roster as a YAML file (the game master: any side, or all)")
+    @app_commands.describe(side="The side to export (default: yours); the game master may also give all")
+    @app_commands.autocomplete(side=side_autocomplete)
+    async def export(self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 32] | None = None) -> None:
+        await deliver(interaction, await self.app.roster_export(caller_of(interaction), side))
+
+    @app_commands.command(name="import", description="Add and update figures from a YAML roster file")
+    @app_commands.describe(file=FILE_HELP)
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        name, data = await attachment_bytes(interaction, file)
+        await deliver(interaction, await self.app.roster_import(caller_of(interaction), name, data))
 
     @app_commands.command(name="remove", description="Take a figure off the roster (its owner or the game master)")
     @app_commands.autocomplete(name=roster_autocomplete)

@@ -1,0 +1,235 @@
+"""The parts of roster and campaign files other than the figures: the header, members, settings,
+and house rules (checked by building the ruleset's engine with them)."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.app.base import CAMPAIGN_NAME_MAX, clean_name
+from bot.app.replies import Refusal
+from bot.app.roster_file import SIDE_MAX, Kept
+from bot.app.switches import package_of, show
+from bot.app.yaml_format import (
+    Doc,
+    Path,
+    check_plain,
+    place_data_problems,
+    unknown_keys,
+)
+from rules import RULESETS, get_engine
+from rules.core import DataError, Engine, FigureSpec, RuleError, merge, short
+from rules.tables import base_tables
+
+log = logging.getLogger("skirmish_gm.import")
+
+FORMAT_KEY = "skirmish_gm"
+VERSION = 1
+ROSTER_KEYS = (FORMAT_KEY, "version", "ruleset", "campaign", "sides")
+CAMPAIGN_KEYS = (FORMAT_KEY, "version", "ruleset", "name", "settings", "house_rules", "members", "sides")
+MEMBER_KEYS = ("user", "name", "role", "side")
+ROLES = ("gm", "player")
+#: Where ``/campaign rules set`` keeps the file as the game master wrote it (comments and all),
+#: so ``/campaign rules show`` hands it back as it came. Not exported among the settings.
+HOUSE_RULES_TEXT = "house_rules_yaml"
+OUTSIDE = "in the ruleset's own tables, with these house rules laid over them"
+
+#: Checks for campaign settings other features keep (a deadline, a between-battles choice): a
+#: feature registers ``key -> check(value) -> problem or None`` so an imported campaign file is
+#: held to the same rules as the command that sets the value.
+SettingCheck = Callable[[Any], "str | None"]
+SETTING_CHECKS: dict[str, SettingCheck] = {}
+
+
+def register_setting(key: str, check: SettingCheck) -> None:
+    SETTING_CHECKS[key] = check
+
+
+def check_header(doc: Doc, kind: str, keys: Sequence[str], ruleset: str | None, problems: list[str]) -> str | None:
+    """The file's kind, version and ruleset: the ruleset it is for (``ruleset`` when it names none), or
+    None when the file is not one this command can read at all (then nothing else is worth checking)."""
+    data = doc.data
+    if not isinstance(data, Mapping):
+        problems.append(doc.at((), f"a {kind} file is a mapping with {', '.join(keys[2:])}"))
+        return None
+    marked = data.get(FORMAT_KEY)
+    if marked is not None and marked != kind:
+        other = f"/{marked} import" if marked in ("roster", "campaign") else "another command"
+        problems.append(doc.at((FORMAT_KEY,), f"this is a {short(str(marked))} file, not a {kind} file: "
+                                              f"use {other}"))
+        return None
+    version = data.get("version")
+    if version is not None and version != VERSION:
+        problems.append(doc.at(("version",), f"this bot reads version {VERSION} files, not {short(str(version))}"))
+        return None
+    unknown_keys(doc, (), data, keys, problems, f"a {kind} file")
+    named = data.get("ruleset")
+    if named is None:
+        if ruleset is None:
+            problems.append(doc.at((), f"say which ruleset the file is for (ruleset: {', '.join(RULESETS)})"))
+        return ruleset
+    if not isinstance(named, str) or named not in RULESETS:
+        problems.append(doc.at(("ruleset",), f"{short(str(named))} is not a ruleset here: {', '.join(RULESETS)}"))
+        return None
+    if ruleset is not None and named != ruleset:
+        problems.append(doc.at(("ruleset",), f"the file is for {named}, but this campaign plays {ruleset}"))
+        return None
+    return named
+
+
+def campaign_name(doc: Doc, problems: list[str]) -> str | None:
+    text = doc.text("name")
+    if text is None:
+        if doc.get("name") is not None:
+            problems.append(doc.at(("name",), "the campaign's name must be text"))
+        return None
+    try:
+        return clean_name(text, "campaign", CAMPAIGN_NAME_MAX)
+    except Refusal as exc:
+        problems.append(doc.at(("name",), exc.message))
+        return None
+
+
+@dataclass(frozen=True)
+class MemberEntry:
+    user_id: int
+    name: str | None
+    role: str
+    side: str | None
+    side_given: bool
+    path: Path
+
+
+def read_members(doc: Doc, engine: Engine[Any] | None, problems: list[str]) -> list[MemberEntry]:
+    section = doc.get("members")
+    if section is None:
+        return []
+    if not isinstance(section, list):
+        problems.append(doc.at(("members",), "members must be a list (each starts with -)"))
+        return []
+    out: list[MemberEntry] = []
+    seen: set[int] = set()
+    for index, item in enumerate(section):
+        path: Path = ("members", index)
+        if not isinstance(item, Mapping):
+            problems.append(doc.at(path, "each member is a mapping: user (their id), name, role, side"))
+            continue
+        before = len(problems)
+        unknown_keys(doc, path, item, MEMBER_KEYS, problems, "a member")
+        user = item.get("user")
+        if isinstance(user, bool) or not isinstance(user, int) or user <= 0:
+            problems.append(doc.at(path + ("user",), "a member's user must be their Discord user id (a number)"))
+        elif user in seen:
+            problems.append(doc.at(path + ("user",), f"user {user} is listed twice"))
+        name = doc.text(*path, "name")
+        if name is not None:
+            name = " ".join(name.split())[:100] or None
+        role = item.get("role", "player")
+        if role not in ROLES:
+            problems.append(doc.at(path + ("role",), f"a member's role is gm or player, not {short(str(role))}"))
+        side = doc.text(*path, "side")
+        if side is not None and engine is not None:
+            match = next((s for s in engine.sides() if s.casefold() == " ".join(side.split()).casefold()), None)
+            if match is None:
+                problems.append(doc.at(path + ("side",), f"{short(side)} is not a side here: use "
+                                                         f"{', '.join(engine.sides())}"))
+            side = match
+        elif item.get("side") is not None:
+            problems.append(doc.at(path + ("side",), "a member's side must be a word"))
+        if len(problems) > before:
+            continue
+        assert isinstance(user, int)
+        seen.add(user)
+        out.append(MemberEntry(user, name, str(role), side, "side" in item, path))
+    return out
+
+
+def read_settings(doc: Doc, problems: list[str]) -> dict[str, Any] | None:
+    """The file's ``settings`` (None when it has none), plain data, held to each feature's check."""
+    if "settings" not in (doc.data or {}):
+        return None
+    settings = doc.get("settings")
+    if settings is None:
+        return {}
+    if not isinstance(settings, Mapping):
+        problems.append(doc.at(("settings",), "settings must be a mapping"))
+        return None
+    check_plain(doc, ("settings",), settings, problems, what="settings")
+    for key, value in settings.items():
+        check = SETTING_CHECKS.get(key)
+        problem = check(value) if check is not None else None
+        if problem:
+            problems.append(doc.at(("settings", key), f"settings.{key}: {problem}"))
+    return {k: v for k, v in settings.items() if k != HOUSE_RULES_TEXT}
+
+
+def build_engine(doc: Doc, slug: str, rules: Any, problems: list[str]) -> Engine[Any] | None:
+    """The ruleset's engine with ``rules`` (from ``doc``) as house rules, or None with the problems,
+    each on the line of the file that holds the key (where the file holds it)."""
+    if rules is not None and not isinstance(rules, Mapping):
+        problems.append(doc.at((), "house rules are a mapping of the ruleset's keys (see /campaign rules show)"))
+        return None
+    try:
+        return get_engine(slug, rules or None)
+    except DataError as exc:
+        problems.extend(place_data_problems(doc, exc.problems, OUTSIDE))
+    except RuleError as exc:
+        problems.append(exc.message)
+    except Exception as exc:  # the rules tripped on odd data: tell the game master, log the rest
+        log.error("building the %s engine with house rules failed", slug, exc_info=exc)
+        problems.append(f"the {slug} rules cannot be built with these house rules ({type(exc).__name__}); "
+                        f"check the keys against /campaign rules show tables:True")
+    return None
+
+
+def roster_problems(engine: Engine[Any], figures: Sequence[Kept], member_sides: Sequence[tuple[str, str]]) -> list[str]:
+    """What the campaign already holds that the engine (with new house rules) would refuse."""
+    problems = []
+    sides = set(engine.sides())
+    for f in figures:
+        if f.side not in sides:
+            problems.append(f"the roster's {short(f.name)} fights for {f.side}, which these rules do not have")
+            continue
+        try:
+            engine.check_figure(FigureSpec(f.name, f.side, f.kind, f.stats))
+        except RuleError as exc:
+            problems.append(f"the roster's {short(f.name)}: {exc.message}")
+        except Exception as exc:
+            log.error("checking %r under new house rules failed", f.name, exc_info=exc)
+            problems.append(f"the roster's {short(f.name)} cannot be read under these rules")
+    for name, side in member_sides:
+        if side not in sides and len(side) <= SIDE_MAX:
+            problems.append(f"{short(name)} plays {side}, which these rules do not have")
+    return problems
+
+
+def changes(slug: str, rules: Mapping[str, Any] | None) -> list[str]:
+    """Each value the house rules set, beside what the ruleset's tables say: ``weapons.rifle.long: 24 → 30``."""
+    if not rules:
+        return []
+    base = base_tables(package_of(slug))
+    lines: list[str] = []
+
+    def walk(value: Any, under: Any, path: str) -> None:
+        if isinstance(value, Mapping) and isinstance(under, Mapping):
+            for key, item in value.items():
+                walk(item, under.get(key), f"{path}.{key}" if path else str(key))
+            return
+        if isinstance(value, Mapping) and under is None:
+            lines.append(f"{path}: added")
+            return
+        old = _brief(under) if under is not None else "(new)"
+        lines.append(f"{path}: {old} → {_brief(value)}")
+
+    def _brief(value: Any) -> str:
+        text = show(value) if not isinstance(value, (list, Mapping)) else str(value)
+        return text if len(text) <= 60 else text[:59] + "…"
+
+    walk(rules, base, "")
+    return lines
+
+
+def merged_tables(slug: str, rules: Mapping[str, Any] | None) -> dict[str, Any]:
+    base = base_tables(package_of(slug))
+    return merge(base, rules) if rules else base
