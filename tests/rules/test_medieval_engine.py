@@ -16,6 +16,7 @@ from rules import get_engine, ruleset_titles
 from rules.core import Action, DataError, FigureSpec, Outcome, RuleError
 from rules.medieval.engine import MedievalEngine, make_engine
 from rules.medieval.state import MedFigure, MedState
+from tests.dice import RandomDice, ScriptedDice
 
 RED = [
     ("Hugh", "Knight", {}),
@@ -29,45 +30,6 @@ BLUE = [
     ("Sven", "Viking Warrior", {"weapons": "battleaxe+dagger"}),
     ("Bjorn", "custom", {"speed": 6, "bravery": 4, "shoot": 3, "fight": 3, "weapons": "bow", "armour": "none"}),
 ]
-
-
-class ScriptedDice:
-    """Forced dice: pops values in order, records (sides, value, reason), fails when empty."""
-
-    def __init__(self, *values: int) -> None:
-        self.values = list(values)
-        self.rolls: list[tuple[int, int, str]] = []
-
-    def roll(self, sides: int, reason: str) -> int:
-        if not self.values:
-            raise AssertionError(f"no forced die left for {reason!r}")
-        value = self.values.pop(0)
-        assert 1 <= value <= sides
-        self.rolls.append((sides, value, reason))
-        return value
-
-    def draw(self, cards: Sequence[str], reason: str) -> str:
-        raise AssertionError("the medieval rules draw no cards")
-
-    @property
-    def reasons(self) -> list[str]:
-        return [reason for _, _, reason in self.rolls]
-
-
-class RandomDice:
-    """A seeded random.Random as a DiceSource, for the statistical tests."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def roll(self, sides: int, reason: str) -> int:
-        return self.rng.randint(1, sides)
-
-    def draw(self, cards: Sequence[str], reason: str) -> str:
-        raise AssertionError("the medieval rules draw no cards")
-
-
-# --- helpers ---------------------------------------------------------------------------------------
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ the given state is never changed."""
 from __future__ import annotations
 
 import json
-import random
 from typing import Any, Sequence
 
 import pytest
@@ -11,44 +10,7 @@ import pytest
 from rules.core import Action, FigureSpec, Outcome, RuleError
 from rules.sharpe.engine import SharpeEngine, make_engine
 from rules.sharpe.state import SharpeState
-
-
-class ScriptedDice:
-    """Forced dice: pops values in order, records (sides, value, reason), fails when empty."""
-
-    def __init__(self, *values: int) -> None:
-        self.values = list(values)
-        self.rolls: list[tuple[int, int, str]] = []
-
-    def roll(self, sides: int, reason: str) -> int:
-        if not self.values:
-            raise AssertionError(f"no forced die left for {reason!r}")
-        value = self.values.pop(0)
-        assert 1 <= value <= sides, (value, sides, reason)
-        self.rolls.append((sides, value, reason))
-        return value
-
-    def draw(self, cards: Sequence[str], reason: str) -> str:
-        raise AssertionError("Sharpe draws no cards")
-
-    @property
-    def reasons(self) -> list[str]:
-        return [reason for _, _, reason in self.rolls]
-
-
-class SeededDice:
-    """A seeded random.Random as a DiceSource, for the statistical tests."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.count = 0
-
-    def roll(self, sides: int, reason: str) -> int:
-        self.count += 1
-        return self.rng.randint(1, sides)
-
-    def draw(self, cards: Sequence[str], reason: str) -> str:
-        raise AssertionError("Sharpe draws no cards")
+from tests.dice import RandomDice as SeededDice, ScriptedDice  # noqa: F401  (re-exported to the Sharpe tests)
 
 
 def fig(name: str, side: str, kind: str, **stats: Any) -> FigureSpec:

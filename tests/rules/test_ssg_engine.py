@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import random
 from typing import Any, Sequence
 
 import pytest
@@ -14,49 +13,11 @@ import pytest
 from rules import get_engine, ruleset_titles
 from rules.core import Action, DataError, FigureSpec, Outcome, RuleError
 from rules.ssg.engine import SsgEngine, SsgState, make_engine
+from tests.dice import RandomDice, ScriptedDice
 
 RED = ["Rossi", "Garcia", "Chen", "Dubois", "Evans", "Fox"]
 BLUE = ["Big Jim", "Slim", "Doc", "Tex", "Hank", "Kid"]
 WEAPONS = {"Rossi": "rifle", "Garcia": "smg", "Chen": "pistol", "Big Jim": "rifle", "Slim": "smg", "Doc": "pistol"}
-
-
-class ScriptedDice:
-    """Forced dice: pops values in order, records (sides, value, reason), fails when empty."""
-
-    def __init__(self, *values: int) -> None:
-        self.values = list(values)
-        self.rolls: list[tuple[int, int, str]] = []
-
-    def roll(self, sides: int, reason: str) -> int:
-        if not self.values:
-            raise AssertionError(f"no forced die left for {reason!r}")
-        value = self.values.pop(0)
-        assert 1 <= value <= sides
-        self.rolls.append((sides, value, reason))
-        return value
-
-    def draw(self, cards: Sequence[str], reason: str) -> str:
-        raise AssertionError("SSG draws no cards")
-
-    @property
-    def reasons(self) -> list[str]:
-        return [reason for _, _, reason in self.rolls]
-
-
-class RandomDice:
-    """A seeded random.Random as a DiceSource, for the statistical tests."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def roll(self, sides: int, reason: str) -> int:
-        return self.rng.randint(1, sides)
-
-    def draw(self, cards: Sequence[str], reason: str) -> str:
-        raise AssertionError("SSG draws no cards")
-
-
-# --- helpers ---------------------------------------------------------------------------------------
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -11,44 +10,9 @@ import pytest
 from rules.core import Action, FigureSpec, Outcome, RuleError
 from rules.yasg.engine import YasgEngine, make_engine
 from rules.yasg.state import YasgFigure, YasgState
+from tests.dice import RandomDice, ScriptedDice  # noqa: F401  (re-exported to the YASG tests)
 
 BRITISH, FRENCH = "british", "french"
-
-
-class ScriptedDice:
-    """Forced dice: pops values in order, records (sides, value, reason), fails when empty."""
-
-    def __init__(self, *values: int) -> None:
-        self.values = list(values)
-        self.rolls: list[tuple[int, int, str]] = []
-
-    def roll(self, sides: int, reason: str) -> int:
-        if not self.values:
-            raise AssertionError(f"no forced die left for {reason!r}")
-        value = self.values.pop(0)
-        assert 1 <= value <= sides, (value, sides, reason)
-        self.rolls.append((sides, value, reason))
-        return value
-
-    def draw(self, cards: Sequence[str], reason: str) -> str:
-        raise AssertionError("YASG draws no cards")
-
-    @property
-    def reasons(self) -> list[str]:
-        return [reason for _, _, reason in self.rolls]
-
-
-class RandomDice:
-    """A seeded random.Random as a DiceSource, for the statistical tests."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def roll(self, sides: int, reason: str) -> int:
-        return self.rng.randint(1, sides)
-
-    def draw(self, cards: Sequence[str], reason: str) -> str:
-        raise AssertionError("YASG draws no cards")
 
 
 @dataclass(frozen=True)
