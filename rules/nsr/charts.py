@@ -95,6 +95,16 @@ class Options:
 
 
 @dataclass(frozen=True)
+class Campaign:
+    """Between battles (rules/nsr/campaign.py): readings of this engine, the seed being silent."""
+
+    routed: Literal["leave", "return"]
+    wounded: Literal["recover", "heavy_leave", "leave"]
+    destroyed_gun: Literal["replaced", "disband"]
+    disband_below: int
+
+
+@dataclass(frozen=True)
 class NsrTables:
     sides: list[str]
     troop_types: list[str]
@@ -140,6 +150,7 @@ class NsrTables:
     breach_row_of: dict[str, str]
     loophole_turns: Loophole
     options: Options
+    campaign: Campaign
 
 
 def fraction(text: str) -> Fraction:
@@ -231,6 +242,8 @@ def table_problems(t: NsrTables) -> list[str]:
         problems.append("loophole_turns: need at least 1 turn")
     if t.gun_movers < 1 or t.artillery_min_crew < 1 or t.prisoners_per_escort < 1:
         problems.append("gun_movers, artillery_min_crew and prisoners_per_escort: need at least 1")
+    if t.campaign.disband_below < 1:
+        problems.append("campaign.disband_below: needs at least 1 (a unit with no figure left always disbands)")
     return problems
 
 

@@ -5,8 +5,9 @@ side's player chooses which unit (a Decision), then gives its order (/nsr move, 
 Geometry is an input: players report ranges, target classes, cover and who stands uphill.
 The work is split by job: ``deck`` (cards), ``sequence`` (phases, activations, victory),
 ``movement``, ``fire``, ``close_combat``, ``morale``, ``towns``, ``forces`` (roster → units),
-``charts`` and ``lookup`` (the tables), ``hits`` (casualties), ``state`` (the saved data),
-``values`` (reading options), ``board`` (what /game status shows).
+``campaign`` (units → roster, between battles), ``charts`` and ``lookup`` (the tables), ``hits``
+(casualties), ``state`` (the saved data), ``values`` (reading options), ``board`` (what /game
+status shows).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 
 from rules.core import (
     Action,
+    Aftermath,
     Board,
     Choice,
     DataError,
@@ -28,7 +30,7 @@ from rules.core import (
     short,
     to_data,
 )
-from rules.nsr import close_combat, fire, movement, sequence, towns
+from rules.nsr import campaign, close_combat, fire, movement, sequence, towns
 from rules.nsr.board import board
 from rules.nsr.charts import NsrTables, table_problems
 from rules.nsr.deck import FULL_DECK, fresh_deck, label
@@ -245,6 +247,15 @@ class NsrEngine:
             return None
         return Decision(decider=p.decider, prompt=p.prompt, choices=tuple(Choice(v, lbl) for v, lbl in p.choices),
                         resume_action=p.resume_action, params={"card": p.card})
+
+    # --- between battles
+
+    def aftermath(self, state: NsrState, specs: Sequence[FigureSpec], dice: DiceSource,
+                  options: Mapping[str, Any]) -> Outcome[list[Aftermath]]:
+        """What each unit carries into its roster (rules/nsr/campaign.py): the figures it lost come
+        off its stats. Nothing is rolled; the readings are ``campaign:`` in tables.yaml (house rules
+        may change them), so the campaign's settings are not needed."""
+        return Outcome(campaign.aftermath(self.tables, self.forces, state, specs), [])
 
     # --- display and storage
 
