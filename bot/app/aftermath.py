@@ -54,6 +54,7 @@ class AftermathCommands(AppBase):
         seq = (await s.scalar(select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == game.id)) or 0) + 1
         s.add(self._record(game, seq, _system_caller(campaign), AFTERMATH_COMMAND, None, True, None, events, dice.rolled,
                            {"aftermath": before}))
+        await self._available_figures(s, campaign)  # who has now served his missed games is active again
         return Reply(cards=post_battle_cards(results, events), events=events,
                      rolls=[RolledDie(r.kind, r.sides, r.value, r.reason) for r in dice.rolled])
 
@@ -97,8 +98,16 @@ def post_battle_cards(results: Sequence[Aftermath], events: Sequence[Event]) -> 
         by_side.setdefault(result.side, []).append(f"{mark}**{result.name}** — {result.note}")
     cards = [Card(title=f"After the battle: {side.title()}", description="\n".join(lines), colour=side_colour(side))
              for side, lines in by_side.items()]
-    if events and cards:
-        cards[0].fields.append(("Rolled after the battle", "\n".join(e.text for e in events), False))
+    # Each roll goes on the card of the side whose figure it is about (else the first card).
+    side_of = {result.name: result.side for result in results}
+    order = list(by_side)
+    rolled: dict[int, list[str]] = {}
+    for event in events:
+        side = side_of.get(str(event.data.get("figure")))
+        rolled.setdefault(order.index(side) if side in order else 0, []).append(event.text)
+    for index, lines in sorted(rolled.items()):
+        if index < len(cards):
+            cards[index].fields.append(("Rolled after the battle", "\n".join(lines), False))
     return cards
 
 

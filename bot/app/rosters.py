@@ -75,7 +75,7 @@ class RosterCommands(AppBase):
             card.fields.append(("Stats", format_stats(figure.stats), False))
         card.fields.append(("Owner", owner.display_name if owner else "—", True))
         history = figure.history or []
-        card.fields.append(("History", "\n".join(str(h) for h in history[-10:]) or "No battles yet.", False))
+        card.fields.append(("History", "\n".join(history_line(h) for h in history[-10:]) or "No battles yet.", False))
         return Reply(cards=[card], ephemeral=True)
 
     async def roster_remove(self, caller: Caller, name: str) -> Reply:
@@ -90,3 +90,24 @@ class RosterCommands(AppBase):
                 raise Refusal(f"{short(figure.name)} is in the game in progress: remove it after /game end.")
             await s.delete(figure)
         return Reply(cards=[Card(title="Removed from the roster", description=f"{figure.name} ({figure.side}) has left the roster.")])
+
+
+def history_line(entry: object) -> str:
+    """One entry of a figure's history as a player reads it: "Battle 1: fought; wounds heal (2025-05-01)".
+
+    Entries come from the bot's after-battle rules (battle, note, date, games_out) or from an imported
+    file (any mapping, or text); keys other than those are shown as ``key: value``."""
+    if not isinstance(entry, dict):
+        return str(entry)
+    rest = {k: v for k, v in entry.items() if k not in ("battle", "note", "date", "games_out")}
+    note = entry.get("note")
+    text = f"Battle {entry['battle']}" if entry.get("battle") is not None else ""
+    if text and str(note).startswith(text + ":"):  # a note that names its battle already ("Battle 1: fought")
+        text = ""
+    parts = [str(note)] if note not in (None, "") else []
+    parts += [f"{k}: {v}" for k, v in rest.items()]
+    if parts:
+        text = f"{text}: {'; '.join(parts)}" if text else "; ".join(parts)
+    if entry.get("date"):
+        text = f"{text} ({entry['date']})" if text else str(entry["date"])
+    return text or "—"

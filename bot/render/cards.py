@@ -60,6 +60,7 @@ def wound_card(event: Event) -> Card:
     data = event.data
     figure = str(data.get("figure", "A figure"))
     row = data.get("row") or data.get("location")
+    row = str(row).replace("_", " ") if row else row  # a body part's key ("left_arm") as words
     card = Card(title=f"{WOUND} Wound: {figure}" + (f" — {row}" if row else ""), description=event.text,
                 colour=side_colour(data.get("side")))
     effects = data.get("penalties", data.get("effects"))

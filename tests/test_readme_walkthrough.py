@@ -1,0 +1,187 @@
+"""The README's campaign walk-through ("## A campaign's life …") is played as written, and says
+what the bot really answers.
+
+The section's command blocks (```text blocks whose first line starts with ``# walk-through``) are
+fed, in order, to one ``skirmish-gm play --db <new file> --seed N`` (N from the section's
+``skirmish-gm play`` line), in a folder holding the files the section gives (```yaml blocks whose
+first line is ``# walk-through file: NAME``). Every other ```text block is an answer, abridged: each
+of its lines must be a whole line the bot printed, in the order shown, where ``…`` stands for any
+text and a line that is only ``…`` for lines left out. So the README cannot drift from the bot.
+
+Below that, the small fixes the walk-through brought: a figure's history read as sentences, the
+rolls after a battle on the card of their own side, a body part named in words on a wound card,
+and a man who has sat out his games shown as active again as soon as he has.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy import select
+
+from bot.app.aftermath import post_battle_cards
+from bot.app.rosters import history_line
+from bot.app.service import App
+from bot.db.models import Figure, Game
+from bot.dice import ForcedDice
+from bot.render.cards import wound_card
+from rules.core import Aftermath, Event
+from tests.support import BLUE, GM, RED, caller, join
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+HEADING = "## A campaign's life"
+MARK = "# walk-through"
+FILE_MARK = "# walk-through file:"
+FENCE = re.compile(r"^```([\w-]*)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
+
+
+@dataclass
+class Walkthrough:
+    seed: int
+    commands: list[str] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
+    answers: list[str] = field(default_factory=list)
+
+
+def section(text: str) -> str:
+    """From the walk-through's heading to the next ``## `` heading (one inside a code block is text)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(HEADING))
+    fenced, end = False, len(lines)
+    for i in range(start + 1, len(lines)):
+        if lines[i].startswith("```"):
+            fenced = not fenced
+        elif not fenced and lines[i].startswith("## "):
+            end = i
+            break
+    return "\n".join(lines[start:end]) + "\n"
+
+
+def read_walkthrough(text: str) -> Walkthrough:
+    part = section(text)
+    seed = re.search(r"skirmish-gm play [^\n`]*--seed (\d+)", part)
+    assert seed, "the walk-through names the seed it was played with (skirmish-gm play … --seed N)"
+    walk = Walkthrough(int(seed.group(1)))
+    for info, body in FENCE.findall(part):
+        first = body.split("\n", 1)[0].strip()
+        if first.startswith(FILE_MARK):
+            walk.files[first[len(FILE_MARK):].strip()] = body
+        elif info == "text" and first.startswith(MARK):
+            walk.commands += body.splitlines()
+        elif info == "text":
+            walk.answers += body.splitlines()
+    return walk
+
+
+def line_pattern(shown: str) -> re.Pattern[str]:
+    """A README answer line as a pattern for one whole printed line: ``…`` is any text."""
+    return re.compile(".*".join(re.escape(piece.strip()) for piece in shown.strip().split("…")))
+
+
+def not_printed(answers: list[str], printed: list[str]) -> list[str]:
+    """The answer lines that the bot did not print, in that order (an empty list when all were)."""
+    lines = [line.strip() for line in printed]
+    at, missing = 0, []
+    for shown in answers:
+        if shown.strip() in ("", "…"):
+            continue
+        pattern = line_pattern(shown)
+        found = next((i for i in range(at, len(lines)) if pattern.fullmatch(lines[i])), None)
+        if found is None:
+            missing.append(shown)
+        else:
+            at = found + 1
+    return missing
+
+
+def play(walk: Walkthrough, folder: Path) -> str:
+    for name, body in walk.files.items():
+        (folder / name).write_text(body, encoding="utf-8")
+    env = {**os.environ, "SKIRMISH_GM_DATA": str(folder / "data"), "PYTHONPATH": str(README.parent)}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "play", "--db", str(folder / "campaign.sqlite3"), "--seed", str(walk.seed)],
+        input="\n".join(walk.commands) + "\n", capture_output=True, text=True, timeout=120, env=env, cwd=folder,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    return done.stdout
+
+
+def test_the_readme_walkthrough_is_what_the_bot_answers(tmp_path: Path) -> None:
+    walk = read_walkthrough(README.read_text(encoding="utf-8"))
+    commands = [c.strip() for c in walk.commands if c.strip() and not c.lstrip().startswith("#")]
+    assert commands[0] == "/as Gina" and commands[1].startswith("/campaign new ")
+    assert "/campaign join side:british" in commands and any(c.startswith("/decide ") for c in commands)
+    assert sum(c.startswith("/game start") for c in commands) == 3 and commands[-1].startswith("/game report")
+    assert walk.files and len(walk.answers) > 100
+
+    printed = play(walk, tmp_path)
+    refused = [line for line in printed.splitlines() if line.startswith("!!")]
+    assert refused == [], "every command of the walk-through is carried out"
+    assert not_printed(walk.answers, printed.splitlines()) == []
+    report = re.search(r"^--- battle-3\.md ---\n# .+ — battle 3\n", printed, re.M)
+    assert report, "the walk-through ends with the third battle's report"
+    assert printed.count("== After the battle: British ==") == 3
+
+
+def test_the_matching_reads_the_ellipsis_and_keeps_order() -> None:
+    printed = ["== Game on ==", "Order of movement: Sharpe 4+6 = 10, Harper 4+5 = 9.", "  Dice:"]
+    assert not_printed(["== Game on ==", "Order of movement: … = 10, … = 9.", "…", "Dice:"], printed) == []
+    assert not_printed(["Order of movement: …", "== Game on =="], printed) == ["== Game on =="]
+    assert not_printed(["Game on"], printed) == ["Game on"]  # a whole line, not a piece of one
+
+
+# --- the fixes the walk-through brought -------------------------------------------------------------
+
+
+def test_a_figures_history_reads_as_sentences() -> None:
+    assert history_line({"battle": 1, "note": "Leroux rolls 5: he misses the next 5 games.",
+                         "date": "2025-05-01", "games_out": 5}) == (
+        "Battle 1: Leroux rolls 5: he misses the next 5 games. (2025-05-01)")
+    assert history_line({"battle": 2, "result": "removed by Rossi"}) == "Battle 2: result: removed by Rossi"
+    assert history_line({"battle": 3, "note": "Battle 3: fought", "date": "2025-05-02"}) == "Battle 3: fought (2025-05-02)"
+    assert history_line("an old campaign's note") == "an old campaign's note"
+    assert history_line({}) == "—"
+
+
+def test_the_rolls_after_a_battle_go_on_their_own_sides_card() -> None:
+    results = [Aftermath("Sharpe", "british", "active", "fought; wounds heal"),
+               Aftermath("Leroux", "french", "resting", "Leroux rolls 5: he misses the next 5 games.", games_out=5)]
+    events = [Event("aftermath", "Leroux rolls 5: he misses the next 5 games.", {"figure": "Leroux", "fate": "injured"})]
+    british, french = post_battle_cards(results, events)
+    assert british.fields == []
+    assert french.fields == [("Rolled after the battle", "Leroux rolls 5: he misses the next 5 games.", False)]
+
+
+def test_a_wound_card_names_the_body_part_in_words() -> None:
+    card = wound_card(Event("wound", "Leroux: serious wound to the left arm.", {"figure": "Leroux", "location": "left_arm"}))
+    assert card.title == "🩸 Wound: Leroux — left arm"
+
+
+async def test_a_man_who_has_sat_out_his_games_is_active_again_when_the_battle_he_missed_ends(
+    app: App, forced: ForcedDice,
+) -> None:
+    await app.campaign_new(caller(GM, "Gina"), "M", "medieval")
+    await join(app, RED, "Rita", "red")
+    await join(app, BLUE, "Bob", "blue")
+    for name in ("Hugh", "Walt"):
+        await app.roster_add(caller(RED, "Rita"), name, "Knight")
+    await app.roster_add(caller(BLUE, "Bob"), "Olaf", "Viking Warrior")
+    forced.push_dice([6, 1])
+    await app.game_start(caller(GM, "Gina"))
+    await app.game_end(caller(GM))
+    async with app.db.transaction() as s:
+        first = await s.scalar(select(Game.id))
+        walt = await s.scalar(select(Figure).where(Figure.name == "Walt"))
+        walt.status, walt.history = "resting", [*walt.history, {"battle": first, "note": "misses 1 game", "games_out": 1}]
+    forced.push_dice([6, 1])
+    await app.game_start(caller(GM, "Gina"))  # Walt sits this one out …
+    async with app.db.transaction() as s:
+        assert (await s.scalar(select(Figure).where(Figure.name == "Walt"))).status == "resting"
+    await app.game_end(caller(GM))  # … and has served it when it ends: the roster says so at once
+    async with app.db.transaction() as s:
+        assert (await s.scalar(select(Figure).where(Figure.name == "Walt"))).status == "active"
