@@ -44,8 +44,10 @@ class GameCommands(DecisionCommands, AftermathCommands):
             s.add(record)
             reply = await self._after_action(s, campaign, engine, game, record, caller, None, outcome, "Game on", None)
             board = engine.board(outcome.state)
-            reply.cards.append(board_card(f"{campaign.name}: the table", board))
-            reply.files = board_files(board)
+            title = f"{campaign.name}: the table"
+            if not any(card.title == title for card in reply.cards):  # a grid board is drawn once, not twice
+                reply.cards.append(board_card(title, board))
+                reply.files = board_files(board)
         return reply
 
     async def act(
@@ -128,7 +130,8 @@ class GameCommands(DecisionCommands, AftermathCommands):
         now_turn = engine.whose_turn(outcome.state)
         if outcome.pending is not None:
             reply.decision = await self._open(s, campaign, game, outcome.pending)
-            reply.content = f"Waiting for {outcome.pending.decider}: {outcome.pending.prompt}"
+            mentions = " ".join(f"<@{u}>" for u in reply.decision.user_ids)  # ping_user_ids pings only those named
+            reply.content = f"{mentions} Waiting for {outcome.pending.decider}: {outcome.pending.prompt}".strip()
             reply.ping_user_ids = list(reply.decision.user_ids)
         elif now_turn is not None and now_turn != before_turn:
             members = await self._side_members(s, campaign, now_turn)
@@ -189,7 +192,8 @@ class GameCommands(DecisionCommands, AftermathCommands):
         reply = Reply(cards=[Card(title="Undone", description=f"`{record.command}` is taken back; the dice it rolled stay in the log.")])
         if reopened is not None:
             reply.decision, reply.ping_user_ids = reopened, list(reopened.user_ids)
-            reply.content = f"Waiting for {reopened.decider} again: {reopened.prompt}"
+            mentions = " ".join(f"<@{u}>" for u in reopened.user_ids)
+            reply.content = f"{mentions} Waiting for {reopened.decider} again: {reopened.prompt}".strip()
         return reply
 
     async def _reopen_waiting(self, s: AsyncSession, campaign: Campaign, game: Game) -> PendingDecision | None:

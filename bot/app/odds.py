@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from bot.app.base import AppBase, command_line
 from bot.app.replies import Caller, Card, Refusal, Reply
-from bot.dice import SeededDice
+from bot.dice import RecordingDice, SeededDice
 from rules import RULESETS
 from rules.core import Action
 from rules.odds import Odds, odds
@@ -33,6 +33,11 @@ class OddsCommands(AppBase):
             if turn is not None and side != turn:
                 side, by_gm = turn, True
         action = Action(action_name, side, dict(params), by_gm)
+        probe = RecordingDice(SeededDice(0))
+        asked = engine.act(state, action, probe).pending
+        if asked is not None and not probe.rolled:  # its dice come after a player's choice (a defence in melee)
+            raise Refusal(f"This action waits for {asked.decider} to choose before any die is rolled "
+                          f"({asked.prompt.rstrip('.?')}), so there are no odds to give.")
         result = await asyncio.to_thread(odds, engine, state, action, SeededDice(0))
         return Reply(cards=[odds_card(command_line(ruleset, action_name, params), result)], ephemeral=True)
 
