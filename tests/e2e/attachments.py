@@ -8,19 +8,17 @@ This module plays both parts on 127.0.0.1:
 * :class:`AttachmentHost` is the CDN: a small HTTP server that serves each uploaded file at its url;
 * :func:`slash_with_files` sends a slash command where any option value that is an :class:`Upload`
   goes as an ATTACHMENT option (checked against the synced command like every other option);
-* :func:`keep_sent_files` makes the fake keep the bytes of the files the bot attaches to its
-  answers (it otherwise keeps only their names and sizes), and :func:`sent_files` returns them.
+* :func:`sent_files` returns the files the bot attached to its answers to one interaction, by name
+  (the fake keeps their bytes in ``RecordedRequest.contents``).
 
 Used like::
 
     async with AttachmentHost() as cdn:
-        keep_sent_files(fake)
         result = await slash_with_files(fake, cdn, rita, "roster import", file=Upload("red.yaml", data))
         exported = sent_files(fake, await fake.slash(rita, "roster export"))
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Self
 
@@ -29,7 +27,6 @@ from aiohttp import web
 from tests.e2e.fake_discord import (
     APPLICATION_COMMAND,
     ATTACHMENT,
-    FILES,
     FakeChannel,
     FakeDiscord,
     FakeUser,
@@ -138,23 +135,8 @@ async def slash_with_files(fake: FakeDiscord, cdn: AttachmentHost, user: FakeUse
 
 
 def keep_sent_files(fake: FakeDiscord) -> None:
-    """From now on the fake keeps the bytes of each file the bot sends (``files[i]["data"]``)."""
-    plain = fake._read_body
-
-    async def read_body(request: web.Request) -> Any:
-        if request.method in ("GET", "HEAD") or not request.can_read_body or request.content_type != "multipart/form-data":
-            return await plain(request)
-        body: Any = None
-        reader = await request.multipart()
-        async for part in reader:
-            if part.name == "payload_json":
-                body = json.loads(await part.text())
-            else:
-                data = bytes(await part.read())
-                request[FILES].append({"name": part.name, "filename": part.filename, "size": len(data), "data": data})
-        return body
-
-    fake._read_body = read_body  # type: ignore[method-assign]
+    """Kept for the tests that call it: the fake now always keeps the bytes of the files the bot sends
+    (``RecordedRequest.contents``, beside ``files``), so there is nothing to switch on."""
 
 
 def sent_files(fake: FakeDiscord, result: InteractionResult) -> dict[str, bytes]:
@@ -164,10 +146,8 @@ def sent_files(fake: FakeDiscord, result: InteractionResult) -> dict[str, bytes]
     found: dict[str, bytes] = {}
     for request in fake.requests:
         if request.path.startswith(keys):
-            for file in request.files:
-                if "data" not in file:
-                    raise AssertionError("call keep_sent_files(fake) before the command to keep the files' bytes")
-                found[file["filename"]] = file["data"]
+            for file, data in zip(request.files, request.contents, strict=True):
+                found[file["filename"]] = data
     return found
 
 

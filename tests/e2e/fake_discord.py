@@ -897,6 +897,7 @@ class RecordedRequest:
     headers: dict[str, str]
     body: Any  # the parsed JSON (for multipart, its payload_json part)
     files: list[dict[str, Any]] = field(default_factory=list)  # multipart files: name, filename, size
+    contents: list[bytes] = field(default_factory=list)  # the bytes of each of ``files``, in the same order
     status: int = 0
     at: float = field(default_factory=time.monotonic)
 
@@ -1227,8 +1228,10 @@ class FakeDiscord:
         path = request.path[len(API_PREFIX):] if request.path.startswith(API_PREFIX + "/") else request.path
         request[FILES] = []
         body = await self._read_body(request)
+        files = request[FILES]
         record = RecordedRequest(request.method, path, dict(request.query), dict(request.headers), body,
-                                 files=request[FILES])
+                                 files=[{k: v for k, v in f.items() if k != "data"} for f in files],
+                                 contents=[f["data"] for f in files])
         self.requests.append(record)
         request[RECORD] = record
         public = path.startswith(("/interactions/", "/webhooks/"))  # the token is the credential
@@ -1270,8 +1273,8 @@ class FakeDiscord:
                 if part.name == "payload_json":
                     body = json.loads(await part.text())
                 else:
-                    size = len(await part.read())
-                    request[FILES].append({"name": part.name, "filename": part.filename, "size": size})
+                    data = bytes(await part.read())
+                    request[FILES].append({"name": part.name, "filename": part.filename, "size": len(data), "data": data})
             return body
         raw = await request.read()
         self.breach("content-type", f"{request.method} {request.path} sent {ctype or 'no content type'}")
