@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from bot.db import sqlite_driver
 from bot.db.models import Game
 
 if TYPE_CHECKING:
@@ -88,13 +89,15 @@ def _ensure_sqlite_folder(url: str | URL) -> None:
     Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
 
 
-def install_sqlite_hooks(sync_engine: Engine, *, foreign_keys: bool = True) -> None:
+def install_sqlite_hooks(sync_engine: Engine, *, foreign_keys: bool = True, busy_timeout: bool = True) -> None:
     """The SQLite connection set-up: pragmas on connect, ``BEGIN IMMEDIATE`` on every begin.
 
     This is SQLAlchemy's documented recipe for the pysqlite/aiosqlite drivers: switch off the
     driver's own (deferred, DML-only) transaction handling by setting ``isolation_level = None``
     and emit the BEGIN ourselves. ``foreign_keys=False`` is for migrations only: batch mode
     rebuilds tables by copy-drop-rename, and a DROP with foreign keys on would cascade deletes.
+    ``busy_timeout=False`` leaves the wait for another process's lock to the driver
+    (:mod:`bot.db.sqlite_driver` waits off the event loop's thread).
     """
 
     @event.listens_for(sync_engine, "connect")
@@ -102,7 +105,8 @@ def install_sqlite_hooks(sync_engine: Engine, *, foreign_keys: bool = True) -> N
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         try:
-            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+            if busy_timeout:
+                cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
@@ -121,8 +125,10 @@ def make_engine(url: str, *, foreign_keys: bool = True, **kwargs: Any) -> AsyncE
         # Every transaction ends in an explicit commit or rollback, so the pool's own rollback
         # when a connection is returned is a wasted round trip to the driver's thread.
         kwargs.setdefault("pool_reset_on_return", None)
+        kwargs["connect_args"] = {"async_creator_fn": sqlite_driver.connect, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000,
+                                  **kwargs.get("connect_args", {})}
         engine = create_async_engine(url, **kwargs)
-        install_sqlite_hooks(engine.sync_engine, foreign_keys=foreign_keys)
+        install_sqlite_hooks(engine.sync_engine, foreign_keys=foreign_keys, busy_timeout=False)
         return engine
     kwargs.setdefault("pool_pre_ping", True)
     return create_async_engine(url, **kwargs)

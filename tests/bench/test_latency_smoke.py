@@ -13,6 +13,7 @@ async def test_the_benchmark_smoke_run_reports_its_figures() -> None:
     for row in figures["rows"]:
         assert row["sent"] > 0 and row["answered"] == row["sent"]
         assert not math.isnan(row["p99_ms"])
+        assert row["cpu_ms_each"] > 0
     assert figures["errors"] == 0
     assert figures["memory_mb"]["bot"] > 0 and figures["startup_s"]["bot"] > 0
     assert set(figures["ratios"]) == {"steady 40/s", "burst of 40"}

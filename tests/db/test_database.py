@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select, text
-from sqlalchemy.exc import IntegrityError, InvalidRequestError
+from sqlalchemy.exc import IntegrityError, InvalidRequestError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
@@ -433,10 +434,64 @@ async def test_sqlite_connections_are_set_up(sqlite_db_url: str) -> None:
         assert pragmas == {
             "journal_mode": "wal",
             "foreign_keys": 1,
-            "busy_timeout": SQLITE_BUSY_TIMEOUT_MS,
+            "busy_timeout": 0,  # statements run on the loop's thread and never wait there ...
             "synchronous": 1,  # NORMAL
         }
+        async with db.engine.connect() as conn:
+            driver = (await conn.get_raw_connection()).driver_connection
+        assert driver.busy_timeout_ms == SQLITE_BUSY_TIMEOUT_MS  # ... but on aiosqlite's thread
     finally:
+        await db.close()
+
+
+@pytest.mark.asyncio
+async def test_waiting_for_another_process_lock_leaves_the_event_loop_free(sqlite_db_url: str) -> None:
+    """Another process holds the write lock: the transaction waits for it on aiosqlite's thread
+    while the event loop goes on, then runs as soon as the lock is free."""
+    db = await Database.open(sqlite_db_url)
+    path = Path(sqlite_db_url.split(":///", 1)[1])
+    other = sqlite3.connect(path, timeout=0, isolation_level=None, check_same_thread=False)
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.create_task(tick())
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        asyncio.get_running_loop().call_later(0.3, other.execute, "ROLLBACK")
+        started = time.perf_counter()
+        async with db.transaction() as session:
+            session.add(Campaign(guild_id=1, channel_id=2, name="Waited", ruleset="ssg", gm_id=3))
+        waited = time.perf_counter() - started
+        assert 0.25 < waited < 5
+        assert ticks >= 10  # the loop ran all along
+        async with db.transaction() as session:
+            assert await session.scalar(select(Campaign.name)) == "Waited"
+    finally:
+        ticker.cancel()
+        other.close()
+        await db.close()
+
+
+@pytest.mark.asyncio
+async def test_a_lock_never_freed_fails_after_the_timeout_and_changes_nothing(sqlite_db_url: str) -> None:
+    db = await Database.open(sqlite_db_url, connect_args={"timeout": 0.2})
+    path = Path(sqlite_db_url.split(":///", 1)[1])
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(OperationalError, match="locked"):
+            async with db.transaction() as session:
+                session.add(Campaign(guild_id=1, channel_id=2, name="Never", ruleset="ssg", gm_id=3))
+        other.execute("ROLLBACK")
+        async with db.transaction() as session:
+            assert await session.scalar(select(func.count(Campaign.id))) == 0
+    finally:
+        other.close()
         await db.close()
 
 
