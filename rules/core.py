@@ -288,15 +288,47 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _convert(tp: Any, value: Any, where: str, problems: list[str]) -> Any:
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
+@functools.lru_cache(maxsize=None)
+def _plan(tp: Any) -> tuple[Any, ...]:
+    """How to build ``tp``: worked out once per type, since ``typing``'s introspection is slow and
+    a saved state is converted on every action."""
     if tp is Any:
-        return value
+        return ("any",)
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin in (Union, types.UnionType):
-        if value is None and type(None) in args:
+        return ("union", type(None) in args, tuple(a for a in args if a is not type(None)))
+    if origin is Literal:
+        return ("literal", args)
+    if dataclasses.is_dataclass(tp):
+        return ("dataclass",)
+    if origin in (list, tuple, abc.Sequence) or tp in (list, tuple):
+        return ("list", args[0] if args else Any, origin is tuple or tp is tuple, () if origin is tuple else [])
+    if origin in (dict, abc.Mapping) or tp is dict:
+        return ("dict", *(args if args else (Any, Any)))
+    if tp in (bool, int, float, str):
+        return (tp.__name__,)
+    raise TypeError(f"from_data cannot build {tp!r}")
+
+
+def _convert(tp: Any, value: Any, where: str, problems: list[str]) -> Any:
+    plan = _plan(tp)
+    kind = plan[0]
+    if kind == "str":
+        if not isinstance(value, str):
+            problems.append(f"{_label(where)}: expected text, got {_describe(value)}")
+        return value
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.append(f"{_label(where)}: expected a whole number, got {_describe(value)}")
+        return value
+    if kind == "any":
+        return value
+    if kind == "dataclass":
+        return _convert_dataclass(tp, value, where, problems)
+    if kind == "union":
+        _, optional, options = plan
+        if value is None and optional:
             return None
-        options = [a for a in args if a is not type(None)]
         for option in options:
             trial: list[str] = []
             converted = _convert(option, value, where, trial)
@@ -306,48 +338,36 @@ def _convert(tp: Any, value: Any, where: str, problems: list[str]) -> Any:
             return _convert(options[0], value, where, problems)
         problems.append(f"{_label(where)}: {_describe(value)} is not allowed here")
         return None
-    if origin is Literal:
-        if value not in args:
-            allowed = ", ".join(str(a) for a in args)
+    if kind == "literal":
+        if value not in plan[1]:
+            allowed = ", ".join(str(a) for a in plan[1])
             problems.append(f"{_label(where)}: must be one of {allowed}, got {_describe(value)}")
         return value
-    if dataclasses.is_dataclass(tp):
-        return _convert_dataclass(tp, value, where, problems)
-    if origin in (list, tuple, abc.Sequence) or tp in (list, tuple):
+    if kind == "list":
+        _, item, as_tuple, empty = plan
         if not isinstance(value, (list, tuple)):
             problems.append(f"{_label(where)}: expected a list, got {_describe(value)}")
-            return [] if origin is not tuple else ()
-        item = args[0] if args else Any
+            return type(empty)()
         items = [_convert(item, v, f"{where}[{i}]", problems) for i, v in enumerate(value)]
-        return tuple(items) if origin is tuple or tp is tuple else items
-    if origin in (dict, abc.Mapping) or tp is dict:
+        return tuple(items) if as_tuple else items
+    if kind == "dict":
+        _, key_t, val_t = plan
         if not isinstance(value, Mapping):
             problems.append(f"{_label(where)}: expected a mapping, got {_describe(value)}")
             return {}
-        key_t, val_t = args if args else (Any, Any)
         out = {}
         for k, v in value.items():
             key = _convert(key_t, k, where, problems)
             out[key] = _convert(val_t, v, f"{where}.{k}" if where else str(k), problems)
         return out
-    if tp is bool:
+    if kind == "bool":
         if not isinstance(value, bool):
             problems.append(f"{_label(where)}: expected yes or no, got {_describe(value)}")
         return value
-    if tp is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            problems.append(f"{_label(where)}: expected a whole number, got {_describe(value)}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        problems.append(f"{_label(where)}: expected a number, got {_describe(value)}")
         return value
-    if tp is float:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            problems.append(f"{_label(where)}: expected a number, got {_describe(value)}")
-            return value
-        return float(value)
-    if tp is str:
-        if not isinstance(value, str):
-            problems.append(f"{_label(where)}: expected text, got {_describe(value)}")
-        return value
-    raise TypeError(f"from_data cannot build {tp!r}")
+    return float(value)
 
 
 @functools.lru_cache(maxsize=None)

@@ -52,8 +52,8 @@ class AftermathCommands(AppBase):
             if result.stats is not None:
                 figure.stats = dict(result.stats)
         seq = (await s.scalar(select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == game.id)) or 0) + 1
-        s.add(self._record(game, seq, _system_caller(campaign), AFTERMATH_COMMAND, None, True, None, events, dice.rolled,
-                           {"aftermath": before}))
+        await self._write(s, self._record(game, seq, _system_caller(campaign), AFTERMATH_COMMAND, None, True, None,
+                                          events, dice.rolled, {"aftermath": before}))
         await self._available_figures(s, campaign)  # who has now served his missed games is active again
         return Reply(cards=post_battle_cards(results, events), events=events,
                      rolls=[RolledDie(r.kind, r.sides, r.value, r.reason) for r in dice.rolled])

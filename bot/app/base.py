@@ -6,9 +6,11 @@ import shlex
 from collections import defaultdict
 from typing import Any, Callable, Mapping, Sequence
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.exc import StaleDataError
 
 from bot.app.replies import Caller, Refusal, Reply, joined
 from bot.db.database import Database, lock_active_game, lock_game
@@ -21,6 +23,30 @@ from rules.core import DiceSource, Engine, Event, short
 NAME_MAX = 64
 CAMPAIGN_NAME_MAX = 100
 STATS_MAX = 400
+
+
+# The lookups every command makes, built once: building a statement (and its cache key) on every
+# call cost more than running it.
+CAMPAIGN_HERE = select(Campaign).where(
+    Campaign.guild_id == bindparam("guild"), Campaign.channel_id == bindparam("channel"), Campaign.active.is_(True))
+CAMPAIGN_AND_MEMBER = (
+    select(Campaign, Member)
+    .outerjoin(Member, and_(Member.campaign_id == Campaign.id, Member.user_id == bindparam("user")))
+    .where(Campaign.guild_id == bindparam("guild"), Campaign.channel_id == bindparam("channel"), Campaign.active.is_(True))
+)
+ACTIVE_GAME = select(Game).where(Game.campaign_id == bindparam("campaign"), Game.status == "active")
+GM_MEMBERS = select(Member).where(Member.campaign_id == bindparam("campaign"), Member.role == "gm")
+SIDE_MEMBERS = select(Member).where(
+    Member.campaign_id == bindparam("campaign"), Member.side == bindparam("side"), Member.role != "pending")
+_games = Game.__table__
+SAVE_STATE = (
+    update(_games)
+    .where(_games.c.id == bindparam("game"), _games.c.version == bindparam("seen"))
+    .values(state=bindparam("new_state", type_=_games.c.state.type), version=_games.c.version + 1)
+)
+INSERT_ACTION = insert(ActionRecord.__table__).returning(ActionRecord.__table__.c.id)
+INSERT_EVENTS = insert(EventRecord.__table__)
+INSERT_ROLLS = insert(RollRecord.__table__)
 
 
 def command_line(group: str, name: str, params: Mapping[str, Any]) -> str:
@@ -114,9 +140,7 @@ class AppBase:
     async def _campaign_and_player(self, s: AsyncSession, caller: Caller) -> tuple[Campaign, Member]:
         """The channel's campaign and the caller's membership, in one query (the hot path)."""
         row = (await s.execute(
-            select(Campaign, Member)
-            .outerjoin(Member, and_(Member.campaign_id == Campaign.id, Member.user_id == caller.user_id))
-            .where(Campaign.guild_id == caller.guild_id, Campaign.channel_id == caller.channel_id, Campaign.active.is_(True))
+            CAMPAIGN_AND_MEMBER, {"user": caller.user_id, "guild": caller.guild_id, "channel": caller.channel_id}
         )).first()
         if row is None:
             raise Refusal("There is no campaign in this channel: start one with /campaign new.")
@@ -136,7 +160,7 @@ class AppBase:
         """The game in progress; with ``lock``, row-locked and re-read for a change."""
         if lock:
             return await lock_active_game(s, campaign.id)
-        return await s.scalar(select(Game).where(Game.campaign_id == campaign.id, Game.status == "active"))
+        return await s.scalar(ACTIVE_GAME, {"campaign": campaign.id})
 
     async def _latest_game(self, s: AsyncSession, campaign: Campaign, *, lock: bool = False) -> Game | None:
         game_id = await s.scalar(select(func.max(Game.id)).where(Game.campaign_id == campaign.id))
@@ -159,11 +183,9 @@ class AppBase:
         if side is None:
             return []
         if side == "gm":
-            return list(await s.scalars(select(Member).where(Member.campaign_id == campaign.id, Member.role == "gm")))
+            return list(await s.scalars(GM_MEMBERS, {"campaign": campaign.id}))
         return list(
-            await s.scalars(
-                select(Member).where(Member.campaign_id == campaign.id, Member.side == side, Member.role != "pending")
-            )
+            await s.scalars(SIDE_MEMBERS, {"campaign": campaign.id, "side": side})
         )
 
     def _run_locked(self, caller: Caller) -> asyncio.Lock:
@@ -176,8 +198,7 @@ class AppBase:
 
     async def _campaign_here(self, s: AsyncSession, caller: Caller) -> Campaign | None:
         """The active campaign of the caller's channel, if there is one."""
-        return await s.scalar(select(Campaign).where(
-            Campaign.guild_id == caller.guild_id, Campaign.channel_id == caller.channel_id, Campaign.active.is_(True)))
+        return await s.scalar(CAMPAIGN_HERE, {"guild": caller.guild_id, "channel": caller.channel_id})
 
     @staticmethod
     def _check_side(engine: Engine[Any], side: str) -> str:
@@ -200,6 +221,33 @@ class AppBase:
         record.events = [EventRecord(seq=i, kind=e.kind, text=e.text, data=dict(e.data)) for i, e in enumerate(events)]
         record.rolls = [RollRecord(seq=i, kind=r.kind, sides=r.sides, value=r.value, reason=r.reason, secret=False) for i, r in enumerate(rolled)]
         return record
+
+    @staticmethod
+    async def _write(s: AsyncSession, record: ActionRecord) -> None:
+        """Write a log entry built by :meth:`_record`, with its events and dice, in at most three
+        plain INSERTs. The ORM's unit of work, flushing the same objects, cost more than all the
+        rest of an action (``python -m bench.latency``); the entry stays a detached object."""
+        connection = await s.connection()
+        values = {c.key: getattr(record, c.key) for c in INSERT_ACTION.table.columns}
+        values = {key: value for key, value in values.items() if value is not None}  # None: NULL, or the default
+        record.id = (await connection.execute(INSERT_ACTION, values)).scalar_one()
+        for statement, children in ((INSERT_EVENTS, record.events), (INSERT_ROLLS, record.rolls)):
+            if children:
+                await connection.execute(statement, [
+                    {c.key: getattr(child, c.key) for c in statement.table.columns if c.key != "id"} | {"action_id": record.id}
+                    for child in children
+                ])
+
+    @staticmethod
+    async def _save_state(s: AsyncSession, game: Game, state: dict[str, Any]) -> None:
+        """``game.state = state``, written at once with one plain UPDATE that checks and bumps the
+        version as the ORM would (see :meth:`_write` for why not through the unit of work)."""
+        connection = await s.connection()
+        result = await connection.execute(SAVE_STATE, {"game": game.id, "seen": game.version, "new_state": state})
+        if result.rowcount != 1:
+            raise StaleDataError(f"game {game.id} changed under this transaction (version {game.version})")
+        set_committed_value(game, "state", state)
+        set_committed_value(game, "version", game.version + 1)
 
     async def _next_seq(self, s: AsyncSession, game: Game) -> int:
         last = await s.scalar(select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == game.id))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, Mapping, Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.app.aftermath import AFTERMATH_COMMAND, AftermathCommands
@@ -16,6 +16,16 @@ from bot.render.cards import action_cards, board_card, board_files
 from rules import RULESETS
 from rules.core import Action, Engine, FigureSpec, short, to_data
 
+
+
+#: Before an action: was this interaction applied already, does a decision wait, the log's last seq.
+ACTION_CONTEXT = select(
+    select(ActionRecord.id).where(ActionRecord.interaction_id == bindparam("interaction")).scalar_subquery(),
+    select(DecisionRecord.id).where(DecisionRecord.game_id == bindparam("game"), DecisionRecord.status == "open")
+    .limit(1).scalar_subquery(),
+    select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == bindparam("game")).scalar_subquery(),
+)
+OPEN_DECISION = select(DecisionRecord).where(DecisionRecord.game_id == bindparam("game"), DecisionRecord.status == "open")
 
 
 class GameCommands(DecisionCommands, AftermathCommands):
@@ -41,7 +51,7 @@ class GameCommands(DecisionCommands, AftermathCommands):
             started = {"start": [to_data(spec) for spec in specs]}
             record = self._record(game, 1, caller, "/game start", None, campaign.gm_id == caller.user_id, None,
                                   outcome.events, dice.rolled, started)
-            s.add(record)
+            await self._write(s, record)
             reply = await self._after_action(s, campaign, engine, game, record, caller, None, outcome, "Game on", None)
             board = engine.board(outcome.state)
             title = f"{campaign.name}: the table"
@@ -64,12 +74,8 @@ class GameCommands(DecisionCommands, AftermathCommands):
                 if latest is not None and latest.winner:
                     raise Refusal(f"The game is over: {latest.winner} won. The game master can start another with /game start.")
                 raise Refusal("No game is in progress: the game master starts one with /game start.")
-            applied, waiting, last_seq = (await s.execute(select(
-                select(ActionRecord.id).where(ActionRecord.interaction_id == caller.interaction_id).scalar_subquery(),
-                select(DecisionRecord.id).where(DecisionRecord.game_id == game.id, DecisionRecord.status == "open")
-                .limit(1).scalar_subquery(),
-                select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == game.id).scalar_subquery(),
-            ))).one()
+            applied, waiting, last_seq = (await s.execute(
+                ACTION_CONTEXT, {"interaction": caller.interaction_id, "game": game.id})).one()
             if applied is not None and caller.interaction_id is not None:
                 replay = await self._replay(s, caller.interaction_id)
                 if replay is not None:
@@ -103,8 +109,8 @@ class GameCommands(DecisionCommands, AftermathCommands):
         seq = seq if seq is not None else await self._next_seq(s, game)
         record = self._record(game, seq, caller, command, game.state, action.by_gm, action.side, outcome.events,
                               dice.rolled, {"name": action.name, "side": action.side, "params": dict(action.params), "by_gm": action.by_gm})
-        s.add(record)
-        game.state = engine.dump_state(outcome.state)
+        await self._write(s, record)
+        await self._save_state(s, game, engine.dump_state(outcome.state))
         title = f"{(action.side or 'Game master').title()} · {action.name}"
         return await self._after_action(s, campaign, engine, game, record, caller, before_turn, outcome, title, action.side)
 
@@ -141,9 +147,7 @@ class GameCommands(DecisionCommands, AftermathCommands):
         return reply
 
     async def _open_decision(self, s: AsyncSession, game: Game) -> DecisionRecord | None:
-        return await s.scalar(
-            select(DecisionRecord).where(DecisionRecord.game_id == game.id, DecisionRecord.status == "open")
-        )
+        return await s.scalar(OPEN_DECISION, {"game": game.id})
 
     async def game_status(self, caller: Caller) -> Reply:
         async with self.db.transaction() as s:

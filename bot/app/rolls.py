@@ -1,7 +1,7 @@
 """/roll: free dice, logged in the game in progress; and the names autocomplete offers."""
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 
 from bot.app.base import AppBase, command_line
 from bot.app.replies import Caller, Card, Refusal, Reply
@@ -11,6 +11,11 @@ from rules import get_engine
 from rules.core import Event
 
 SECRET = "🔒"
+#: Before a roll in a game: was this interaction applied already, and the log's last seq.
+ROLL_CONTEXT = select(
+    select(ActionRecord.id).where(ActionRecord.interaction_id == bindparam("interaction")).scalar_subquery(),
+    select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == bindparam("game")).scalar_subquery(),
+)
 
 
 class RollCommands(AppBase):
@@ -32,10 +37,8 @@ class RollCommands(AppBase):
             if secret and game is None:
                 raise Refusal("A secret roll is kept in a battle's log, and no battle is in progress here.")
             if game is not None:
-                applied, last_seq = (await s.execute(select(
-                    select(ActionRecord.id).where(ActionRecord.interaction_id == caller.interaction_id).scalar_subquery(),
-                    select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == game.id).scalar_subquery(),
-                ))).one()
+                applied, last_seq = (await s.execute(
+                    ROLL_CONTEXT, {"interaction": caller.interaction_id, "game": game.id})).one()
                 if applied is not None and caller.interaction_id is not None:
                     replayed = await self._replay(s, caller.interaction_id)
                     if replayed is not None:
@@ -53,7 +56,7 @@ class RollCommands(AppBase):
                                       None, campaign.gm_id == caller.user_id, None, [event], dice.rolled)
                 for rolled in record.rolls:
                     rolled.secret = secret
-                s.add(record)
+                await self._write(s, record)
         if secret:
             card = Card(title=f"{SECRET} Secret roll: {result.expression}", description=f"{result.detail}\n**Total: {result.total}**",
                         footer=f"{why} · only you see this; the log keeps it and shows it to all when the battle ends")

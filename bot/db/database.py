@@ -23,7 +23,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import event, select
+from sqlalchemy import bindparam, event, select
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -284,12 +284,14 @@ async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
     return await session.scalar(stmt)
 
 
+_LOCK_ACTIVE_GAME = (
+    select(Game)
+    .where(Game.campaign_id == bindparam("campaign"), Game.status == "active")
+    .with_for_update()
+    .execution_options(populate_existing=True)
+)
+
+
 async def lock_active_game(session: AsyncSession, campaign_id: int) -> Game | None:
     """The campaign's active game, locked like :func:`lock_game` (``None`` if there is none)."""
-    stmt = (
-        select(Game)
-        .where(Game.campaign_id == campaign_id, Game.status == "active")
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
-    return await session.scalar(stmt)
+    return await session.scalar(_LOCK_ACTIVE_GAME, {"campaign": campaign_id})
