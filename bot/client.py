@@ -1,6 +1,7 @@
 """The discord.py bot: loads the cogs, handles every error in one place, syncs commands on change."""
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
@@ -99,4 +100,8 @@ class SkirmishBot(commands.Bot):
         return f"{len(commands_synced)} commands to {scope}"
 
     async def on_ready(self) -> None:
+        # What start-up built (modules, the command tree, mappers, caches) lives as long as the
+        # bot: moved out of the collector's sight, a full collection under load takes
+        # milliseconds, not tens of them.
+        gc.freeze()
         log.info("logged in as %s (%s) in %d guild(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))

@@ -17,6 +17,8 @@ select, since the transaction already holds the write lock).
 from __future__ import annotations
 
 import asyncio
+import logging
+import sqlite3
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -51,7 +53,11 @@ __all__ = [
     "SQLITE_BUSY_TIMEOUT_MS",
 ]
 
+log = logging.getLogger(__name__)
+
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+#: Transactions between two checkpoints of a SQLite file's write-ahead log (see Database).
+CHECKPOINT_EVERY = 256
 
 
 # --------------------------------------------------------------------------------------------
@@ -89,7 +95,9 @@ def _ensure_sqlite_folder(url: str | URL) -> None:
     Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
 
 
-def install_sqlite_hooks(sync_engine: Engine, *, foreign_keys: bool = True, busy_timeout: bool = True) -> None:
+def install_sqlite_hooks(
+    sync_engine: Engine, *, foreign_keys: bool = True, busy_timeout: bool = True, autocheckpoint: bool = True
+) -> None:
     """The SQLite connection set-up: pragmas on connect, ``BEGIN IMMEDIATE`` on every begin.
 
     This is SQLAlchemy's documented recipe for the pysqlite/aiosqlite drivers: switch off the
@@ -97,7 +105,8 @@ def install_sqlite_hooks(sync_engine: Engine, *, foreign_keys: bool = True, busy
     and emit the BEGIN ourselves. ``foreign_keys=False`` is for migrations only: batch mode
     rebuilds tables by copy-drop-rename, and a DROP with foreign keys on would cascade deletes.
     ``busy_timeout=False`` leaves the wait for another process's lock to the driver
-    (:mod:`bot.db.sqlite_driver` waits off the event loop's thread).
+    (:mod:`bot.db.sqlite_driver` waits off the event loop's thread); ``autocheckpoint=False``
+    leaves copying the WAL back into the database to :class:`Database`, also off that thread.
     """
 
     @event.listens_for(sync_engine, "connect")
@@ -109,6 +118,8 @@ def install_sqlite_hooks(sync_engine: Engine, *, foreign_keys: bool = True, busy
                 cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
+            if not autocheckpoint:
+                cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
         finally:
             cursor.close()
@@ -128,7 +139,8 @@ def make_engine(url: str, *, foreign_keys: bool = True, **kwargs: Any) -> AsyncE
         kwargs["connect_args"] = {"async_creator_fn": sqlite_driver.connect, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000,
                                   **kwargs.get("connect_args", {})}
         engine = create_async_engine(url, **kwargs)
-        install_sqlite_hooks(engine.sync_engine, foreign_keys=foreign_keys, busy_timeout=False)
+        install_sqlite_hooks(engine.sync_engine, foreign_keys=foreign_keys, busy_timeout=False,
+                             autocheckpoint=_is_sqlite_memory(url))
         return engine
     kwargs.setdefault("pool_pre_ping", True)
     return create_async_engine(url, **kwargs)
@@ -201,6 +213,12 @@ class Database:
         # letting them poll the file lock. Other processes still wait on busy_timeout.
         self._queue: asyncio.Lock | None = asyncio.Lock() if self.is_sqlite else None
         self._tasks_inside: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
+        # SQLite's own checkpoint runs inside a commit, on the event loop's thread, and syncs the
+        # file to disk: a stall for every command queued behind it. So the connections turn it off
+        # (make_engine) and every CHECKPOINT_EVERY transactions one runs here, on a thread.
+        self._wal_file = None if not self.is_sqlite or _is_sqlite_memory(url) else make_url(url).database
+        self._since_checkpoint = 0
+        self._checkpoint: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str, *, upgrade: bool = True, **engine_kwargs: Any) -> "Database":
@@ -240,8 +258,19 @@ class Database:
         finally:
             if task is not None:
                 self._tasks_inside.discard(task)
+            self._after_transaction()
+
+    def _after_transaction(self) -> None:
+        if self._wal_file is None:
+            return
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= CHECKPOINT_EVERY and (self._checkpoint is None or self._checkpoint.done()):
+            self._since_checkpoint = 0
+            self._checkpoint = asyncio.get_running_loop().create_task(asyncio.to_thread(_checkpoint, self._wal_file))
 
     async def close(self) -> None:
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
         await self.engine.dispose()
 
     async def __aenter__(self) -> "Database":
@@ -252,6 +281,18 @@ class Database:
 
     def __repr__(self) -> str:
         return f"<Database {make_url(self.url).render_as_string(hide_password=True)}>"
+
+
+def _checkpoint(path: str) -> None:
+    """Copy the write-ahead log back into the database file, without waiting for or blocking
+    anyone (a PASSIVE checkpoint: what readers still use stays for the next one)."""
+    connection = sqlite3.connect(path, timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
+    try:
+        connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    except sqlite3.Error:
+        log.warning("the WAL checkpoint of %s failed; the next one will try again", path, exc_info=True)
+    finally:
+        connection.close()
 
 
 async def _upgrade_on_engine(engine: AsyncEngine, url: str) -> None:

@@ -28,7 +28,7 @@ from bot.db import (
     lock_game,
     sqlite_url,
 )
-from bot.db.database import SQLITE_BUSY_TIMEOUT_MS
+from bot.db.database import CHECKPOINT_EVERY, SQLITE_BUSY_TIMEOUT_MS
 
 GUILD, CHANNEL, GM, PLAYER = 111_111_111_111_111_111, 222_222_222_222_222_222, 3_333, 4_444
 
@@ -519,3 +519,29 @@ def test_sqlite_url_makes_the_folder(tmp_path: Path) -> None:
     assert url.startswith("sqlite+aiosqlite:///")
     assert url.endswith(str(target))
     assert target.parent.is_dir()
+
+
+@pytest.mark.asyncio
+async def test_the_write_ahead_log_is_checkpointed_off_the_event_loop(sqlite_db_url: str, tmp_path: Path) -> None:
+    """SQLite's own checkpoint (inside a commit, on the loop's thread) is off; the database runs
+    one on a thread every CHECKPOINT_EVERY transactions, so the main file holds what was written
+    without the WAL beside it."""
+    db = await Database.open(sqlite_db_url)
+    path = Path(sqlite_db_url.split(":///", 1)[1])
+    try:
+        async with db.transaction() as session:
+            assert (await session.execute(text("PRAGMA wal_autocheckpoint"))).scalar() == 0
+        for n in range(CHECKPOINT_EVERY):
+            async with db.transaction() as session:
+                session.add(new_campaign(channel=1000 + n, name=f"Front {n}"))
+        assert db._checkpoint is not None
+        await db._checkpoint
+        alone = tmp_path / "alone.sqlite3"
+        alone.write_bytes(path.read_bytes())  # the main file only, without its -wal
+        copy = sqlite3.connect(alone)
+        try:
+            assert copy.execute("SELECT count(*) FROM campaigns").fetchone()[0] >= CHECKPOINT_EVERY - 1
+        finally:
+            copy.close()
+    finally:
+        await db.close()
