@@ -252,15 +252,27 @@ class Engine(Protocol[S]):
 # --- plain data in and out --------------------------------------------------------------------
 
 
+_SCALARS = (str, int, float, type(None))
+
+
 def to_data(value: Any) -> Any:
     """A dataclass tree as JSON-ready dicts, lists and scalars."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, Mapping):
-        return {str(k): to_data(v) for k, v in value.items()}
+    if isinstance(value, _SCALARS):
+        return value
     if isinstance(value, (list, tuple)):
         return [to_data(v) for v in value]
+    names = _field_names(type(value))
+    if names is not None:
+        return {name: to_data(getattr(value, name)) for name in names}
+    if isinstance(value, abc.Mapping):
+        return {str(k): to_data(v) for k, v in value.items()}
     return value
+
+
+@functools.lru_cache(maxsize=None)
+def _field_names(tp: type) -> tuple[str, ...] | None:
+    """A dataclass's field names (None for anything else), looked up once per type."""
+    return tuple(f.name for f in dataclasses.fields(tp)) if dataclasses.is_dataclass(tp) else None
 
 
 def from_data(cls: type[T], data: Any, where: str = "") -> T:
