@@ -43,7 +43,7 @@ def default_outcome(events: Sequence[Event]) -> str:
         data = event.data
         if event.kind == "misfire":
             parts.append("misfire")
-        elif event.kind == "wound":
+        elif event.kind == "wound" and data.get("figure"):
             detail = data.get("row") or data.get("severity") or data.get("result") or "wounded"
             parts.append(f"{data.get('figure', '?')}: {detail}")
         elif event.kind == "casualty":

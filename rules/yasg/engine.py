@@ -28,12 +28,13 @@ from rules.core import (
     short,
     to_data,
 )
+from rules.odds import default_outcome
 from rules.tables import load_tables
 from rules.yasg.board import SIDE_WORDS, normal_edge, parse_square, parse_squares, square_name
 from rules.yasg.common import facing, joined, own_figure, phase_event, plural, sides_list
 from rules.yasg.data import MapSpec, YasgTables, table_problems
 from rules.yasg.judge import Judge, field_of
-from rules.yasg.play import PlayActions
+from rules.yasg.play import RESULT_WORDS, PlayActions
 from rules.yasg.state import EdgeMark, TerrainSquare, YasgFigure, YasgState
 
 SLUG = "yasg"
@@ -60,6 +61,16 @@ class YasgEngine(PlayActions):
             "move": self._move, "face": self._face, "load": self._load, "fire": self._fire,
             "engage": self._engage, "look": self._look, "next": self._next,
         }
+
+    @staticmethod
+    def odds_outcome(events: Sequence[Event]) -> str:
+        """An action's result for /odds. A shot's damage is taken only when the fire phase ends,
+        so a shot is read from its own event ("it: a serious wound", "miss"), not from wounds."""
+        shots = [e for e in events if e.kind in ("fire", "misfire")]
+        if not shots:
+            return default_outcome(events)
+        return "; ".join("misfire" if e.kind == "misfire" else f"{e.data['target']}: {RESULT_WORDS[e.data['result']]}"
+                         if e.data.get("hit") else "miss" for e in shots)
 
     @staticmethod
     def _map_problems(tables: YasgTables) -> list[str]:

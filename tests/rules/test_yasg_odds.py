@@ -7,6 +7,7 @@ from collections import Counter
 from fractions import Fraction
 
 from rules.core import Action
+from rules.odds import odds
 from rules.yasg.engine import YasgEngine, make_engine
 from tests.rules.test_yasg_support import BRITISH, FRENCH, F, RandomDice, change, engine, scene  # noqa: F401
 
@@ -117,3 +118,18 @@ def test_the_notes_exact_numbers_are_the_engines_thresholds() -> None:
         assert Fraction(len([d for d in range(1, 11) if d >= engine.judge.combat_need(n)]), 10) == CC_HIT[n]
     counts = Counter(engine.judge.damage(d) for d in range(1, 11))
     assert {k: Fraction(v, 10) for k, v in counts.items()} == DAMAGE
+
+
+def test_odds_of_a_shot_name_its_damage_though_it_is_taken_when_the_phase_ends(engine: YasgEngine) -> None:
+    """/odds before a shot: misfire, miss, and each damage result at its exact chance (the hit is
+    recorded on the shot; the wound itself waits for the end of the fire phase)."""
+    state = scene(engine, F("me", BRITISH, "A", "E4"), F("it", FRENCH, "A", "E2", "w"), size=(10, 12), phase="fire")
+    found = odds(engine, state, Action("fire", BRITISH, {"figure": "me", "target": "it"}), RandomDice(1))
+    assert found.method == "exact"
+    chances = {label: Fraction(p).limit_denominator(1000) for label, p in found.outcomes}
+    hit = FIRING[("A", 2)]
+    assert chances["it: killed"] == hit * DAMAGE["killed"]
+    assert chances["it: a serious wound"] == hit * DAMAGE["serious"]
+    assert chances["it: a minor wound"] == hit * DAMAGE["minor"]
+    assert chances["misfire"] + chances["miss"] == 1 - hit
+    assert 0 < chances["misfire"] < chances["miss"]
