@@ -220,7 +220,8 @@ class NsrEngine:
 
     @staticmethod
     def odds_outcome(events: Sequence[Event]) -> str:
-        """An action's result for /odds: the figures each unit lost, and what became of the units."""
+        """An action's result for /odds: the figures each unit lost, what became of the units, and
+        how far a unit moving on dice may go."""
         lost: dict[str, dict[str, int]] = {}
         marks: list[str] = []
         for e in events:
@@ -239,7 +240,9 @@ class NsrEngine:
                 elif e.kind == "morale" and data.get("check") == "critical" and not data.get("passed"):
                     marks.append(f"{unit} routed")
         parts = [f"{unit}: " + ", ".join(f"{n} {what}" for what, n in sorted(per.items())) for unit, per in lost.items()]
-        return "; ".join(parts + marks) or "no effect"
+        moves = [f"{e.data['unit']} moves up to {e.data['inches']}″" for e in events
+                 if e.kind == "move" and e.data.get("inches", 0) > 0]
+        return "; ".join(parts + marks + moves) or "no effect"
 
     def _decision(self, state: NsrState) -> Decision | None:
         p = state.pending
