@@ -57,7 +57,7 @@ class RosterCog(AppCog, commands.GroupCog, group_name="roster", group_descriptio
     @app_commands.command(name="add", description="Add a figure to your side's roster")
     @app_commands.describe(
         name="The figure's name",
-        kind="Its type (in SSG the weapon: rifle, pistol or smg)",
+        kind="Its type, as the suggestions list (SSG: its weapon; NSR: the unit's troops; YASG: its class)",
         side="Its side (default: yours; the game master may give any)",
         stats="Extra stats as key=value pairs, where the ruleset has them",
     )
