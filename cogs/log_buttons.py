@@ -1,8 +1,9 @@
 """Newer/Older buttons under a page of ``/game log`` that outlive a restart.
 
-Each button's custom_id is ``log:<battle>:<page>:<actions a page>``; discord.py parses it on any
-click (registered once with ``add_dynamic_items``), and the click asks the application layer for
-that page as the one who pressed sees it (secret rolls stay hidden from everyone but the game
+Each button's custom_id is ``log:<game id>:<page>:<actions a page>``: the game's internal id, which
+players never see (they see and type the battle's number in its campaign). discord.py parses it on
+any click (registered once with ``add_dynamic_items``), and the click asks the application layer
+for that page as the one who pressed sees it (secret rolls stay hidden from everyone but the game
 master until the battle ends), then shows it in place of the page it was pressed on.
 """
 from __future__ import annotations
@@ -43,9 +44,9 @@ class LogPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"log:(?
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the page the button names, in place of this one."""
         try:
-            reply = await app_of(interaction).game_log(caller_of(interaction), self.count, self.page, battle=self.game_id)
+            reply = await app_of(interaction).game_log(caller_of(interaction), self.count, self.page, game_id=self.game_id)
         except Exception as exc:  # the button's own error funnel: same sentences as the tree's
-            message = player_message(exc, context=f"log page {self.page} of battle {self.game_id}")
+            message = player_message(exc, context=f"log page {self.page} of game {self.game_id}")
             await interaction.response.send_message(**message_kwargs(Reply.error(message)), ephemeral=True)
             return
         interaction.extras["reply"] = reply

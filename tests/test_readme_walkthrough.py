@@ -175,7 +175,7 @@ async def test_a_man_who_has_sat_out_his_games_is_active_again_when_the_battle_h
     await app.game_start(caller(GM, "Gina"))
     await app.game_end(caller(GM))
     async with app.db.transaction() as s:
-        first = await s.scalar(select(Game.id))
+        first = await s.scalar(select(Game.number))
         walt = await s.scalar(select(Figure).where(Figure.name == "Walt"))
         walt.status, walt.history = "resting", [*walt.history, {"battle": first, "note": "misses 1 game", "games_out": 1}]
     forced.push_dice([6, 1])

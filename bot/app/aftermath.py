@@ -36,7 +36,7 @@ class AftermathCommands(AppBase):
             outcome: Outcome[list[Aftermath]] = hook(state, specs, dice, dict(campaign.settings or {}))
             results, events = list(outcome.state), list(outcome.events)
         else:
-            results, events = default_aftermath(engine, state, game.id), []
+            results, events = default_aftermath(engine, state, game.number), []
         figures = {f.name: f for f in await s.scalars(select(Figure).where(Figure.campaign_id == campaign.id))}
         before = []
         for result in results:
@@ -44,7 +44,7 @@ class AftermathCommands(AppBase):
             if figure is None:
                 continue  # removed from the roster during the battle: nothing to carry
             before.append({"name": figure.name, "status": figure.status, "stats": figure.stats, "history": len(figure.history or [])})
-            entry = {"battle": game.id, "note": result.note, "date": datetime.now(UTC).date().isoformat()}
+            entry = {"battle": game.number, "note": result.note, "date": datetime.now(UTC).date().isoformat()}
             if result.status == "resting":
                 entry["games_out"] = result.games_out
             figure.history = [*(figure.history or []), entry]
@@ -76,7 +76,7 @@ class AftermathCommands(AppBase):
     async def _available_figures(self, s: AsyncSession, campaign: Campaign) -> list[Figure]:
         """The roster figures that may fight now: not dead, and not still resting from a wound."""
         figures = list(await s.scalars(select(Figure).where(Figure.campaign_id == campaign.id).order_by(Figure.id)))
-        battles = list(await s.scalars(select(Game.id).where(Game.campaign_id == campaign.id)))
+        battles = list(await s.scalars(select(Game.number).where(Game.campaign_id == campaign.id)))
         ready = []
         for figure in figures:
             if figure.status == "dead":

@@ -44,7 +44,8 @@ class GameCommands(DecisionCommands, AftermathCommands):
             specs = [engine.check_figure(FigureSpec(f.name, f.side, f.kind, dict(f.stats or {}))) for f in figures]
             dice = RecordingDice(self._dice())
             outcome = engine.start(specs, dice)
-            game = Game(campaign_id=campaign.id, ruleset=campaign.ruleset, status="active",
+            number = (await s.scalar(select(func.max(Game.number)).where(Game.campaign_id == campaign.id)) or 0) + 1
+            game = Game(campaign_id=campaign.id, number=number, ruleset=campaign.ruleset, status="active",
                         state=engine.dump_state(outcome.state))
             s.add(game)
             await s.flush()
@@ -158,7 +159,7 @@ class GameCommands(DecisionCommands, AftermathCommands):
             engine = self._engine(campaign)
             board = engine.board(engine.load_state(game.state))
             decision = await self._open_decision(s, game)
-        card = board_card(f"{campaign.name} — battle {game.id}", board)
+        card = board_card(f"{campaign.name} — battle {game.number}", board)
         if decision is not None:
             card.fields.append(("Waiting for", f"{decision.decider}: {decision.prompt}", False))
         return Reply(cards=[card], files=board_files(board))
@@ -222,7 +223,7 @@ class GameCommands(DecisionCommands, AftermathCommands):
                 decision.status = "cancelled"
             engine = self._engine(campaign)
             closed = await self._close_battle(s, campaign, game, engine, engine.load_state(game.state))
-        ended = Card(title="Game ended", description=f"Battle {game.id} is over; its log is kept.")
+        ended = Card(title="Game ended", description=f"Battle {game.number} is over; its log is kept.")
         return Reply(cards=[ended, *closed.cards], events=closed.events, rolls=closed.rolls)
 
 

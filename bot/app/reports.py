@@ -41,12 +41,15 @@ LOG_PAGE_MAX = 25
 LOG_PAGE_CHARS = 3600
 #: Discord takes attachments of 10 MiB in any server; a report this large is refused with a sentence.
 REPORT_MAX_BYTES = 8 * 1024 * 1024
-BATTLE_ID_MAX = 2**31 - 1  # the column is a 32-bit integer on PostgreSQL
+BATTLE_ID_MAX = 2**31 - 1  # a battle's number (and a game's id) is a 32-bit integer on PostgreSQL
 
 
 @dataclass
 class LogPage(Reply):
-    """A page of the log, and where it sits, so the front-end can offer the pages around it."""
+    """A page of the log, and where it sits, so the front-end can offer the pages around it.
+
+    ``game_id`` is the game's internal id (the page buttons carry it, and ask for it again with
+    ``game_log(..., game_id=)``); players see and type the battle's number in its campaign."""
 
     game_id: int = 0
     page: int = 1
@@ -56,30 +59,33 @@ class LogPage(Reply):
 
 class ReportCommands(AppBase):
     async def game_log(self, caller: Caller, count: int = LOG_PAGE_DEFAULT, page: int = 1,
-                       battle: int | None = None) -> LogPage:
-        """One page of a battle's log, newest first: page 1 holds the last ``count`` actions."""
+                       battle: int | None = None, *, game_id: int | None = None) -> LogPage:
+        """One page of a battle's log, newest first: page 1 holds the last ``count`` actions.
+
+        ``battle`` is the battle's number in the campaign (as players type it); ``game_id`` the
+        internal id a page button carries."""
         count = max(1, min(count, LOG_PAGE_MAX))
         if page < 1:
             raise Refusal("Pages start at 1 (the newest actions).")
         async with self.db.transaction() as s:
             campaign = await self._campaign(s, caller)
-            game = await self._battle(s, campaign, battle)
+            game = await self._battle(s, campaign, battle, game_id)
             total = await s.scalar(select(func.count()).select_from(ActionRecord).where(ActionRecord.game_id == game.id)) or 0
             pages = max(1, ceil(total / count))
             if page > pages:
                 plural = "page" if pages == 1 else "pages"
-                raise Refusal(f"Battle {game.id}'s log has {pages} {plural} of {count} actions: there is no page {page}.")
+                raise Refusal(f"Battle {game.number}'s log has {pages} {plural} of {count} actions: there is no page {page}.")
             names = await self._names(s, campaign)
             actions = await self._log_actions(s, game, names, self._sees_secrets(campaign, game, caller),
                                               limit=count, offset=(page - 1) * count)
-        card = Card(title=f"Log of battle {game.id}", description=log_text(actions, LOG_PAGE_CHARS))
+        card = Card(title=f"Log of battle {game.number}", description=log_text(actions, LOG_PAGE_CHARS))
         if actions:
             span = f"actions {actions[0].seq}–{actions[-1].seq}" if len(actions) > 1 else f"action {actions[0].seq}"
             card.footer = f"Page {page} of {pages} · {span}, newest first · /game report has the whole battle"
         return LogPage(cards=[card], ephemeral=True, game_id=game.id, page=page, pages=pages, count=count)
 
     async def game_report(self, caller: Caller, battle: int | None = None) -> Reply:
-        """The whole battle as ``battle-<id>.md``: public once it is over, private while it goes on."""
+        """The whole battle as ``battle-<number>.md``: public once it is over, private while it goes on."""
         async with self.db.transaction() as s:
             campaign = await self._campaign(s, caller)
             game = await self._battle(s, campaign, battle)
@@ -101,22 +107,31 @@ class ReportCommands(AppBase):
         except RuleError:  # a state the campaign's current house rules can no longer read
             board, order = None, []
         report = BattleReport(
-            campaign=campaign.name, battle=game.id, ruleset=RULESETS.get(game.ruleset, ("", game.ruleset))[1],
+            campaign=campaign.name, battle=game.number, ruleset=RULESETS.get(game.ruleset, ("", game.ruleset))[1],
             game_master=names.get(campaign.gm_id, "the game master"), started=game.created_at, ended=game.ended_at,
             finished=finished, winner=game.winner, sides=_sides(start, order, owners, names, players),
             actions=actions, board=board, secrets_shown=sees,
         )
         data = report_markdown(report).encode("utf-8")
         if len(data) > REPORT_MAX_BYTES:
-            raise Refusal(f"Battle {game.id}'s report is {len(data) // 2**20} MiB, more than Discord takes in one file.")
-        card = Card(title=f"Report of battle {game.id}", colour=side_colour(game.winner),
-                    description=_summary(report), footer=f"battle-{game.id}.md · {len(actions)} actions")
-        return Reply(cards=[card], files=[(f"battle-{game.id}.md", data)], ephemeral=not finished)
+            raise Refusal(f"Battle {game.number}'s report is {len(data) // 2**20} MiB, more than Discord takes in one file.")
+        card = Card(title=f"Report of battle {game.number}", colour=side_colour(game.winner),
+                    description=_summary(report), footer=f"battle-{game.number}.md · {len(actions)} actions")
+        return Reply(cards=[card], files=[(f"battle-{game.number}.md", data)], ephemeral=not finished)
 
     # --- helpers --------------------------------------------------------------------------------
 
-    async def _battle(self, s: AsyncSession, campaign: Campaign, battle: int | None) -> Game:
-        """The battle asked for (by the number ``/game status`` shows), else the current or last one."""
+    async def _battle(self, s: AsyncSession, campaign: Campaign, battle: int | None,
+                      game_id: int | None = None) -> Game:
+        """The battle asked for (by its number in the campaign, as ``/game status`` shows it, or by
+        the internal id a page button carries), else the current or last one."""
+        if game_id is not None:
+            game = None
+            if 1 <= game_id <= BATTLE_ID_MAX:
+                game = await s.scalar(select(Game).where(Game.id == game_id, Game.campaign_id == campaign.id))
+            if game is None:
+                raise Refusal("There is no such battle in this campaign.")
+            return game
         if battle is None:
             game = await self._game(s, campaign) or await self._latest_game(s, campaign)
             if game is None:
@@ -124,7 +139,7 @@ class ReportCommands(AppBase):
             return game
         game = None
         if 1 <= battle <= BATTLE_ID_MAX:
-            game = await s.scalar(select(Game).where(Game.id == battle, Game.campaign_id == campaign.id))
+            game = await s.scalar(select(Game).where(Game.campaign_id == campaign.id, Game.number == battle))
         if game is None:
             raise Refusal(f"There is no battle {battle} in this campaign.")
         return game

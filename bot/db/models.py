@@ -232,10 +232,14 @@ class Game(Base):
         ),
         Index("ix_games_campaign_id", "campaign_id"),
         CheckConstraint(_in("status", GAME_STATUSES), name="status"),
+        UniqueConstraint("campaign_id", "number"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    # The battle's number in its campaign (1, 2, 3 …): what players see and type. ``id`` stays the
+    # internal key (foreign keys, button ids). Set at /game start: 1 + the campaign's highest.
+    number: Mapped[int] = mapped_column(Integer)
     ruleset: Mapped[str] = mapped_column(String(20))
     status: Mapped[str] = mapped_column(String(10), default="active")
     state: Mapped[dict[str, Any]] = mapped_column(JSON, default=_json_dict)
@@ -257,7 +261,7 @@ class Game(Base):
     __mapper_args__ = {"version_id_col": version}
 
     def __repr__(self) -> str:
-        return f"<Game {self.id} campaign={self.campaign_id} {self.status} v{self.version}>"
+        return f"<Game {self.id} campaign={self.campaign_id} battle {self.number} {self.status} v{self.version}>"
 
 
 class ActionRecord(Base):

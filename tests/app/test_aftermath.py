@@ -6,10 +6,10 @@ from sqlalchemy import select
 
 from bot.app.replies import Refusal
 from bot.app.service import App
-from bot.db.models import Figure, Game
+from bot.db.models import Campaign, Figure, Game
 from bot.dice import ForcedDice
 from rules import get_engine
-from tests.support import BLUE, GM, RED, caller, join, ssg_table
+from tests.support import BLUE, CHANNEL, GM, RED, caller, join, ssg_table
 
 
 async def figures(app: App) -> dict[str, Figure]:
@@ -100,7 +100,49 @@ async def test_a_resting_figure_misses_its_games_then_fights_again(app: App, for
     async with app.db.transaction() as s:
         from bot.db.models import Game as GameRow
 
-        s.add(GameRow(campaign_id=1, ruleset="ssg", status="ended", state={}))  # a battle he missed
+        s.add(GameRow(campaign_id=1, number=2, ruleset="ssg", status="ended", state={}))  # a battle he missed
     async with app.db.transaction() as s:
         campaign = await s.scalar(select(Campaign))
+        assert "Rossi" in [f.name for f in await app._available_figures(s, campaign)]
+
+
+async def test_each_campaign_numbers_its_battles_from_1_in_one_database(app: App, forced: ForcedDice) -> None:
+    """Another campaign's battles come first in the database; this campaign's first is still battle
+    1, in the history, the cards and /game status, and only its own battles serve a resting man's games."""
+    elsewhere = {"channel": CHANNEL + 1}
+    await app.campaign_new(caller(GM, "Gina", **elsewhere), "Elsewhere", "medieval")
+    for user, name, side in ((RED, "Rita", "red"), (BLUE, "Bob", "blue")):
+        asked = await app.campaign_join(caller(user, name, **elsewhere), side)
+        await app.decide(caller(GM, "Gina", **elsewhere), "approve", asked.decision.decision_id)
+    await app.roster_add(caller(RED, "Rita", **elsewhere), "Hugh", "Knight")
+    await app.roster_add(caller(BLUE, "Bob", **elsewhere), "Olaf", "Viking Warrior")
+    for _ in range(2):
+        forced.push_dice([6, 1])
+        await app.game_start(caller(GM, "Gina", **elsewhere))
+        ended = await app.game_end(caller(GM, "Gina", **elsewhere))
+    assert ended.cards[0].description == "Battle 2 is over; its log is kept."
+
+    await ssg_table(app, forced)  # this channel's campaign: its first battle, the database's third game
+    assert (await app.game_status(caller(RED))).cards[0].title == "Test — battle 1"
+    ended = await app.game_end(caller(GM))
+    assert ended.cards[0].description == "Battle 1 is over; its log is kept."
+    kept = await figures(app)
+    assert [h["battle"] for h in kept["Hugh"].history] == [1, 2]
+    assert [(h["battle"], h["note"]) for h in kept["Rossi"].history] == [(1, "Battle 1: fought")]
+    async with app.db.transaction() as s:
+        games = [tuple(row) for row in (await s.execute(select(Game.id, Game.number).order_by(Game.id))).all()]
+    assert games == [(1, 1), (2, 2), (3, 1)]
+
+    # Rossi misses his next game: Elsewhere's battles do not count, this campaign's battle 2 does.
+    async with app.db.transaction() as s:
+        rossi = await s.scalar(select(Figure).where(Figure.name == "Rossi"))
+        rossi.status, rossi.history = "resting", [*rossi.history, {"battle": 1, "note": "misses 1 game", "games_out": 1}]
+    forced.push_dice([6, 1])
+    await app.game_start(caller(GM, "Gina", **elsewhere))  # Elsewhere's battle 3
+    await app.game_end(caller(GM, "Gina", **elsewhere))
+    assert (await figures(app))["Rossi"].status == "resting"
+    async with app.db.transaction() as s:
+        s.add(Game(campaign_id=2, number=2, ruleset="ssg", status="ended", state={}))  # the battle he missed
+    async with app.db.transaction() as s:
+        campaign = await s.scalar(select(Campaign).where(Campaign.channel_id == CHANNEL))
         assert "Rossi" in [f.name for f in await app._available_figures(s, campaign)]

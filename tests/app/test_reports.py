@@ -156,6 +156,45 @@ async def test_a_past_battle_is_reported_by_its_number_and_only_in_its_campaign(
         await app.game_report(caller(GM, channel=CHANNEL + 2))
 
 
+async def test_two_campaigns_in_one_database_each_have_a_battle_1(app: App, forced: ForcedDice) -> None:
+    """The report's file, its title, the log and ``battle:`` go by the battle's number in its
+    campaign, not by the database's id; a page button's internal id stays inside its campaign."""
+    elsewhere = caller(GM, "Gina", channel=CHANNEL + 1)
+    await app.campaign_new(elsewhere, "Elsewhere", "medieval")
+    for user, name, side in ((RED, "Rita", "red"), (BLUE, "Bob", "blue")):
+        asked = await app.campaign_join(caller(user, name, channel=CHANNEL + 1), side)
+        await app.decide(elsewhere, "approve", asked.decision.decision_id)
+    await app.roster_add(caller(RED, "Rita", channel=CHANNEL + 1), "Hugh", "Knight")
+    await app.roster_add(caller(BLUE, "Bob", channel=CHANNEL + 1), "Olaf", "Viking Warrior")
+    forced.push_dice([6, 1])
+    await app.game_start(elsewhere)  # game 1: Elsewhere's battle 1
+    await ssg_table(app, forced)  # game 2: Test's battle 1
+    await app.game_end(caller(GM, "Gina"))
+    forced.push_dice([5, 2])
+    await app.game_start(caller(GM, "Gina"))  # game 3: Test's battle 2
+
+    mine = await app.game_report(caller(RED))
+    assert mine.files[0][0] == "battle-2.md" and mine.cards[0].title == "Report of battle 2"
+    first = await app.game_report(caller(RED), 1)
+    assert first.files[0][0] == "battle-1.md" and report_text(first).startswith("# Test — battle 1\n")
+    theirs = await app.game_report(caller(RED, channel=CHANNEL + 1))
+    assert theirs.files[0][0] == "battle-1.md" and report_text(theirs).startswith("# Elsewhere — battle 1\n")
+    with pytest.raises(Refusal, match="There is no battle 3 in this campaign."):
+        await app.game_report(caller(RED), 3)  # game 3 is this campaign's battle 2
+    with pytest.raises(Refusal, match="There is no battle 2 in this campaign."):
+        await app.game_report(caller(RED, channel=CHANNEL + 1), 2)
+
+    page = await app.game_log(caller(RED), battle=1)
+    assert page.cards[0].title == "Log of battle 1" and page.game_id == 2
+    with pytest.raises(Refusal, match="^Battle 1's log has 1 page of 10 actions: there is no page 2.$"):
+        await app.game_log(caller(RED), battle=1, page=2)
+    assert (await app.game_log(caller(RED), game_id=2)).cards[0].title == "Log of battle 1"  # a page button
+    for other in (1, 99, 2**40):  # Elsewhere's game, none, past the column
+        with pytest.raises(Refusal, match="There is no such battle in this campaign."):
+            await app.game_log(caller(RED), game_id=other)
+    assert (await app.game_status(caller(RED, channel=CHANNEL + 1))).cards[0].title == "Elsewhere — battle 1"
+
+
 # --- secret rolls -------------------------------------------------------------------------------
 
 

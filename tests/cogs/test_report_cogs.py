@@ -154,7 +154,7 @@ async def test_a_fresh_bot_turns_the_page_of_an_old_log_as_its_reader_may_see_it
 async def test_a_button_for_a_page_or_battle_that_is_not_there_is_refused_privately(app: App, forced) -> None:
     await ssg_table(app, forced)
     bot = SkirmishBot(app)
-    for custom_id, sentence in (("log:1:7:10", "there is no page 7"), ("log:42:1:10", "There is no battle 42"),
+    for custom_id, sentence in (("log:1:7:10", "there is no page 7"), ("log:42:1:10", "There is no such battle in this campaign."),
                                 ("log:1:0:10", "Pages start at 1")):
         interaction = await click(bot, RED, custom_id)
         [sent] = interaction.sent

@@ -48,7 +48,7 @@ async def make_game(db: Database, state: dict | None = None) -> tuple[int, int]:
         campaign = new_campaign()
         session.add(campaign)
         await session.flush()
-        game = Game(campaign_id=campaign.id, ruleset="ssg", state=state or {"counter": 0})
+        game = Game(campaign_id=campaign.id, number=1, ruleset="ssg", state=state or {"counter": 0})
         session.add(game)
         await session.flush()
         return campaign.id, game.id
@@ -200,13 +200,13 @@ async def test_one_active_game_per_campaign(db: Database) -> None:
     campaign_id, game_id = await make_game(db)
     with pytest.raises(IntegrityError):
         async with db.transaction() as session:
-            session.add(Game(campaign_id=campaign_id, ruleset="ssg", state={}))
+            session.add(Game(campaign_id=campaign_id, number=2, ruleset="ssg", state={}))
 
     async with db.transaction() as session:
         game = await lock_game(session, game_id)
         game.status, game.winner, game.ended_at = "ended", "British", datetime.now(UTC)
         await session.flush()
-        session.add(Game(campaign_id=campaign_id, ruleset="ssg", state={}))
+        session.add(Game(campaign_id=campaign_id, number=2, ruleset="ssg", state={}))
 
     async with db.transaction() as session:
         active = await lock_active_game(session, campaign_id)

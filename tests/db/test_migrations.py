@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import json
 from contextlib import redirect_stdout
 from typing import Any
 
@@ -11,6 +12,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import Connection
 
 from bot.db.database import Database, alembic_config, downgrade, make_engine, upgrade
@@ -184,3 +186,73 @@ def test_offline_sql_has_the_partial_indexes(url: str, where: str) -> None:
     for table in TABLES:
         assert f"CREATE TABLE {table} (" in sql
         assert f"DROP TABLE {table}" in sql
+
+
+@pytest.mark.asyncio
+async def test_0004_numbers_each_campaigns_battles_and_their_history(db_url: str) -> None:
+    """Existing games get 1, 2, 3 per campaign in the order they were made; a figure's history that
+    named its campaign's games by id names them by number (and back on the way down)."""
+    from sqlalchemy import text
+
+    await upgrade(db_url, "0003_pace")
+    engine = make_engine(db_url)
+    history = [
+        {"battle": 3, "note": "Battle 3: fought", "date": "2025-05-01"},
+        {"battle": 5, "note": "misses 1 game", "games_out": 1},
+        {"battle": 9, "result": "imported from a file"},  # no game of this campaign: kept as written
+        "an old campaign's note",
+    ]
+    try:
+        async with engine.begin() as conn:
+            for campaign in (1, 2):
+                await conn.execute(text(
+                    "INSERT INTO campaigns (id, guild_id, channel_id, name, ruleset, gm_id, active, settings, created_at) "
+                    "VALUES (:id, 1, :channel, 'C', 'ssg', 1, :active, '{}', CURRENT_TIMESTAMP)"),
+                    {"id": campaign, "channel": 100 + campaign, "active": True})
+            # Games 1..5 made in turn by campaigns 1, 2, 1, 2, 1: each campaign's are 1, 2(, 3).
+            for game, campaign in [(1, 1), (2, 2), (3, 1), (4, 2), (5, 1)]:
+                await conn.execute(text(
+                    "INSERT INTO games (id, campaign_id, ruleset, status, state, version, created_at) "
+                    "VALUES (:id, :campaign, 'ssg', 'ended', '{}', 1, CURRENT_TIMESTAMP)"), {"id": game, "campaign": campaign})
+            await conn.execute(text(
+                "INSERT INTO figures (id, campaign_id, owner_id, name, side, kind, stats, status, history, created_at) "
+                "VALUES (1, 1, 1, 'Rossi', 'red', 'rifle', '{}', 'resting', :history, CURRENT_TIMESTAMP)"),
+                {"history": json.dumps(history)})
+    finally:
+        await engine.dispose()
+
+    await upgrade(db_url)
+
+    engine = make_engine(db_url)
+    try:
+        async with engine.connect() as conn:
+            numbers = (await conn.execute(text("SELECT id, campaign_id, number FROM games ORDER BY id"))).all()
+            (written,) = (await conn.execute(text("SELECT history FROM figures"))).one()
+            with pytest.raises(IntegrityError):  # one battle 2 a campaign
+                await conn.execute(text(
+                    "INSERT INTO games (id, campaign_id, number, ruleset, status, state, version, created_at) "
+                    "VALUES (6, 1, 2, 'ssg', 'ended', '{}', 1, CURRENT_TIMESTAMP)"))
+    finally:
+        await engine.dispose()
+    assert [tuple(row) for row in numbers] == [(1, 1, 1), (2, 2, 1), (3, 1, 2), (4, 2, 2), (5, 1, 3)]
+    assert _json(written) == [
+        {"battle": 2, "note": "Battle 2: fought", "date": "2025-05-01"},
+        {"battle": 3, "note": "misses 1 game", "games_out": 1},
+        {"battle": 9, "result": "imported from a file"},
+        "an old campaign's note",
+    ]
+
+    await downgrade(db_url, "0003_pace")
+
+    assert "number" not in {c["name"] for c in await _inspect(db_url, lambda insp: insp.get_columns("games"))}
+    engine = make_engine(db_url)
+    try:
+        async with engine.connect() as conn:
+            (written,) = (await conn.execute(text("SELECT history FROM figures"))).one()
+    finally:
+        await engine.dispose()
+    assert _json(written) == history
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value

@@ -17,7 +17,7 @@ seven features of issue 8 as a table would:
   winner, the others are ended by the game master): a post-battle card per side naming every
   figure, whose note becomes the last line of that figure's history (``/roster export``,
   ``/roster show``);
-* ``/game report`` (posted for everyone, a ``battle-<id>.md`` file with the secret roll revealed);
+* ``/game report`` (posted for everyone, a ``battle-<number>.md`` file with the secret roll revealed);
   ``/campaign export``, then ``/campaign import`` of that file into another channel, where the
   rosters, their history and the house rules are found again.
 
@@ -500,6 +500,7 @@ async def test_a_campaign_lives_through_a_battle(fake: FakeDiscord, bot: Any, ca
             assert f"`{command}" in log.text, (command, log.text)
         [page] = log.embeds
         battle = int(re.fullmatch(r"Log of battle (\d+)", page["title"])[1])  # type: ignore[index]
+        assert battle == 1  # the campaign's first battle, whatever the database's id for it
         assert re.fullmatch(r"Page 1 of 1 · actions \d+–1, newest first · /game report has the whole battle",
                             page["footer"]["text"])
         assert page["description"].index(f"`{life.commands[-1]}") < page["description"].index("`/game start`")

@@ -1,8 +1,11 @@
 """Battle reports, the log's pages and the game master's secret roll through the loopback Discord,
 with the real bot process: the secret roll answers privately and stays out of the players' log
 until the battle ends; Older/Newer turn the log's pages in place; the report arrives as a
-``battle-<id>.md`` attachment (the fake records a multipart file's name and size, so its bytes
-are checked against the same report built from the database)."""
+``battle-<number>.md`` attachment (the fake records a multipart file's name and size, so its bytes
+are checked against the same report built from the database).
+
+Another campaign's battle comes first in the database: this campaign's is still its battle 1,
+while the page buttons carry the game's internal id (2), which players never see."""
 from __future__ import annotations
 
 from typing import Any
@@ -32,9 +35,11 @@ async def test_secret_roll_log_pages_and_the_report_attachment(fake: FakeDiscord
         return Caller(user.id, user.display_name, guild, table.channel.id)
 
     try:
+        await seed_ssg(app, fake, new_table(fake, 1))  # another campaign's battle 1 is game 1
         await seed_ssg(app, fake, table)
         async with app.db.transaction() as s:
-            battle = await s.scalar(select(Game.id))
+            game, battle = (await s.execute(select(Game.id, Game.number).order_by(Game.id.desc()).limit(1))).one()
+        assert (game, battle) == (2, 1)
 
         # the game master rolls in secret: only they see it; a player may not
         secret = await fake.slash(table.gm, "roll", dice="2d6", reason="does the bridge hold", secret=True)
@@ -47,13 +52,13 @@ async def test_secret_roll_log_pages_and_the_report_attachment(fake: FakeDiscord
         # the log, three actions a page, newest first: buttons turn the page in place
         first = await fake.slash(table.blue, "game log", count=3)
         assert first.ephemeral and "Page 1 of 3 · actions 7–5" in first.text
-        assert first.message.custom_ids == [f"log:{battle}:0:3", f"log:{battle}:2:3"]
-        older = await fake.click(table.blue, first, f"log:{battle}:2:3")
+        assert first.message.custom_ids == [f"log:{game}:0:3", f"log:{game}:2:3"]
+        older = await fake.click(table.blue, first, f"log:{game}:2:3")
         assert older.type == 7 and older.message is first.message  # the same message, edited
         page_two = first.message.text
         assert "Page 2 of 3 · actions 4–2" in page_two
         assert "🔒 The game master rolled in secret" in page_two and "bridge" not in page_two
-        back = await fake.click(table.blue, first, f"log:{battle}:1:3")
+        back = await fake.click(table.blue, first, f"log:{game}:1:3")
         assert back.type == 7 and "Page 1 of 3" in first.message.text
         gm_log = await fake.slash(table.gm, "game log", count=3, page=2)
         assert "does the bridge hold" in gm_log.text
