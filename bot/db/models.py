@@ -138,6 +138,9 @@ class Campaign(Base):
             postgresql_where=text("active"),
         ),
         Index("ix_campaigns_guild_id", "guild_id"),
+        # Every command finds its campaign by channel: with one guild holding many campaigns, the
+        # guild's index alone left a scan of all of them.
+        Index("ix_campaigns_channel_id_guild_id", "channel_id", "guild_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
