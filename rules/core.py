@@ -230,6 +230,9 @@ class Engine(Protocol[S]):
     # uses it to reopen a decision when /game undo goes back to a state that was waiting.
     # Optional: ``free_actions``, names of actions the shell allows while a decision waits (they
     # do not belong to anyone's turn, like describing a building in NSR).
+    # Optional: ``roster_entry``, what one roster entry is called when the shell counts them ("6
+    # units"): "figure" unless the ruleset says otherwise (NSR's entries are units). See
+    # :func:`roster_entry`.
     # Optional: ``aftermath(state, specs, dice, options) -> Outcome[list[Aftermath]]``, what each
     # figure of a finished battle carries into its roster (the rules between games); ``options``
     # are the campaign's settings. Without it, a figure that fell is noted and nothing else changes.
@@ -247,6 +250,11 @@ class Engine(Protocol[S]):
     def dump_state(self, state: S) -> dict[str, Any]: ...
 
     def load_state(self, data: Mapping[str, Any]) -> S: ...
+
+
+def roster_entry(engine: Any) -> str:
+    """What one of the ruleset's roster entries is called: "figure", or the engine's ``roster_entry``."""
+    return getattr(engine, "roster_entry", None) or "figure"
 
 
 # --- plain data in and out --------------------------------------------------------------------

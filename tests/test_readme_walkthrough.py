@@ -9,8 +9,9 @@ of its lines must be a whole line the bot printed, in the order shown, where ``�
 text and a line that is only ``…`` for lines left out. So the README cannot drift from the bot.
 
 Below that, the small fixes the walk-through brought: a figure's history read as sentences, the
-rolls after a battle on the card of their own side, a body part named in words on a wound card,
-and a man who has sat out his games shown as active again as soon as he has.
+rolls after a battle on the card of their own side (and a fate the card tells already, not twice),
+a body part named in words on a wound card, and a man who has sat out his games shown as active
+again as soon as he has.
 """
 from __future__ import annotations
 
@@ -151,10 +152,19 @@ def test_a_figures_history_reads_as_sentences() -> None:
 def test_the_rolls_after_a_battle_go_on_their_own_sides_card() -> None:
     results = [Aftermath("Sharpe", "british", "active", "fought; wounds heal"),
                Aftermath("Leroux", "french", "resting", "Leroux rolls 5: he misses the next 5 games.", games_out=5)]
-    events = [Event("aftermath", "Leroux rolls 5: he misses the next 5 games.", {"figure": "Leroux", "fate": "injured"})]
+    events = [Event("aftermath", "Leroux's horse is lame for good.", {"figure": "Leroux"})]
     british, french = post_battle_cards(results, events)
     assert british.fields == []
-    assert french.fields == [("Rolled after the battle", "Leroux rolls 5: he misses the next 5 games.", False)]
+    assert french.fields == [("Rolled after the battle", "Leroux's horse is lame for good.", False)]
+
+
+def test_a_fate_rolled_after_the_battle_is_told_once_on_its_card() -> None:
+    """Sharpe's fate roll is both the figure's note and the roll's own text: the card says it once."""
+    fate = "Leroux rolls 5: he misses the next 5 games."
+    results = [Aftermath("Sharpe", "british", "active", "fought; wounds heal"),
+               Aftermath("Leroux", "french", "resting", fate, games_out=5)]
+    british, french = post_battle_cards(results, [Event("aftermath", fate, {"figure": "Leroux", "fate": "injured"})])
+    assert french.description == f"🛌 **Leroux** — {fate}" and french.fields == [] and british.fields == []
 
 
 def test_a_wound_card_names_the_body_part_in_words() -> None:

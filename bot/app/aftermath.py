@@ -98,12 +98,17 @@ def post_battle_cards(results: Sequence[Aftermath], events: Sequence[Event]) -> 
         by_side.setdefault(result.side, []).append(f"{mark}**{result.name}** — {result.note}")
     cards = [Card(title=f"After the battle: {side.title()}", description="\n".join(lines), colour=side_colour(side))
              for side, lines in by_side.items()]
-    # Each roll goes on the card of the side whose figure it is about (else the first card).
+    # Each roll goes on the card of the side whose figure it is about (else the first card), unless
+    # that card's line for the figure says it already (Sharpe's fate roll is the figure's note).
     side_of = {result.name: result.side for result in results}
+    noted = {(result.name, result.note) for result in results}
     order = list(by_side)
     rolled: dict[int, list[str]] = {}
     for event in events:
-        side = side_of.get(str(event.data.get("figure")))
+        figure = str(event.data.get("figure"))
+        if (figure, event.text) in noted:
+            continue
+        side = side_of.get(figure)
         rolled.setdefault(order.index(side) if side in order else 0, []).append(event.text)
     for index, lines in sorted(rolled.items()):
         if index < len(cards):

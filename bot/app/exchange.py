@@ -47,7 +47,7 @@ from bot.db.models import Campaign, DecisionRecord, Figure, Game, Member
 from bot.dice import RecordingDice
 from bot.render.cards import roll_line
 from rules import RULESETS, get_engine
-from rules.core import short
+from rules.core import roster_entry, short
 
 ALL = "all"
 NAMES_SHOWN = 12
@@ -87,7 +87,7 @@ class ExchangeCommands(AppBase):
                   "Edit it and bring it back with /roster import; the format is in the README (YAML files)."]
         filename = f"roster-{file_slug(campaign.name)}-{file_slug(label)}.yaml"
         card = Card(title="Roster exported", colour=side_colour(wanted[0] if wanted else None),
-                    description=f"{plural(count, 'figure')} of {label if wanted else 'every side'} in **{filename}**. "
+                    description=f"{plural(count, roster_entry(engine))} of {label if wanted else 'every side'} in **{filename}**. "
                                 f"Edit it and bring it back with /roster import.")
         return Reply(cards=[card], ephemeral=True, files=[(filename, dump(data, header))])
 
@@ -102,7 +102,7 @@ class ExchangeCommands(AppBase):
                 if check_header(doc, "roster", ROSTER_KEYS, campaign.ruleset, problems) is None:
                     raise FileProblems(problems)
                 if doc.get("sides") is None:
-                    problems.append(doc.at((), "the file has no figures: list them under sides (sides: {red: [...]})"))
+                    problems.append(doc.at((), f"the file has no {roster_entry(engine)}s: list them under sides (sides: {{red: [...]}})"))
                 game = await self._game(s, campaign)
                 rows = await self._roster_rows(s, campaign)
                 kept = self._kept_of(rows, campaign, game)
@@ -114,7 +114,7 @@ class ExchangeCommands(AppBase):
                 self._import_figures(s, campaign, rows, plan, importer)
         except FileProblems as exc:
             return problems_reply(exc, filename, "nothing was imported")
-        return self._import_reply("Roster imported", caller, filename, plan, dice)
+        return self._import_reply("Roster imported", caller, filename, plan, dice, roster_entry(engine))
 
     # --- /campaign export, /campaign import -----------------------------------------------------
 
@@ -137,7 +137,7 @@ class ExchangeCommands(AppBase):
         header = [f"Skirmish GM campaign: {campaign.name} ({RULESETS[campaign.ruleset][1]}), exported {stamp}.",
                   "Bring it back with /campaign import (the game master; in a new channel it starts the campaign there)."]
         filename = f"campaign-{file_slug(campaign.name)}-{stamp}.yaml"
-        text = (f"**{filename}**: {plural(len(members), 'member')}, {plural(len(kept), 'figure')}"
+        text = (f"**{filename}**: {plural(len(members), 'member')}, {plural(len(kept), roster_entry(engine))}"
                 + (", house rules" if campaign.house_rules else "") + ".")
         return Reply(cards=[Card(title="Campaign exported", description=text)], ephemeral=True,
                      files=[(filename, dump(data, header))])
@@ -215,7 +215,7 @@ class ExchangeCommands(AppBase):
                 self._import_figures(s, campaign, rows, plan, importer)
         except FileProblems as exc:
             return problems_reply(exc, filename, "nothing was imported")
-        reply = self._import_reply("Campaign imported", caller, filename, plan, dice, always=True)
+        reply = self._import_reply("Campaign imported", caller, filename, plan, dice, roster_entry(engine), always=True)
         card = reply.cards[0]
         card.description = (f"**{campaign.name}** ({RULESETS[campaign.ruleset][1]}), game master "
                             f"{caller.display_name}.\n" + card.description)
@@ -369,7 +369,7 @@ class ExchangeCommands(AppBase):
 
     @staticmethod
     def _import_reply(title: str, caller: Caller, filename: str, plan: RosterPlan, dice: RecordingDice,
-                      always: bool = False) -> Reply:
+                      entry: str = "figure", always: bool = False) -> Reply:
         parts = []
         if plan.new:
             parts.append(f"{len(plan.new)} added ({_names(plan.new)})")
@@ -377,7 +377,7 @@ class ExchangeCommands(AppBase):
             parts.append(f"{len(plan.changed)} changed ({_names(plan.changed)})")
         if plan.same:
             parts.append(f"{len(plan.same)} unchanged")
-        summary = "; ".join(parts) if parts else "no figures"
+        summary = "; ".join(parts) if parts else f"no {entry}s"
         text = f"{caller.display_name} imported {filename}: {summary}."
         card = Card(title=title, description=text)
         if dice.rolled:

@@ -64,6 +64,8 @@ PHASE_NAMES = {"movement": "movement", "fire": "fire", "close_combat": "close co
 class NsrEngine:
     slug = SLUG
     title = TITLE
+    #: A roster entry is a unit (its figures are a count in its stats): "6 units", not "6 figures".
+    roster_entry = "unit"
     #: What an absent player's deadline does for the unit a card activated: it holds.
     pass_action = "hold"
     #: Describing a building belongs to no one's turn: allowed while a card's choice waits.

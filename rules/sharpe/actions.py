@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from rules.core import RuleError, short
 from rules.sharpe.bound import actor, advance, require_able, require_standing
-from rules.sharpe.common import Ctx, blank, flag, names_list, signed, whole, word
+from rules.sharpe.common import Ctx, blank, flag, names_list, plural, signed, whole, word
 from rules.sharpe.movement import fall_over
 from rules.sharpe.profile import ability_check, current
 from rules.sharpe.schema import WEATHERS
@@ -165,11 +165,11 @@ def load_gun(ctx: Ctx, p: Mapping[str, Any]) -> None:
     if ch.name in gun.loaders:
         raise RuleError(f"{ch.name} is loading {gun.name} already this bound.")
     if len(gun.loaders) >= weapon.max_loaders:
-        raise RuleError(f"{gun.name} already has {weapon.max_loaders} men loading it this bound.")
+        raise RuleError(f"{gun.name} already has {plural(weapon.max_loaders, 'man', 'men')} loading it this bound.")
     gun.loaders.append(ch.name)
     ch.loading_gun, ch.loading_bound = gun.name, ctx.bound
     left = weapon.reload_man_bounds - gun.man_bounds
-    ctx.say("reload", f"{ch.name} works at loading {gun.name} ({len(gun.loaders)} at it this bound; {left} man-bounds still needed).",
+    ctx.say("reload", f"{ch.name} works at loading {gun.name} ({len(gun.loaders)} at it this bound; {plural(left, 'man-bound')} still needed).",
             figure=ch.name, gun=gun.name, loaders=list(gun.loaders))
 
 

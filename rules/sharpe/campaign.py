@@ -42,7 +42,7 @@ def after_battle(tables: SharpeTables, state: SharpeState, dice: DiceSource) -> 
             results.append(Aftermath(ch.name, ch.side, "dead" if dead else "fit", 0, roll, text))
         else:
             roll = dice.roll(6, f"{ch.name}: out of action — games to miss (D6)")
-            text = f"{ch.name} rolls {roll}: he misses the next {roll} game{'s' if roll > 1 else ''}."
+            text = f"{ch.name} rolls {roll}: he misses the next " + (f"{roll} games." if roll > 1 else "game.")
             results.append(Aftermath(ch.name, ch.side, "injured", roll, roll, text))
     return results
 

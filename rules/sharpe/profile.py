@@ -14,8 +14,8 @@ STAT_KEYS = {
     "c": "C", "close": "C", "close_combat": "C", "combat": "C", "f": "F", "firing": "F", "firing_skill": "F",
     "weapons": "weapons", "weapon": "weapons", "horse": "horse", "mounted": "horse",
 }
-YES = ("yes", "true", "1", "y")
-NO = ("no", "false", "0", "n")
+YES = ("yes", "true", "1", "y", "on")  # the same words NSR and YASG take
+NO = ("no", "false", "0", "n", "off")
 
 
 def fold(text: str) -> str:

@@ -339,7 +339,8 @@ def fire(ctx: Ctx, shot: Shot) -> None:
                 break
         if victim is None:
             left = count - i
-            ctx.say("shot", f"The other {left} wound{'s' if left > 1 else ''} strike men already down.", shooter=shooter.name)
+            ctx.say("shot", f"The other {left} wounds strike men already down." if left > 1
+                    else "The other wound strikes a man already down.", shooter=shooter.name)
             return
         _one_wound(ctx, shot, victim, f"Wound {i + 1} of {count} on {victim.name}", [], {"shooter": shooter.name, "wound": i + 1})
 

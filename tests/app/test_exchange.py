@@ -315,6 +315,34 @@ async def test_a_player_imports_only_for_their_side_and_a_stranger_not_at_all(ap
     assert [(r[0], r[6]) for r in await roster(app)] == [("Ulf", BLUE), ("Rossi", GM)]
 
 
+async def test_the_replies_count_a_rosters_entries_as_the_ruleset_calls_them(app: App) -> None:
+    """NSR's roster entries are units (their figures a number in the stats); elsewhere they are figures."""
+    await medieval_table(app)
+    await app.roster_add(RITA, "Rossi", "Knight")
+    assert (await app.roster_export(GINA)).cards[0].description.startswith("1 figure of every side in **")
+    assert (await app.campaign_export(GINA)).cards[0].description.endswith(": 3 members, 1 figure.")
+
+    elsewhere = {"channel": CHANNEL + 1}
+    await app.campaign_new(caller(GM, "Gina", **elsewhere), "Talavera", "nsr")
+    for user, name, side in ((RED, "Rita", "French"), (BLUE, "Bob", "Allied")):
+        asked = await app.campaign_join(caller(user, name, **elsewhere), side)
+        await app.decide(caller(GM, "Gina", **elsewhere), "approve", asked.decision.decision_id)
+    await app.roster_add(caller(RED, "Rita", **elsewhere), "1er Ligne", "line", stats="figures=12")
+    await app.roster_add(caller(RED, "Rita", **elsewhere), "2e Ligne", "line", stats="figures=10")
+    await app.roster_add(caller(BLUE, "Bob", **elsewhere), "95th", "light", stats="figures=2 weapon=rifle")
+    exported = await app.roster_export(caller(GM, "Gina", **elsewhere))
+    assert exported.cards[0].description.startswith("3 units of every side in **")
+    french = await app.roster_export(caller(RED, "Rita", **elsewhere))
+    assert french.cards[0].description.startswith("2 units of French in **")
+    assert (await app.campaign_export(caller(GM, "Gina", **elsewhere))).cards[0].description.endswith(": 3 members, 3 units.")
+    again = await app.roster_import(caller(RED, "Rita", **elsewhere), *french.files[0])
+    assert again.cards[0].description.endswith(": 2 unchanged.")
+    empty = await app.roster_import(caller(RED, "Rita", **elsewhere), "f.yaml", y("sides: {French: []}\n"))
+    assert empty.cards[0].description == "Rita imported f.yaml: no units."
+    assert problems(await app.roster_import(caller(RED, "Rita", **elsewhere), "f.yaml", y("version: 1\n"))) == [
+        "line 1: the file has no units: list them under sides (sides: {red: [...]})"]
+
+
 async def test_a_file_for_another_ruleset_or_a_campaign_file_is_refused(app: App) -> None:
     await medieval_table(app)
     assert problems(await app.roster_import(RITA, "r.yaml", y("ruleset: ssg\nsides: {red: []}\n"))) == [

@@ -185,6 +185,7 @@ class Case:
     play: Player
     campaign: str = "Campaign"
     finish: Player | None = None  # how the battle ends, if not by /game end
+    entries: str = "figures"  # what the bot calls the roster's entries when it counts them
 
 
 async def play_ssg(life: Life) -> None:
@@ -388,7 +389,7 @@ CASES = [
                    b"    - {name: Militia, kind: militia, stats: {figures: 2, officer: no}}\n"},
         {"French": ["1er Ligne", "Chasseurs"], "Allied": ["33rd Foot", "Militia"]},
         b"options: {smoothed_firing_rows: true}\n",
-        ["options.smoothed_firing_rows: no → yes"], play_nsr, "Talavera"),
+        ["options.smoothed_firing_rows: no → yes"], play_nsr, "Talavera", entries="units"),
     Case(
         "yasg", "Yet Another Skirmish Game", ("british", "french"),
         {"british": b"sides:\n  british:\n    - {name: Harper, kind: A, stats: {leader: yes}}\n    - {name: Cooper, kind: B}\n",
@@ -558,7 +559,7 @@ async def test_a_campaign_lives_through_a_battle(fake: FakeDiscord, bot: Any, ca
         whole = private(await fake.slash(gina, "campaign export"))
         [(name, data)] = sent_files(fake, whole).items()
         assert re.fullmatch(rf"campaign-{files}-\d{{4}}-\d\d-\d\d\.yaml", name)
-        assert embed(whole, "Campaign exported")["description"] == f"**{name}**: 3 members, 4 figures, house rules."
+        assert embed(whole, "Campaign exported")["description"] == f"**{name}**: 3 members, 4 {case.entries}, house rules."
         campaign = yaml.safe_load(data)
         assert campaign["ruleset"] == case.slug and campaign["name"] == case.campaign
         assert campaign["house_rules"] == yaml.safe_load(case.house)

@@ -1,8 +1,8 @@
 """Battle reports, the log's pages and the game master's secret roll through the loopback Discord,
 with the real bot process: the secret roll answers privately and stays out of the players' log
 until the battle ends; Older/Newer turn the log's pages in place; the report arrives as a
-``battle-<number>.md`` attachment (the fake records a multipart file's name and size, so its bytes
-are checked against the same report built from the database).
+``battle-<number>.md`` attachment, whose bytes (the fake keeps them: ``RecordedRequest.contents``,
+read with :func:`tests.e2e.attachments.sent_files`) are the same report built from the database.
 
 Another campaign's battle comes first in the database: this campaign's is still its battle 1,
 while the page buttons carry the game's internal id (2), which players never see."""
@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from bot.app.replies import Caller
 from bot.db.models import Game
+from tests.e2e.attachments import sent_files
 from tests.e2e.fake_discord import FakeDiscord, FakeUser, InteractionResult
 from tests.e2e.seeding import new_table, seed_ssg, seeded_app
 
@@ -68,8 +69,9 @@ async def test_secret_roll_log_pages_and_the_report_attachment(fake: FakeDiscord
         # a report while the battle goes on: private, attached, the secret kept back
         going = await fake.slash(table.blue, "game report")
         assert going.ephemeral and f"Report of battle {battle}" in going.text
-        [file] = attachments(fake, going)
-        assert file["filename"] == f"battle-{battle}.md"
+        [(name, data)] = sent_files(fake, going).items()
+        assert name == f"battle-{battle}.md"
+        assert "🔒 The game master rolled in secret" in data.decode() and "bridge" not in data.decode()
 
         # the battle ends: the report is posted for everyone, secret roll revealed
         await fake.slash(table.gm, "game end")
@@ -79,6 +81,7 @@ async def test_secret_roll_log_pages_and_the_report_attachment(fake: FakeDiscord
         expected = await app.game_report(as_caller(table.blue))
         [(name, data)] = expected.files
         assert file["filename"] == name == f"battle-{battle}.md" and file["size"] == len(data)
+        assert sent_files(fake, over) == {name: data}
         text = data.decode()
         assert "does the bridge hold" in text and "🔒 *secret roll*" in text and "volley 4" in text
         after_log = await fake.slash(table.red, "game log", count=3, page=3)

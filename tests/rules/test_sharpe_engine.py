@@ -93,6 +93,14 @@ def test_stats_are_normalised() -> None:
     assert spec.name == "Rifleman Harris" and spec.stats == {"I": 4, "D": 3, "weapons": "baker_rifle+sword", "horse": "no"}
 
 
+@pytest.mark.parametrize("given, horse", [("yes", "yes"), ("Y", "yes"), ("true", "yes"), ("1", "yes"), ("on", "yes"),
+                                          (True, "yes"), (1, "yes"), ("no", "no"), ("n", "no"), ("false", "no"),
+                                          ("0", "no"), (" OFF ", "no"), (False, "no"), (0, "no")])
+def test_a_horse_is_given_with_the_words_nsr_and_yasg_take(given: object, horse: str) -> None:
+    spec = make_engine().check_figure(FigureSpec("A", "british", "rifleman", {"horse": given}))
+    assert spec.stats["horse"] == horse
+
+
 @pytest.mark.parametrize("spec, fragment", [
     (FigureSpec("", "british", "rifleman"), "needs a name"),
     (FigureSpec("A", "spanish", "rifleman"), "no side called"),
@@ -330,6 +338,9 @@ def test_between_games_missing_d6_games() -> None:
     engine = make_engine({"options": {"kill_outcome": "miss_d6_games"}})
     results = engine.after_battle(finished_state(), ScriptedDice(2, 5))
     assert [(r.fate, r.misses) for r in results] == [("injured", 2), ("injured", 5)]
+    assert [r.text for r in results] == ["Perkins rolls 2: he misses the next 2 games.", "Dubois rolls 5: he misses the next 5 games."]
+    one = engine.after_battle(finished_state(), ScriptedDice(1, 1))
+    assert [r.text for r in one] == ["Perkins rolls 1: he misses the next game.", "Dubois rolls 1: he misses the next game."]
     assert sits_out(2) == (False, 1) and sits_out(1) == (False, 0) and sits_out(0) == (True, 0)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.sharpe.engine import make_engine
 from rules.sharpe.state import Wound
 from tests.rules.test_sharpe_helpers import (
     begin,
@@ -349,6 +350,17 @@ def test_one_man_takes_every_wound() -> None:
     assert char(out.state, "Dubois").out
 
 
+@pytest.mark.parametrize("count_die, said", [(1, "The other wound strikes a man already down."),
+                                             (2, "The other 2 wounds strike men already down.")])
+def test_wounds_left_over_strike_men_already_down(count_die: int, said: str) -> None:
+    engine, state = game()
+    # The first wound kills Dubois (head, 12); the rest find nobody standing.
+    out = play(engine, state, "shoot", count_die, 6, 6, 6, by_gm=True, shooter="Harper", weapon="volley gun",
+               target="Dubois", range=4)
+    assert char(out.state, "Dubois").out
+    assert texts(out, "shot")[-1] == said
+
+
 def test_group_only_for_volley_gun_and_artillery() -> None:
     engine, state = game()
     refused(engine, state, "shoot", "hits one man", target="Dubois", also="Martin", range=10)
@@ -380,6 +392,19 @@ def test_artillery_takes_twenty_man_bounds_four_men_at_most() -> None:
         refused(engine, state, "load", "4 men", gun="Gun")
         state = bounds(engine, state, 1)
     assert state.guns[0].loaded
+
+
+def test_loading_a_gun_counts_one_man_and_one_man_bound_in_the_singular() -> None:
+    engine = make_engine({"weapons": {"artillery": {"max_loaders": 1, "reload_man_bounds": 2}}})
+    crew = [fig("A", "british", "artillery_crew", I=6), fig("B", "british", "artillery_crew", I=5)]
+    state = begin(engine, crew + [fig("Gun", "british", "gun"), fig("Dubois", "french", "voltigeur", I=1)])
+    state = bounds(engine, play(engine, state, "shoot", 6, 5, gun="Gun", target="Dubois", range=30).state, 1)
+    loading = play(engine, state, "load", gun="Gun")
+    assert texts(loading) == ["A works at loading Gun (1 at it this bound; 2 man-bounds still needed)."]
+    state = play(engine, loading.state, "done").state
+    assert refused(engine, state, "load", "already", gun="Gun") == "Gun already has 1 man loading it this bound."
+    state = bounds(engine, state, 1)
+    assert texts(play(engine, state, "load", gun="Gun")) == ["A works at loading Gun (1 at it this bound; 1 man-bound still needed)."]
 
 
 def test_artillery_is_a_switch() -> None:
