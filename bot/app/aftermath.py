@@ -3,7 +3,7 @@ post-battle card per side. Undoing the battle's last action takes the consequenc
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -82,13 +82,23 @@ class AftermathCommands(AppBase):
             if figure.status == "dead":
                 continue
             if figure.status == "resting":
-                last = next((h for h in reversed(figure.history or []) if "games_out" in h), None)
-                missed = sum(1 for b in battles if last is not None and b > last["battle"])
-                if last is not None and missed < last["games_out"]:
+                last = resting_since(figure.history or [])
+                if last is not None and sum(1 for b in battles if b > last[0]) < last[1]:
                     continue
                 figure.status = "active"
             ready.append(figure)
         return ready
+
+
+def resting_since(history: Sequence[Any]) -> tuple[int, int] | None:
+    """The battle of the newest wound that keeps a figure out, and how many battles it does
+    (entries that say otherwise, as an old file might, are passed over)."""
+    for entry in reversed(history):
+        if isinstance(entry, Mapping) and "games_out" in entry:
+            battle, out = entry.get("battle"), entry["games_out"]
+            if isinstance(battle, int) and isinstance(out, int) and not isinstance(out, bool):
+                return battle, out
+    return None
 
 
 def post_battle_cards(results: Sequence[Aftermath], events: Sequence[Event]) -> list[Card]:

@@ -118,6 +118,23 @@ def fold(name: str) -> str:
 # --- out -----------------------------------------------------------------------------------------
 
 
+def _check_history_entry(doc: Doc, path: Path, entry: Any, name: str, problems: list[str]) -> None:
+    """History is the campaign's free record, but a wound that keeps a figure out is counted at
+    /game start: its battle and its games out must be whole numbers."""
+    if not isinstance(entry, Mapping) or "games_out" not in entry:
+        return
+    for key, low in (("battle", 1), ("games_out", 0)):
+        value = entry.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            shown = "nothing" if key not in entry else _shown(value)
+            problems.append(doc.at(path + ((key,) if key in entry else ()),
+                                   f"{short(name)}'s history: {key} must be a whole number from {low}, not {shown}"))
+
+
+def _shown(value: Any) -> str:
+    return short(str(value)) if isinstance(value, str) else repr(value)
+
+
 def figure_data(name: str, kind: str, stats: Mapping[str, Any], status: str, history: Sequence[Any],
                 owner: int | None = None) -> dict[str, Any]:
     """A figure as a file writes it; what is at its default (no stats, active, no history) is left out."""
@@ -246,6 +263,8 @@ def _entry(doc: Doc, path: Path, item: Any, side: str, keys: Sequence[str], engi
         history = None
     elif history is not None:
         check_plain(doc, path + ("history",), history, problems, what="history")
+        for index, entry in enumerate(history):
+            _check_history_entry(doc, path + ("history", index), entry, name, problems)
     owner = _owner(doc, path, item, name, owners, problems)
     if len(problems) > before:
         return None

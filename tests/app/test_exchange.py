@@ -303,6 +303,40 @@ async def test_only_the_game_master_writes_a_figures_status_and_history(app: App
     assert (await roster(app))[0][4] == "dead"
 
 
+async def test_the_numbers_a_history_is_counted_by_must_be_numbers(app: App) -> None:
+    """Free text and data stay free, but the battle and the battles a wound keeps a figure out
+    are counted at /game start: a file may not make them words (which once raised there)."""
+    await medieval_table(app)
+    file = y("""
+        sides:
+          red:
+            - name: Rossi
+              kind: Knight
+              status: resting
+              history:
+                - {battle: five, games_out: 2}
+                - {battle: 2, games_out: -1, note: fell off his horse}
+                - {games_out: 1}
+                - {battle: "a fine day", note: free text stays free}
+                - just a line
+        """)
+    assert problems(await app.roster_import(GINA, "r.yaml", file)) == [
+        "line 7: “Rossi”'s history: battle must be a whole number from 1, not “five”",
+        "line 8: “Rossi”'s history: games_out must be a whole number from 0, not -1",
+        "line 9: “Rossi”'s history: battle must be a whole number from 1, not nothing",
+    ]
+    assert await roster(app) == []
+
+
+async def test_a_resting_figure_whose_record_says_nothing_countable_fights_again(app: App) -> None:
+    """A record from before these checks (or edited in the database) never stops a battle."""
+    from bot.app.aftermath import resting_since
+
+    assert resting_since([{"battle": 3, "games_out": 2}, {"battle": "x", "games_out": 1}, "text"]) == (3, 2)
+    assert resting_since([{"battle": "x", "games_out": 1}, ["odd"]]) is None
+    assert resting_since([{"battle": 1, "games_out": True}]) is None
+
+
 async def test_a_player_imports_only_for_their_side_and_a_stranger_not_at_all(app: App) -> None:
     await medieval_table(app)
     file = y("sides:\n  blue:\n    - {name: Ulf, kind: Viking Hero}\n")
