@@ -39,7 +39,19 @@ OUTSIDE = "in the ruleset's own tables, with these house rules laid over them"
 #: feature registers ``key -> check(value) -> problem or None`` so an imported campaign file is
 #: held to the same rules as the command that sets the value.
 SettingCheck = Callable[[Any], "str | None"]
-SETTING_CHECKS: dict[str, SettingCheck] = {}
+
+#: How many battles the campaign fought before it was imported here: its battles go on from there,
+#: so a figure's history ("battle 5: misses the next 2") still counts right in the new channel.
+BATTLES_BEFORE = "battles_before"
+
+
+def _check_battles_before(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return f"must be a whole number from 0, not {value!r}"
+    return None
+
+
+SETTING_CHECKS: dict[str, SettingCheck] = {BATTLES_BEFORE: _check_battles_before}
 
 
 def register_setting(key: str, check: SettingCheck) -> None:

@@ -8,6 +8,7 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.app.aftermath import AFTERMATH_COMMAND, AftermathCommands
+from bot.app.campaign_file import BATTLES_BEFORE
 from bot.app.decisions import DecisionCommands
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply
 from bot.db.models import ActionRecord, Campaign, DecisionRecord, Figure, Game
@@ -44,7 +45,8 @@ class GameCommands(DecisionCommands, AftermathCommands):
             specs = [engine.check_figure(FigureSpec(f.name, f.side, f.kind, dict(f.stats or {}))) for f in figures]
             dice = RecordingDice(self._dice())
             outcome = engine.start(specs, dice)
-            number = (await s.scalar(select(func.max(Game.number)).where(Game.campaign_id == campaign.id)) or 0) + 1
+            fought = await s.scalar(select(func.max(Game.number)).where(Game.campaign_id == campaign.id)) or 0
+            number = max(fought, (campaign.settings or {}).get(BATTLES_BEFORE, 0)) + 1
             game = Game(campaign_id=campaign.id, number=number, ruleset=campaign.ruleset, status="active",
                         state=engine.dump_state(outcome.state))
             s.add(game)

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from bot.app.base import clean_name
 from bot.app.campaign_file import HOUSE_RULES_TEXT
 from bot.app.exchange import ExchangeCommands
-from bot.app.replies import Refusal, Reply
+from bot.app.replies import Caller, Refusal, Reply
 from bot.app.service import App
 from bot.app.switches import switches
 from bot.app.yaml_format import MAX_FILE_BYTES, FileProblems, place_data_problems, read
@@ -461,6 +461,41 @@ async def test_a_campaign_moves_to_a_new_channel_whole(app: App) -> None:
     async with app.db.transaction() as s:
         new = await s.scalar(select(Campaign).where(Campaign.channel_id == CHANNEL + 1))
         assert (new.name, new.gm_id, new.house_rules) == ("Northumbria", GM, {"self_healing": True})
+
+
+async def test_a_moved_campaign_goes_on_from_its_last_battle_and_its_resting_men_still_rest(app: App, forced) -> None:
+    """Battle numbers go on in the new channel (the file says how many were fought), so a figure
+    resting from battle 2 for one battle sits out battle 3 there and fights in battle 4."""
+    await medieval_table(app)
+    await app.roster_add(RITA, "Rossi", "Knight")
+    await app.roster_add(RITA, "Ada", "Knight")
+    await app.roster_add(BOB, "Ulf", "Viking Hero")
+    for _ in range(2):
+        forced.push_dice([6, 1])  # the roll-off
+        await app.game_start(caller(GM, "Gina"))
+        await app.game_end(caller(GM, "Gina"))
+    async with app.db.transaction() as s:
+        figure = await s.scalar(select(Figure).where(Figure.name == "Ada"))
+        figure.status, figure.history = "resting", [{"battle": 2, "note": "a broken arm", "games_out": 1}]
+    [(filename, data)] = (await app.campaign_export(RITA)).files
+    assert yaml.safe_load(data)["settings"] == {"battles_before": 2}
+    def elsewhere() -> Caller:
+        return caller(GM, "Gina", channel=CHANNEL + 1)
+
+    await app.campaign_import(elsewhere(), filename, data)
+
+    forced.push_dice([6, 1])
+    third = await app.game_start(elsewhere())
+    assert "Ada" not in str(await app.game_status(elsewhere())) and "Rossi" in str(third)
+    assert "battle 3" in (await app.game_status(elsewhere())).cards[0].title
+    await app.game_end(elsewhere())
+    forced.push_dice([6, 1])
+    await app.game_start(elsewhere())
+    fourth = await app.game_status(elsewhere())
+    assert "battle 4" in fourth.cards[0].title and "Ada" in str(fourth)
+    refused = await app.campaign_import(caller(GM, "Gina", channel=CHANNEL + 2), filename,
+                                        data.replace(b"battles_before: 2", b"battles_before: -1"))
+    assert refused.cards[0].title == "Not done" and "battles_before: must be a whole number from 0" in refused.cards[0].description
 
 
 async def test_campaign_import_into_this_campaign_is_for_its_game_master_between_battles(app: App, forced) -> None:
