@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.app.base import AppBase
 from bot.app.replies import Card, Reply, side_colour
+from bot.app.yaml_format import plural
 from bot.db.models import ActionRecord, Campaign, Figure, Game
 from bot.dice import RecordingDice, RolledDie
 from rules.core import Aftermath, Engine, Event, FigureSpec, Outcome, from_data
@@ -75,19 +76,27 @@ class AftermathCommands(AppBase):
 
     async def _available_figures(self, s: AsyncSession, campaign: Campaign) -> list[Figure]:
         """The roster figures that may fight now: not dead, and not still resting from a wound."""
+        return (await self._roster_split(s, campaign))[0]
+
+    async def _roster_split(self, s: AsyncSession, campaign: Campaign) -> tuple[list[Figure], list[str]]:
+        """Who may fight now, and who stays home and why ("Leroux (resting: 2 more battles)").
+        A figure that has served its missed battles is made active again on the way."""
         figures = list(await s.scalars(select(Figure).where(Figure.campaign_id == campaign.id).order_by(Figure.id)))
         battles = list(await s.scalars(select(Game.number).where(Game.campaign_id == campaign.id)))
-        ready = []
+        ready, home = [], []
         for figure in figures:
             if figure.status == "dead":
+                home.append(f"{figure.name} (dead)")
                 continue
             if figure.status == "resting":
                 last = resting_since(figure.history or [])
-                if last is not None and sum(1 for b in battles if b > last[0]) < last[1]:
+                left = last[1] - sum(1 for b in battles if b > last[0]) if last is not None else 0
+                if left > 0:
+                    home.append(f"{figure.name} (resting: {plural(left, 'more battle')})")
                     continue
                 figure.status = "active"
             ready.append(figure)
-        return ready
+        return ready, home
 
 
 def resting_since(history: Sequence[Any]) -> tuple[int, int] | None:

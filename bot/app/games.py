@@ -39,7 +39,7 @@ class GameCommands(DecisionCommands, AftermathCommands):
             if await self._game(s, campaign, lock=True) is not None:
                 raise Refusal("A game is already in progress here: see /game status, or /game end it.")
             engine = self._engine(campaign)
-            figures = await self._available_figures(s, campaign)
+            figures, home = await self._roster_split(s, campaign)
             if chosen:
                 figures = pick_figures(figures, chosen)
             specs = [engine.check_figure(FigureSpec(f.name, f.side, f.kind, dict(f.stats or {}))) for f in figures]
@@ -56,6 +56,8 @@ class GameCommands(DecisionCommands, AftermathCommands):
                                   outcome.events, dice.rolled, started)
             await self._write(s, record)
             reply = await self._after_action(s, campaign, engine, game, record, caller, None, outcome, "Game on", None)
+            if home and reply.cards:
+                reply.cards[0].fields.append(("Staying home", ", ".join(home), False))
             board = engine.board(outcome.state)
             title = f"{campaign.name}: the table"
             if not any(card.title == title for card in reply.cards):  # a grid board is drawn once, not twice

@@ -146,3 +146,20 @@ async def test_each_campaign_numbers_its_battles_from_1_in_one_database(app: App
     async with app.db.transaction() as s:
         campaign = await s.scalar(select(Campaign).where(Campaign.channel_id == CHANNEL))
         assert "Rossi" in [f.name for f in await app._available_figures(s, campaign)]
+
+
+async def test_the_start_card_says_who_stays_home_and_why(app: App, forced: ForcedDice) -> None:
+    await app.campaign_new(caller(GM, "Gina"), "M", "medieval")
+    await join(app, RED, "Rita", "red")
+    await join(app, BLUE, "Bob", "blue")
+    for name in ("Sir Hugh", "Ada", "Cy"):
+        await app.roster_add(caller(RED, "Rita"), name, "Knight")
+    await app.roster_add(caller(BLUE, "Bob"), "Ulf", "Viking Hero")
+    async with app.db.transaction() as s:
+        ada = await s.scalar(select(Figure).where(Figure.name == "Ada"))
+        ada.status, ada.history = "resting", [{"battle": 0, "note": "a broken arm", "games_out": 2}]
+        cy = await s.scalar(select(Figure).where(Figure.name == "Cy"))
+        cy.status = "dead"
+    forced.push_dice([6, 1])
+    started = await app.game_start(caller(GM, "Gina"))
+    assert ("Staying home", "Ada (resting: 2 more battles), Cy (dead)", False) in started.cards[0].fields
