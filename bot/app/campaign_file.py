@@ -16,6 +16,7 @@ from bot.app.yaml_format import (
     Path,
     check_plain,
     place_data_problems,
+    plural,
     unknown_keys,
 )
 from rules import RULESETS, get_engine
@@ -223,10 +224,22 @@ def changes(slug: str, rules: Mapping[str, Any] | None) -> list[str]:
     base = base_tables(package_of(slug))
     lines: list[str] = []
 
-    def walk(value: Any, under: Any, path: str) -> None:
+    def walk(value: Any, under: Any, path: str, *, only_changed: bool = False) -> None:
+        if only_changed and value == under:
+            return
         if isinstance(value, Mapping) and isinstance(under, Mapping):
             for key, item in value.items():
-                walk(item, under.get(key), f"{path}.{key}" if path else str(key))
+                walk(item, under.get(key), f"{path}.{key}" if path else str(key), only_changed=only_changed)
+            return
+        if isinstance(value, list) and isinstance(under, list) and len(value) == len(under):
+            # A list is replaced whole: name the items that differ, not the list cut short twice.
+            for index, (item, was) in enumerate(zip(value, under)):
+                walk(item, was, f"{path}[{index}]", only_changed=True)
+            return
+        if isinstance(value, list) and isinstance(under, list):
+            same = next((i for i, (a, b) in enumerate(zip(value, under)) if a != b), min(len(value), len(under)))
+            lines.append(f"{path}: {plural(len(under), 'item')} → {plural(len(value), 'item')}; from [{same}]: "
+                         f"{_brief(under[same:])} → {_brief(value[same:])}")
             return
         if isinstance(value, Mapping) and under is None:
             lines.append(f"{path}: added")

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from sqlalchemy import select
 
 from bot.app.base import clean_name
-from bot.app.campaign_file import HOUSE_RULES_TEXT
+from bot.app.campaign_file import HOUSE_RULES_TEXT, changes
 from bot.app.exchange import ExchangeCommands
 from bot.app.replies import Caller, Refusal, Reply
 from bot.app.service import App
@@ -1128,3 +1128,11 @@ async def test_any_file_gets_an_answer_and_a_refused_one_changes_nothing(app: Ap
     assert isinstance(reply, Reply)
     if reply.cards[0].title == "Not done":
         assert await everything(app) == before
+
+
+def test_a_house_rule_on_a_list_names_what_differs_not_the_list_cut_short_twice() -> None:
+    table = [{"upto": 6, "mod": 1}, {"upto": 24, "mod": 0}, {"upto": 36, "mod": -1}, {"upto": 48, "mod": -2}]
+    closer = [dict(table[0]), dict(table[1]), {"upto": 30, "mod": -1}, dict(table[3])]
+    assert changes("sharpe", {"weapons": {"musket": {"ranges": closer}}}) == ["weapons.musket.ranges[2].upto: 36 → 30"]
+    assert changes("sharpe", {"weapons": {"musket": {"ranges": table[:3]}}}) == [
+        "weapons.musket.ranges: 4 items → 3 items; from [3]: [{'upto': 48, 'mod': -2}] → []"]
