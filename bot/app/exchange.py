@@ -103,7 +103,7 @@ class ExchangeCommands(AppBase):
                 if check_header(doc, "roster", ROSTER_KEYS, campaign.ruleset, problems) is None:
                     raise FileProblems(problems)
                 if doc.get("sides") is None:
-                    problems.append(doc.at((), f"the file has no {roster_entry(engine)}s: list them under sides (sides: {{red: [...]}})"))
+                    problems.append(doc.at((), f"the file has no {roster_entry(engine)}s: list them under sides (sides: {{{list(engine.sides())[0]}: [...]}})"))
                 game = await self._game(s, campaign)
                 rows = await self._roster_rows(s, campaign)
                 kept = self._kept_of(rows, campaign, game)

@@ -374,7 +374,7 @@ async def test_the_replies_count_a_rosters_entries_as_the_ruleset_calls_them(app
     empty = await app.roster_import(caller(RED, "Rita", **elsewhere), "f.yaml", y("sides: {French: []}\n"))
     assert empty.cards[0].description == "Rita imported f.yaml: no units."
     assert problems(await app.roster_import(caller(RED, "Rita", **elsewhere), "f.yaml", y("version: 1\n"))) == [
-        "line 1: the file has no units: list them under sides (sides: {red: [...]})"]
+        "line 1: the file has no units: list them under sides (sides: {French: [...]})"]
 
 
 async def test_a_file_for_another_ruleset_or_a_campaign_file_is_refused(app: App) -> None:
