@@ -47,13 +47,6 @@ def after_battle(tables: SharpeTables, state: SharpeState, dice: DiceSource) -> 
     return results
 
 
-def sits_out(misses_left: int) -> tuple[bool, int]:
-    """Whether a figure still owed ``misses_left`` games plays the next one, and what is owed after it."""
-    if misses_left > 0:
-        return False, misses_left - 1
-    return True, 0
-
-
 def _in_order(state: SharpeState) -> list:  # type: ignore[type-arg]
     by_name = {c.name: c for c in state.characters}
     return [by_name[n] for n in state.order if n in by_name] + [c for c in state.characters if c.name not in state.order]

@@ -8,7 +8,7 @@ import pytest
 
 from rules import RULESETS, get_engine, ruleset_titles
 from rules.core import Action, DataError, FigureSpec, RuleError
-from rules.sharpe.campaign import after_battle, sits_out
+from rules.sharpe.campaign import after_battle
 from rules.sharpe.engine import SLUG, TITLE, SharpeEngine, make_engine
 from rules.sharpe.state import Wound
 from tests.rules.test_sharpe_helpers import (
@@ -341,7 +341,6 @@ def test_between_games_missing_d6_games() -> None:
     assert [r.text for r in results] == ["Perkins rolls 2: he misses the next 2 games.", "Dubois rolls 5: he misses the next 5 games."]
     one = engine.after_battle(finished_state(), ScriptedDice(1, 1))
     assert [r.text for r in one] == ["Perkins rolls 1: he misses the next game.", "Dubois rolls 1: he misses the next game."]
-    assert sits_out(2) == (False, 1) and sits_out(1) == (False, 0) and sits_out(0) == (True, 0)
 
 
 def test_between_games_no_lasting_harm() -> None:
