@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 
 from bot.app.base import CAMPAIGN_NAME_MAX, clean_name
 from bot.app.decisions import DecisionCommands
-from bot.app.replies import Caller, Card, Refusal, Reply, joined, side_colour
+from bot.app.replies import Caller, Card, Refusal, Reply, joined, mentions, side_colour
 from bot.db.models import Campaign, DecisionRecord, Figure, Game, Member
 from rules import RULESETS
 from rules.core import Choice, Decision, short
@@ -70,7 +70,7 @@ class CampaignCommands(DecisionCommands):
         reply = Reply(cards=[Card(title="Asking to join", description=f"{caller.display_name} asks to play **{side}**; the game master decides.", colour=side_colour(side))],
                       decision=pending)
         reply.ping_user_ids = list(pending.user_ids)
-        reply.content = " ".join(f"<@{u}>" for u in pending.user_ids) + " a player asks to join."
+        reply.content = mentions(pending.user_ids) + " a player asks to join."
         return reply
 
     async def campaign_info(self, caller: Caller) -> Reply:

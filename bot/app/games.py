@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.app.aftermath import AFTERMATH_COMMAND, AftermathCommands
 from bot.app.campaign_file import BATTLES_BEFORE
 from bot.app.decisions import DecisionCommands
-from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply
+from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, mentions
 from bot.db.models import ActionRecord, Campaign, DecisionRecord, Figure, Game
 from bot.dice import RecordingDice, RolledDie
 from bot.render.cards import action_cards, board_card, board_files
@@ -141,14 +141,12 @@ class GameCommands(DecisionCommands, AftermathCommands):
         now_turn = engine.whose_turn(outcome.state)
         if outcome.pending is not None:
             reply.decision = await self._open(s, campaign, game, outcome.pending)
-            mentions = " ".join(f"<@{u}>" for u in reply.decision.user_ids)  # ping_user_ids pings only those named
-            reply.content = f"{mentions} Waiting for {outcome.pending.decider}: {outcome.pending.prompt}".strip()
+            reply.content = f"{mentions(reply.decision.user_ids)} Waiting for {outcome.pending.decider}: {outcome.pending.prompt}".strip()
             reply.ping_user_ids = list(reply.decision.user_ids)
         elif now_turn is not None and now_turn != before_turn:
             members = await self._side_members(s, campaign, now_turn)
             reply.ping_user_ids = [m.user_id for m in members]
-            mentions = " ".join(f"<@{m.user_id}>" for m in members)
-            reply.content = f"{mentions} {now_turn}: your move.".strip()
+            reply.content = f"{mentions(reply.ping_user_ids)} {now_turn}: your move.".strip()
         return reply
 
     async def _open_decision(self, s: AsyncSession, game: Game) -> DecisionRecord | None:
@@ -201,8 +199,7 @@ class GameCommands(DecisionCommands, AftermathCommands):
         reply = Reply(cards=[Card(title="Undone", description=f"`{record.command}` is taken back; the dice it rolled stay in the log.")])
         if reopened is not None:
             reply.decision, reply.ping_user_ids = reopened, list(reopened.user_ids)
-            mentions = " ".join(f"<@{u}>" for u in reopened.user_ids)
-            reply.content = f"{mentions} Waiting for {reopened.decider} again: {reopened.prompt}".strip()
+            reply.content = f"{mentions(reopened.user_ids)} Waiting for {reopened.decider} again: {reopened.prompt}".strip()
         return reply
 
     async def _reopen_waiting(self, s: AsyncSession, campaign: Campaign, game: Game) -> PendingDecision | None:

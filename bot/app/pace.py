@@ -50,7 +50,7 @@ from sqlalchemy import and_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.app.base import AppBase, command_line
-from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
+from bot.app.replies import Caller, Card, Refusal, Reply, mentions, side_colour
 from bot.db.database import lock_game
 from bot.db.models import Campaign, Deadline, DecisionRecord, Game, utcnow
 from rules.core import Action, RuleError
@@ -340,9 +340,8 @@ class PaceCommands(AppBase):
             left = (row.due_at - now) / self._hour()
             due = int(row.due_at.timestamp())
             then = ("the bot passes for you" if row.on_timeout == "pass" else "the game master decides")
-            mentions = " ".join(f"<@{u}>" for u in users)
             reply = Reply(
-                content=f"{mentions} {ALARM} Reminder: {what} is waiting for you.",
+                content=f"{mentions(users)} {ALARM} Reminder: {what} is waiting for you.",
                 cards=[Card(title=f"{ALARM} Reminder: {what}",
                             description=f"{hours_text(left)} left (until <t:{due}:f>); then {then}.",
                             colour=side_colour(row.side))],

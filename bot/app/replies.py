@@ -7,7 +7,7 @@ die rolled, and an open decision.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from bot.dice import RolledDie
 from rules.core import Choice, Event, RuleError
@@ -84,6 +84,11 @@ def side_colour(side: str | None) -> int:
     if side is None:
         return NEUTRAL_COLOUR
     return SIDE_COLOURS.get(side.casefold(), 0x16A085)
+
+
+def mentions(user_ids: Iterable[int]) -> str:
+    """Discord mentions of these users: what makes ``ping_user_ids`` actually notify them."""
+    return " ".join(f"<@{u}>" for u in user_ids)
 
 
 def joined(items: Sequence[str], empty: str = "none") -> str:
