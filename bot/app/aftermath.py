@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, Mapping, Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.app.base import AppBase
@@ -52,8 +52,7 @@ class AftermathCommands(AppBase):
             figure.status = result.status
             if result.stats is not None:
                 figure.stats = dict(result.stats)
-        seq = (await s.scalar(select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == game.id)) or 0) + 1
-        await self._write(s, self._record(game, seq, _system_caller(campaign), AFTERMATH_COMMAND, None, True, None,
+        await self._write(s, self._record(game, await self._next_seq(s, game), _system_caller(campaign), AFTERMATH_COMMAND, None, True, None,
                                           events, dice.rolled, {"aftermath": before}))
         await self._available_figures(s, campaign)  # who has now served his missed games is active again
         return Reply(cards=post_battle_cards(results, events), events=events,

@@ -20,6 +20,9 @@ from bot.render.cards import action_cards
 from rules import get_engine
 from rules.core import DiceSource, Engine, Event, short
 
+#: The campaign setting that says how many battles it fought before it was imported here: its
+#: battles go on from there, so a history's "battle 5: misses the next 2" still counts right.
+BATTLES_BEFORE = "battles_before"
 NAME_MAX = 64
 CAMPAIGN_NAME_MAX = 100
 STATS_MAX = 400
@@ -44,6 +47,10 @@ SAVE_STATE = (
     .where(_games.c.id == bindparam("game"), _games.c.version == bindparam("seen"))
     .values(state=bindparam("new_state", type_=_games.c.state.type), version=_games.c.version + 1)
 )
+#: Parts of an action's or a roll's context: was this interaction applied already, the log's last seq.
+APPLIED = select(ActionRecord.id).where(ActionRecord.interaction_id == bindparam("interaction")).scalar_subquery()
+LAST_SEQ = select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == bindparam("game")).scalar_subquery()
+LAST_BATTLE = select(func.max(Game.number)).where(Game.campaign_id == bindparam("campaign"))
 INSERT_ACTION = insert(ActionRecord.__table__).returning(ActionRecord.__table__.c.id)
 INSERT_EVENTS = insert(EventRecord.__table__)
 INSERT_ROLLS = insert(RollRecord.__table__)
@@ -250,8 +257,12 @@ class AppBase:
         set_committed_value(game, "version", game.version + 1)
 
     async def _next_seq(self, s: AsyncSession, game: Game) -> int:
-        last = await s.scalar(select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == game.id))
-        return (last or 0) + 1
+        return (await s.scalar(select(LAST_SEQ), {"game": game.id}) or 0) + 1
+
+    async def _battles_fought(self, s: AsyncSession, campaign: Campaign) -> int:
+        """The campaign's last battle number: its own games', or the count it was imported with."""
+        last = await s.scalar(LAST_BATTLE, {"campaign": campaign.id}) or 0
+        return max(last, (campaign.settings or {}).get(BATTLES_BEFORE, 0))
 
     async def _replay(self, s: AsyncSession, interaction_id: int) -> Reply | None:
         """A repeated delivery of an interaction already applied: its result again, nothing re-done."""

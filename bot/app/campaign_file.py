@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.app.base import CAMPAIGN_NAME_MAX, clean_name
+from bot.app.base import BATTLES_BEFORE, CAMPAIGN_NAME_MAX, clean_name
 from bot.app.replies import Refusal
 from bot.app.roster_file import SIDE_MAX, Kept
 from bot.app.switches import package_of, show
@@ -40,11 +40,6 @@ OUTSIDE = "in the ruleset's own tables, with these house rules laid over them"
 #: feature registers ``key -> check(value) -> problem or None`` so an imported campaign file is
 #: held to the same rules as the command that sets the value.
 SettingCheck = Callable[[Any], "str | None"]
-
-#: How many battles the campaign fought before it was imported here: its battles go on from there,
-#: so a figure's history ("battle 5: misses the next 2") still counts right in the new channel.
-BATTLES_BEFORE = "battles_before"
-
 
 def _check_battles_before(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:

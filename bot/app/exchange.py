@@ -12,12 +12,11 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.app.base import AppBase
+from bot.app.base import BATTLES_BEFORE, AppBase
 from bot.app.campaign_file import (
-    BATTLES_BEFORE,
     CAMPAIGN_KEYS,
     FORMAT_KEY,
     HOUSE_RULES_TEXT,
@@ -127,10 +126,10 @@ class ExchangeCommands(AppBase):
             members = list(await s.scalars(select(Member).where(
                 Member.campaign_id == campaign.id, Member.role != "pending").order_by(Member.id)))
             kept = await self._roster_kept(s, campaign, None)
-            fought = await s.scalar(select(func.max(Game.number)).where(Game.campaign_id == campaign.id))
+            fought = await self._battles_fought(s, campaign)
         settings = {k: v for k, v in (campaign.settings or {}).items() if k != HOUSE_RULES_TEXT}
         if fought:
-            settings[BATTLES_BEFORE] = max(fought, settings.get(BATTLES_BEFORE, 0))
+            settings[BATTLES_BEFORE] = fought
         data = {
             FORMAT_KEY: "campaign", "version": VERSION, "ruleset": campaign.ruleset, "name": campaign.name,
             "settings": settings, "house_rules": campaign.house_rules or None,

@@ -4,11 +4,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, Mapping, Sequence
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.app.base import APPLIED, LAST_SEQ
 from bot.app.aftermath import AFTERMATH_COMMAND, AftermathCommands
-from bot.app.campaign_file import BATTLES_BEFORE
 from bot.app.decisions import DecisionCommands
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, mentions
 from bot.db.models import ActionRecord, Campaign, DecisionRecord, Figure, Game
@@ -21,10 +21,10 @@ from rules.core import Action, Engine, FigureSpec, short, to_data
 
 #: Before an action: was this interaction applied already, does a decision wait, the log's last seq.
 ACTION_CONTEXT = select(
-    select(ActionRecord.id).where(ActionRecord.interaction_id == bindparam("interaction")).scalar_subquery(),
+    APPLIED,
     select(DecisionRecord.id).where(DecisionRecord.game_id == bindparam("game"), DecisionRecord.status == "open")
     .limit(1).scalar_subquery(),
-    select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == bindparam("game")).scalar_subquery(),
+    LAST_SEQ,
 )
 OPEN_DECISION = select(DecisionRecord).where(DecisionRecord.game_id == bindparam("game"), DecisionRecord.status == "open")
 
@@ -45,8 +45,7 @@ class GameCommands(DecisionCommands, AftermathCommands):
             specs = [engine.check_figure(FigureSpec(f.name, f.side, f.kind, dict(f.stats or {}))) for f in figures]
             dice = RecordingDice(self._dice())
             outcome = engine.start(specs, dice)
-            fought = await s.scalar(select(func.max(Game.number)).where(Game.campaign_id == campaign.id)) or 0
-            number = max(fought, (campaign.settings or {}).get(BATTLES_BEFORE, 0)) + 1
+            number = await self._battles_fought(s, campaign) + 1
             game = Game(campaign_id=campaign.id, number=number, ruleset=campaign.ruleset, status="active",
                         state=engine.dump_state(outcome.state))
             s.add(game)

@@ -1,21 +1,18 @@
 """/roll: free dice, logged in the game in progress; and the names autocomplete offers."""
 from __future__ import annotations
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import select
 
-from bot.app.base import AppBase, command_line
+from bot.app.base import APPLIED, LAST_SEQ, AppBase, command_line
 from bot.app.replies import Caller, Card, Refusal, Reply
-from bot.db.models import ActionRecord, Figure
+from bot.db.models import Figure
 from bot.dice import RecordingDice, free_roll
 from rules import get_engine
 from rules.core import Event
 
 SECRET = "🔒"
 #: Before a roll in a game: was this interaction applied already, and the log's last seq.
-ROLL_CONTEXT = select(
-    select(ActionRecord.id).where(ActionRecord.interaction_id == bindparam("interaction")).scalar_subquery(),
-    select(func.max(ActionRecord.seq)).where(ActionRecord.game_id == bindparam("game")).scalar_subquery(),
-)
+ROLL_CONTEXT = select(APPLIED, LAST_SEQ)
 
 
 class RollCommands(AppBase):
