@@ -14,7 +14,7 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, Mapping, Protocol, Sequence, TypeVar, Union
+from typing import Any, Callable, Generic, Literal, Mapping, Protocol, Sequence, TypeVar, Union
 
 T = TypeVar("T")
 S = TypeVar("S")
@@ -294,6 +294,16 @@ def from_data(cls: type[T], data: Any, where: str = "") -> T:
     if problems:
         raise DataError(problems)
     return result
+
+
+def load_checked(cls: type[T], data: Any, problems_of: Callable[[T], list[str]]) -> T:
+    """A saved state: built by :func:`from_data`, then held to its engine's own checks (sides,
+    names, references), every problem raised together."""
+    state = from_data(cls, data)
+    problems = problems_of(state)
+    if problems:
+        raise DataError(problems)
+    return state
 
 
 _MISSING = object()

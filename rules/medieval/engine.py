@@ -21,7 +21,7 @@ from rules.core import (
     FigureSpec,
     Outcome,
     RuleError,
-    from_data,
+    load_checked,
     short,
     to_data,
 )
@@ -308,11 +308,7 @@ class MedievalEngine(Actions):
         return to_data(state)
 
     def load_state(self, data: Mapping[str, Any]) -> MedState:
-        state = from_data(MedState, data)
-        problems = state_problems(self.tables, state)
-        if problems:
-            raise DataError(problems)
-        return state
+        return load_checked(MedState, data, lambda state: state_problems(self.tables, state))
 
 
 def make_engine(house_rules: Mapping[str, Any] | None = None) -> MedievalEngine:

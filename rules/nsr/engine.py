@@ -26,7 +26,7 @@ from rules.core import (
     FigureSpec,
     Outcome,
     RuleError,
-    from_data,
+    load_checked,
     short,
     to_data,
 )
@@ -271,11 +271,7 @@ class NsrEngine:
         return to_data(state)
 
     def load_state(self, data: Mapping[str, Any]) -> NsrState:
-        state = from_data(NsrState, data)
-        problems = self._state_problems(state)
-        if problems:
-            raise DataError(problems)
-        return state
+        return load_checked(NsrState, data, self._state_problems)
 
     def _state_problems(self, state: NsrState) -> list[str]:
         problems: list[str] = []

@@ -19,7 +19,7 @@ from rules.core import (
     FigureSpec,
     Outcome,
     RuleError,
-    from_data,
+    load_checked,
     short,
     to_data,
 )
@@ -183,11 +183,7 @@ class SharpeEngine:
         return to_data(state)
 
     def load_state(self, data: Mapping[str, Any]) -> SharpeState:
-        state = from_data(SharpeState, data)
-        problems = self._state_problems(state)
-        if problems:
-            raise DataError(problems)
-        return state
+        return load_checked(SharpeState, data, self._state_problems)
 
     def _state_problems(self, state: SharpeState) -> list[str]:
         problems: list[str] = []

@@ -21,7 +21,7 @@ from rules.core import (
     Outcome,
     RuleError,
     find_figure,
-    from_data,
+    load_checked,
     short,
     to_data,
 )
@@ -691,11 +691,7 @@ class SsgEngine:
         return to_data(state)
 
     def load_state(self, data: Mapping[str, Any]) -> SsgState:
-        state = from_data(SsgState, data)
-        problems = self._state_problems(state)
-        if problems:
-            raise DataError(problems)
-        return state
+        return load_checked(SsgState, data, self._state_problems)
 
     def _state_problems(self, state: SsgState) -> list[str]:
         problems: list[str] = []

@@ -24,7 +24,7 @@ from rules.core import (
     GridSquare,
     Outcome,
     RuleError,
-    from_data,
+    load_checked,
     short,
     to_data,
 )
@@ -390,11 +390,7 @@ class YasgEngine(PlayActions):
         return to_data(state)
 
     def load_state(self, data: Mapping[str, Any]) -> YasgState:
-        state = from_data(YasgState, data)
-        problems = self._state_problems(state)
-        if problems:
-            raise DataError(problems)
-        return state
+        return load_checked(YasgState, data, self._state_problems)
 
     def _state_problems(self, state: YasgState) -> list[str]:
         problems: list[str] = []
