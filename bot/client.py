@@ -60,6 +60,7 @@ class SkirmishBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.sync_state = sync_state
         self.scheduler: PaceScheduler | None = None
+        self.frozen = False
 
     async def load_cogs(self) -> None:
         for extension in extensions():
@@ -102,6 +103,9 @@ class SkirmishBot(commands.Bot):
     async def on_ready(self) -> None:
         # What start-up built (modules, the command tree, mappers, caches) lives as long as the
         # bot: moved out of the collector's sight, a full collection under load takes
-        # milliseconds, not tens of them.
-        gc.freeze()
+        # milliseconds, not tens of them. Once only: a later READY (a reconnect) would freeze
+        # objects that are meant to die.
+        if not self.frozen:
+            gc.freeze()
+            self.frozen = True
         log.info("logged in as %s (%s) in %d guild(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
