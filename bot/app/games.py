@@ -133,10 +133,11 @@ class GameCommands(DecisionCommands, AftermathCommands):
             reply.cards.extend(closed.cards)
             reply.events.extend(closed.events)
             reply.rolls.extend(closed.rolls)
-        board = engine.board(outcome.state)
-        if board.grid is not None and any(e.kind == "phase" for e in outcome.events):
-            reply.cards.append(board_card(f"{campaign.name}: the table", board))
-            reply.files = board_files(board)
+        if any(e.kind == "phase" for e in outcome.events):  # a grid board is redrawn as each phase begins
+            board = engine.board(outcome.state)
+            if board.grid is not None:
+                reply.cards.append(board_card(f"{campaign.name}: the table", board))
+                reply.files = board_files(board)
         now_turn = engine.whose_turn(outcome.state)
         if outcome.pending is not None:
             reply.decision = await self._open(s, campaign, game, outcome.pending)
