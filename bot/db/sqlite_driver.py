@@ -31,21 +31,12 @@ T = TypeVar("T")
 _Result = tuple[Any, int, "int | None", list[Any]]
 
 
-def _execute(connection: sqlite3.Connection, sql: str, parameters: Any) -> _Result:
+def _execute(connection: sqlite3.Connection, sql: str, parameters: Any, many: bool = False) -> _Result:
     cursor = connection.cursor()
     try:
-        cursor.execute(sql, parameters)
+        (cursor.executemany if many else cursor.execute)(sql, parameters)
         rows = cursor.fetchall() if cursor.description else []
         return cursor.description, cursor.rowcount, cursor.lastrowid, rows
-    finally:
-        cursor.close()
-
-
-def _executemany(connection: sqlite3.Connection, sql: str, parameters: Sequence[Any]) -> _Result:
-    cursor = connection.cursor()
-    try:
-        cursor.executemany(sql, parameters)
-        return cursor.description, cursor.rowcount, cursor.lastrowid, []
     finally:
         cursor.close()
 
@@ -78,7 +69,7 @@ class InlineCursor:
         return self
 
     async def executemany(self, sql: str, parameters: Iterable[Any]) -> "InlineCursor":
-        self._keep(await self._connection._run(_executemany, sql, list(parameters)))
+        self._keep(await self._connection._run(_execute, sql, list(parameters), True))
         return self
 
     def _keep(self, result: _Result) -> None:
