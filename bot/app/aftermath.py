@@ -12,6 +12,7 @@ from bot.app.base import AppBase
 from bot.app.replies import Card, Reply, side_colour
 from bot.app.yaml_format import plural
 from bot.db.models import ActionRecord, Campaign, Figure, Game
+from bot.db.plain import SessionTx
 from bot.dice import RecordingDice, RolledDie
 from rules.core import Aftermath, Engine, Event, FigureSpec, Outcome, from_data
 
@@ -52,8 +53,9 @@ class AftermathCommands(AppBase):
             figure.status = result.status
             if result.stats is not None:
                 figure.stats = dict(result.stats)
-        await self._write(s, self._record(game, await self._next_seq(s, game), _system_caller(campaign), AFTERMATH_COMMAND, None, True, None,
-                                          events, dice.rolled, {"aftermath": before}))
+        tx = SessionTx(s)
+        await self._write(tx, self._record(game, await self._next_seq(tx, game), _system_caller(campaign), AFTERMATH_COMMAND, None, True, None,
+                                           events, dice.rolled, {"aftermath": before}))
         await self._available_figures(s, campaign)  # who has now served his missed games is active again
         return Reply(cards=post_battle_cards(results, events), events=events,
                      rolls=[RolledDie(r.kind, r.sides, r.value, r.reason) for r in dice.rolled])

@@ -13,8 +13,13 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from bot.app.replies import Caller, Refusal, Reply, joined
+from bot.app.rows import (
+    CAMPAIGN_AND_MEMBER_ROW, CAMPAIGN_ROW, ACTIVE_GAME_ROW, GM_USER_IDS, LATEST_GAME_ROW, RENAME_MEMBER, SIDE_USER_IDS,
+    CampaignRow, GameRow, LogEntry, MemberRow, campaign_row, game_row, member_row,
+)
 from bot.db.database import Database, lock_active_game, lock_game
-from bot.db.models import ActionRecord, Campaign, EventRecord, Figure, Game, Member, RollRecord
+from bot.db.models import ActionRecord, Campaign, EventRecord, Figure, Game, Member, RollRecord, utcnow
+from bot.db.plain import Tx
 from bot.dice import RolledDie
 from bot.render.cards import action_cards
 from rules import get_engine
@@ -38,9 +43,6 @@ CAMPAIGN_AND_MEMBER = (
     .where(Campaign.guild_id == bindparam("guild"), Campaign.channel_id == bindparam("channel"), Campaign.active.is_(True))
 )
 ACTIVE_GAME = select(Game).where(Game.campaign_id == bindparam("campaign"), Game.status == "active")
-GM_MEMBERS = select(Member).where(Member.campaign_id == bindparam("campaign"), Member.role == "gm")
-SIDE_MEMBERS = select(Member).where(
-    Member.campaign_id == bindparam("campaign"), Member.side == bindparam("side"), Member.role != "pending")
 _games = Game.__table__
 SAVE_STATE = (
     update(_games)
@@ -186,20 +188,51 @@ class AppBase:
             raise Refusal(f"There is no figure called {short(name)} in this campaign's rosters.")
         return figure
 
-    async def _side_members(self, s: AsyncSession, campaign: Campaign, side: str | None) -> list[Member]:
+    @staticmethod
+    async def _side_user_ids(tx: Tx, campaign_id: int, side: str | None) -> list[int]:
+        """Who plays ``side`` (the game master for ``"gm"``): the players to ping."""
         if side is None:
             return []
         if side == "gm":
-            return list(await s.scalars(GM_MEMBERS, {"campaign": campaign.id}))
-        return list(
-            await s.scalars(SIDE_MEMBERS, {"campaign": campaign.id, "side": side})
-        )
+            return [row[0] for row in await tx.rows(GM_USER_IDS, {"campaign": campaign_id})]
+        return [row[0] for row in await tx.rows(SIDE_USER_IDS, {"campaign": campaign_id, "side": side})]
+
+    # --- the same lookups, as plain rows on a Tx (the commands players send most) -----------------
+
+    @staticmethod
+    async def _campaign_row_here(tx: Tx, caller: Caller) -> CampaignRow | None:
+        found = await tx.first(CAMPAIGN_ROW, {"guild": caller.guild_id, "channel": caller.channel_id})
+        return None if found is None else campaign_row(found)
+
+    async def _campaign_row(self, tx: Tx, caller: Caller) -> CampaignRow:
+        campaign = await self._campaign_row_here(tx, caller)
+        if campaign is None:
+            raise Refusal("There is no campaign in this channel: start one with /campaign new.")
+        return campaign
+
+    async def _campaign_and_player_row(self, tx: Tx, caller: Caller) -> tuple[CampaignRow, MemberRow]:
+        found = await tx.first(CAMPAIGN_AND_MEMBER_ROW, {"user": caller.user_id, "guild": caller.guild_id, "channel": caller.channel_id})
+        if found is None:
+            raise Refusal("There is no campaign in this channel: start one with /campaign new.")
+        member = member_row(found)
+        if member is not None and member.display_name != caller.display_name[:100]:
+            member.display_name = caller.display_name[:100]
+            await tx.run(RENAME_MEMBER, {"member": member.id, "display_name": member.display_name})
+        return campaign_row(found), self._must_play(member)  # type: ignore[return-value]
+
+    @staticmethod
+    async def _game_row(tx: Tx, campaign_id: int, *, latest: bool = False) -> GameRow | None:
+        """The game in progress, row-locked (with ``latest``, else the last one played)."""
+        game = game_row(await tx.first(ACTIVE_GAME_ROW, {"campaign": campaign_id}))
+        if game is None and latest:
+            game = game_row(await tx.first(LATEST_GAME_ROW, {"campaign": campaign_id}))
+        return game
 
     def _run_locked(self, caller: Caller) -> asyncio.Lock:
         """Commands in one channel run one at a time in this process (the database serialises across processes)."""
         return self._channel_locks[caller.channel_id]
 
-    def _figure_names_in(self, campaign: Campaign, game: Game) -> list[str]:
+    def _figure_names_in(self, campaign: Campaign | CampaignRow, game: Game | GameRow) -> list[str]:
         engine = self._engine(campaign)
         return [line.name for line in engine.board(engine.load_state(game.state)).figures]
 
@@ -216,48 +249,43 @@ class AppBase:
 
     @staticmethod
     def _record(
-        game: Game, seq: int, caller: Caller, command: str, state_before: Any, by_gm: bool,
+        game: Game | GameRow, seq: int, caller: Caller, command: str, state_before: Any, by_gm: bool,
         side: str | None, events: Sequence[Event], rolled: Sequence[RolledDie], action: Mapping[str, Any] | None = None,
-    ) -> ActionRecord:
+    ) -> LogEntry:
         """One entry of the game's log: the command as typed and as data, its events and every die."""
-        record = ActionRecord(
-            game_id=game.id, seq=seq, interaction_id=caller.interaction_id, user_id=caller.user_id,
-            side=side, by_gm=by_gm, command=command[:2000], action=dict(action) if action else None,
-            state_before=state_before, undone=False,
-        )
-        record.events = [EventRecord(seq=i, kind=e.kind, text=e.text, data=dict(e.data)) for i, e in enumerate(events)]
-        record.rolls = [RollRecord(seq=i, kind=r.kind, sides=r.sides, value=r.value, reason=r.reason, secret=False) for i, r in enumerate(rolled)]
-        return record
+        return LogEntry(game.id, seq, caller.interaction_id, caller.user_id, side, by_gm, command[:2000],
+                        dict(action) if action else None, state_before, list(events), list(rolled))
 
     @staticmethod
-    async def _write(s: AsyncSession, record: ActionRecord) -> None:
-        """Write a log entry built by :meth:`_record`, with its events and dice, in at most three
-        plain INSERTs. The ORM's unit of work, flushing the same objects, cost more than all the
-        rest of an action (``python -m bench.latency``); the entry stays a detached object."""
-        connection = await s.connection()
-        values = {c.key: getattr(record, c.key) for c in INSERT_ACTION.table.columns}
-        values = {key: value for key, value in values.items() if value is not None}  # None: NULL, or the default
-        record.id = (await connection.execute(INSERT_ACTION, values)).scalar_one()
-        for statement, children in ((INSERT_EVENTS, record.events), (INSERT_ROLLS, record.rolls)):
-            if children:
-                await connection.execute(statement, [
-                    {c.key: getattr(child, c.key) for c in statement.table.columns if c.key != "id"} | {"action_id": record.id}
-                    for child in children
-                ])
+    async def _write(tx: Tx, entry: LogEntry) -> None:
+        """Write a log entry with its events and dice: at most three plain INSERTs."""
+        entry.id = await tx.scalar(INSERT_ACTION, {
+            "game_id": entry.game_id, "seq": entry.seq, "interaction_id": entry.interaction_id, "user_id": entry.user_id,
+            "side": entry.side, "by_gm": entry.by_gm, "command": entry.command, "action": entry.action,
+            "state_before": entry.state_before, "undone": False, "created_at": utcnow(),
+        })
+        if entry.events:
+            await tx.run(INSERT_EVENTS, [{"action_id": entry.id, "seq": i, "kind": e.kind, "text": e.text, "data": dict(e.data)}
+                                         for i, e in enumerate(entry.events)])
+        if entry.rolls:
+            await tx.run(INSERT_ROLLS, [{"action_id": entry.id, "seq": i, "kind": r.kind, "sides": r.sides, "value": r.value,
+                                         "reason": r.reason, "secret": entry.secret} for i, r in enumerate(entry.rolls)])
 
     @staticmethod
-    async def _save_state(s: AsyncSession, game: Game, state: dict[str, Any]) -> None:
+    async def _save_state(tx: Tx, game: Game | GameRow, state: dict[str, Any]) -> None:
         """``game.state = state``, written at once with one plain UPDATE that checks and bumps the
-        version as the ORM would (see :meth:`_write` for why not through the unit of work)."""
-        connection = await s.connection()
-        result = await connection.execute(SAVE_STATE, {"game": game.id, "seen": game.version, "new_state": state})
-        if result.rowcount != 1:
+        version as the ORM would."""
+        if await tx.run(SAVE_STATE, {"game": game.id, "seen": game.version, "new_state": state}) != 1:
             raise StaleDataError(f"game {game.id} changed under this transaction (version {game.version})")
-        set_committed_value(game, "state", state)
-        set_committed_value(game, "version", game.version + 1)
+        if isinstance(game, Game):
+            set_committed_value(game, "state", state)
+            set_committed_value(game, "version", game.version + 1)
+        else:
+            game.state, game.version = state, game.version + 1
 
-    async def _next_seq(self, s: AsyncSession, game: Game) -> int:
-        return (await s.scalar(select(LAST_SEQ), {"game": game.id}) or 0) + 1
+    @staticmethod
+    async def _next_seq(tx: Tx, game: Game | GameRow) -> int:
+        return (await tx.scalar(select(LAST_SEQ), {"game": game.id}) or 0) + 1
 
     async def _battles_fought(self, s: AsyncSession, campaign: Campaign) -> int:
         """The campaign's last battle number: its own games', or the count it was imported with."""

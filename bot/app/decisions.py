@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.app.base import AppBase, command_line
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, joined, side_colour
 from bot.db.database import lock_game
+from bot.db.plain import SessionTx
 from bot.db.models import Campaign, DecisionRecord, Game, Member
 from rules.core import Action, Choice, Decision
 
@@ -28,8 +29,8 @@ class DecisionCommands(AppBase):
         )
         s.add(record)
         await s.flush()
-        members = await self._side_members(s, campaign, decision.decider)
-        return PendingDecision(record.id, decision.decider, tuple(m.user_id for m in members), decision.prompt, tuple(decision.choices))
+        user_ids = await self._side_user_ids(SessionTx(s), campaign.id, decision.decider)
+        return PendingDecision(record.id, decision.decider, tuple(user_ids), decision.prompt, tuple(decision.choices))
 
     async def _may_decide(self, s: AsyncSession, campaign: Campaign, decision: DecisionRecord, caller: Caller) -> bool:
         if decision.decider == "gm":
@@ -120,7 +121,7 @@ class DecisionCommands(AppBase):
         if game is None or game.status != "active":
             raise Refusal("That game is over.")
         action = Action(record.resume["action"], side, {**record.resume.get("params", {}), "choice": value}, by_gm)
-        reply = await self._apply(s, campaign, game, caller, action, command)  # type: ignore[attr-defined]
+        reply = await self._apply(SessionTx(s), campaign, game, caller, action, command)  # type: ignore[attr-defined]
         record.status, record.answer, record.answered_at = "answered", value, datetime.now(UTC)
         return reply
 

@@ -8,11 +8,13 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.app.base import APPLIED, LAST_SEQ
+from bot.app.rows import DECISION_ROW, LATEST_GAME_ROW, OPEN_DECISION_ROW, CampaignRow, GameRow, LogEntry, game_row, orm_objects
 from bot.app.aftermath import AFTERMATH_COMMAND, AftermathCommands
 from bot.app.decisions import DecisionCommands
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, mentions
 from bot.db.models import ActionRecord, Campaign, DecisionRecord, Figure, Game
-from bot.dice import RecordingDice, RolledDie
+from bot.db.plain import SessionTx, Tx
+from bot.dice import RecordingDice
 from bot.render.cards import action_cards, board_card, board_files
 from rules import RULESETS
 from rules.core import Action, Engine, FigureSpec, short, to_data
@@ -26,7 +28,6 @@ ACTION_CONTEXT = select(
     .limit(1).scalar_subquery(),
     LAST_SEQ,
 )
-OPEN_DECISION = select(DecisionRecord).where(DecisionRecord.game_id == bindparam("game"), DecisionRecord.status == "open")
 
 
 class GameCommands(DecisionCommands, AftermathCommands):
@@ -51,10 +52,11 @@ class GameCommands(DecisionCommands, AftermathCommands):
             s.add(game)
             await s.flush()
             started = {"start": [to_data(spec) for spec in specs]}
-            record = self._record(game, 1, caller, "/game start", None, campaign.gm_id == caller.user_id, None,
-                                  outcome.events, dice.rolled, started)
-            await self._write(s, record)
-            reply = await self._after_action(s, campaign, engine, game, record, caller, None, outcome, "Game on", None)
+            tx = SessionTx(s)
+            entry = self._record(game, 1, caller, "/game start", None, campaign.gm_id == caller.user_id, None,
+                                 outcome.events, dice.rolled, started)
+            await self._write(tx, entry)
+            reply = await self._after_action(tx, campaign, engine, game, entry, caller, None, outcome, "Game on", None)
             if home and reply.cards:
                 reply.cards[0].fields.append(("Staying home", ", ".join(home), False))
             board = engine.board(outcome.state)
@@ -68,26 +70,25 @@ class GameCommands(DecisionCommands, AftermathCommands):
         self, caller: Caller, ruleset: str, action_name: str, params: Mapping[str, Any], command: str
     ) -> Reply:
         """One phase action of a ruleset (``/ssg shoot ...``), applied once and logged with its dice."""
-        async with self._run_locked(caller), self.db.transaction() as s:
-            campaign, member = await self._campaign_and_player(s, caller)
+        async with self._run_locked(caller), self.db.plain() as tx:
+            campaign, member = await self._campaign_and_player_row(tx, caller)
             if campaign.ruleset != ruleset:
                 raise Refusal(f"This channel plays {RULESETS[campaign.ruleset][1]}: use /{campaign.ruleset} commands here.")
-            game = await self._game(s, campaign, lock=True)
+            game = await self._game_row(tx, campaign.id)
             if game is None:
-                latest = await self._latest_game(s, campaign)
+                latest = game_row(await tx.first(LATEST_GAME_ROW, {"campaign": campaign.id}))
                 if latest is not None and latest.winner:
                     raise Refusal(f"The game is over: {latest.winner} won. The game master can start another with /game start.")
                 raise Refusal("No game is in progress: the game master starts one with /game start.")
-            applied, waiting, last_seq = (await s.execute(
-                ACTION_CONTEXT, {"interaction": caller.interaction_id, "game": game.id})).one()
+            applied, waiting, last_seq = await tx.first(ACTION_CONTEXT, {"interaction": caller.interaction_id, "game": game.id})
             if applied is not None and caller.interaction_id is not None:
-                replay = await self._replay(s, caller.interaction_id)
+                replay = await self._replay(await tx.session(), caller.interaction_id)
                 if replay is not None:
                     return replay
             engine = self._engine(campaign)
             if waiting is not None and action_name not in getattr(engine, "free_actions", ()):
-                open_decision = await s.get(DecisionRecord, waiting)
-                raise Refusal(f"Waiting for {open_decision.decider} to decide: {open_decision.prompt}")
+                decider, prompt = await tx.first(DECISION_ROW, {"decision": waiting})
+                raise Refusal(f"Waiting for {decider} to decide: {prompt}")
             state = engine.load_state(game.state)
             is_gm = campaign.gm_id == caller.user_id
             side = member.side
@@ -98,10 +99,10 @@ class GameCommands(DecisionCommands, AftermathCommands):
                 else:
                     is_gm = member.side is None
             action = Action(action_name, side, dict(params), is_gm)
-            return await self._apply(s, campaign, game, caller, action, command, state=state, seq=(last_seq or 0) + 1)
+            return await self._apply(tx, campaign, game, caller, action, command, state=state, seq=(last_seq or 0) + 1)
 
     async def _apply(
-        self, s: AsyncSession, campaign: Campaign, game: Game, caller: Caller, action: Action, command: str,
+        self, tx: Tx, campaign: Campaign | CampaignRow, game: Game | GameRow, caller: Caller, action: Action, command: str,
         *, state: Any = None, seq: int | None = None,
     ) -> Reply:
         engine = self._engine(campaign)
@@ -110,26 +111,28 @@ class GameCommands(DecisionCommands, AftermathCommands):
         before_turn = engine.whose_turn(state)
         dice = RecordingDice(self._dice())
         outcome = engine.act(state, action, dice)
-        seq = seq if seq is not None else await self._next_seq(s, game)
-        record = self._record(game, seq, caller, command, game.state, action.by_gm, action.side, outcome.events,
-                              dice.rolled, {"name": action.name, "side": action.side, "params": dict(action.params), "by_gm": action.by_gm})
-        await self._write(s, record)
-        await self._save_state(s, game, engine.dump_state(outcome.state))
+        if seq is None:
+            seq = await self._next_seq(tx, game)
+        entry = self._record(game, seq, caller, command, game.state, action.by_gm, action.side, outcome.events,
+                             dice.rolled, {"name": action.name, "side": action.side, "params": dict(action.params), "by_gm": action.by_gm})
+        await self._write(tx, entry)
+        await self._save_state(tx, game, engine.dump_state(outcome.state))
         title = f"{(action.side or 'Game master').title()} · {action.name}"
-        return await self._after_action(s, campaign, engine, game, record, caller, before_turn, outcome, title, action.side)
+        return await self._after_action(tx, campaign, engine, game, entry, caller, before_turn, outcome, title, action.side)
 
     async def _after_action(
-        self, s: AsyncSession, campaign: Campaign, engine: Engine[Any], game: Game, record: ActionRecord,
+        self, tx: Tx, campaign: Campaign | CampaignRow, engine: Engine[Any], game: Game | GameRow, entry: LogEntry,
         caller: Caller, before_turn: str | None, outcome: Any, title: str, side: str | None,
     ) -> Reply:
-        rolled = [RolledDie(r.kind, r.sides, r.value, r.reason) for r in record.rolls]
-        reply = Reply(cards=action_cards(title, caller.display_name, side, outcome.events, rolled),
-                      events=list(outcome.events), rolls=rolled)
+        reply = Reply(cards=action_cards(title, caller.display_name, side, outcome.events, entry.rolls),
+                      events=list(outcome.events), rolls=list(entry.rolls))
         if engine.finished(outcome.state):
-            game.status = "ended"
-            game.winner = engine.winner(outcome.state)
-            game.ended_at = datetime.now(UTC)
-            closed = await self._close_battle(s, campaign, game, engine, outcome.state)
+            s = await tx.session()
+            orm_campaign, orm_game = await orm_objects(s, campaign, game)
+            orm_game.status = "ended"
+            orm_game.winner = engine.winner(outcome.state)
+            orm_game.ended_at = datetime.now(UTC)
+            closed = await self._close_battle(s, orm_campaign, orm_game, engine, outcome.state)
             reply.cards.extend(closed.cards)
             reply.events.extend(closed.events)
             reply.rolls.extend(closed.rolls)
@@ -140,30 +143,26 @@ class GameCommands(DecisionCommands, AftermathCommands):
                 reply.files = board_files(board)
         now_turn = engine.whose_turn(outcome.state)
         if outcome.pending is not None:
-            reply.decision = await self._open(s, campaign, game, outcome.pending)
+            reply.decision = await self._open(await tx.session(), campaign, game, outcome.pending)
             reply.content = f"{mentions(reply.decision.user_ids)} Waiting for {outcome.pending.decider}: {outcome.pending.prompt}".strip()
             reply.ping_user_ids = list(reply.decision.user_ids)
         elif now_turn is not None and now_turn != before_turn:
-            members = await self._side_members(s, campaign, now_turn)
-            reply.ping_user_ids = [m.user_id for m in members]
+            reply.ping_user_ids = await self._side_user_ids(tx, campaign.id, now_turn)
             reply.content = f"{mentions(reply.ping_user_ids)} {now_turn}: your move.".strip()
         return reply
 
-    async def _open_decision(self, s: AsyncSession, game: Game) -> DecisionRecord | None:
-        return await s.scalar(OPEN_DECISION, {"game": game.id})
-
     async def game_status(self, caller: Caller) -> Reply:
-        async with self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
-            game = await self._game(s, campaign) or await self._latest_game(s, campaign)
+        async with self.db.plain() as tx:
+            campaign = await self._campaign_row(tx, caller)
+            game = await self._game_row(tx, campaign.id, latest=True)
             if game is None:
                 raise Refusal("No game has been played here yet: the game master starts one with /game start.")
             engine = self._engine(campaign)
             board = engine.board(engine.load_state(game.state))
-            decision = await self._open_decision(s, game)
+            decision = await tx.first(OPEN_DECISION_ROW, {"game": game.id})
         card = board_card(f"{campaign.name} — battle {game.number}", board)
         if decision is not None:
-            card.fields.append(("Waiting for", f"{decision.decider}: {decision.prompt}", False))
+            card.fields.append(("Waiting for", f"{decision[0]}: {decision[1]}", False))
         return Reply(cards=[card], files=board_files(board))
 
     # /game log is ReportCommands.game_log (bot/app/reports.py): a page at a time, secret rolls kept back.

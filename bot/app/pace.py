@@ -52,6 +52,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.app.base import AppBase, command_line
 from bot.app.replies import Caller, Card, Refusal, Reply, mentions, side_colour
 from bot.db.database import lock_game
+from bot.db.plain import SessionTx
 from bot.db.models import Campaign, Deadline, DecisionRecord, Game, utcnow
 from rules.core import Action, RuleError
 
@@ -335,8 +336,7 @@ class PaceCommands(AppBase):
             row = await s.get(Deadline, deadline_id, populate_existing=True)
             campaign = await s.get(Campaign, row.campaign_id)
             what = await self._what(s, row)
-            members = await self._side_members(s, campaign, row.side)
-            users = [m.user_id for m in members] or [campaign.gm_id]
+            users = await self._side_user_ids(SessionTx(s), campaign.id, row.side) or [campaign.gm_id]
             left = (row.due_at - now) / self._hour()
             due = int(row.due_at.timestamp())
             then = ("the bot passes for you" if row.on_timeout == "pass" else "the game master decides")
@@ -469,7 +469,7 @@ class PaceCommands(AppBase):
             if engine.finished(state) or engine.whose_turn(state) != side or (steps and steps[-1].decision is not None):
                 return None
             try:
-                steps.append(await self._apply(s, campaign, game, caller, Action(name, side, {}, False), command))  # type: ignore[attr-defined]
+                steps.append(await self._apply(SessionTx(s), campaign, game, caller, Action(name, side, {}, False), command))  # type: ignore[attr-defined]
             except RuleError as exc:
                 return exc.message
         return f"{side}'s turn did not end after {PASS_STEPS_MAX} steps"

@@ -1,7 +1,7 @@
 """/roll: free dice, logged in the game in progress; and the names autocomplete offers."""
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from bot.app.base import APPLIED, LAST_SEQ, AppBase, command_line
 from bot.app.replies import Caller, Card, Refusal, Reply
@@ -13,6 +13,8 @@ from rules.core import Event
 SECRET = "🔒"
 #: Before a roll in a game: was this interaction applied already, and the log's last seq.
 ROLL_CONTEXT = select(APPLIED, LAST_SEQ)
+_figures = Figure.__table__
+ROSTER_NAMES = select(_figures.c.name).where(_figures.c.campaign_id == bindparam("campaign")).order_by(_figures.c.name)
 
 
 class RollCommands(AppBase):
@@ -26,18 +28,17 @@ class RollCommands(AppBase):
         """
         why = " ".join((reason or "").split())[:100] or "free roll"
         dice = RecordingDice(self._dice())
-        async with self._run_locked(caller), self.db.transaction() as s:
-            campaign = await self._campaign_here(s, caller)
+        async with self._run_locked(caller), self.db.plain() as tx:
+            campaign = await self._campaign_row_here(tx, caller)
             if secret and (campaign is None or campaign.gm_id != caller.user_id):
                 raise Refusal("Only the game master may roll in secret.")
-            game = await self._game(s, campaign, lock=True) if campaign else None
+            game = await self._game_row(tx, campaign.id) if campaign else None
             if secret and game is None:
                 raise Refusal("A secret roll is kept in a battle's log, and no battle is in progress here.")
             if game is not None:
-                applied, last_seq = (await s.execute(
-                    ROLL_CONTEXT, {"interaction": caller.interaction_id, "game": game.id})).one()
+                applied, last_seq = await tx.first(ROLL_CONTEXT, {"interaction": caller.interaction_id, "game": game.id})
                 if applied is not None and caller.interaction_id is not None:
-                    replayed = await self._replay(s, caller.interaction_id)
+                    replayed = await self._replay(await tx.session(), caller.interaction_id)
                     if replayed is not None:
                         return replayed
             result = free_roll(expression, dice, f"{caller.display_name}: {why}")
@@ -47,13 +48,11 @@ class RollCommands(AppBase):
             else:
                 event = Event("roll", f"{caller.display_name} rolls {result.detail}", data)
             if game is not None:
-                seq = (last_seq or 0) + 1
                 params = {"dice": expression, "reason": reason, "secret": True if secret else None}
-                record = self._record(game, seq, caller, command_line("roll", "", params),
-                                      None, campaign.gm_id == caller.user_id, None, [event], dice.rolled)
-                for rolled in record.rolls:
-                    rolled.secret = secret
-                await self._write(s, record)
+                entry = self._record(game, (last_seq or 0) + 1, caller, command_line("roll", "", params),
+                                     None, campaign.gm_id == caller.user_id, None, [event], dice.rolled)
+                entry.secret = secret
+                await self._write(tx, entry)
         if secret:
             card = Card(title=f"{SECRET} Secret roll: {result.expression}", description=f"{result.detail}\n**Total: {result.total}**",
                         footer=f"{why} · only you see this; the log keeps it and shows it to all when the battle ends")
@@ -63,21 +62,21 @@ class RollCommands(AppBase):
 
     async def figure_names(self, caller: Caller, current: str, *, in_game: bool = True) -> list[str]:
         """Names for autocomplete: figures of the game in progress (else the rosters) matching ``current``."""
-        async with self.db.transaction() as s:
-            campaign = await self._campaign_here(s, caller)
+        async with self.db.plain() as tx:
+            campaign = await self._campaign_row_here(tx, caller)
             if campaign is None:
                 return []
-            game = await self._game(s, campaign) if in_game else None
+            game = await self._game_row(tx, campaign.id) if in_game else None
             if game is not None:
                 names = self._figure_names_in(campaign, game)
             else:
-                names = list(await s.scalars(select(Figure.name).where(Figure.campaign_id == campaign.id).order_by(Figure.name)))
+                names = [row[0] for row in await tx.rows(ROSTER_NAMES, {"campaign": campaign.id})]
         needle = current.casefold()
         return [n for n in names if needle in n.casefold()][:25]
 
     async def campaign_ruleset(self, caller: Caller) -> str | None:
-        async with self.db.transaction() as s:
-            campaign = await self._campaign_here(s, caller)
+        async with self.db.plain() as tx:
+            campaign = await self._campaign_row_here(tx, caller)
             return campaign.ruleset if campaign else None
 
     async def side_names(self, caller: Caller, current: str) -> list[str]:

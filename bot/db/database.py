@@ -6,7 +6,9 @@ Locking, in short:
   before the first read. Two commands on one file (in one process or in two) therefore run one
   after the other, and a read-modify-write can never lose an update. ``busy_timeout`` makes the
   second one wait (up to 30 s) instead of failing; within one :class:`Database` an asyncio lock
-  queues the transactions fairly, so they do not poll the file lock against each other.
+  queues the transactions fairly, so they do not poll the file lock against each other. Since
+  they run one at a time anyway, they all run on one connection, kept open (see
+  :meth:`Database.transaction`).
 * PostgreSQL: plain READ COMMITTED transactions; :func:`lock_game` takes the game's row lock
   (``SELECT ... FOR UPDATE``) and returns the newest committed row, so two commands on one game
   are serialised while commands on other games run in parallel.
@@ -28,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import bindparam, event, select
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -36,6 +39,7 @@ from sqlalchemy.ext.asyncio import (
 
 from bot.db import sqlite_driver
 from bot.db.models import Game
+from bot.db.plain import Compiled, SessionTx, SqliteTx, Tx
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -126,7 +130,13 @@ def install_sqlite_hooks(
 
     @event.listens_for(sync_engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        if not _raw_sqlite(conn.connection.driver_connection).in_transaction:  # else: joining a Tx's (bot.db.plain)
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _raw_sqlite(driver_connection: Any) -> sqlite3.Connection:
+    """The ``sqlite3`` connection under a driver connection (aiosqlite's, or pysqlite's itself)."""
+    return getattr(driver_connection, "_conn", driver_connection)
 
 
 def make_engine(url: str, *, foreign_keys: bool = True, **kwargs: Any) -> AsyncEngine:
@@ -212,6 +222,9 @@ class Database:
         # SQLite allows one writer: queue this process's transactions here, fairly, instead of
         # letting them poll the file lock. Other processes still wait on busy_timeout.
         self._queue: asyncio.Lock | None = asyncio.Lock() if self.is_sqlite else None
+        self._connection: AsyncConnection | None = None
+        self._driver: Any = None
+        self._compiled: dict[Any, Compiled] = {}
         self._tasks_inside: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
         # SQLite's own checkpoint runs inside a commit, on the event loop's thread, and syncs the
         # file to disk: a stall for every command queued behind it. So the connections turn it off
@@ -240,6 +253,48 @@ class Database:
         Do not commit or roll back inside the block yourself, and do not nest transactions in
         one task (the inner one would wait forever for the lock the outer one holds).
         """
+        async with self._one_per_task():
+            if self._queue is not None:
+                async with self._queue:
+                    connection = await self._queued_connection()
+                    try:
+                        async with self.sessions(bind=connection) as session, session.begin():
+                            yield session
+                    finally:
+                        await self._after_queued(connection)
+            else:
+                async with self.sessions() as session, session.begin():
+                    yield session
+
+    @asynccontextmanager
+    async def plain(self) -> AsyncIterator[Tx]:
+        """Like :meth:`transaction`, for plain statements (:mod:`bot.db.plain`): the commands
+        players send most. On SQLite they run straight on the driver and no session is made
+        unless the command asks for one."""
+        async with self._one_per_task():
+            if self._queue is None:
+                async with self.sessions() as session, session.begin():
+                    yield SessionTx(session)
+                return
+            async with self._queue:
+                connection = await self._queued_connection()
+                try:
+                    raw = _raw_sqlite(self._driver)
+                    await self._driver.call(_begin_immediate)
+                    tx = SqliteTx(raw, connection, self._compiled)
+                    try:
+                        yield tx
+                    except BaseException:
+                        await tx.rollback()
+                        raise
+                    await tx.commit()
+                finally:
+                    if _raw_sqlite(self._driver).in_transaction:
+                        _raw_sqlite(self._driver).rollback()
+                    await self._after_queued(connection)
+
+    @asynccontextmanager
+    async def _one_per_task(self) -> AsyncIterator[None]:
         task = asyncio.current_task()
         if task is not None and task in self._tasks_inside:
             raise RuntimeError(
@@ -248,17 +303,32 @@ class Database:
         if task is not None:
             self._tasks_inside.add(task)
         try:
-            if self._queue is not None:
-                async with self._queue:
-                    async with self.sessions() as session, session.begin():
-                        yield session
-            else:
-                async with self.sessions() as session, session.begin():
-                    yield session
+            yield
         finally:
             if task is not None:
                 self._tasks_inside.discard(task)
             self._after_transaction()
+
+    async def _queued_connection(self) -> AsyncConnection:
+        """SQLite: the one connection this process's transactions take turns on.
+
+        Checking a connection out of the pool and back in cost several times what a whole command's
+        statements cost (``python -m bench.latency``); queued transactions never need two.
+        """
+        if self._connection is None or self._connection.closed or self._connection.invalidated:
+            self._connection = await self.engine.connect()
+            self._driver = (await self._connection.get_raw_connection()).driver_connection
+        return self._connection
+
+    async def _after_queued(self, connection: AsyncConnection) -> None:
+        """A transaction that could not even begin or end cleanly leaves no doubt behind: the
+        connection is closed (rolling back whatever was left) and the next one opens afresh."""
+        if connection.in_transaction() or connection.invalidated:
+            self._connection = None
+            try:
+                await connection.close()
+            except Exception:
+                log.warning("closing a SQLite connection left in a transaction failed", exc_info=True)
 
     def _after_transaction(self) -> None:
         if self._wal_file is None:
@@ -269,6 +339,9 @@ class Database:
             self._checkpoint = asyncio.get_running_loop().create_task(asyncio.to_thread(_checkpoint, self._wal_file))
 
     async def close(self) -> None:
+        if self._connection is not None:
+            connection, self._connection = self._connection, None
+            await connection.close()
         if self._checkpoint is not None:
             await asyncio.gather(self._checkpoint, return_exceptions=True)
         await self.engine.dispose()
@@ -281,6 +354,10 @@ class Database:
 
     def __repr__(self) -> str:
         return f"<Database {make_url(self.url).render_as_string(hide_password=True)}>"
+
+
+def _begin_immediate(connection: sqlite3.Connection) -> None:
+    connection.execute("BEGIN IMMEDIATE")
 
 
 def _checkpoint(path: str) -> None:

@@ -65,11 +65,11 @@ class InlineCursor:
         await self.close()
 
     async def execute(self, sql: str, parameters: Any = ()) -> "InlineCursor":
-        self._keep(await self._connection._run(_execute, sql, parameters))
+        self._keep(await self._connection.call(_execute, sql, parameters))
         return self
 
     async def executemany(self, sql: str, parameters: Iterable[Any]) -> "InlineCursor":
-        self._keep(await self._connection._run(_execute, sql, list(parameters), True))
+        self._keep(await self._connection.call(_execute, sql, list(parameters), True))
         return self
 
     def _keep(self, result: _Result) -> None:
@@ -102,12 +102,14 @@ class InlineConnection(aiosqlite.Connection):
         return InlineCursor(self)
 
     async def commit(self) -> None:
-        await self._run(lambda connection: connection.commit())
+        await self.call(lambda connection: connection.commit())
 
     async def rollback(self) -> None:
-        await self._run(lambda connection: connection.rollback())
+        await self.call(lambda connection: connection.rollback())
 
-    async def _run(self, call: Callable[..., T], *args: Any) -> T:
+    async def call(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(sqlite3_connection, *args)`` now, on this thread; when the database is busy,
+        again on aiosqlite's thread, waiting for the lock meanwhile."""
         connection = self._conn
         try:
             return call(connection, *args)

@@ -7,6 +7,7 @@ import re
 import pytest
 from sqlalchemy import event, func, insert, select
 
+from bot.db.plain import SessionTx
 from bot.app.replies import Refusal
 from bot.app.reports import LOG_PAGE_CHARS, LogPage
 from bot.app.service import App
@@ -129,8 +130,8 @@ async def test_every_event_kind_that_tells_a_turn_is_read_back_from_the_log(app:
     async with app.db.transaction() as s:
         game = await s.scalar(select(Game))
         for seq, kind, bound in ((2, "bound", 2), (3, "shot", 9), (4, "turn", 3)):
-            s.add(app._record(game, seq, caller(RED, "Rita"), f"/x {seq}", None, False, "red",
-                              [Event(kind, f"{kind} {bound}", {"bound": bound})], []))
+            await app._write(SessionTx(s), app._record(game, seq, caller(RED, "Rita"), f"/x {seq}", None, False, "red",
+                                                       [Event(kind, f"{kind} {bound}", {"bound": bound})], []))
     text = report_text(await app.game_report(caller(RED)))
     assert [line for line in text.splitlines() if line.startswith("### Bo")] == ["### Bound 2", "### Bound 3"]
 

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.sql import Executable
 
-from bot.app import base, games, rolls
+from bot.app import base, games, rolls, rows
 from bot.db import database
 from bot.db.database import Database, sqlite_url
 
@@ -20,8 +20,14 @@ HOT = {
     "the campaign's game": (base.ACTIVE_GAME, ["games"]),
     "an action's context": (games.ACTION_CONTEXT, ["actions", "decisions", "actions"]),
     "a roll's context": (rolls.ROLL_CONTEXT, ["actions", "actions"]),
-    "the open decision": (games.OPEN_DECISION, ["decisions"]),
-    "a side's players": (base.SIDE_MEMBERS, ["members"]),
+    "the channel's campaign and the caller's membership, plainly": (rows.CAMPAIGN_AND_MEMBER_ROW, ["campaigns", "members"]),
+    "the channel's campaign, plainly": (rows.CAMPAIGN_ROW, ["campaigns"]),
+    "the campaign's game, plainly": (rows.ACTIVE_GAME_ROW, ["games"]),
+    "the campaign's last game": (rows.LATEST_GAME_ROW, ["games"]),
+    "the open decision": (rows.OPEN_DECISION_ROW, ["decisions"]),
+    "a side's players": (rows.SIDE_USER_IDS, ["members"]),
+    "the game master": (rows.GM_USER_IDS, ["members"]),
+    "the roster's names": (rolls.ROSTER_NAMES, ["figures"]),
 }
 
 

@@ -1,0 +1,187 @@
+"""Plain statements in a command's transaction, and the ORM only where a command needs it.
+
+The commands players send most (an action, a roll, the game's status) read a few rows and write a
+few; through the ORM's session, its unit of work and the async adapter each statement cost a
+hundred times what SQLite spent on it (``python -m bench.latency``). So those commands work with
+a :class:`Tx`: SQLAlchemy Core statements, defined once as usual, that return plain tuples.
+
+* :class:`SqliteTx` compiles each statement once and runs it straight on the ``sqlite3``
+  connection of :class:`bot.db.database.Database`'s one SQLite connection, in a ``BEGIN
+  IMMEDIATE`` transaction of its own. It makes an ORM session only when asked
+  (:meth:`Tx.session`); that session joins the same transaction, and commits it.
+* :class:`SessionTx` runs the same statements through an ORM session's connection (PostgreSQL,
+  and any command that already has a session).
+
+Either way the statements see the session's changes: a :class:`Tx` flushes the session before
+each statement. Types convert as SQLAlchemy would (JSON, booleans, UTC datetimes), by the
+columns' own bind and result processors. An INSERT is given every column it writes: Python-side
+column defaults are not applied.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy.engine import Dialect
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.sql import Executable
+from sqlalchemy.sql.dml import Insert
+
+__all__ = ["Tx", "SessionTx", "SqliteTx"]
+
+Params = Mapping[str, Any]
+_REQUIRED = object()
+
+
+class Tx:
+    """One command's transaction: plain statements, and an ORM session in it when needed."""
+
+    async def rows(self, statement: Executable, params: Params | None = None) -> list[tuple[Any, ...]]:
+        """The rows a statement returns (a SELECT, or a write with RETURNING)."""
+        raise NotImplementedError
+
+    async def run(self, statement: Executable, params: Params | Sequence[Params]) -> int:
+        """Run a write; a list of parameter sets runs it once for each. The rows it changed."""
+        raise NotImplementedError
+
+    async def session(self) -> AsyncSession:
+        """An ORM session in this same transaction (made on first use)."""
+        raise NotImplementedError
+
+    async def first(self, statement: Executable, params: Params | None = None) -> tuple[Any, ...] | None:
+        found = await self.rows(statement, params)
+        return found[0] if found else None
+
+    async def scalar(self, statement: Executable, params: Params | None = None) -> Any:
+        row = await self.first(statement, params)
+        return None if row is None else row[0]
+
+
+class SessionTx(Tx):
+    """Plain statements through a session's own connection."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self._session = session
+        self._connection: AsyncConnection | None = None
+
+    async def _ready(self) -> AsyncConnection:
+        if self._session.new or self._session.dirty or self._session.deleted:
+            await self._session.flush()
+        if self._connection is None:
+            self._connection = await self._session.connection()
+        return self._connection
+
+    async def rows(self, statement: Executable, params: Params | None = None) -> list[tuple[Any, ...]]:
+        result = await (await self._ready()).execute(statement, dict(params or {}))
+        return [tuple(row) for row in result]
+
+    async def run(self, statement: Executable, params: Params | Sequence[Params]) -> int:
+        if not isinstance(params, Mapping) and not params:
+            return 0
+        many = not isinstance(params, Mapping)
+        result = await (await self._ready()).execute(statement, [dict(p) for p in params] if many else dict(params))
+        return result.rowcount
+
+    async def session(self) -> AsyncSession:
+        return self._session
+
+
+class Compiled:
+    """A statement as SQLite text, with how to turn named parameters into positional ones and
+    result columns into Python values."""
+
+    def __init__(self, statement: Executable, dialect: Dialect, keys: tuple[str, ...]) -> None:
+        compiled = statement.compile(dialect=dialect, column_keys=list(keys) if isinstance(statement, Insert) else None)
+        self.sql = str(compiled)
+        self.binds: list[tuple[str, Any, Callable[[Any], Any] | None]] = []
+        for name in compiled.positiontup or ():
+            bind = compiled.binds[name]
+            constant = _REQUIRED if (bind.required or bind.callable is not None) else bind.value
+            if name in keys:
+                constant = _REQUIRED
+            self.binds.append((name, constant, bind.type.dialect_impl(dialect).bind_processor(dialect)))
+        columns = getattr(statement, "selected_columns", None)
+        if columns is None and isinstance(statement, Insert) and statement._returning:
+            columns = statement._returning
+        self.results: list[tuple[int, Callable[[Any], Any]]] = []
+        for index, column in enumerate(columns or ()):
+            process = column.type.dialect_impl(dialect).result_processor(dialect, None)
+            if process is not None:
+                self.results.append((index, process))
+
+    def parameters(self, params: Params) -> list[Any]:
+        values = []
+        for name, constant, process in self.binds:
+            value = params[name] if constant is _REQUIRED else constant
+            values.append(process(value) if process is not None else value)
+        return values
+
+    def convert(self, rows: list[Any]) -> list[tuple[Any, ...]]:
+        if not self.results:
+            return [tuple(row) for row in rows]
+        converted = []
+        for row in rows:
+            values = list(row)
+            for index, process in self.results:
+                values[index] = process(values[index])
+            converted.append(tuple(values))
+        return converted
+
+
+class SqliteTx(Tx):
+    """Plain statements straight on the ``sqlite3`` connection, in a transaction already begun."""
+
+    def __init__(self, raw: sqlite3.Connection, connection: AsyncConnection, cache: dict[Any, Compiled]) -> None:
+        self._raw = raw
+        self._connection = connection
+        self._dialect = connection.dialect
+        self._cache = cache
+        self._session: AsyncSession | None = None
+
+    def _compiled(self, statement: Executable, keys: tuple[str, ...]) -> Compiled:
+        key = (statement, keys) if isinstance(statement, Insert) else statement
+        compiled = self._cache.get(key)
+        if compiled is None:
+            compiled = self._cache[key] = Compiled(statement, self._dialect, keys)
+        return compiled
+
+    async def _flush(self) -> None:
+        session = self._session
+        if session is not None and (session.new or session.dirty or session.deleted):
+            await session.flush()
+
+    async def rows(self, statement: Executable, params: Params | None = None) -> list[tuple[Any, ...]]:
+        await self._flush()
+        params = params or {}
+        compiled = self._compiled(statement, tuple(params))
+        return compiled.convert(self._raw.execute(compiled.sql, compiled.parameters(params)).fetchall())
+
+    async def run(self, statement: Executable, params: Params | Sequence[Params]) -> int:
+        await self._flush()
+        if isinstance(params, Mapping):
+            compiled = self._compiled(statement, tuple(params))
+            return self._raw.execute(compiled.sql, compiled.parameters(params)).rowcount
+        if not params:
+            return 0
+        compiled = self._compiled(statement, tuple(params[0]))
+        return self._raw.executemany(compiled.sql, [compiled.parameters(p) for p in params]).rowcount
+
+    async def session(self) -> AsyncSession:
+        if self._session is None:
+            self._session = AsyncSession(bind=self._connection, expire_on_commit=False)
+        return self._session
+
+    async def commit(self) -> None:
+        if self._session is not None:
+            await self._session.commit()  # the session's transaction is this one: it commits it all
+            await self._session.close()
+        if self._raw.in_transaction:
+            self._raw.execute("COMMIT")
+
+    async def rollback(self) -> None:
+        if self._session is not None:
+            await self._session.rollback()
+            await self._session.close()
+        if self._raw.in_transaction:
+            self._raw.execute("ROLLBACK")

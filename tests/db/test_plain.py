@@ -1,0 +1,127 @@
+"""Plain statements in a command's transaction (``Database.plain``), on SQLite straight on the
+driver and on PostgreSQL through a session: the same values back, all or nothing committed, and
+the ORM in the same transaction when a command asks for it."""
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import bindparam, func, insert, select, update
+
+from bot.db import Campaign, Database, Game
+from bot.db.models import utcnow
+from bot.db.plain import SessionTx, SqliteTx
+
+CAMPAIGNS = Campaign.__table__
+GAMES = Game.__table__
+INSERT_CAMPAIGN = insert(CAMPAIGNS).returning(CAMPAIGNS.c.id)
+CAMPAIGN_BY_ID = select(CAMPAIGNS.c.name, CAMPAIGNS.c.active, CAMPAIGNS.c.house_rules, CAMPAIGNS.c.settings,
+                        CAMPAIGNS.c.created_at, CAMPAIGNS.c.gm_id).where(CAMPAIGNS.c.id == bindparam("id"))
+RENAME = update(CAMPAIGNS).where(CAMPAIGNS.c.id == bindparam("campaign")).values(name=bindparam("new_name"))
+COUNT = select(func.count()).select_from(CAMPAIGNS)
+
+
+def campaign_values(channel: int, **overrides: object) -> dict[str, object]:
+    return {"guild_id": 1, "channel_id": channel, "name": f"Campaign {channel}", "ruleset": "ssg", "gm_id": 2 ** 40,
+            "active": True, "house_rules": None, "settings": {"battles_before": 3, "note": "ünïcode"},
+            "created_at": utcnow(), **overrides}
+
+
+async def test_values_come_back_as_the_orm_would_give_them(database: Database) -> None:
+    made = datetime(2026, 11, 22, 10, 30, tzinfo=UTC)
+    async with database.plain() as tx:
+        assert isinstance(tx, SqliteTx if database.is_sqlite else SessionTx)
+        campaign_id = await tx.scalar(INSERT_CAMPAIGN, campaign_values(7, created_at=made, house_rules={"a": [1, 2]}))
+        row = await tx.first(CAMPAIGN_BY_ID, {"id": campaign_id})
+    assert row == ("Campaign 7", True, {"a": [1, 2]}, {"battles_before": 3, "note": "ünïcode"}, made, 2 ** 40)
+    assert row[1] is True and row[4].tzinfo is not None
+    async with database.transaction() as s:  # and the ORM reads the same row the same way
+        campaign = await s.get_one(Campaign, campaign_id)
+        assert (campaign.house_rules, campaign.settings, campaign.created_at) == ({"a": [1, 2]}, row[3], made)
+
+
+async def test_a_write_many_and_its_rowcount(database: Database) -> None:
+    async with database.plain() as tx:
+        await tx.run(insert(CAMPAIGNS), [campaign_values(n, active=False) for n in range(1, 4)])
+        assert await tx.scalar(COUNT) == 3
+        assert await tx.run(update(CAMPAIGNS).values(active=False).where(CAMPAIGNS.c.channel_id > 1), {}) == 2
+        assert await tx.run(insert(CAMPAIGNS), []) == 0
+
+
+async def test_everything_is_committed_together_or_nothing_is(database: Database) -> None:
+    async with database.plain() as tx:
+        campaign_id = await tx.scalar(INSERT_CAMPAIGN, campaign_values(1))
+    with pytest.raises(RuntimeError, match="refused"):
+        async with database.plain() as tx:
+            await tx.run(RENAME, {"campaign": campaign_id, "new_name": "Renamed"})
+            await tx.scalar(INSERT_CAMPAIGN, campaign_values(2))
+            raise RuntimeError("refused halfway")
+    async with database.plain() as tx:
+        assert await tx.scalar(COUNT) == 1
+        assert (await tx.first(CAMPAIGN_BY_ID, {"id": campaign_id}))[0] == "Campaign 1"
+
+
+async def test_the_orm_joins_the_same_transaction_and_sees_the_plain_writes(database: Database) -> None:
+    async with database.plain() as tx:
+        campaign_id = await tx.scalar(INSERT_CAMPAIGN, campaign_values(1))
+        s = await tx.session()
+        assert await tx.session() is s
+        campaign = await s.get_one(Campaign, campaign_id)
+        assert campaign.name == "Campaign 1"
+        campaign.name = "Changed by the ORM"
+        s.add(Game(campaign_id=campaign_id, number=1, ruleset="ssg", state={"turn": 1}))
+        # the session's changes are flushed before the next plain statement, which sees them
+        assert (await tx.first(CAMPAIGN_BY_ID, {"id": campaign_id}))[0] == "Changed by the ORM"
+        assert await tx.scalar(select(func.count()).select_from(GAMES)) == 1
+        await tx.run(RENAME, {"campaign": campaign_id, "new_name": "Then plainly"})
+    async with database.transaction() as s:
+        assert await s.scalar(select(Campaign.name)) == "Then plainly"
+        assert (await s.scalar(select(Game))).state == {"turn": 1}
+
+
+async def test_the_orm_and_the_plain_writes_roll_back_together(database: Database) -> None:
+    with pytest.raises(RuntimeError):
+        async with database.plain() as tx:
+            campaign_id = await tx.scalar(INSERT_CAMPAIGN, campaign_values(1))
+            s = await tx.session()
+            s.add(Game(campaign_id=campaign_id, number=1, ruleset="ssg", state={}))
+            await s.flush()
+            raise RuntimeError("a bug after both kinds of write")
+    async with database.transaction() as s:
+        assert await s.scalar(select(func.count(Campaign.id))) == 0
+        assert await s.scalar(select(func.count(Game.id))) == 0
+
+
+async def test_plain_and_orm_transactions_take_turns_on_one_sqlite_connection(sqlite_db_url: str) -> None:
+    db = await Database.open(sqlite_db_url)
+    try:
+        for _ in range(3):
+            async with db.plain() as tx:
+                await tx.scalar(INSERT_CAMPAIGN, campaign_values(await tx.scalar(COUNT) + 1))
+            async with db.transaction() as s:
+                s.add(Campaign(**campaign_values(100 + await s.scalar(select(func.count(Campaign.id))))))
+        assert db._connection is not None and not db._connection.in_transaction()
+        async with db.plain() as tx:
+            assert await tx.scalar(COUNT) == 6
+    finally:
+        await db.close()
+
+
+async def test_a_plain_transaction_waits_for_another_process_lock_and_fails_cleanly(sqlite_db_url: str) -> None:
+    db = await Database.open(sqlite_db_url, connect_args={"timeout": 0.2})
+    other = sqlite3.connect(Path(sqlite_db_url.split(":///", 1)[1]), timeout=0, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            async with db.plain() as tx:
+                await tx.scalar(INSERT_CAMPAIGN, campaign_values(1))
+        other.execute("ROLLBACK")
+        async with db.plain() as tx:  # the connection is usable again, and nothing was written
+            assert await tx.scalar(COUNT) == 0
+            await tx.scalar(INSERT_CAMPAIGN, campaign_values(1))
+        assert other.execute("SELECT count(*) FROM campaigns").fetchone() == (1,)
+    finally:
+        other.close()
+        await db.close()
