@@ -8,15 +8,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.app.base import AppBase, command_line
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, joined, side_colour
+from bot.app.rows import CampaignRow, GameRow
 from bot.db.database import lock_game
-from bot.db.plain import SessionTx
 from bot.db.models import Campaign, DecisionRecord, Game, Member
+from bot.db.plain import SessionTx
 from rules.core import Action, Choice, Decision
 
 
 class DecisionCommands(AppBase):
     async def _open(
-        self, s: AsyncSession, campaign: Campaign, game: Game | None, decision: Decision,
+        self, s: AsyncSession, campaign: Campaign | CampaignRow, game: Game | GameRow | None, decision: Decision,
         *, user_id: int | None = None, kind: str | None = None,
     ) -> PendingDecision:
         """Store ``decision`` so it can wait for hours and outlive a restart."""

@@ -7,11 +7,11 @@ from typing import Any, Mapping, Sequence
 from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.app.base import APPLIED, LAST_SEQ
-from bot.app.rows import DECISION_ROW, LATEST_GAME_ROW, OPEN_DECISION_ROW, CampaignRow, GameRow, LogEntry, game_row, orm_objects
 from bot.app.aftermath import AFTERMATH_COMMAND, AftermathCommands
+from bot.app.base import APPLIED, LAST_SEQ
 from bot.app.decisions import DecisionCommands
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, mentions
+from bot.app.rows import DECISION_ROW, LATEST_GAME_ROW, OPEN_DECISION_ROW, CampaignRow, GameRow, LogEntry, game_row, orm_objects
 from bot.db.models import ActionRecord, Campaign, DecisionRecord, Figure, Game
 from bot.db.plain import SessionTx, Tx
 from bot.dice import RecordingDice

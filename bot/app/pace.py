@@ -52,8 +52,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.app.base import AppBase, command_line
 from bot.app.replies import Caller, Card, Refusal, Reply, mentions, side_colour
 from bot.db.database import lock_game
-from bot.db.plain import SessionTx
 from bot.db.models import Campaign, Deadline, DecisionRecord, Game, utcnow
+from bot.db.plain import SessionTx
 from rules.core import Action, RuleError
 
 log = logging.getLogger("skirmish_gm.pace")

@@ -13,8 +13,8 @@ from typing import Any
 from sqlalchemy import and_, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.dice import RolledDie
 from bot.db.models import Campaign, DecisionRecord, Game, Member
+from bot.dice import RolledDie
 from rules.core import Event
 
 _campaigns, _members, _games, _decisions = (Campaign.__table__, Member.__table__, Game.__table__, DecisionRecord.__table__)

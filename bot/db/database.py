@@ -8,13 +8,15 @@ Locking, in short:
   second one wait (up to 30 s) instead of failing; within one :class:`Database` an asyncio lock
   queues the transactions fairly, so they do not poll the file lock against each other. Since
   they run one at a time anyway, they all run on one connection, kept open (see
-  :meth:`Database.transaction`).
+  :meth:`Database._queued_connection`).
 * PostgreSQL: plain READ COMMITTED transactions; :func:`lock_game` takes the game's row lock
   (``SELECT ... FOR UPDATE``) and returns the newest committed row, so two commands on one game
   are serialised while commands on other games run in parallel.
 
 Call :func:`lock_game` before changing a game on either database (on SQLite it is a plain
-select, since the transaction already holds the write lock).
+select, since the transaction already holds the write lock); in a :meth:`Database.plain`
+transaction, read the game with a statement that says ``with_for_update()``
+(``bot.app.rows.ACTIVE_GAME_ROW``).
 """
 from __future__ import annotations
 

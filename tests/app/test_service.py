@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 
 from bot.app.replies import Refusal
 from bot.app.service import App, command_line, parse_stats
+from bot.db.database import Database
 from bot.db.models import ActionRecord, Game, RollRecord
 from bot.dice import ForcedDice, SeededDice
 from rules.core import RuleError
@@ -177,6 +178,26 @@ async def test_concurrent_moves_lose_no_update(app: App, forced: ForcedDice) -> 
     await asyncio.gather(*moves)
     state = await game_state(app)
     assert all(f["moved"] == 4.0 for f in state["figures"] if f["side"] == "red")
+
+
+async def test_two_processes_on_one_database_lose_no_update(app: App, forced: ForcedDice) -> None:
+    """A second bot process (its own Database: its own connections and locks) moves the same
+    figures at the same time: the database's lock, not this process's, keeps every move."""
+    await ssg_table(app, forced)
+    forced.fallback = SeededDice(3)
+    other = App(await Database.open(app.db.url, upgrade=False), lambda: forced)
+    try:
+        moves = [bot.act(caller(RED), "ssg", "move", {"figure": name, "distance": 0.5}, "/ssg move")
+                 for name in ["Rossi", "Ada", "Cy"] * 4 for bot in (app, other)]
+        rolls = [bot.roll(caller(BLUE), "1d6") for bot in (app, other) for _ in range(5)]
+        await asyncio.gather(*moves, *rolls)
+    finally:
+        await other.db.close()
+    state = await game_state(app)
+    assert [f["moved"] for f in state["figures"] if f["name"] in ("Rossi", "Ada", "Cy")] == [4.0, 4.0, 4.0]
+    async with app.db.transaction() as s:
+        seqs = list(await s.scalars(select(ActionRecord.seq).order_by(ActionRecord.seq)))
+    assert seqs == list(range(1, 2 + 24 + 10))
 
 
 async def test_free_roll_outside_a_campaign_still_works(app: App, forced: ForcedDice) -> None:
