@@ -14,7 +14,8 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from bot.app.replies import Caller, Refusal, Reply, joined
 from bot.app.rows import (
-    CAMPAIGN_AND_MEMBER_ROW, CAMPAIGN_ROW, ACTIVE_GAME_ROW, GM_USER_IDS, LATEST_GAME_ROW, RENAME_MEMBER, SIDE_USER_IDS,
+    ACTIVE_GAME_ROW, CAMPAIGN_AND_MEMBER_ROW, CAMPAIGN_ROW, GM_USER_IDS, LATEST_GAME_ROW, LOCKED_GAME_ROW, RENAME_MEMBER,
+    SIDE_USER_IDS,
     CampaignRow, GameRow, LogEntry, MemberRow, campaign_row, game_row, member_row,
 )
 from bot.db.database import Database, lock_active_game, lock_game
@@ -221,9 +222,9 @@ class AppBase:
         return campaign_row(found), self._must_play(member)  # type: ignore[return-value]
 
     @staticmethod
-    async def _game_row(tx: Tx, campaign_id: int, *, latest: bool = False) -> GameRow | None:
-        """The game in progress, row-locked (with ``latest``, else the last one played)."""
-        game = game_row(await tx.first(ACTIVE_GAME_ROW, {"campaign": campaign_id}))
+    async def _game_row(tx: Tx, campaign_id: int, *, lock: bool = False, latest: bool = False) -> GameRow | None:
+        """The game in progress (row-locked with ``lock``; with ``latest``, else the last one played)."""
+        game = game_row(await tx.first(LOCKED_GAME_ROW if lock else ACTIVE_GAME_ROW, {"campaign": campaign_id}))
         if game is None and latest:
             game = game_row(await tx.first(LATEST_GAME_ROW, {"campaign": campaign_id}))
         return game

@@ -74,7 +74,7 @@ class GameCommands(DecisionCommands, AftermathCommands):
             campaign, member = await self._campaign_and_player_row(tx, caller)
             if campaign.ruleset != ruleset:
                 raise Refusal(f"This channel plays {RULESETS[campaign.ruleset][1]}: use /{campaign.ruleset} commands here.")
-            game = await self._game_row(tx, campaign.id)
+            game = await self._game_row(tx, campaign.id, lock=True)
             if game is None:
                 latest = game_row(await tx.first(LATEST_GAME_ROW, {"campaign": campaign.id}))
                 if latest is not None and latest.winner:

@@ -17,11 +17,11 @@ OUTCOMES_SHOWN = 15
 class OddsCommands(AppBase):
     async def odds(self, caller: Caller, ruleset: str, action_name: str, params: Mapping[str, Any]) -> Reply:
         """Exact where the dice are few enough to enumerate, else by simulation; changes nothing."""
-        async with self.db.transaction() as s:
-            campaign, member = await self._campaign_and_player(s, caller)
+        async with self.db.plain() as tx:
+            campaign, member = await self._campaign_and_player_row(tx, caller)
             if campaign.ruleset != ruleset:
                 raise Refusal(f"This channel plays {RULESETS[campaign.ruleset][1]}: ask the odds of /{campaign.ruleset} actions.")
-            game = await self._game(s, campaign)
+            game = await self._game_row(tx, campaign.id)
             if game is None:
                 raise Refusal("No game is in progress: odds are for actions in a game.")
             state_data = game.state

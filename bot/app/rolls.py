@@ -32,7 +32,7 @@ class RollCommands(AppBase):
             campaign = await self._campaign_row_here(tx, caller)
             if secret and (campaign is None or campaign.gm_id != caller.user_id):
                 raise Refusal("Only the game master may roll in secret.")
-            game = await self._game_row(tx, campaign.id) if campaign else None
+            game = await self._game_row(tx, campaign.id, lock=True) if campaign else None
             if secret and game is None:
                 raise Refusal("A secret roll is kept in a battle's log, and no battle is in progress here.")
             if game is not None:

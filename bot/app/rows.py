@@ -83,9 +83,9 @@ CAMPAIGN_AND_MEMBER_ROW = (
     .outerjoin(_members, and_(_members.c.campaign_id == _campaigns.c.id, _members.c.user_id == bindparam("user")))
     .where(_HERE)
 )
-#: The campaign's game in progress, row-locked on PostgreSQL (SQLite's transaction holds the lock).
-ACTIVE_GAME_ROW = select(*_GAME_COLUMNS).where(
-    _games.c.campaign_id == bindparam("campaign"), _games.c.status == "active").with_for_update()
+ACTIVE_GAME_ROW = select(*_GAME_COLUMNS).where(_games.c.campaign_id == bindparam("campaign"), _games.c.status == "active")
+#: The same, row-locked on PostgreSQL for a change (SQLite's transaction holds the lock already).
+LOCKED_GAME_ROW = ACTIVE_GAME_ROW.with_for_update()
 LATEST_GAME_ROW = (select(*_GAME_COLUMNS).where(_games.c.campaign_id == bindparam("campaign"))
                    .order_by(_games.c.id.desc()).limit(1))
 OPEN_DECISION_ROW = (select(_decisions.c.decider, _decisions.c.prompt)

@@ -16,7 +16,7 @@ Locking, in short:
 Call :func:`lock_game` before changing a game on either database (on SQLite it is a plain
 select, since the transaction already holds the write lock); in a :meth:`Database.plain`
 transaction, read the game with a statement that says ``with_for_update()``
-(``bot.app.rows.ACTIVE_GAME_ROW``).
+(``bot.app.rows.LOCKED_GAME_ROW``).
 """
 from __future__ import annotations
 

@@ -23,6 +23,7 @@ HOT = {
     "the channel's campaign and the caller's membership, plainly": (rows.CAMPAIGN_AND_MEMBER_ROW, ["campaigns", "members"]),
     "the channel's campaign, plainly": (rows.CAMPAIGN_ROW, ["campaigns"]),
     "the campaign's game, plainly": (rows.ACTIVE_GAME_ROW, ["games"]),
+    "the campaign's game, plainly and locked": (rows.LOCKED_GAME_ROW, ["games"]),
     "the campaign's last game": (rows.LATEST_GAME_ROW, ["games"]),
     "the open decision": (rows.OPEN_DECISION_ROW, ["decisions"]),
     "a side's players": (rows.SIDE_USER_IDS, ["members"]),
