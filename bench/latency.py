@@ -9,6 +9,11 @@ Latency is measured by the fake Discord from dispatching INTERACTION_CREATE to r
 callback. Targets: p99 within 2x the floor at 200 interactions a second, no error, memory under
 150 MB. It prints its figures; it never fails on them. "CPU ms" is the CPU time the bot process
 spent per answer in that phase: unlike latency, a busy machine hardly changes it.
+
+Both bots run side by side and take the steady load in turns, in short rounds (``--rounds``),
+the floor first in one round and second in the next: a machine that slows down for a while
+slows both, instead of whichever happened to be measured then. Each round's ratio is printed
+too.
 """
 from __future__ import annotations
 
@@ -23,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
+from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterator
@@ -203,62 +208,102 @@ async def settle(fake: FakeDiscord, inflight: list[FakeInteraction], phase: Phas
             phase.errors.append(f"{inter.label}: refused: {description}")
 
 
-async def measure_floor(args: argparse.Namespace, folder: Path) -> Run:
+@dataclass
+class Subject:
+    """One bot under test: its process, its fake Discord and how to send it a command."""
+
+    run: Run
+    fake: FakeDiscord
+    process: subprocess.Popen[bytes]
+    send: Send
+    steady: Phase | None = None
+
+
+async def start_floor(stack: AsyncExitStack, folder: Path) -> Subject:
     run = Run("bare discord.py bot (static embed)")
-    async with MeasuringDiscord(response_deadline=30) as fake:
-        users = [fake.add_user(f"player{n}") for n in range(50)]
-        log = folder / "bare.log"
-        process = launch([sys.executable, "-m", "bench.bare_bot"], bot_env(fake, folder / "bare-data"), log)
-        try:
-            run.startup_s = await wait_ready(fake, process, log)
+    fake = await stack.enter_async_context(MeasuringDiscord(response_deadline=30))
+    users = [fake.add_user(f"player{n}") for n in range(50)]
+    log = folder / "bare.log"
+    process = launch([sys.executable, "-m", "bench.bare_bot"], bot_env(fake, folder / "bare-data"), log)
+    stack.push_async_callback(stop, process)
+    run.startup_s = await wait_ready(fake, process, log)
 
-            async def send(n: int) -> FakeInteraction:
-                return await fake.send_slash(users[n % len(users)], "ping")
+    async def send(n: int) -> FakeInteraction:
+        return await fake.send_slash(users[n % len(users)], "ping")
 
-            with steady_generator():
-                run.phases.append(await timed(process.pid, drive(fake, f"steady {args.rate:g}/s", send, rate=args.rate, seconds=args.seconds)))
-                run.phases.append(await timed(process.pid, burst(fake, f"burst of {args.burst}", send, size=args.burst)))
-            run.peak_rss_mb = peak_rss_mb(process.pid)
-        finally:
-            await stop(process)
-    return run
+    return Subject(run, fake, process, send)
 
 
-async def measure_bot(args: argparse.Namespace, folder: Path) -> Run:
+async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Path) -> Subject:
     run = Run(f"Skirmish GM ({args.campaigns} campaigns of 10 figures)")
-    async with MeasuringDiscord(response_deadline=30) as fake:
-        tables = [new_table(fake, n) for n in range(args.campaigns)]
-        db_path = folder / "bench.sqlite3"
-        seeding = time.perf_counter()
-        app = await seeded_app(db_path, seed=7)
-        for table in tables:
-            await seed_ssg(app, fake, table, per_side=5)
-        movers = await active_players(app, tables)
-        await app.db.close()
-        print(f"seeded {args.campaigns} campaigns in {time.perf_counter() - seeding:.1f} s", file=sys.stderr)
-        log = folder / "bot.log"
-        process = launch([sys.executable, "-m", "bot", "run", "--db", str(db_path)], bot_env(fake, folder / "bot-data"), log)
-        try:
-            run.startup_s = await wait_ready(fake, process, log)
-            rng = random.Random(3)
+    fake = await stack.enter_async_context(MeasuringDiscord(response_deadline=30))
+    tables = [new_table(fake, n) for n in range(args.campaigns)]
+    db_path = folder / "bench.sqlite3"
+    seeding = time.perf_counter()
+    app = await seeded_app(db_path, seed=7)
+    for table in tables:
+        await seed_ssg(app, fake, table, per_side=5)
+    movers = await active_players(app, tables)
+    await app.db.close()
+    print(f"seeded {args.campaigns} campaigns in {time.perf_counter() - seeding:.1f} s", file=sys.stderr)
+    log = folder / "bot.log"
+    process = launch([sys.executable, "-m", "bot", "run", "--db", str(db_path)], bot_env(fake, folder / "bot-data"), log)
+    stack.push_async_callback(stop, process)
+    run.startup_s = await wait_ready(fake, process, log)
+    rng = random.Random(3)
 
-            async def send(n: int) -> FakeInteraction:
-                table, mover, figures = movers[n % len(movers)]
-                roll = rng.random()
-                if roll < 0.5:
-                    return await fake.send_slash(mover, "ssg move", at=table.channel, figure=figures[n % len(figures)], distance=0.01)
-                if roll < 0.8:
-                    return await fake.send_slash(table.gm, "game status", at=table.channel)
-                return await fake.send_slash(mover, "roll", at=table.channel, dice="2d6")
+    async def send(n: int) -> FakeInteraction:
+        table, mover, figures = movers[n % len(movers)]
+        roll = rng.random()
+        if roll < 0.5:
+            return await fake.send_slash(mover, "ssg move", at=table.channel, figure=figures[n % len(figures)], distance=0.01)
+        if roll < 0.8:
+            return await fake.send_slash(table.gm, "game status", at=table.channel)
+        return await fake.send_slash(mover, "roll", at=table.channel, dice="2d6")
 
-            with steady_generator():
-                run.phases.append(await timed(process.pid, drive(fake, f"steady {args.rate:g}/s", send, rate=args.rate, seconds=args.seconds)))
-                run.phases.append(await timed(process.pid, burst(fake, f"burst of {args.burst}", send, size=args.burst)))
-            run.peak_rss_mb = peak_rss_mb(process.pid)
-        finally:
-            await stop(process)
-        fake.take_breaches()
-    return run
+    return Subject(run, fake, process, send)
+
+
+def combine(total: Phase | None, part: Phase) -> Phase:
+    """The rounds of one bot's steady load, as one phase."""
+    if total is None:
+        return part
+    total.latencies += part.latencies
+    total.errors += part.errors
+    total.sent += part.sent
+    total.elapsed += part.elapsed
+    total.cpu_s += part.cpu_s
+    return total
+
+
+async def measure(args: argparse.Namespace, folder: Path) -> tuple[Run, Run, list[float]]:
+    """Both bots, the steady load in alternating rounds, then a burst each; each round's p99 ratio."""
+    async with AsyncExitStack() as stack:
+        floor = await start_floor(stack, folder)
+        ours = await start_bot(stack, args, folder)
+        seconds = args.seconds / args.rounds
+        name = f"steady {args.rate:g}/s"
+        round_ratios = []
+        with steady_generator():
+            offset = 0
+            for number in range(args.rounds):
+                order = (floor, ours) if number % 2 == 0 else (ours, floor)
+                measured = {}
+                for subject in order:
+                    part = await timed(subject.process.pid, drive(
+                        subject.fake, name, lambda n, send=subject.send, base=offset: send(base + n), rate=args.rate, seconds=seconds))
+                    measured[id(subject)] = part
+                    subject.steady = combine(subject.steady, part)
+                offset += int(args.rate * seconds)
+                round_ratios.append(measured[id(ours)].percentile(0.99) / measured[id(floor)].percentile(0.99))
+            for subject in (floor, ours):
+                subject.run.phases.append(subject.steady)
+                subject.run.phases.append(await timed(subject.process.pid, burst(
+                    subject.fake, f"burst of {args.burst}", subject.send, size=args.burst)))
+        for subject in (floor, ours):
+            subject.run.peak_rss_mb = peak_rss_mb(subject.process.pid)
+        ours.fake.take_breaches()
+        return floor.run, ours.run, round_ratios
 
 
 async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, FakeUser, list[str]]]:
@@ -278,7 +323,7 @@ async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, Fak
     return found
 
 
-def report(floor: Run, ours: Run) -> dict[str, Any]:
+def report(floor: Run, ours: Run, round_ratios: list[float]) -> dict[str, Any]:
     rows = []
     print(f"\n{'run':<44} {'phase':<16} {'sent':>6} {'ok':>6} {'err':>4} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'per s':>7} {'CPU ms':>7}")
     for run in (floor, ours):
@@ -294,9 +339,10 @@ def report(floor: Run, ours: Run) -> dict[str, Any]:
     for mine, base in zip(ours.phases, floor.phases):
         ratios[mine.name] = mine.percentile(0.99) / base.percentile(0.99) if base.latencies else float("nan")
         print(f"p99 ratio, {mine.name}: {ratios[mine.name]:.2f}x the floor")
+    print("p99 ratio, each steady round: " + ", ".join(f"{r:.2f}x" for r in round_ratios))
     errors = [e for p in ours.phases for e in p.errors]
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
-    return {"rows": rows, "ratios": ratios, "errors": len(errors),
+    return {"rows": rows, "ratios": ratios, "round_ratios": round_ratios, "errors": len(errors),
             "memory_mb": {"floor": floor.peak_rss_mb, "bot": ours.peak_rss_mb},
             "startup_s": {"floor": floor.startup_s, "bot": ours.startup_s}}
 
@@ -307,11 +353,14 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=200.0, help="interactions a second in the steady phase")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the steady phase lasts")
     parser.add_argument("--burst", type=int, default=500, help="interactions fired at once in the burst phase")
-    parser.add_argument("--smoke", action="store_true", help="20 campaigns, 40/s for 2 s, a burst of 40")
+    parser.add_argument("--rounds", type=int, default=6, help="the steady phase is taken in this many turns by each bot")
+    parser.add_argument("--smoke", action="store_true", help="20 campaigns, 40/s for 2 s in 2 rounds, a burst of 40")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     if args.smoke:
-        args.campaigns, args.rate, args.seconds, args.burst = 20, 40.0, 2.0, 40
+        args.campaigns, args.rate, args.seconds, args.burst, args.rounds = 20, 40.0, 2.0, 40, 2
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     return args
 
 
@@ -319,9 +368,8 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse(argv)
     with tempfile.TemporaryDirectory(prefix="skirmish-bench-") as tmp:
         folder = Path(tmp)
-        floor = await measure_floor(args, folder)
-        ours = await measure_bot(args, folder)
-        figures = report(floor, ours)
+        floor, ours, round_ratios = await measure(args, folder)
+        figures = report(floor, ours, round_ratios)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2, default=str))
     return figures

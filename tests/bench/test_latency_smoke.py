@@ -17,3 +17,4 @@ async def test_the_benchmark_smoke_run_reports_its_figures() -> None:
     assert figures["errors"] == 0
     assert figures["memory_mb"]["bot"] > 0 and figures["startup_s"]["bot"] > 0
     assert set(figures["ratios"]) == {"steady 40/s", "burst of 40"}
+    assert len(figures["round_ratios"]) == 2 and all(r > 0 for r in figures["round_ratios"])
