@@ -101,11 +101,8 @@ class Compiled:
             if name in keys:
                 constant = _REQUIRED
             self.binds.append((name, constant, bind.type.dialect_impl(dialect).bind_processor(dialect)))
-        columns = getattr(statement, "selected_columns", None)
-        if columns is None and isinstance(statement, Insert) and statement._returning:
-            columns = statement._returning
         self.results: list[tuple[int, Callable[[Any], Any]]] = []
-        for index, column in enumerate(columns or ()):
+        for index, column in enumerate(getattr(statement, "exported_columns", ())):  # a SELECT's, or a write's RETURNING
             process = column.type.dialect_impl(dialect).result_processor(dialect, None)
             if process is not None:
                 self.results.append((index, process))
