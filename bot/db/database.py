@@ -280,8 +280,8 @@ class Database:
                 return
             async with self._queue:
                 connection = await self._queued_connection()
+                raw = _raw_sqlite(self._driver)
                 try:
-                    raw = _raw_sqlite(self._driver)
                     await self._driver.call(_begin_immediate)
                     tx = SqliteTx(raw, connection, self._compiled)
                     try:
@@ -291,8 +291,8 @@ class Database:
                         raise
                     await tx.commit()
                 finally:
-                    if _raw_sqlite(self._driver).in_transaction:
-                        _raw_sqlite(self._driver).rollback()
+                    if raw.in_transaction:  # a commit or rollback that failed half-way
+                        raw.rollback()
                     await self._after_queued(connection)
 
     @asynccontextmanager
