@@ -230,8 +230,11 @@ class PaceCommands(AppBase):
     async def sync_deadlines(self, now: datetime | None = None) -> int:
         """Give every game that waits on a side a clock, and move it on when the game moved on.
 
-        Cheap when nothing changed: one query compares each active game's version with the version
-        its deadline last saw; only the games that differ are loaded. Returns how many were looked at.
+        Cheap when nothing changed: one query compares the version of each active game that keeps a
+        pace or still has a deadline with the version its deadline last saw; only the games that
+        differ are loaded. Games without either are not read at all: the scheduler runs this every
+        poll, on the event loop, and a thousand games in play must not stall it. Returns how many
+        were looked at.
         """
         now = now or self.pace_clock()
         async with self.db.transaction() as s:
@@ -239,7 +242,8 @@ class PaceCommands(AppBase):
                 select(Game.id, Game.version, Campaign.settings, Deadline.game_version)
                 .join(Campaign, Campaign.id == Game.campaign_id)
                 .outerjoin(Deadline, and_(Deadline.game_id == Game.id, Deadline.status.in_(CURRENT)))
-                .where(Game.status == "active", Campaign.active.is_(True))
+                .where(Game.status == "active", Campaign.active.is_(True),
+                       Campaign.settings["pace"].as_string().is_not(None) | Deadline.id.is_not(None))
             )).all()
             # Waits of games that ended, or of campaigns that ended, end with them.
             await s.execute(
