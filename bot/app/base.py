@@ -6,7 +6,7 @@ import shlex
 from collections import defaultdict
 from typing import Any, Callable, Mapping, Sequence
 
-from sqlalchemy import and_, bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -14,8 +14,8 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from bot.app.replies import Caller, Refusal, Reply, joined
 from bot.app.rows import (
-    ACTIVE_GAME_ROW, CAMPAIGN_AND_MEMBER_ROW, CAMPAIGN_ROW, GM_USER_IDS, LATEST_GAME_ROW, LOCKED_GAME_ROW, RENAME_MEMBER,
-    SIDE_USER_IDS,
+    ACTIVE_GAME_ROW, CALLERS_MEMBERSHIP, CAMPAIGN_AND_MEMBER_ROW, CAMPAIGN_ROW, GM_USER_IDS, HERE, IN_PROGRESS,
+    LATEST_GAME_ROW, LOCKED_GAME_ROW, RENAME_MEMBER, SIDE_USER_IDS,
     CampaignRow, GameRow, LogEntry, MemberRow, campaign_row, game_row, member_row,
 )
 from bot.db.database import Database, lock_active_game, lock_game
@@ -36,14 +36,9 @@ STATS_MAX = 400
 
 # The lookups every command makes, built once: building a statement (and its cache key) on every
 # call cost more than running it.
-CAMPAIGN_HERE = select(Campaign).where(
-    Campaign.guild_id == bindparam("guild"), Campaign.channel_id == bindparam("channel"), Campaign.active.is_(True))
-CAMPAIGN_AND_MEMBER = (
-    select(Campaign, Member)
-    .outerjoin(Member, and_(Member.campaign_id == Campaign.id, Member.user_id == bindparam("user")))
-    .where(Campaign.guild_id == bindparam("guild"), Campaign.channel_id == bindparam("channel"), Campaign.active.is_(True))
-)
-ACTIVE_GAME = select(Game).where(Game.campaign_id == bindparam("campaign"), Game.status == "active")
+CAMPAIGN_HERE = select(Campaign).where(HERE)
+CAMPAIGN_AND_MEMBER = select(Campaign, Member).outerjoin(Member, CALLERS_MEMBERSHIP).where(HERE)
+ACTIVE_GAME = select(Game).where(IN_PROGRESS)
 _games = Game.__table__
 SAVE_STATE = (
     update(_games)

@@ -99,13 +99,13 @@ class GameCommands(DecisionCommands, AftermathCommands):
                 else:
                     is_gm = member.side is None
             action = Action(action_name, side, dict(params), is_gm)
-            return await self._apply(tx, campaign, game, caller, action, command, state=state, seq=(last_seq or 0) + 1)
+            return await self._apply(tx, campaign, game, caller, action, command, state=state, seq=(last_seq or 0) + 1, engine=engine)
 
     async def _apply(
         self, tx: Tx, campaign: Campaign | CampaignRow, game: Game | GameRow, caller: Caller, action: Action, command: str,
-        *, state: Any = None, seq: int | None = None,
+        *, state: Any = None, seq: int | None = None, engine: Engine[Any] | None = None,
     ) -> Reply:
-        engine = self._engine(campaign)
+        engine = engine or self._engine(campaign)
         if state is None:
             state = engine.load_state(game.state)
         before_turn = engine.whose_turn(state)

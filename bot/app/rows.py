@@ -74,16 +74,16 @@ class LogEntry:
 _CAMPAIGN_COLUMNS = [_campaigns.c[name] for name in ("id", "name", "ruleset", "gm_id", "channel_id", "house_rules", "settings")]
 _MEMBER_COLUMNS = [_members.c[name] for name in ("id", "user_id", "display_name", "role", "side")]
 _GAME_COLUMNS = [_games.c[name] for name in ("id", "campaign_id", "number", "status", "state", "version", "winner")]
-_HERE = and_(_campaigns.c.guild_id == bindparam("guild"), _campaigns.c.channel_id == bindparam("channel"),
-             _campaigns.c.active.is_(True))
+#: The conditions the lookups share, plain rows and ORM objects alike (``bot.app.base``): the
+#: channel's active campaign, the caller's membership in it, the campaign's game in progress.
+HERE = and_(_campaigns.c.guild_id == bindparam("guild"), _campaigns.c.channel_id == bindparam("channel"),
+            _campaigns.c.active.is_(True))
+CALLERS_MEMBERSHIP = and_(_members.c.campaign_id == _campaigns.c.id, _members.c.user_id == bindparam("user"))
+IN_PROGRESS = and_(_games.c.campaign_id == bindparam("campaign"), _games.c.status == "active")
 
-CAMPAIGN_ROW = select(*_CAMPAIGN_COLUMNS).where(_HERE)
-CAMPAIGN_AND_MEMBER_ROW = (
-    select(*_CAMPAIGN_COLUMNS, *_MEMBER_COLUMNS)
-    .outerjoin(_members, and_(_members.c.campaign_id == _campaigns.c.id, _members.c.user_id == bindparam("user")))
-    .where(_HERE)
-)
-ACTIVE_GAME_ROW = select(*_GAME_COLUMNS).where(_games.c.campaign_id == bindparam("campaign"), _games.c.status == "active")
+CAMPAIGN_ROW = select(*_CAMPAIGN_COLUMNS).where(HERE)
+CAMPAIGN_AND_MEMBER_ROW = select(*_CAMPAIGN_COLUMNS, *_MEMBER_COLUMNS).outerjoin(_members, CALLERS_MEMBERSHIP).where(HERE)
+ACTIVE_GAME_ROW = select(*_GAME_COLUMNS).where(IN_PROGRESS)
 #: The same, row-locked on PostgreSQL for a change (SQLite's transaction holds the lock already).
 LOCKED_GAME_ROW = ACTIVE_GAME_ROW.with_for_update()
 LATEST_GAME_ROW = (select(*_GAME_COLUMNS).where(_games.c.campaign_id == bindparam("campaign"))
