@@ -14,6 +14,16 @@ Both bots run side by side and take the steady load in turns, in short rounds (`
 the floor first in one round and second in the next: a machine that slows down for a while
 slows both, instead of whichever happened to be measured then. Each round's ratio is printed
 too.
+
+Each bot first takes ``--warmup`` seconds of the same steady load, enough to reach every campaign
+once: what a process does the first time (a campaign's pages into SQLite's cache, code paths run
+for the first time, the write-ahead log the seeding left) is then printed as its own phase and
+kept out of the steady figures, which are what players meet once the bot has been up a while.
+Start-up time is printed on its own as well.
+
+``--trace`` runs both under :mod:`bench.traced` and says what the slowest answers overlapped
+(garbage collections, WAL checkpoints, the event loop held); ``--keep DIR`` leaves the logs,
+traces, database and every steady answer there.
 """
 from __future__ import annotations
 
@@ -33,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterator
 
+from bench.tail import Pause, explain, read_trace
 from tests.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser
 from tests.e2e.seeding import Table, new_table, seed_ssg, seeded_app
 
@@ -51,6 +62,8 @@ class MeasuringDiscord(FakeDiscord):
 class Phase:
     name: str
     latencies: list[float] = field(default_factory=list)
+    #: Each answer's dispatch time (the fake Discord's monotonic clock) beside its latency.
+    answered: list[tuple[float, float]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     sent: int = 0
     elapsed: float = 0.0
@@ -77,6 +90,11 @@ class Run:
     startup_s: float = 0.0
     peak_rss_mb: float = 0.0
     phases: list[Phase] = field(default_factory=list)
+    #: What bench.traced saw in the process (``--trace``), else None.
+    pauses: list[Pause] | None = None
+
+    def steady(self) -> Phase:
+        return next(phase for phase in self.phases if phase.name.startswith("steady"))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -108,9 +126,13 @@ def peak_rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def launch(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+def launch(module: list[str], env: dict[str, str], log: Path, trace: Path | None) -> subprocess.Popen[bytes]:
+    """``python -m`` the module, under :mod:`bench.traced` when ``trace`` names its record."""
+    if trace is not None:
+        module, env = ["bench.traced", *module], {**env, "BENCH_TRACE": str(trace)}
     with open(log, "ab") as out:
-        return subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        return subprocess.Popen([sys.executable, "-m", *module], cwd=REPO, env=env, stdout=out,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
 
 def bot_env(fake: FakeDiscord, data_dir: Path) -> dict[str, str]:
@@ -201,6 +223,7 @@ async def settle(fake: FakeDiscord, inflight: list[FakeInteraction], phase: Phas
             phase.errors.append(f"{inter.label}: no answer")
             continue
         phase.latencies.append(inter.responded_at - inter.created)
+        phase.answered.append((inter.created, inter.responded_at - inter.created))
         data = (inter.response if isinstance(inter.response, dict) else {}).get("data") or {}
         titles = [e.get("title") for e in data.get("embeds") or []]
         if "Not done" in titles:
@@ -216,22 +239,24 @@ class Subject:
     fake: FakeDiscord
     process: subprocess.Popen[bytes]
     send: Send
+    trace: Path | None = None
     steady: Phase | None = None
 
 
-async def start_floor(stack: AsyncExitStack, folder: Path) -> Subject:
+async def start_floor(stack: AsyncExitStack, args: argparse.Namespace, folder: Path) -> Subject:
     run = Run("bare discord.py bot (static embed)")
     fake = await stack.enter_async_context(MeasuringDiscord(response_deadline=30))
     users = [fake.add_user(f"player{n}") for n in range(50)]
     log = folder / "bare.log"
-    process = launch([sys.executable, "-m", "bench.bare_bot"], bot_env(fake, folder / "bare-data"), log)
+    trace = folder / "bare.trace" if args.trace else None
+    process = launch(["bench.bare_bot"], bot_env(fake, folder / "bare-data"), log, trace)
     stack.push_async_callback(stop, process)
     run.startup_s = await wait_ready(fake, process, log)
 
     async def send(n: int) -> FakeInteraction:
         return await fake.send_slash(users[n % len(users)], "ping")
 
-    return Subject(run, fake, process, send)
+    return Subject(run, fake, process, send, trace)
 
 
 async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Path) -> Subject:
@@ -247,7 +272,8 @@ async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Pat
     await app.db.close()
     print(f"seeded {args.campaigns} campaigns in {time.perf_counter() - seeding:.1f} s", file=sys.stderr)
     log = folder / "bot.log"
-    process = launch([sys.executable, "-m", "bot", "run", "--db", str(db_path)], bot_env(fake, folder / "bot-data"), log)
+    trace = folder / "bot.trace" if args.trace else None
+    process = launch(["bot", "run", "--db", str(db_path)], bot_env(fake, folder / "bot-data"), log, trace)
     stack.push_async_callback(stop, process)
     run.startup_s = await wait_ready(fake, process, log)
     rng = random.Random(3)
@@ -261,7 +287,7 @@ async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Pat
             return await fake.send_slash(table.gm, "game status", at=table.channel)
         return await fake.send_slash(mover, "roll", at=table.channel, dice="2d6")
 
-    return Subject(run, fake, process, send)
+    return Subject(run, fake, process, send, trace)
 
 
 def combine(total: Phase | None, part: Phase) -> Phase:
@@ -269,6 +295,7 @@ def combine(total: Phase | None, part: Phase) -> Phase:
     if total is None:
         return part
     total.latencies += part.latencies
+    total.answered += part.answered
     total.errors += part.errors
     total.sent += part.sent
     total.elapsed += part.elapsed
@@ -279,13 +306,17 @@ def combine(total: Phase | None, part: Phase) -> Phase:
 async def measure(args: argparse.Namespace, folder: Path) -> tuple[Run, Run, list[float]]:
     """Both bots, the steady load in alternating rounds, then a burst each; each round's p99 ratio."""
     async with AsyncExitStack() as stack:
-        floor = await start_floor(stack, folder)
+        floor = await start_floor(stack, args, folder)
         ours = await start_bot(stack, args, folder)
         seconds = args.seconds / args.rounds
         name = f"steady {args.rate:g}/s"
         round_ratios = []
         with steady_generator():
-            offset = 0
+            offset = int(args.rate * args.warmup)
+            if args.warmup > 0:
+                for subject in (floor, ours):
+                    subject.run.phases.append(await timed(subject.process.pid, drive(
+                        subject.fake, "warm-up", subject.send, rate=args.rate, seconds=args.warmup)))
             for number in range(args.rounds):
                 order = (floor, ours) if number % 2 == 0 else (ours, floor)
                 measured = {}
@@ -302,6 +333,8 @@ async def measure(args: argparse.Namespace, folder: Path) -> tuple[Run, Run, lis
                     subject.fake, f"burst of {args.burst}", subject.send, size=args.burst)))
         for subject in (floor, ours):
             subject.run.peak_rss_mb = peak_rss_mb(subject.process.pid)
+            if subject.trace is not None:
+                subject.run.pauses = read_trace(subject.trace)
         ours.fake.take_breaches()
         return floor.run, ours.run, round_ratios
 
@@ -340,6 +373,10 @@ def report(floor: Run, ours: Run, round_ratios: list[float]) -> dict[str, Any]:
         ratios[mine.name] = mine.percentile(0.99) / base.percentile(0.99) if base.latencies else float("nan")
         print(f"p99 ratio, {mine.name}: {ratios[mine.name]:.2f}x the floor")
     print("p99 ratio, each steady round: " + ", ".join(f"{r:.2f}x" for r in round_ratios))
+    for run in (floor, ours):
+        if run.pauses is not None:
+            for line in explain(run.steady().answered, run.pauses):
+                print(f"{run.label}, steady: {line}")
     errors = [e for p in ours.phases for e in p.errors]
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     return {"rows": rows, "ratios": ratios, "round_ratios": round_ratios, "errors": len(errors),
@@ -353,12 +390,19 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=200.0, help="interactions a second in the steady phase")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the steady phase lasts")
     parser.add_argument("--burst", type=int, default=500, help="interactions fired at once in the burst phase")
+    parser.add_argument("--warmup", type=float, default=5.0,
+                        help="seconds of the steady load each bot takes first, reported on its own and left out of the "
+                             "steady figures (the first pass over every campaign after a start)")
     parser.add_argument("--rounds", type=int, default=6, help="the steady phase is taken in this many turns by each bot")
     parser.add_argument("--smoke", action="store_true", help="20 campaigns, 40/s for 2 s in 2 rounds, a burst of 40")
+    parser.add_argument("--trace", action="store_true",
+                        help="run both bots under bench.traced and say what their slowest answers overlapped")
+    parser.add_argument("--keep", type=Path, help="leave the databases, logs, traces and each steady answer "
+                        "(dispatch time, latency) in this folder")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     if args.smoke:
-        args.campaigns, args.rate, args.seconds, args.burst, args.rounds = 20, 40.0, 2.0, 40, 2
+        args.campaigns, args.rate, args.seconds, args.burst, args.rounds, args.warmup = 20, 40.0, 2.0, 40, 2, 0.5
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     return args
@@ -367,9 +411,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 async def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse(argv)
     with tempfile.TemporaryDirectory(prefix="skirmish-bench-") as tmp:
-        folder = Path(tmp)
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
         floor, ours, round_ratios = await measure(args, folder)
         figures = report(floor, ours, round_ratios)
+    if args.keep:
+        for run, name in ((floor, "floor"), (ours, "bot")):
+            (args.keep / f"{name}.answers").write_text("".join(f"{c:.6f} {1000 * l:.3f}\n" for c, l in run.steady().answered))
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2, default=str))
     return figures

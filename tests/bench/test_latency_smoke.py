@@ -16,5 +16,5 @@ async def test_the_benchmark_smoke_run_reports_its_figures() -> None:
         assert row["cpu_ms_each"] > 0
     assert figures["errors"] == 0
     assert figures["memory_mb"]["bot"] > 0 and figures["startup_s"]["bot"] > 0
-    assert set(figures["ratios"]) == {"steady 40/s", "burst of 40"}
+    assert set(figures["ratios"]) == {"warm-up", "steady 40/s", "burst of 40"}
     assert len(figures["round_ratios"]) == 2 and all(r > 0 for r in figures["round_ratios"])
