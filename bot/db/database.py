@@ -22,8 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sqlite3
+import threading
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -233,7 +236,8 @@ class Database:
         # (make_engine) and every CHECKPOINT_EVERY transactions one runs here, on a thread.
         self._wal_file = None if not self.is_sqlite or _is_sqlite_memory(url) else make_url(url).database
         self._since_checkpoint = 0
-        self._checkpoint: asyncio.Task[None] | None = None
+        self._checkpoint: asyncio.Future[None] | None = None
+        self._checkpointer: ThreadPoolExecutor | None = None
 
     @classmethod
     async def open(cls, url: str, *, upgrade: bool = True, **engine_kwargs: Any) -> "Database":
@@ -338,7 +342,9 @@ class Database:
         self._since_checkpoint += 1
         if self._since_checkpoint >= CHECKPOINT_EVERY and (self._checkpoint is None or self._checkpoint.done()):
             self._since_checkpoint = 0
-            self._checkpoint = asyncio.get_running_loop().create_task(asyncio.to_thread(_checkpoint, self._wal_file))
+            if self._checkpointer is None:
+                self._checkpointer = ThreadPoolExecutor(1, "sqlite-checkpoint", initializer=_background_priority)
+            self._checkpoint = asyncio.get_running_loop().run_in_executor(self._checkpointer, _checkpoint, self._wal_file)
 
     async def close(self) -> None:
         if self._connection is not None:
@@ -346,6 +352,9 @@ class Database:
             await connection.close()
         if self._checkpoint is not None:
             await asyncio.gather(self._checkpoint, return_exceptions=True)
+        if self._checkpointer is not None:
+            self._checkpointer.shutdown(wait=False)
+            self._checkpointer = None
         await self.engine.dispose()
 
     async def __aenter__(self) -> "Database":
@@ -360,6 +369,19 @@ class Database:
 
 def _begin_immediate(connection: sqlite3.Connection) -> None:
     connection.execute("BEGIN IMMEDIATE")
+
+
+def _background_priority() -> None:
+    """The calling thread at the lowest CPU priority (Linux gives each thread its own nice value).
+
+    A checkpoint is upkeep that no player waits for: on a busy machine it should take the CPU time
+    that commands leave over, not share a core with the event loop. A PASSIVE checkpoint never
+    holds a lock a writer waits for, so running it slowly delays no command.
+    """
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
+    except (AttributeError, OSError):  # not Linux, or not allowed: it runs at the usual priority
+        pass
 
 
 def _checkpoint(path: str) -> None:
