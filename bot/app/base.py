@@ -12,6 +12,7 @@ from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
+from bot.app.loaded_states import LoadedStates
 from bot.app.replies import Caller, Refusal, Reply, joined
 from bot.app.rows import (
     ACTIVE_GAME_ROW, CALLERS_MEMBERSHIP, CAMPAIGN_AND_MEMBER_ROW, CAMPAIGN_ROW, GM_USER_IDS, HERE, IN_PROGRESS,
@@ -109,6 +110,7 @@ class AppBase:
         self.db = db
         self._dice = dice
         self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._states = LoadedStates()
 
     # --- lookups ----------------------------------------------------------------------------
 
@@ -230,7 +232,7 @@ class AppBase:
 
     def _figure_names_in(self, campaign: Campaign | CampaignRow, game: Game | GameRow) -> list[str]:
         engine = self._engine(campaign)
-        return [line.name for line in engine.board(engine.load_state(game.state)).figures]
+        return [line.name for line in engine.board(self._states.load(engine, game)).figures]
 
     async def _campaign_here(self, s: AsyncSession, caller: Caller) -> Campaign | None:
         """The active campaign of the caller's channel, if there is one."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, Mapping, Sequence
 
 from sqlalchemy import bindparam, select
@@ -89,7 +90,7 @@ class GameCommands(DecisionCommands, AftermathCommands):
             if waiting is not None and action_name not in getattr(engine, "free_actions", ()):
                 decider, prompt = await tx.first(DECISION_ROW, {"decision": waiting})
                 raise Refusal(f"Waiting for {decider} to decide: {prompt}")
-            state = engine.load_state(game.state)
+            state = self._states.load(engine, game)
             is_gm = campaign.gm_id == caller.user_id
             side = member.side
             if is_gm:
@@ -107,7 +108,7 @@ class GameCommands(DecisionCommands, AftermathCommands):
     ) -> Reply:
         engine = engine or self._engine(campaign)
         if state is None:
-            state = engine.load_state(game.state)
+            state = self._states.load(engine, game)
         before_turn = engine.whose_turn(state)
         dice = RecordingDice(self._dice())
         outcome = engine.act(state, action, dice)
@@ -117,6 +118,8 @@ class GameCommands(DecisionCommands, AftermathCommands):
                              dice.rolled, {"name": action.name, "side": action.side, "params": dict(action.params), "by_gm": action.by_gm})
         await self._write(tx, entry)
         await self._save_state(tx, game, engine.dump_state(outcome.state))
+        if not engine.finished(outcome.state):  # a battle's close works on its final state: built afresh when read
+            tx.on_commit(partial(self._states.keep, game.id, game.version, engine, outcome.state))
         title = f"{(action.side or 'Game master').title()} · {action.name}"
         return await self._after_action(tx, campaign, engine, game, entry, caller, before_turn, outcome, title, action.side)
 
@@ -158,7 +161,7 @@ class GameCommands(DecisionCommands, AftermathCommands):
             if game is None:
                 raise Refusal("No game has been played here yet: the game master starts one with /game start.")
             engine = self._engine(campaign)
-            board = engine.board(engine.load_state(game.state))
+            board = engine.board(self._states.load(engine, game))
             decision = await tx.first(OPEN_DECISION_ROW, {"game": game.id})
         card = board_card(f"{campaign.name} — battle {game.number}", board)
         if decision is not None:

@@ -280,7 +280,9 @@ class Database:
         async with self._one_per_task():
             if self._queue is None:
                 async with self.sessions() as session, session.begin():
-                    yield SessionTx(session)
+                    through_session = SessionTx(session)
+                    yield through_session
+                through_session.committed()
                 return
             async with self._queue:
                 connection = await self._queued_connection()
@@ -294,6 +296,7 @@ class Database:
                         await tx.rollback()
                         raise
                     await tx.commit()
+                    tx.committed()
                 finally:
                     if raw.in_transaction:  # a commit or rollback that failed half-way
                         raw.rollback()

@@ -19,6 +19,7 @@ column defaults are not applied.
 """
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -30,12 +31,33 @@ from sqlalchemy.sql.dml import Insert
 
 __all__ = ["Tx", "SessionTx", "SqliteTx"]
 
+log = logging.getLogger(__name__)
+
 Params = Mapping[str, Any]
 _REQUIRED = object()
 
 
 class Tx:
     """One command's transaction: plain statements, and an ORM session in it when needed."""
+
+    def __init__(self) -> None:
+        self._on_commit: list[Callable[[], None]] = []
+
+    def on_commit(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once this transaction has committed. Only a Tx that
+        :meth:`bot.db.database.Database.plain` opened commits itself; one that wraps a caller's
+        own session drops it. So it is for work that may be left undone, such as keeping a cache."""
+        self._on_commit.append(callback)
+
+    def committed(self) -> None:
+        """The transaction committed: the callbacks, each once (a failing one is logged, not raised:
+        what was committed stands)."""
+        callbacks, self._on_commit = self._on_commit, []
+        for callback in callbacks:
+            try:
+                callback()
+            except Exception:
+                log.exception("a callback after a commit failed")
 
     async def rows(self, statement: Executable, params: Params | None = None) -> list[tuple[Any, ...]]:
         """The rows a statement returns (a SELECT, or a write with RETURNING)."""
@@ -62,6 +84,7 @@ class SessionTx(Tx):
     """Plain statements through a session's own connection."""
 
     def __init__(self, session: AsyncSession) -> None:
+        super().__init__()
         self._session = session
         self._connection: AsyncConnection | None = None
 
@@ -130,6 +153,7 @@ class SqliteTx(Tx):
     """Plain statements straight on the ``sqlite3`` connection, in a transaction already begun."""
 
     def __init__(self, raw: sqlite3.Connection, connection: AsyncConnection, cache: dict[Any, Compiled]) -> None:
+        super().__init__()
         self._raw = raw
         self._connection = connection
         self._dialect = connection.dialect

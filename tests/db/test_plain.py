@@ -63,6 +63,29 @@ async def test_everything_is_committed_together_or_nothing_is(database: Database
         assert (await tx.first(CAMPAIGN_BY_ID, {"id": campaign_id}))[0] == "Campaign 1"
 
 
+async def test_on_commit_runs_after_a_commit_and_never_after_a_rollback(database: Database) -> None:
+    ran: list[str] = []
+    async with database.plain() as tx:
+        await tx.scalar(INSERT_CAMPAIGN, campaign_values(1))
+        tx.on_commit(lambda: ran.append("kept"))
+        assert ran == []  # not before the commit
+    assert ran == ["kept"]
+    with pytest.raises(RuntimeError, match="refused"):
+        async with database.plain() as tx:
+            tx.on_commit(lambda: ran.append("rolled back"))
+            raise RuntimeError("refused")
+    assert ran == ["kept"]
+
+
+async def test_a_failing_on_commit_callback_leaves_the_commit_standing(database: Database, caplog: pytest.LogCaptureFixture) -> None:
+    async with database.plain() as tx:
+        campaign_id = await tx.scalar(INSERT_CAMPAIGN, campaign_values(1))
+        tx.on_commit(lambda: 1 / 0)
+    async with database.plain() as tx:
+        assert await tx.first(CAMPAIGN_BY_ID, {"id": campaign_id}) is not None
+    assert "a callback after a commit failed" in caplog.text
+
+
 async def test_the_orm_joins_the_same_transaction_and_sees_the_plain_writes(database: Database) -> None:
     async with database.plain() as tx:
         campaign_id = await tx.scalar(INSERT_CAMPAIGN, campaign_values(1))

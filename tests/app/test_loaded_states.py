@@ -1,0 +1,110 @@
+"""States kept between commands (bot.app.loaded_states): built once per game and version, never
+one that did not commit, and never stale when another process moved the game on."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from bot.app.loaded_states import LoadedStates
+from bot.app.service import App
+from bot.db.database import Database
+from bot.db.models import Game
+from bot.dice import ForcedDice, SeededDice
+from rules import get_engine
+from tests.support import RED, caller, ssg_table
+
+
+class CountingEngine:
+    """An engine that counts the states it builds."""
+
+    def __init__(self) -> None:
+        self.built = 0
+
+    def load_state(self, data: Any) -> dict[str, Any]:
+        self.built += 1
+        return {"built from": data}
+
+
+class Saved:
+    def __init__(self, id: int, version: int, state: Any) -> None:
+        self.id, self.version, self.state = id, version, state
+
+
+def test_a_state_is_built_once_per_game_and_version() -> None:
+    engine, states = CountingEngine(), LoadedStates()
+    first = states.load(engine, Saved(1, 1, "v1"))  # type: ignore[arg-type]
+    assert states.load(engine, Saved(1, 1, "v1")) is first  # type: ignore[arg-type]
+    assert engine.built == 1
+    assert states.load(engine, Saved(1, 2, "v2")) == {"built from": "v2"}  # type: ignore[arg-type]
+    assert states.load(engine, Saved(2, 2, "other game")) == {"built from": "other game"}  # type: ignore[arg-type]
+    assert engine.built == 3
+
+
+def test_another_engine_builds_and_checks_the_state_again() -> None:
+    """House rules changed: the campaign has another engine, whose checks the state must pass."""
+    before, after, states = CountingEngine(), CountingEngine(), LoadedStates()
+    states.load(before, Saved(1, 1, "v1"))  # type: ignore[arg-type]
+    states.load(after, Saved(1, 1, "v1"))  # type: ignore[arg-type]
+    assert (before.built, after.built) == (1, 1)
+
+
+def test_the_least_recently_used_game_goes_first() -> None:
+    engine, states = CountingEngine(), LoadedStates(capacity=2)
+    for game in (1, 2):
+        states.load(engine, Saved(game, 1, game))  # type: ignore[arg-type]
+    states.load(engine, Saved(1, 1, 1))  # type: ignore[arg-type]  (game 1 used again)
+    states.load(engine, Saved(3, 1, 3))  # type: ignore[arg-type]  (game 2 goes)
+    assert len(states) == 2 and engine.built == 3
+    states.load(engine, Saved(1, 1, 1))  # type: ignore[arg-type]
+    assert engine.built == 3
+    states.load(engine, Saved(2, 1, 2))  # type: ignore[arg-type]
+    assert engine.built == 4
+
+
+async def saved_game(app: App) -> Game:
+    async with app.db.transaction() as s:
+        return await s.scalar(select(Game).order_by(Game.id.desc()))
+
+
+async def test_an_action_keeps_the_state_it_committed(app: App, forced: ForcedDice) -> None:
+    await ssg_table(app, forced)
+    await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 2.0}, "/ssg move")
+    game = await saved_game(app)
+    engine = get_engine("ssg")
+    kept = app._states.load(engine, game)
+    assert engine.dump_state(kept) == game.state
+    assert app._states._kept[game.id][0] == game.version
+
+
+async def test_an_action_that_rolled_back_leaves_no_state_behind(app: App, forced: ForcedDice, monkeypatch: pytest.MonkeyPatch) -> None:
+    await ssg_table(app, forced)
+    await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("failed after the state was written")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(app, "_after_action", broken)
+        with pytest.raises(RuntimeError):
+            await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
+    game = await saved_game(app)
+    assert app._states._kept[game.id][0] == game.version  # the committed version, not the one rolled back
+    await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
+    state = (await saved_game(app)).state
+    assert next(f for f in state["figures"] if f["name"] == "Rossi")["moved"] == 2.0
+
+
+async def test_a_game_moved_on_by_another_process_is_read_afresh(app: App, forced: ForcedDice) -> None:
+    await ssg_table(app, forced)
+    forced.fallback = SeededDice(3)
+    await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
+    other = App(await Database.open(app.db.url, upgrade=False), lambda: forced)
+    try:
+        await other.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
+    finally:
+        await other.db.close()
+    await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
+    state = (await saved_game(app)).state
+    assert next(f for f in state["figures"] if f["name"] == "Rossi")["moved"] == 3.0
