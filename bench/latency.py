@@ -373,15 +373,17 @@ def report(floor: Run, ours: Run, round_ratios: list[float]) -> dict[str, Any]:
         ratios[mine.name] = mine.percentile(0.99) / base.percentile(0.99) if base.latencies else float("nan")
         print(f"p99 ratio, {mine.name}: {ratios[mine.name]:.2f}x the floor")
     print("p99 ratio, each steady round: " + ", ".join(f"{r:.2f}x" for r in round_ratios))
+    tails = {}
     for run in (floor, ours):
         if run.pauses is not None:
-            for line in explain(run.steady().answered, run.pauses):
+            tails[run.label] = explain(run.steady().answered, run.pauses)
+            for line in tails[run.label]:
                 print(f"{run.label}, steady: {line}")
     errors = [e for p in ours.phases for e in p.errors]
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     return {"rows": rows, "ratios": ratios, "round_ratios": round_ratios, "errors": len(errors),
             "memory_mb": {"floor": floor.peak_rss_mb, "bot": ours.peak_rss_mb},
-            "startup_s": {"floor": floor.startup_s, "bot": ours.startup_s}}
+            "startup_s": {"floor": floor.startup_s, "bot": ours.startup_s}, "tails": tails}
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
