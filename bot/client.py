@@ -1,6 +1,7 @@
 """The discord.py bot: loads the cogs, handles every error in one place, syncs commands on change."""
 from __future__ import annotations
 
+import asyncio
 import gc
 import hashlib
 import json
@@ -15,6 +16,7 @@ from discord.ext import commands
 from bot.app.replies import Reply
 from bot.app.service import App
 from bot.errors import player_message
+from bot.gc_pacing import BetweenCommands
 from bot.scheduler import PaceScheduler, channel_poster
 from cogs import extensions
 from cogs.buttons import DecisionButton
@@ -37,6 +39,13 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
 
 
 class SkirmishTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every command and autocomplete: its garbage is collected once it has finished (bot.gc_pacing)."""
+        collector = getattr(self.client, "collector", None)
+        if collector is not None:
+            collector.command_started(asyncio.current_task())
+        return True
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         name = interaction.command.qualified_name if interaction.command else "?"
         message = player_message(error, context=f"/{name}")
@@ -61,6 +70,7 @@ class SkirmishBot(commands.Bot):
         self.sync_state = sync_state
         self.scheduler: PaceScheduler | None = None
         self.frozen = False
+        self.collector = BetweenCommands()
 
     async def load_cogs(self) -> None:
         for extension in extensions():
@@ -77,6 +87,7 @@ class SkirmishBot(commands.Bot):
     async def close(self) -> None:
         if self.scheduler is not None:
             await self.scheduler.stop()
+        self.collector.stop()
         await super().close()
 
     def command_payload(self) -> list[dict[str, Any]]:
@@ -108,4 +119,5 @@ class SkirmishBot(commands.Bot):
         if not self.frozen:
             gc.freeze()
             self.frozen = True
+            self.collector.start()
         log.info("logged in as %s (%s) in %d guild(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
