@@ -8,7 +8,9 @@ floor: a bare discord.py bot answering a static embed, measured in the same run.
 Latency is measured by the fake Discord from dispatching INTERACTION_CREATE to receiving the bot's
 callback. Targets: p99 within 2x the floor at 200 interactions a second, no error, memory under
 150 MB. It prints its figures; it never fails on them. "CPU ms" is the CPU time the bot process
-spent per answer in that phase: unlike latency, a busy machine hardly changes it.
+spent per answer in that phase: unlike latency, a busy machine hardly changes it. "gen ms" is the
+load generator's own CPU per answer (this process: both fake Discords), which the machine's two
+cores share with the bot.
 
 Both bots run side by side and take the steady load in turns, in short rounds (``--rounds``),
 the floor first in one round and second in the next: a machine that slows down for a while
@@ -68,6 +70,8 @@ class Phase:
     sent: int = 0
     elapsed: float = 0.0
     cpu_s: float = 0.0
+    #: CPU time the load generator (this process, both fake Discords) spent meanwhile.
+    generator_cpu_s: float = 0.0
 
     def percentile(self, q: float) -> float:
         if not self.latencies:
@@ -81,6 +85,7 @@ class Phase:
             "p50_ms": 1000 * self.percentile(0.50), "p95_ms": 1000 * self.percentile(0.95),
             "p99_ms": 1000 * self.percentile(0.99), "throughput": len(self.latencies) / self.elapsed if self.elapsed else 0.0,
             "cpu_ms_each": 1000 * self.cpu_s / len(self.latencies) if self.latencies else float("nan"),
+            "generator_cpu_ms_each": 1000 * self.generator_cpu_s / len(self.latencies) if self.latencies else float("nan"),
         }
 
 
@@ -109,9 +114,10 @@ def cpu_seconds(pid: int) -> float:
 async def timed(pid: int, phase: Awaitable[Phase]) -> Phase:
     """The phase, with the CPU time the bot process spent on it: a figure that a busy machine
     does not distort the way it distorts latency."""
-    before = cpu_seconds(pid)
+    before, generator_before = cpu_seconds(pid), time.process_time()
     done = await phase
     done.cpu_s = cpu_seconds(pid) - before
+    done.generator_cpu_s = time.process_time() - generator_before
     return done
 
 
@@ -300,6 +306,7 @@ def combine(total: Phase | None, part: Phase) -> Phase:
     total.sent += part.sent
     total.elapsed += part.elapsed
     total.cpu_s += part.cpu_s
+    total.generator_cpu_s += part.generator_cpu_s
     return total
 
 
@@ -358,13 +365,13 @@ async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, Fak
 
 def report(floor: Run, ours: Run, round_ratios: list[float]) -> dict[str, Any]:
     rows = []
-    print(f"\n{'run':<44} {'phase':<16} {'sent':>6} {'ok':>6} {'err':>4} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'per s':>7} {'CPU ms':>7}")
+    print(f"\n{'run':<44} {'phase':<16} {'sent':>6} {'ok':>6} {'err':>4} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'per s':>7} {'CPU ms':>7} {'gen ms':>7}")
     for run in (floor, ours):
         for phase in run.phases:
             row = phase.row()
             rows.append({"run": run.label, **row})
             print(f"{run.label:<44} {row['phase']:<16} {row['sent']:>6} {row['answered']:>6} {row['errors']:>4} "
-                  f"{row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['throughput']:>7.1f} {row['cpu_ms_each']:>7.2f}")
+                  f"{row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['throughput']:>7.1f} {row['cpu_ms_each']:>7.2f} {row['generator_cpu_ms_each']:>7.2f}")
     print()
     for run in (floor, ours):
         print(f"{run.label:<44} start-up {run.startup_s:6.2f} s   peak memory {run.peak_rss_mb:6.1f} MB")
