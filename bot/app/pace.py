@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, select, update
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.app.base import AppBase, command_line
@@ -77,6 +77,26 @@ PASS_CHOICE = "pass"
 DEADLINE_USER_ID = 0
 DEADLINE_NAME = "the deadline"
 CURRENT = ("open", "expired")
+#: A wait still running (plain statements take no IN over a list of values: bot.db.plain).
+_RUNNING = or_(*(Deadline.status == status for status in CURRENT))
+#: Every poll: each active game that keeps a pace or still has a wait, with the version its wait
+#: last saw. Plain statements (bot.db.plain): through an ORM session this poll held the event loop
+#: 8 ms every 30 s with a thousand games in play, where SQLite itself spends a fraction of one.
+GAMES_TO_SYNC = (
+    select(Game.id, Game.version, Campaign.settings, Deadline.game_version)
+    .join(Campaign, Campaign.id == Game.campaign_id)
+    .outerjoin(Deadline, and_(Deadline.game_id == Game.id, _RUNNING))
+    .where(Game.status == "active", Campaign.active.is_(True),
+           Campaign.settings["pace"].as_string().is_not(None) | Deadline.id.is_not(None))
+)
+#: Waits of games that ended, or of campaigns that ended, end with them.
+CLOSE_ENDED_WAITS = (
+    update(Deadline.__table__)
+    .where(_RUNNING, Deadline.game_id.in_(
+        select(Game.id).join(Campaign, Campaign.id == Game.campaign_id)
+        .where((Game.status != "active") | Campaign.active.is_(False))))
+    .values(status="closed")
+)
 ALARM = "⏰"
 ALARM_COLOUR = 0xE67E22
 
@@ -237,20 +257,9 @@ class PaceCommands(AppBase):
         were looked at.
         """
         now = now or self.pace_clock()
-        async with self.db.transaction() as s:
-            rows = (await s.execute(
-                select(Game.id, Game.version, Campaign.settings, Deadline.game_version)
-                .join(Campaign, Campaign.id == Game.campaign_id)
-                .outerjoin(Deadline, and_(Deadline.game_id == Game.id, Deadline.status.in_(CURRENT)))
-                .where(Game.status == "active", Campaign.active.is_(True),
-                       Campaign.settings["pace"].as_string().is_not(None) | Deadline.id.is_not(None))
-            )).all()
-            # Waits of games that ended, or of campaigns that ended, end with them.
-            await s.execute(
-                update(Deadline).where(Deadline.status.in_(CURRENT), Deadline.game_id.in_(
-                    select(Game.id).join(Campaign, Campaign.id == Game.campaign_id)
-                    .where((Game.status != "active") | Campaign.active.is_(False))))
-                .values(status="closed").execution_options(synchronize_session=False))
+        async with self.db.plain() as tx:
+            rows = await tx.rows(GAMES_TO_SYNC)
+            await tx.run(CLOSE_ENDED_WAITS, {})
         stale = [game_id for game_id, version, settings, seen in rows
                  if ((settings or {}).get("pace") and seen != version) or (not (settings or {}).get("pace") and seen is not None)]
         for game_id in stale:
