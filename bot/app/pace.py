@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, bindparam, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.app.base import AppBase, command_line
@@ -80,8 +80,8 @@ CURRENT = ("open", "expired")
 #: A wait still running (plain statements take no IN over a list of values: bot.db.plain).
 _RUNNING = or_(*(Deadline.status == status for status in CURRENT))
 #: Every poll: each active game that keeps a pace or still has a wait, with the version its wait
-#: last saw. Plain statements (bot.db.plain): through an ORM session this poll held the event loop
-#: 8 ms every 30 s with a thousand games in play, where SQLite itself spends a fraction of one.
+#: last saw. The poll's statements are plain (bot.db.plain): through an ORM session they held the
+#: event loop 8 ms every 30 s with a thousand games in play, where SQLite spends a fraction of one.
 GAMES_TO_SYNC = (
     select(Game.id, Game.version, Campaign.settings, Deadline.game_version)
     .join(Campaign, Campaign.id == Game.campaign_id)
@@ -89,6 +89,12 @@ GAMES_TO_SYNC = (
     .where(Game.status == "active", Campaign.active.is_(True),
            Campaign.settings["pace"].as_string().is_not(None) | Deadline.id.is_not(None))
 )
+#: The deadlines whose reminder is due (and whose deadline is not: then the timeout comes instead),
+#: and those whose deadline passed, read every poll.
+DUE_REMINDERS = (select(Deadline.id).where(
+    Deadline.status == "open", Deadline.reminded_at.is_(None), Deadline.remind_at <= bindparam("now"),
+    Deadline.due_at > bindparam("now")).order_by(Deadline.remind_at))
+DUE_TIMEOUTS = select(Deadline.id).where(Deadline.status == "open", Deadline.due_at <= bindparam("now")).order_by(Deadline.due_at)
 #: Waits of games that ended, or of campaigns that ended, end with them.
 CLOSE_ENDED_WAITS = (
     update(Deadline.__table__)
@@ -328,11 +334,8 @@ class PaceCommands(AppBase):
 
     async def due_reminders(self, now: datetime | None = None) -> list[int]:
         """Deadlines whose reminder is due (and whose deadline is not: then the timeout comes instead)."""
-        now = now or self.pace_clock()
-        async with self.db.transaction() as s:
-            return list(await s.scalars(select(Deadline.id).where(
-                Deadline.status == "open", Deadline.reminded_at.is_(None), Deadline.remind_at <= now,
-                Deadline.due_at > now).order_by(Deadline.remind_at)))
+        async with self.db.plain() as tx:
+            return [row[0] for row in await tx.rows(DUE_REMINDERS, {"now": now or self.pace_clock()})]
 
     async def send_reminder(self, deadline_id: int, now: datetime | None = None) -> PaceNotice | None:
         """Claim the reminder (once, whatever other process tries too) and write it; ``None`` when
@@ -379,10 +382,8 @@ class PaceCommands(AppBase):
     # --- timeouts -------------------------------------------------------------------------
 
     async def due_timeouts(self, now: datetime | None = None) -> list[int]:
-        now = now or self.pace_clock()
-        async with self.db.transaction() as s:
-            return list(await s.scalars(select(Deadline.id).where(
-                Deadline.status == "open", Deadline.due_at <= now).order_by(Deadline.due_at)))
+        async with self.db.plain() as tx:
+            return [row[0] for row in await tx.rows(DUE_TIMEOUTS, {"now": now or self.pace_clock()})]
 
     async def apply_timeout(self, deadline_id: int, now: datetime | None = None) -> PaceNotice | None:
         """At the deadline: the campaign's choice, applied once; ``None`` when another process (or
