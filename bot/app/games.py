@@ -107,8 +107,8 @@ class GameCommands(DecisionCommands, AftermathCommands):
         *, state: Any = None, seq: int | None = None, engine: Engine[Any] | None = None,
     ) -> Reply:
         engine = engine or self._engine(campaign)
-        if state is None:
-            state = self._states.load(engine, game)
+        if state is None:  # a caller on the ORM, whose game may hold this transaction's own writes: built afresh
+            state = engine.load_state(game.state)
         before_turn = engine.whose_turn(state)
         dice = RecordingDice(self._dice())
         outcome = engine.act(state, action, dice)

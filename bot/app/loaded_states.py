@@ -37,7 +37,12 @@ class LoadedStates:
         self._kept: OrderedDict[int, tuple[int, Engine[Any], Any]] = OrderedDict()
 
     def load(self, engine: Engine[Any], game: SavedGame) -> Any:
-        """``engine.load_state(game.state)``, built once per game and version."""
+        """``engine.load_state(game.state)``, built once per game and version.
+
+        Only for a game as committed: read in this transaction before anything changed it. A game
+        this transaction wrote (a turn passed step by step under one lock, say) is not committed
+        yet, and its state must not be kept: load that with the engine itself.
+        """
         kept = self._kept.get(game.id)
         if kept is not None and kept[0] == game.version and kept[1] is engine:
             self._kept.move_to_end(game.id)

@@ -9,10 +9,12 @@ from sqlalchemy import select
 
 from bot.app.loaded_states import LoadedStates
 from bot.app.service import App
-from bot.db.database import Database
+from bot.db.database import Database, lock_active_game
 from bot.db.models import Game
+from bot.db.plain import SessionTx
 from bot.dice import ForcedDice, SeededDice
 from rules import get_engine
+from rules.core import Action
 from tests.support import RED, caller, ssg_table
 
 
@@ -108,3 +110,23 @@ async def test_a_game_moved_on_by_another_process_is_read_afresh(app: App, force
     await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
     state = (await saved_game(app)).state
     assert next(f for f in state["figures"] if f["name"] == "Rossi")["moved"] == 3.0
+
+
+async def test_actions_applied_under_one_lock_on_the_orm_keep_nothing_uncommitted(app: App, forced: ForcedDice) -> None:
+    """The pace scheduler passes a turn step by step in one transaction: a step reads the game as
+    the step before wrote it, not yet committed, and a rollback must leave no such state kept."""
+    await ssg_table(app, forced)
+    await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
+    with pytest.raises(RuntimeError, match="rolled back"):
+        async with app.db.transaction() as s:
+            campaign = await app._campaign(s, caller(RED))
+            game = await lock_active_game(s, campaign.id)
+            for _ in range(2):
+                step = Action("move", "red", {"figure": "Rossi", "distance": 0.5}, False)
+                await app._apply(SessionTx(s), campaign, game, caller(RED), step, "/ssg move")
+            raise RuntimeError("rolled back")
+    game = await saved_game(app)
+    assert app._states._kept[game.id][0] == game.version
+    await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
+    state = (await saved_game(app)).state
+    assert next(f for f in state["figures"] if f["name"] == "Rossi")["moved"] == 2.0
