@@ -11,13 +11,16 @@ slowest 1%.
 So the bot collects the young generations itself, as soon as its last command in flight has
 finished: that command's answer is already on its way, and its garbage is all there is to go
 through. The full collections (the old generation, every long-lived object) run here too, every
-:data:`FULL_EVERY` commands at such a moment, rather than when CPython's count says so. The
-young generations keep their automatic thresholds, for whatever runs outside commands.
+:data:`FULL_EVERY` commands or :data:`FULL_AFTER_S` seconds at such a moment, rather than when
+CPython's count says so. The young generations keep their automatic thresholds, for whatever
+runs outside commands.
 """
 from __future__ import annotations
 
 import asyncio
 import gc
+import time
+from collections.abc import Callable
 from typing import Any
 
 #: Commands between two full collections, taken when no command is in flight.
@@ -25,6 +28,8 @@ FULL_EVERY = 2000
 #: Commands after which a full collection runs even if the bot was never idle (a steady overload
 #: must not keep cyclic garbage in the old generation for ever).
 FULL_AT_THE_LATEST = 4 * FULL_EVERY
+#: Seconds after which the next idle moment takes a full collection, however few commands came.
+FULL_AFTER_S = 600.0
 #: CPython's automatic full collections, off: they are taken between commands instead.
 NEVER = 1 << 30
 
@@ -32,11 +37,15 @@ NEVER = 1 << 30
 class BetweenCommands:
     """Collects garbage when the last command in flight has finished (see the module)."""
 
-    def __init__(self, full_every: int = FULL_EVERY, full_at_the_latest: int = FULL_AT_THE_LATEST) -> None:
+    def __init__(self, full_every: int = FULL_EVERY, full_at_the_latest: int = FULL_AT_THE_LATEST,
+                 full_after_s: float = FULL_AFTER_S, clock: Callable[[], float] = time.monotonic) -> None:
         self.full_every = full_every
         self.full_at_the_latest = full_at_the_latest
+        self.full_after_s = full_after_s
+        self.clock = clock
         self.in_flight = 0
         self.since_full = 0
+        self.last_full = clock()
         self._thresholds: tuple[int, int, int] | None = None
 
     def start(self) -> None:
@@ -62,8 +71,10 @@ class BetweenCommands:
     def _command_done(self, _task: asyncio.Future[Any]) -> None:
         self.in_flight -= 1
         self.since_full += 1
-        if self.since_full >= self.full_at_the_latest or (self.in_flight == 0 and self.since_full >= self.full_every):
-            self.since_full = 0
+        idle = self.in_flight == 0
+        due = self.since_full >= self.full_every or self.clock() - self.last_full >= self.full_after_s
+        if self.since_full >= self.full_at_the_latest or (idle and due):
+            self.since_full, self.last_full = 0, self.clock()
             gc.collect()
-        elif self.in_flight == 0:
+        elif idle:
             gc.collect(1)

@@ -69,6 +69,24 @@ async def test_a_full_collection_every_so_many_commands(collections: list[int]) 
         pacing.stop()
 
 
+async def test_a_quiet_bot_gets_a_full_collection_after_a_while(collections: list[int]) -> None:
+    now = [0.0]
+    pacing = BetweenCommands(full_every=1000, full_after_s=600, clock=lambda: now[0])
+    pacing.start()
+    loop = asyncio.get_running_loop()
+    gc.disable()
+    try:
+        for minute in (1, 5, 11):
+            now[0] = 60.0 * minute
+            command = loop.create_future()
+            pacing.command_started(command)
+            await finish(command)
+        assert collections == [1, 1, 2]
+    finally:
+        gc.enable()
+        pacing.stop()
+
+
 async def test_a_bot_never_idle_still_gets_its_full_collection(collections: list[int]) -> None:
     pacing = BetweenCommands(full_every=2, full_at_the_latest=3)
     pacing.start()
