@@ -63,8 +63,7 @@ class MeasuringDiscord(FakeDiscord):
 @dataclass
 class Phase:
     name: str
-    latencies: list[float] = field(default_factory=list)
-    #: Each answer's dispatch time (the fake Discord's monotonic clock) beside its latency.
+    #: Each answer's dispatch time (the fake Discord's monotonic clock) and its latency.
     answered: list[tuple[float, float]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     sent: int = 0
@@ -72,6 +71,10 @@ class Phase:
     cpu_s: float = 0.0
     #: CPU time the load generator (this process, both fake Discords) spent meanwhile.
     generator_cpu_s: float = 0.0
+
+    @property
+    def latencies(self) -> list[float]:
+        return [latency for _, latency in self.answered]
 
     def percentile(self, q: float) -> float:
         if not self.latencies:
@@ -81,11 +84,11 @@ class Phase:
 
     def row(self) -> dict[str, Any]:
         return {
-            "phase": self.name, "sent": self.sent, "answered": len(self.latencies), "errors": len(self.errors),
+            "phase": self.name, "sent": self.sent, "answered": len(self.answered), "errors": len(self.errors),
             "p50_ms": 1000 * self.percentile(0.50), "p95_ms": 1000 * self.percentile(0.95),
-            "p99_ms": 1000 * self.percentile(0.99), "throughput": len(self.latencies) / self.elapsed if self.elapsed else 0.0,
-            "cpu_ms_each": 1000 * self.cpu_s / len(self.latencies) if self.latencies else float("nan"),
-            "generator_cpu_ms_each": 1000 * self.generator_cpu_s / len(self.latencies) if self.latencies else float("nan"),
+            "p99_ms": 1000 * self.percentile(0.99), "throughput": len(self.answered) / self.elapsed if self.elapsed else 0.0,
+            "cpu_ms_each": 1000 * self.cpu_s / len(self.answered) if self.answered else float("nan"),
+            "generator_cpu_ms_each": 1000 * self.generator_cpu_s / len(self.answered) if self.answered else float("nan"),
         }
 
 
@@ -228,7 +231,6 @@ async def settle(fake: FakeDiscord, inflight: list[FakeInteraction], phase: Phas
         if inter.responded_at is None:
             phase.errors.append(f"{inter.label}: no answer")
             continue
-        phase.latencies.append(inter.responded_at - inter.created)
         phase.answered.append((inter.created, inter.responded_at - inter.created))
         data = (inter.response if isinstance(inter.response, dict) else {}).get("data") or {}
         titles = [e.get("title") for e in data.get("embeds") or []]
@@ -300,7 +302,6 @@ def combine(total: Phase | None, part: Phase) -> Phase:
     """The rounds of one bot's steady load, as one phase."""
     if total is None:
         return part
-    total.latencies += part.latencies
     total.answered += part.answered
     total.errors += part.errors
     total.sent += part.sent

@@ -3,12 +3,14 @@
     BENCH_TRACE=/tmp/bot.trace python -m bench.traced bot run --db …
     BENCH_TRACE=/tmp/floor.trace python -m bench.traced bench.bare_bot
 
-It runs the named module as ``python -m`` would, after setting up three witnesses, each writing
+It runs the named module as ``python -m`` would, after setting up four witnesses, each writing
 a line ``kind start_s duration_ms detail`` (monotonic clock, the same as the fake Discord's) for
 every pause of at least :data:`THRESHOLD_MS` of its kind:
 
 * ``lag``: the event loop woke later than asked (a sampler sleeps 1 ms at a time): whatever held
   the loop's thread, Python code or the operating system;
+* ``step``: one callback of the event loop (a task's step) that held it, with the coroutines the
+  task waits in afterwards;
 * ``gc``: a garbage collection, with its generation;
 * ``checkpoint``: the SQLite write-ahead log copied back into the database (bot only).
 
