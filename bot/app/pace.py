@@ -46,13 +46,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, bindparam, or_, select, update
+from sqlalchemy import and_, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.app.base import AppBase, command_line
 from bot.app.replies import Caller, Card, Refusal, Reply, mentions, side_colour
 from bot.db.database import lock_game
-from bot.db.models import Campaign, Deadline, DecisionRecord, Game, utcnow
+from bot.db.models import DEADLINE_RUNNING, GAME_IN_PLAY, Campaign, Deadline, DecisionRecord, Game, utcnow
 from bot.db.plain import SessionTx
 from rules.core import Action, RuleError
 
@@ -76,17 +76,14 @@ PASS_CHOICE = "pass"
 #: The user id the log shows for what the deadline did (nobody: only the game master may undo it).
 DEADLINE_USER_ID = 0
 DEADLINE_NAME = "the deadline"
-CURRENT = ("open", "expired")
-#: A wait still running (plain statements take no IN over a list of values: bot.db.plain).
-_RUNNING = or_(*(Deadline.status == status for status in CURRENT))
 #: Every poll: each active game that keeps a pace or still has a wait, with the version its wait
 #: last saw. The poll's statements are plain (bot.db.plain): through an ORM session they held the
 #: event loop 8 ms every 30 s with a thousand games in play, where SQLite spends a fraction of one.
 GAMES_TO_SYNC = (
     select(Game.id, Game.version, Campaign.settings, Deadline.game_version)
     .join(Campaign, Campaign.id == Game.campaign_id)
-    .outerjoin(Deadline, and_(Deadline.game_id == Game.id, _RUNNING))
-    .where(Game.status == "active", Campaign.active.is_(True),
+    .outerjoin(Deadline, and_(Deadline.game_id == Game.id, DEADLINE_RUNNING))
+    .where(GAME_IN_PLAY, Campaign.active.is_(True),
            Campaign.settings["pace"].as_string().is_not(None) | Deadline.id.is_not(None))
 )
 #: The deadlines whose reminder is due (and whose deadline is not: then the timeout comes instead),
@@ -98,9 +95,9 @@ DUE_TIMEOUTS = select(Deadline.id).where(Deadline.status == "open", Deadline.due
 #: Waits of games that ended, or of campaigns that ended, end with them.
 CLOSE_ENDED_WAITS = (
     update(Deadline.__table__)
-    .where(_RUNNING, Deadline.game_id.in_(
+    .where(DEADLINE_RUNNING, Deadline.game_id.in_(
         select(Game.id).join(Campaign, Campaign.id == Game.campaign_id)
-        .where((Game.status != "active") | Campaign.active.is_(False))))
+        .where(~GAME_IN_PLAY | Campaign.active.is_(False))))
     .values(status="closed")
 )
 ALARM = "⏰"
@@ -183,7 +180,7 @@ class PaceCommands(AppBase):
                 settings.pop("pace", None)
                 campaign.settings = settings
                 for row in await s.scalars(select(Deadline).where(
-                        Deadline.campaign_id == campaign.id, Deadline.status.in_(CURRENT))):
+                        Deadline.campaign_id == campaign.id, DEADLINE_RUNNING)):
                     row.status = "closed"
                 text = "No turn deadline any more: the game waits as long as it takes." if old else "There was no turn deadline; nothing changed."
                 return Reply(cards=[Card(title=f"{ALARM} Turn deadline", description=text)])
@@ -282,7 +279,7 @@ class PaceCommands(AppBase):
 
     async def _current_deadline(self, s: AsyncSession, game_id: int) -> Deadline | None:
         return await s.scalar(
-            select(Deadline).where(Deadline.game_id == game_id, Deadline.status.in_(CURRENT))
+            select(Deadline).where(Deadline.game_id == game_id, DEADLINE_RUNNING)
             .with_for_update().execution_options(populate_existing=True))
 
     async def _waiting_on(self, s: AsyncSession, campaign: Campaign, game: Game, now: datetime) -> Wait | None:

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import Campaign, DecisionRecord, Game, Member
+from bot.db.models import GAME_IN_PLAY, Campaign, DecisionRecord, Game, Member
 from bot.dice import RolledDie
 from rules.core import Event
 
@@ -79,7 +79,7 @@ _GAME_COLUMNS = [_games.c[name] for name in ("id", "campaign_id", "number", "sta
 HERE = and_(_campaigns.c.guild_id == bindparam("guild"), _campaigns.c.channel_id == bindparam("channel"),
             _campaigns.c.active.is_(True))
 CALLERS_MEMBERSHIP = and_(_members.c.campaign_id == _campaigns.c.id, _members.c.user_id == bindparam("user"))
-IN_PROGRESS = and_(_games.c.campaign_id == bindparam("campaign"), _games.c.status == "active")
+IN_PROGRESS = and_(_games.c.campaign_id == bindparam("campaign"), GAME_IN_PLAY)
 
 CAMPAIGN_ROW = select(*_CAMPAIGN_COLUMNS).where(HERE)
 CAMPAIGN_AND_MEMBER_ROW = select(*_CAMPAIGN_COLUMNS, *_MEMBER_COLUMNS).outerjoin(_members, CALLERS_MEMBERSHIP).where(HERE)

@@ -43,7 +43,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from bot.db import sqlite_driver
-from bot.db.models import Game
+from bot.db.models import GAME_IN_PLAY, Game
 from bot.db.plain import Compiled, SessionTx, SqliteTx, Tx
 
 if TYPE_CHECKING:
@@ -431,7 +431,7 @@ async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
 
 _LOCK_ACTIVE_GAME = (
     select(Game)
-    .where(Game.campaign_id == bindparam("campaign"), Game.status == "active")
+    .where(Game.campaign_id == bindparam("campaign"), GAME_IN_PLAY)
     .with_for_update()
     .execution_options(populate_existing=True)
 )

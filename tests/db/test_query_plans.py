@@ -9,9 +9,10 @@ import pytest
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.sql import Executable
 
-from bot.app import base, games, rolls, rows
+from bot.app import base, games, pace, rolls, rows
 from bot.db import database
 from bot.db.database import Database, sqlite_url
+from bot.db.models import written
 
 HOT = {
     "the channel's campaign and the caller's membership": (base.CAMPAIGN_AND_MEMBER, ["campaigns", "members"]),
@@ -53,3 +54,31 @@ async def test_a_hot_lookup_searches_an_index_and_scans_no_table(migrated: Path,
     assert not any(line.startswith("SCAN ") and "CONSTANT ROW" not in line for line in plan), plan
     if "campaigns" in tables:
         assert any("channel_id=?" in line for line in searches), plan
+
+
+#: Statements that look for a game in play or a running deadline, and the partial index whose own
+#: condition they carry (``bot.db.models.written``): a bound ``status = ?`` there made SQLite plan the
+#: statement afresh on every run, and the plan could not use that index.
+BY_PARTIAL_INDEX = {
+    "the campaign's game": (base.ACTIVE_GAME, "uq_games_active_campaign"),
+    "the campaign's game, locked": (database._LOCK_ACTIVE_GAME, "uq_games_active_campaign"),
+    "the campaign's game, plainly": (rows.ACTIVE_GAME_ROW, "uq_games_active_campaign"),
+    "the campaign's game, plainly and locked": (rows.LOCKED_GAME_ROW, "uq_games_active_campaign"),
+    "the games the pace poll brings in step": (pace.GAMES_TO_SYNC, "uq_games_active_campaign"),
+    "their running deadlines": (pace.GAMES_TO_SYNC, "uq_deadlines_current_game"),
+}
+
+
+@pytest.mark.parametrize("name", list(BY_PARTIAL_INDEX))
+async def test_a_lookup_for_what_is_in_play_uses_the_partial_index_that_says_so(migrated: Path, name: str) -> None:
+    statement, index = BY_PARTIAL_INDEX[name]
+    sql = str(statement.compile(dialect=sqlite.dialect()))
+    with sqlite3.connect(migrated) as connection:
+        plan = [row[-1] for row in connection.execute("EXPLAIN QUERY PLAN " + sql, [1] * sql.count("?"))]
+    assert any(f"USING INDEX {index}" in line for line in plan), plan
+
+
+def test_only_a_constant_is_written_into_sql() -> None:
+    assert str(written("active").compile(dialect=sqlite.dialect())) == "'active'"
+    with pytest.raises(ValueError):
+        written("x' OR '1'='1")
