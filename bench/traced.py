@@ -11,7 +11,7 @@ every pause of at least :data:`THRESHOLD_MS` of its kind:
   the loop's thread, Python code or the operating system;
 * ``step``: one callback of the event loop (a task's step) that held it, with the coroutines the
   task waits in afterwards;
-* ``gc``: a garbage collection, with its generation;
+* ``gc``: a garbage collection, with its generation and how many unreachable objects it found;
 * ``checkpoint``: the SQLite write-ahead log copied back into the database (bot only).
 
 It changes nothing the bot does; the sampler costs some CPU, so CPU figures of a traced run are
@@ -47,7 +47,8 @@ class Trace:
         if phase == "start":
             self._gc_started = now
         else:
-            self.write("gc", self._gc_started, now - self._gc_started, f"gen{info.get('generation')}")
+            self.write("gc", self._gc_started, now - self._gc_started,
+                       f"gen{info.get('generation')} collected {info.get('collected')}")
 
     async def sample_lag(self) -> None:
         while True:
