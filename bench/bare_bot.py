@@ -3,6 +3,7 @@ with one static embed. No database, no rules: no discord.py bot can answer faste
 
     DISCORD_TOKEN=… DISCORD_API_BASE=… DISCORD_GATEWAY_URL=… python -m bench.bare_bot
 """
+
 from __future__ import annotations
 
 import asyncio

@@ -27,6 +27,7 @@ Start-up time is printed on its own as well.
 (garbage collections, WAL checkpoints, the event loop held); ``--keep DIR`` leaves the logs,
 traces, database and every steady answer there.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,10 +41,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterator
+from typing import Any
 
 from bench.tail import Pause, explain, read_trace
 from tests.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser
@@ -89,11 +91,18 @@ class Phase:
 
     def row(self) -> dict[str, Any]:
         return {
-            "phase": self.name, "sent": self.sent, "answered": len(self.answered), "errors": len(self.errors),
-            "p50_ms": 1000 * self.percentile(0.50), "p95_ms": 1000 * self.percentile(0.95),
-            "p99_ms": 1000 * self.percentile(0.99), "throughput": len(self.answered) / self.elapsed if self.elapsed else 0.0,
+            "phase": self.name,
+            "sent": self.sent,
+            "answered": len(self.answered),
+            "errors": len(self.errors),
+            "p50_ms": 1000 * self.percentile(0.50),
+            "p95_ms": 1000 * self.percentile(0.95),
+            "p99_ms": 1000 * self.percentile(0.99),
+            "throughput": len(self.answered) / self.elapsed if self.elapsed else 0.0,
             "cpu_ms_each": 1000 * self.cpu_s / len(self.answered) if self.answered else float("nan"),
-            "generator_cpu_ms_each": 1000 * self.generator_cpu_s / len(self.answered) if self.answered else float("nan"),
+            "generator_cpu_ms_each": 1000 * self.generator_cpu_s / len(self.answered)
+            if self.answered
+            else float("nan"),
         }
 
 
@@ -145,14 +154,28 @@ def launch(module: list[str], env: dict[str, str], log: Path, trace: Path | None
     if trace is not None:
         module, env = ["bench.traced", *module], {**env, "BENCH_TRACE": str(trace)}
     with open(log, "ab") as out:
-        return subprocess.Popen([sys.executable, "-m", *module], cwd=REPO, env=env, stdout=out,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        return subprocess.Popen(
+            [sys.executable, "-m", *module],
+            cwd=REPO,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
 
 
 def bot_env(fake: FakeDiscord, data_dir: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DEV_GUILD_ID", "XDG_DATA_HOME")}
-    env.update({"DISCORD_TOKEN": fake.token, "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY_URL": fake.gateway_url,
-                "SKIRMISH_GM_DATA": str(data_dir), "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1"})
+    env.update(
+        {
+            "DISCORD_TOKEN": fake.token,
+            "DISCORD_API_BASE": fake.api_base,
+            "DISCORD_GATEWAY_URL": fake.gateway_url,
+            "SKIRMISH_GM_DATA": str(data_dir),
+            "LOG_LEVEL": "WARNING",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
     return env
 
 
@@ -295,7 +318,9 @@ async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Pat
         table, mover, figures = movers[n % len(movers)]
         roll = rng.random()
         if roll < 0.5:
-            return await fake.send_slash(mover, "ssg move", at=table.channel, figure=figures[n % len(figures)], distance=0.01)
+            return await fake.send_slash(
+                mover, "ssg move", at=table.channel, figure=figures[n % len(figures)], distance=0.01
+            )
         if roll < 0.8:
             return await fake.send_slash(table.gm, "game status", at=table.channel)
         return await fake.send_slash(mover, "roll", at=table.channel, dice="2d6")
@@ -328,22 +353,38 @@ async def measure(args: argparse.Namespace, folder: Path) -> tuple[Run, Run, lis
             offset = int(args.rate * args.warmup)
             if args.warmup > 0:
                 for subject in (floor, ours):
-                    subject.run.phases.append(await timed(subject.process.pid, drive(
-                        subject.fake, "warm-up", subject.send, rate=args.rate, seconds=args.warmup)))
+                    subject.run.phases.append(
+                        await timed(
+                            subject.process.pid,
+                            drive(subject.fake, "warm-up", subject.send, rate=args.rate, seconds=args.warmup),
+                        )
+                    )
             for number in range(args.rounds):
                 order = (floor, ours) if number % 2 == 0 else (ours, floor)
                 measured = {}
                 for subject in order:
-                    part = await timed(subject.process.pid, drive(
-                        subject.fake, name, lambda n, send=subject.send, base=offset: send(base + n), rate=args.rate, seconds=seconds))
+                    part = await timed(
+                        subject.process.pid,
+                        drive(
+                            subject.fake,
+                            name,
+                            lambda n, send=subject.send, base=offset: send(base + n),
+                            rate=args.rate,
+                            seconds=seconds,
+                        ),
+                    )
                     measured[id(subject)] = part
                     subject.steady = combine(subject.steady, part)
                 offset += int(args.rate * seconds)
                 round_ratios.append(measured[id(ours)].percentile(0.99) / measured[id(floor)].percentile(0.99))
             for subject in (floor, ours):
                 subject.run.phases.append(subject.steady)
-                subject.run.phases.append(await timed(subject.process.pid, burst(
-                    subject.fake, f"burst of {args.burst}", subject.send, size=args.burst)))
+                subject.run.phases.append(
+                    await timed(
+                        subject.process.pid,
+                        burst(subject.fake, f"burst of {args.burst}", subject.send, size=args.burst),
+                    )
+                )
         for subject in (floor, ours):
             subject.run.peak_rss_mb = peak_rss_mb(subject.process.pid)
             if subject.trace is not None:
@@ -371,13 +412,17 @@ async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, Fak
 
 def report(floor: Run, ours: Run, round_ratios: list[float]) -> dict[str, Any]:
     rows = []
-    print(f"\n{'run':<44} {'phase':<16} {'sent':>6} {'ok':>6} {'err':>4} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'per s':>7} {'CPU ms':>7} {'gen ms':>7}")
+    print(
+        f"\n{'run':<44} {'phase':<16} {'sent':>6} {'ok':>6} {'err':>4} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'per s':>7} {'CPU ms':>7} {'gen ms':>7}"
+    )
     for run in (floor, ours):
         for phase in run.phases:
             row = phase.row()
             rows.append({"run": run.label, **row})
-            print(f"{run.label:<44} {row['phase']:<16} {row['sent']:>6} {row['answered']:>6} {row['errors']:>4} "
-                  f"{row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['throughput']:>7.1f} {row['cpu_ms_each']:>7.2f} {row['generator_cpu_ms_each']:>7.2f}")
+            print(
+                f"{run.label:<44} {row['phase']:<16} {row['sent']:>6} {row['answered']:>6} {row['errors']:>4} "
+                f"{row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['throughput']:>7.1f} {row['cpu_ms_each']:>7.2f} {row['generator_cpu_ms_each']:>7.2f}"
+            )
     print()
     for run in (floor, ours):
         print(f"{run.label:<44} start-up {run.startup_s:6.2f} s   peak memory {run.peak_rss_mb:6.1f} MB")
@@ -394,9 +439,15 @@ def report(floor: Run, ours: Run, round_ratios: list[float]) -> dict[str, Any]:
                 print(f"{run.label}, steady: {line}")
     errors = [e for p in ours.phases for e in p.errors]
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
-    return {"rows": rows, "ratios": ratios, "round_ratios": round_ratios, "errors": len(errors),
-            "memory_mb": {"floor": floor.peak_rss_mb, "bot": ours.peak_rss_mb},
-            "startup_s": {"floor": floor.startup_s, "bot": ours.startup_s}, "tails": tails}
+    return {
+        "rows": rows,
+        "ratios": ratios,
+        "round_ratios": round_ratios,
+        "errors": len(errors),
+        "memory_mb": {"floor": floor.peak_rss_mb, "bot": ours.peak_rss_mb},
+        "startup_s": {"floor": floor.startup_s, "bot": ours.startup_s},
+        "tails": tails,
+    }
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -405,15 +456,27 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=200.0, help="interactions a second in the steady phase")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the steady phase lasts")
     parser.add_argument("--burst", type=int, default=500, help="interactions fired at once in the burst phase")
-    parser.add_argument("--warmup", type=float, default=5.0,
-                        help="seconds of the steady load each bot takes first, reported on its own and left out of the "
-                             "steady figures (the first pass over every campaign after a start)")
-    parser.add_argument("--rounds", type=int, default=6, help="the steady phase is taken in this many turns by each bot")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=5.0,
+        help="seconds of the steady load each bot takes first, reported on its own and left out of the "
+        "steady figures (the first pass over every campaign after a start)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=6, help="the steady phase is taken in this many turns by each bot"
+    )
     parser.add_argument("--smoke", action="store_true", help="20 campaigns, 40/s for 2 s in 2 rounds, a burst of 40")
-    parser.add_argument("--trace", action="store_true",
-                        help="run both bots under bench.traced and say what their slowest answers overlapped")
-    parser.add_argument("--keep", type=Path, help="leave the databases, logs, traces and each steady answer "
-                        "(dispatch time, latency) in this folder")
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="run both bots under bench.traced and say what their slowest answers overlapped",
+    )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="leave the databases, logs, traces and each steady answer (dispatch time, latency) in this folder",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     if args.smoke:
@@ -432,7 +495,9 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
         figures = report(floor, ours, round_ratios)
     if args.keep:
         for run, name in ((floor, "floor"), (ours, "bot")):
-            (args.keep / f"{name}.answers").write_text("".join(f"{c:.6f} {1000 * l:.3f}\n" for c, l in run.steady().answered))
+            (args.keep / f"{name}.answers").write_text(
+                "".join(f"{c:.6f} {1000 * l:.3f}\n" for c, l in run.steady().answered)
+            )
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2, default=str))
     return figures

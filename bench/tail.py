@@ -1,4 +1,5 @@
 """What the slowest answers overlapped: the pauses :mod:`bench.traced` saw in the bot process."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -52,12 +53,16 @@ def explain(answered: list[tuple[float, float]], pauses: list[Pause], quantile: 
     first, last = min(c for c, _ in answered), max(c + l for c, l in answered)
     during = overlapping(pauses, first, last)
     causes = Counter(cause(overlapping(pauses, created, created + latency)) for created, latency in slow)
-    lines = [f"the {len(slow)} answers of {1000 * cut:.1f} ms or more overlapped: "
-             + ", ".join(f"{kind} {causes[kind]}" for kind in (*CAUSES, OUTSIDE))]
+    lines = [
+        f"the {len(slow)} answers of {1000 * cut:.1f} ms or more overlapped: "
+        + ", ".join(f"{kind} {causes[kind]}" for kind in (*CAUSES, OUTSIDE))
+    ]
     for kind in CAUSES:
         mine = [p for p in during if p.kind == kind]
         if mine:
             longest = max(mine, key=lambda p: p.duration_s)
-            lines.append(f"{kind}: {len(mine)} pauses of {THRESHOLD_MS[kind]:g} ms or more, {1000 * sum(p.duration_s for p in mine):.0f} ms "
-                         f"in all, the longest {1000 * longest.duration_s:.1f} ms {longest.detail}".rstrip())
+            lines.append(
+                f"{kind}: {len(mine)} pauses of {THRESHOLD_MS[kind]:g} ms or more, {1000 * sum(p.duration_s for p in mine):.0f} ms "
+                f"in all, the longest {1000 * longest.duration_s:.1f} ms {longest.detail}".rstrip()
+            )
     return lines

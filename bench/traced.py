@@ -17,6 +17,7 @@ every pause of at least :data:`THRESHOLD_MS` of its kind:
 It changes nothing the bot does; the sampler costs some CPU, so CPU figures of a traced run are
 not the ones to quote.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -47,8 +48,12 @@ class Trace:
         if phase == "start":
             self._gc_started = now
         else:
-            self.write("gc", self._gc_started, now - self._gc_started,
-                       f"gen{info.get('generation')} collected {info.get('collected')}")
+            self.write(
+                "gc",
+                self._gc_started,
+                now - self._gc_started,
+                f"gen{info.get('generation')} collected {info.get('collected')}",
+            )
 
     async def sample_lag(self) -> None:
         while True:

@@ -1,4 +1,5 @@
 """``skirmish-gm``: run the Discord bot, play at the terminal, or upgrade the database."""
+
 from __future__ import annotations
 
 import argparse
@@ -31,7 +32,13 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--json", action="store_true", help="print one JSON line per command")
     play.add_argument("--as", dest="player", default=None, help="the player you act as (default: your login name)")
     play.add_argument("--channel", type=int, default=1, help="the table (channel) number, for several campaigns")
-    play.add_argument("--files", "--pictures", dest="files", type=Path, help="save attached files (board pictures, exports, reports) in this folder")
+    play.add_argument(
+        "--files",
+        "--pictures",
+        dest="files",
+        type=Path,
+        help="save attached files (board pictures, exports, reports) in this folder",
+    )
     migrate = sub.add_parser("migrate", help="upgrade the database to the newest schema")
     migrate.add_argument("--db", type=Path)
     return parser
@@ -61,7 +68,9 @@ async def play(settings: Settings, args: argparse.Namespace) -> int:
     try:
         bot = await make_console_bot(app)
         player = args.player or _login_name()
-        console = Console(bot, forced, player=player, channel_id=args.channel, json_mode=args.json, files_dir=args.files)
+        console = Console(
+            bot, forced, player=player, channel_id=args.channel, json_mode=args.json, files_dir=args.files
+        )
         interactive = sys.stdin.isatty() and not args.json
         if interactive:
             print("Skirmish GM at the terminal. Type /help for commands, /quit to leave.", file=sys.stderr)

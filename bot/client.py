@@ -1,4 +1,5 @@
 """The discord.py bot: loads the cogs, handles every error in one place, syncs commands on change."""
+
 from __future__ import annotations
 
 import asyncio
@@ -20,8 +21,8 @@ from bot.gc_pacing import BetweenCommands
 from bot.scheduler import PaceScheduler, channel_poster
 from cogs import extensions
 from cogs.buttons import DecisionButton
-from cogs.log_buttons import LogPageButton
 from cogs.common import deliver
+from cogs.log_buttons import LogPageButton
 
 log = logging.getLogger("skirmish_gm.client")
 
@@ -99,7 +100,12 @@ class SkirmishBot(commands.Bot):
         scope = f"guild {self.dev_guild_id}" if guild else "all servers"
         digest = hashlib.sha256(json.dumps(self.command_payload(), sort_keys=True, default=str).encode()).hexdigest()
         key = f"{scope}:{digest}"
-        if not force and self.sync_state is not None and self.sync_state.exists() and self.sync_state.read_text() == key:
+        if (
+            not force
+            and self.sync_state is not None
+            and self.sync_state.exists()
+            and self.sync_state.read_text() == key
+        ):
             log.info("slash commands unchanged since the last sync to %s", scope)
             return scope
         if guild is not None:

@@ -1,5 +1,6 @@
 """Slash-command lines (``/ssg shoot shooter:Rossi range:14``) parsed against the bot's own command
 tree: the terminal reads every line this way, and ``/odds`` reads the action it is asked about."""
+
 from __future__ import annotations
 
 import shlex
@@ -38,7 +39,7 @@ class LocalAttachment:
         return self.data
 
     @classmethod
-    def from_path(cls, option: str, raw: str) -> "LocalAttachment":
+    def from_path(cls, option: str, raw: str) -> LocalAttachment:
         path = Path(raw).expanduser()
         try:
             if path.stat().st_size > MAX_ATTACHMENT_BYTES:
@@ -137,7 +138,7 @@ def convert(param: app_commands.Parameter, raw: str) -> Any:
         return chosen
     low, high = param.min_value, param.max_value
     size = len(value) if isinstance(value, str) else value
-    if low is not None and size < low or high is not None and size > high:
+    if (low is not None and size < low) or (high is not None and size > high):
         unit = " characters" if isinstance(value, str) else ""
         raise LineError(f"{param.display_name} must be from {low} to {high}{unit}.")
     return value

@@ -1,4 +1,5 @@
 """Settings, read once from the environment (and the command line, which may override them)."""
+
 from __future__ import annotations
 
 import os
@@ -27,7 +28,7 @@ class Settings:
     log_level: str
 
     @classmethod
-    def from_env(cls) -> "Settings":
+    def from_env(cls) -> Settings:
         guild = os.environ.get("DEV_GUILD_ID", "").strip()
         return cls(
             token=os.environ.get("DISCORD_TOKEN") or None,
@@ -54,7 +55,7 @@ def normalise_database_url(url: str) -> str:
     """Accept the usual ``postgres://`` and ``postgresql://`` forms and pick the async drivers."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+asyncpg://" + url[len(prefix):]
+            return "postgresql+asyncpg://" + url[len(prefix) :]
     if url.startswith("sqlite://") and not url.startswith("sqlite+aiosqlite://"):
-        return "sqlite+aiosqlite://" + url[len("sqlite://"):]
+        return "sqlite+aiosqlite://" + url[len("sqlite://") :]
     return url

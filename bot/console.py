@@ -4,6 +4,7 @@ It learns every command, option, type and choice by walking the real bot's comma
 calls the same cog callbacks with a console stand-in for the interaction, so the terminal and
 Discord can never drift apart. Only here may dice be forced (``--dice``, ``--cards``, ``/dice``).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -11,9 +12,10 @@ import json
 import sys
 import time
 import zlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, TextIO
 
 from discord import app_commands
 
@@ -109,8 +111,15 @@ class Console:
     """Reads command lines and runs them; one instance per ``skirmish-gm play``."""
 
     def __init__(
-        self, bot: SkirmishBot, forced: ForcedDice, *, player: str, channel_id: int = 1,
-        json_mode: bool = False, out: TextIO = sys.stdout, files_dir: Path | None = None,
+        self,
+        bot: SkirmishBot,
+        forced: ForcedDice,
+        *,
+        player: str,
+        channel_id: int = 1,
+        json_mode: bool = False,
+        out: TextIO = sys.stdout,
+        files_dir: Path | None = None,
     ) -> None:
         self.bot = bot
         self.forced = forced
@@ -227,7 +236,9 @@ class Console:
         parts = []
         for name, data in reply.files:
             if name.endswith((".yaml", ".yml", ".md", ".txt")):
-                parts.append(f"--- {name} ---\n{data.decode('utf-8', errors='replace').rstrip()}\n--- end of {name} ---")
+                parts.append(
+                    f"--- {name} ---\n{data.decode('utf-8', errors='replace').rstrip()}\n--- end of {name} ---"
+                )
             else:
                 parts.append(f"(attached {name}: save it with --files DIR)")
         return "\n".join(parts)
@@ -252,8 +263,20 @@ class Console:
 
     def _ok(self, line: str, text: str) -> None:
         if self.json_mode:
-            self._write(json.dumps({"ok": True, "command": line, "as": self.player, "error": None,
-                                    "message": text, "events": [], "dice": []}, ensure_ascii=False))
+            self._write(
+                json.dumps(
+                    {
+                        "ok": True,
+                        "command": line,
+                        "as": self.player,
+                        "error": None,
+                        "message": text,
+                        "events": [],
+                        "dice": [],
+                    },
+                    ensure_ascii=False,
+                )
+            )
         else:
             self._write(text)
 
@@ -264,15 +287,21 @@ class Console:
         else:
             self._write(f"!! {message}")
 
-    def _json(self, line: str, ok: bool, error: str | None, reply: Reply | None, saved: list[str] | None = None) -> None:
+    def _json(
+        self, line: str, ok: bool, error: str | None, reply: Reply | None, saved: list[str] | None = None
+    ) -> None:
         record = {
             "ok": ok,
             "command": line,
             "as": self.player,
             "error": error,
-            "events": [{"kind": e.kind, "text": e.text, "data": dict(e.data)} for e in (reply.events if reply and ok else [])],
-            "dice": [{"kind": r.kind, "sides": r.sides, "value": r.value, "reason": r.reason}
-                     for r in (reply.rolls if reply and ok else [])],
+            "events": [
+                {"kind": e.kind, "text": e.text, "data": dict(e.data)} for e in (reply.events if reply and ok else [])
+            ],
+            "dice": [
+                {"kind": r.kind, "sides": r.sides, "value": r.value, "reason": r.reason}
+                for r in (reply.rolls if reply and ok else [])
+            ],
         }
         if saved:
             record["files"] = saved
@@ -283,8 +312,11 @@ class Console:
             if reply.content:
                 record["say"] = self._content(reply)
             if reply.decision is not None:
-                record["decision"] = {"id": reply.decision.decision_id, "decider": reply.decision.decider,
-                                      "choices": [c.value for c in reply.decision.choices]}
+                record["decision"] = {
+                    "id": reply.decision.decision_id,
+                    "decider": reply.decision.decider,
+                    "choices": [c.value for c in reply.decision.choices],
+                }
         self._write(json.dumps(record, ensure_ascii=False, default=str))
 
     def _write(self, text: str) -> None:

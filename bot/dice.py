@@ -3,12 +3,13 @@
 Discord commands always use :class:`SecureDice`. Only the terminal front-end and tests may use
 :class:`SeededDice` or :class:`ForcedDice`; nothing a Discord user types can choose a result.
 """
+
 from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 import d20
 

@@ -3,6 +3,7 @@
 A :class:`RuleError` (from the rules or the application) carries a sentence safe to show. Anything
 else is a bug: it is logged with its traceback, and the player gets a short apology.
 """
+
 from __future__ import annotations
 
 import logging

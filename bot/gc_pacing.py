@@ -15,6 +15,7 @@ through. The full collections (the old generation, every long-lived object) run 
 CPython's count says so. The young generations keep their automatic thresholds, for whatever
 runs outside commands.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -40,8 +41,13 @@ NEVER = 1 << 30
 class BetweenCommands:
     """Collects garbage when the last command in flight has finished (see the module)."""
 
-    def __init__(self, full_every: int = FULL_EVERY, full_at_the_latest: int = FULL_AT_THE_LATEST,
-                 full_after_s: float = FULL_AFTER_S, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        full_every: int = FULL_EVERY,
+        full_at_the_latest: int = FULL_AT_THE_LATEST,
+        full_after_s: float = FULL_AFTER_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.full_every = full_every
         self.full_at_the_latest = full_at_the_latest
         self.full_after_s = full_after_s

@@ -9,6 +9,7 @@ Time comes from ``app.pace_clock``, so tests drive :meth:`PaceScheduler.tick` wi
 and never sleep; the poll interval follows the length of a deadline hour (30 s for a real hour,
 a fraction of a second for a test bot whose hour is a few seconds).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -82,9 +83,13 @@ class PaceScheduler:
             sent.append(notice)
             try:
                 await self.post(notice.channel_id, notice.reply)
-            except Exception as exc:  # noqa: BLE001 - any failure to post; the result is in the game's log either way
-                log.warning("deadline %s passed, but its message could not be posted in %s: %r",
-                            deadline_id, notice.channel_id, exc)
+            except Exception as exc:
+                log.warning(
+                    "deadline %s passed, but its message could not be posted in %s: %r",
+                    deadline_id,
+                    notice.channel_id,
+                    exc,
+                )
         for deadline_id in await self._ids(self.app.due_reminders, now):
             try:
                 notice = await self.app.send_reminder(deadline_id, now)
@@ -95,7 +100,7 @@ class PaceScheduler:
                 continue
             try:
                 await self.post(notice.channel_id, notice.reply)
-            except Exception as exc:  # noqa: BLE001 - any failure to post: release it and try again
+            except Exception as exc:
                 log.warning("could not post the reminder of deadline %s (trying again later): %r", deadline_id, exc)
                 await self.app.release_reminder(deadline_id, now)
                 continue

@@ -3,6 +3,7 @@
 ``extensions()`` lists every cog module the bot loads: the shared ones, then ``cogs.<slug>`` for
 each ruleset that has a cog. The terminal walks the same command tree.
 """
+
 from __future__ import annotations
 
 import importlib.util

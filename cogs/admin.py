@@ -1,4 +1,5 @@
 """/admin: the bot owner's tools (hidden from others by default permissions)."""
+
 from __future__ import annotations
 
 import discord

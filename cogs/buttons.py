@@ -4,6 +4,7 @@ Each button's custom_id is ``decision:<id>:<choice index>``; discord.py parses i
 (registered once with ``add_dynamic_items``), and the click looks the decision up in the database,
 so nothing about it lives in the bot's memory.
 """
+
 from __future__ import annotations
 
 import discord
@@ -15,7 +16,9 @@ from cogs.replies import app_of, caller_of, message_kwargs
 MAX_BUTTONS = 25
 
 
-class DecisionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"decision:(?P<id>[0-9]{1,19}):(?P<index>[0-9]{1,2})"):
+class DecisionButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"decision:(?P<id>[0-9]{1,19}):(?P<index>[0-9]{1,2})"
+):
     def __init__(self, decision_id: int, index: int, label: str = "…", primary: bool = False) -> None:
         style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
         super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=f"decision:{decision_id}:{index}"))
@@ -24,8 +27,11 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"decis
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: "re.Match[str]"  # type: ignore[name-defined]  # noqa: F821
-    ) -> "DecisionButton":
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button,
+        match: re.Match[str],  # type: ignore[name-defined]  # noqa: F821
+    ) -> DecisionButton:
         return cls(int(match["id"]), int(match["index"]), item.label or "…")
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -37,7 +43,9 @@ class DecisionButton(discord.ui.DynamicItem[discord.ui.Button], template=r"decis
             await interaction.response.send_message(**message_kwargs(Reply.error(message)), ephemeral=True)
             return
         decided = f"Decided by {caller_of(interaction).display_name}: **{self.item.label}**"
-        await interaction.response.edit_message(content=decided, view=None, allowed_mentions=discord.AllowedMentions.none())
+        await interaction.response.edit_message(
+            content=decided, view=None, allowed_mentions=discord.AllowedMentions.none()
+        )
         await interaction.followup.send(**message_kwargs(reply))
 
 

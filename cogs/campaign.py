@@ -1,4 +1,5 @@
 """/campaign: create, join, show and end the campaign that runs in a channel."""
+
 from __future__ import annotations
 
 from typing import Literal
@@ -39,22 +40,31 @@ class CampaignCog(AppCog, commands.GroupCog, group_name="campaign", group_descri
     async def end(self, interaction: discord.Interaction) -> None:
         await deliver(interaction, await self.app.campaign_end(caller_of(interaction)))
 
-    @app_commands.command(name="export", description="The whole campaign as a YAML file: settings, house rules, members, rosters")
+    @app_commands.command(
+        name="export", description="The whole campaign as a YAML file: settings, house rules, members, rosters"
+    )
     async def export(self, interaction: discord.Interaction) -> None:
         await deliver(interaction, await self.app.campaign_export(caller_of(interaction)))
 
-    @app_commands.command(name="import", description="Restore a campaign file here (its game master; or start the campaign anew)")
+    @app_commands.command(
+        name="import", description="Restore a campaign file here (its game master; or start the campaign anew)"
+    )
     @app_commands.describe(file="A campaign file from /campaign export")
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         name, data = await attachment_bytes(interaction, file)
         await deliver(interaction, await self.app.campaign_import(caller_of(interaction), name, data))
 
     @app_commands.command(name="deadline", description="How long a turn may wait, and what happens then (game master)")
-    @app_commands.describe(hours="Hours a decision or turn may wait (leave out, with then, to clear the deadline)",
-                           then="At the deadline: pass the turn, or the game master decides")
-    async def deadline(self, interaction: discord.Interaction,
-                       hours: app_commands.Range[float, 0.5, 720.0] | None = None,
-                       then: Literal["pass", "gm"] | None = None) -> None:
+    @app_commands.describe(
+        hours="Hours a decision or turn may wait (leave out, with then, to clear the deadline)",
+        then="At the deadline: pass the turn, or the game master decides",
+    )
+    async def deadline(
+        self,
+        interaction: discord.Interaction,
+        hours: app_commands.Range[float, 0.5, 720.0] | None = None,
+        then: Literal["pass", "gm"] | None = None,
+    ) -> None:
         await deliver(interaction, await self.app.set_deadline(caller_of(interaction), hours, then))
 
     rules = app_commands.Group(name="rules", description="The campaign's house rules")

@@ -1,4 +1,5 @@
 """What every cog shares: delivering a reply (with its decision buttons), the ruleset action, autocomplete."""
+
 from __future__ import annotations
 
 import logging
@@ -42,14 +43,16 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
 class AppCog:
     """Mixin: ``self.app`` and the generic ruleset action."""
 
-    bot: "SkirmishBot"
+    bot: SkirmishBot
 
     @property
     def app(self) -> App:
         return self.bot.app
 
     async def act(self, interaction: discord.Interaction, ruleset: str, action: str, **params: Any) -> None:
-        reply = await self.app.act(caller_of(interaction), ruleset, action, params, command_line(ruleset, action, params))
+        reply = await self.app.act(
+            caller_of(interaction), ruleset, action, params, command_line(ruleset, action, params)
+        )
         await deliver(interaction, reply)
 
 

@@ -1,4 +1,5 @@
 """/decide: answer a decision waiting for you (the same as pressing its button)."""
+
 from __future__ import annotations
 
 import discord
@@ -24,10 +25,14 @@ class DecisionCog(AppCog, commands.Cog):
         self.bot = bot  # type: ignore[assignment]
 
     @app_commands.command(name="decide", description="Answer a decision that is waiting for you")
-    @app_commands.describe(choice="Your choice", decision="Which decision, by number (default: the oldest waiting for you)")
+    @app_commands.describe(
+        choice="Your choice", decision="Which decision, by number (default: the oldest waiting for you)"
+    )
     @app_commands.autocomplete(choice=choice_autocomplete)
     async def decide(
-        self, interaction: discord.Interaction, choice: app_commands.Range[str, 1, 100],
+        self,
+        interaction: discord.Interaction,
+        choice: app_commands.Range[str, 1, 100],
         decision: app_commands.Range[int, 1, 2**53 - 1] | None = None,
     ) -> None:
         await deliver(interaction, await self.app.decide(caller_of(interaction), choice, decision))

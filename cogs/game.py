@@ -1,4 +1,5 @@
 """/game: start a battle from the rosters, see it, read its log, report it, undo, end."""
+
 from __future__ import annotations
 
 import asyncio
@@ -22,7 +23,9 @@ class GameCog(AppCog, commands.GroupCog, group_name="game", group_description="T
 
     @app_commands.command(name="start", description="Start a battle with the rosters (game master only)")
     @app_commands.describe(figures="Who fights, by name, separated by commas (default: everyone able to)")
-    async def start(self, interaction: discord.Interaction, figures: app_commands.Range[str, 1, 1000] | None = None) -> None:
+    async def start(
+        self, interaction: discord.Interaction, figures: app_commands.Range[str, 1, 1000] | None = None
+    ) -> None:
         await deliver(interaction, await self.app.game_start(caller_of(interaction), figures))
 
     @app_commands.command(name="status", description="Turn, phase, whose move, and every figure's state")
@@ -30,18 +33,28 @@ class GameCog(AppCog, commands.GroupCog, group_name="game", group_description="T
         await deliver(interaction, await self.app.game_status(caller_of(interaction)))
 
     @app_commands.command(name="log", description="The battle's log, newest first, a page at a time")
-    @app_commands.describe(page="Which page (1 holds the newest actions)", count="Actions a page (1-25, default 10)",
-                           battle="A past battle's number (default: this one, or the last)")
+    @app_commands.describe(
+        page="Which page (1 holds the newest actions)",
+        count="Actions a page (1-25, default 10)",
+        battle="A past battle's number (default: this one, or the last)",
+    )
     async def log(
-        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1_000_000] = 1,
-        count: app_commands.Range[int, 1, 25] = 10, battle: app_commands.Range[int, 1, BATTLE_ID_MAX] | None = None,
+        self,
+        interaction: discord.Interaction,
+        page: app_commands.Range[int, 1, 1_000_000] = 1,
+        count: app_commands.Range[int, 1, 25] = 10,
+        battle: app_commands.Range[int, 1, BATTLE_ID_MAX] | None = None,
     ) -> None:
         await deliver_page(interaction, await self.app.game_log(caller_of(interaction), count, page, battle))
 
-    @app_commands.command(name="report", description="The whole battle as a Markdown file: sides, turns, every roll, result")
+    @app_commands.command(
+        name="report", description="The whole battle as a Markdown file: sides, turns, every roll, result"
+    )
     @app_commands.describe(battle="A past battle's number (default: this one, or the last)")
     async def report(
-        self, interaction: discord.Interaction, battle: app_commands.Range[int, 1, BATTLE_ID_MAX] | None = None,
+        self,
+        interaction: discord.Interaction,
+        battle: app_commands.Range[int, 1, BATTLE_ID_MAX] | None = None,
     ) -> None:
         """A long battle takes a moment to write: past ``REPORT_BEFORE_DEFER`` seconds the answer is
         deferred (privately, since only the finished report says who may see it); a public report

@@ -6,6 +6,7 @@ any click (registered once with ``add_dynamic_items``), and the click asks the a
 for that page as the one who pressed sees it (secret rolls stay hidden from everyone but the game
 master until the battle ends), then shows it in place of the page it was pressed on.
 """
+
 from __future__ import annotations
 
 import logging
@@ -27,10 +28,19 @@ NEWER = "◀ Newer"
 OLDER = "Older ▶"
 
 
-class LogPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"log:(?P<game>[0-9]{1,10}):(?P<page>[0-9]{1,7}):(?P<count>[0-9]{1,2})"):
+class LogPageButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"log:(?P<game>[0-9]{1,10}):(?P<page>[0-9]{1,7}):(?P<count>[0-9]{1,2})",
+):
     def __init__(self, game_id: int, page: int, count: int, label: str = "…", *, disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.secondary, disabled=disabled,
-                                           custom_id=f"log:{game_id}:{page}:{count}"))
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"log:{game_id}:{page}:{count}",
+            )
+        )
         self.game_id = game_id
         self.page = page
         self.count = count
@@ -38,20 +48,23 @@ class LogPageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"log:(?
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> "LogPageButton":
+    ) -> LogPageButton:
         return cls(int(match["game"]), int(match["page"]), int(match["count"]), item.label or "…")
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the page the button names, in place of this one."""
         try:
-            reply = await app_of(interaction).game_log(caller_of(interaction), self.count, self.page, game_id=self.game_id)
+            reply = await app_of(interaction).game_log(
+                caller_of(interaction), self.count, self.page, game_id=self.game_id
+            )
         except Exception as exc:  # the button's own error funnel: same sentences as the tree's
             message = player_message(exc, context=f"log page {self.page} of game {self.game_id}")
             await interaction.response.send_message(**message_kwargs(Reply.error(message)), ephemeral=True)
             return
         interaction.extras["reply"] = reply
-        await interaction.response.edit_message(content=None, embeds=to_embeds(reply.cards), view=log_view(reply),
-                                                allowed_mentions=NOBODY)
+        await interaction.response.edit_message(
+            content=None, embeds=to_embeds(reply.cards), view=log_view(reply), allowed_mentions=NOBODY
+        )
 
 
 def log_view(reply: Reply) -> discord.ui.View | None:

@@ -7,6 +7,7 @@ custom; ``stats`` may give the kit, ``weapons=bow+sword armour=mailshirt+small-s
 between items, ``none`` for nothing), and a custom figure gives its own numbers too:
 ``stats:"speed=6 bravery=4 shoot=3 fight=3 weapons=sword+dagger armour=leather+small-shield"``.
 """
+
 from __future__ import annotations
 
 from typing import Literal
@@ -23,8 +24,12 @@ Cover = Literal["none", "soft", "hard"]
 Whose = Literal["none", "mine", "theirs"]
 
 
-class MedievalCog(AppCog, commands.GroupCog, group_name="medieval",
-                  group_description="Medieval skirmish: knights, men at arms and Vikings"):
+class MedievalCog(
+    AppCog,
+    commands.GroupCog,
+    group_name="medieval",
+    group_description="Medieval skirmish: knights, men at arms and Vikings",
+):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot  # type: ignore[assignment]
         super().__init__()
@@ -36,11 +41,15 @@ class MedievalCog(AppCog, commands.GroupCog, group_name="medieval",
         await self.act(interaction, "medieval", "activate", figure=figure)
 
     @app_commands.command(name="move", description="Move part or all of a figure's speed, and maybe engage an enemy")
-    @app_commands.describe(figure="Your figure", distance="Inches moved now (0 with engage: already touching)",
-                           engage="The enemy it moves into hand-to-hand contact with")
+    @app_commands.describe(
+        figure="Your figure",
+        distance="Inches moved now (0 with engage: already touching)",
+        engage="The enemy it moves into hand-to-hand contact with",
+    )
     @app_commands.autocomplete(figure=figure_autocomplete, engage=figure_autocomplete)
-    async def move(self, interaction: discord.Interaction, figure: Name, distance: Inches,
-                   engage: Name | None = None) -> None:
+    async def move(
+        self, interaction: discord.Interaction, figure: Name, distance: Inches, engage: Name | None = None
+    ) -> None:
         await self.act(interaction, "medieval", "move", figure=figure, distance=distance, engage=engage)
 
     @app_commands.command(name="stand", description="A prone figure stands up (uses half its speed)")
@@ -51,50 +60,93 @@ class MedievalCog(AppCog, commands.GroupCog, group_name="medieval",
 
     @app_commands.command(name="shoot", description="Shoot or throw: D6 + Shoot + Accuracy + factors, 5 or more hits")
     @app_commands.describe(
-        figure="Your figure", target="The enemy it shoots at", range="Inches to the target",
-        cover="The target's cover", shots="Shots now (default: all its rate of fire left)",
+        figure="Your figure",
+        target="The enemy it shoots at",
+        range="Inches to the target",
+        cover="The target's cover",
+        shots="Shots now (default: all its rate of fire left)",
         weapon="Bow, Dagger... (default: its first missile weapon)",
     )
     @app_commands.autocomplete(figure=figure_autocomplete, target=figure_autocomplete)
-    async def shoot(self, interaction: discord.Interaction, figure: Name, target: Name, range: Inches,
-                    cover: Cover = "none", shots: app_commands.Range[int, 1, 10] | None = None,
-                    weapon: Name | None = None) -> None:
-        await self.act(interaction, "medieval", "shoot", figure=figure, target=target, range=range, cover=cover,
-                       shots=shots, weapon=weapon)
+    async def shoot(
+        self,
+        interaction: discord.Interaction,
+        figure: Name,
+        target: Name,
+        range: Inches,
+        cover: Cover = "none",
+        shots: app_commands.Range[int, 1, 10] | None = None,
+        weapon: Name | None = None,
+    ) -> None:
+        await self.act(
+            interaction,
+            "medieval",
+            "shoot",
+            figure=figure,
+            target=target,
+            range=range,
+            cover=cover,
+            shots=shots,
+            weapon=weapon,
+        )
 
     @app_commands.command(
-        name="fight", description="Hand-to-hand: D6 + Fight + Accuracy + factors each, the higher wounds")
+        name="fight", description="Hand-to-hand: D6 + Fight + Accuracy + factors each, the higher wounds"
+    )
     @app_commands.describe(
-        figure="Your figure", opponent="The enemy in contact it fights (default: its only one)",
-        weapon="Its weapon (default: its first hand-to-hand weapon)", height="Who has the height advantage",
+        figure="Your figure",
+        opponent="The enemy in contact it fights (default: its only one)",
+        weapon="Its weapon (default: its first hand-to-hand weapon)",
+        height="Who has the height advantage",
         barricade="Who is defending a barricade",
     )
     @app_commands.autocomplete(figure=figure_autocomplete, opponent=figure_autocomplete)
-    async def fight(self, interaction: discord.Interaction, figure: Name, opponent: Name | None = None,
-                    weapon: Name | None = None, height: Whose = "none", barricade: Whose = "none") -> None:
-        await self.act(interaction, "medieval", "fight", figure=figure, opponent=opponent, weapon=weapon,
-                       height=height, barricade=barricade)
+    async def fight(
+        self,
+        interaction: discord.Interaction,
+        figure: Name,
+        opponent: Name | None = None,
+        weapon: Name | None = None,
+        height: Whose = "none",
+        barricade: Whose = "none",
+    ) -> None:
+        await self.act(
+            interaction,
+            "medieval",
+            "fight",
+            figure=figure,
+            opponent=opponent,
+            weapon=weapon,
+            height=height,
+            barricade=barricade,
+        )
 
     @app_commands.command(
-        name="breakoff", description="Try to move away from hand-to-hand: a Bravery contest with each opponent")
+        name="breakoff", description="Try to move away from hand-to-hand: a Bravery contest with each opponent"
+    )
     @app_commands.describe(figure="Your figure in hand-to-hand", distance="Inches it moves away if it breaks off")
     @app_commands.autocomplete(figure=figure_autocomplete)
     async def breakoff(self, interaction: discord.Interaction, figure: Name, distance: Inches) -> None:
         await self.act(interaction, "medieval", "breakoff", figure=figure, distance=distance)
 
     @app_commands.command(name="heal", description="Treat a friend in contact: light wound to full, serious to light")
-    @app_commands.describe(figure="Your figure doing the treating (it spends its activation)",
-                           patient="The wounded friend")
+    @app_commands.describe(
+        figure="Your figure doing the treating (it spends its activation)", patient="The wounded friend"
+    )
     @app_commands.autocomplete(figure=figure_autocomplete, patient=figure_autocomplete)
     async def heal(self, interaction: discord.Interaction, figure: Name, patient: Name) -> None:
         await self.act(interaction, "medieval", "heal", figure=figure, patient=patient)
 
     @app_commands.command(name="pickup", description="Pick up a thrown weapon, or plunder a killed figure's kit")
-    @app_commands.describe(figure="Your figure", item="The weapon or armour (Dagger, Sword, Small Shield...)",
-                           source="The killed figure plundered (default: from the ground)")
+    @app_commands.describe(
+        figure="Your figure",
+        item="The weapon or armour (Dagger, Sword, Small Shield...)",
+        source="The killed figure plundered (default: from the ground)",
+    )
     @app_commands.autocomplete(figure=figure_autocomplete, source=figure_autocomplete)
-    async def pickup(self, interaction: discord.Interaction, figure: Name, item: Name,
-                     source: Name | None = None) -> None:
+    async def pickup(
+        self, interaction: discord.Interaction, figure: Name, item: Name, source: Name | None = None
+    ) -> None:
         await self.act(interaction, "medieval", "pickup", figure=figure, item=item, source=source)
 
     @app_commands.command(name="endturn", description="End your turn: the other side activates its figures")

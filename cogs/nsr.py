@@ -1,4 +1,5 @@
 """/nsr: Napoleonic Skirmish Rules orders for the unit a card has activated (the rules are in rules/nsr)."""
+
 from __future__ import annotations
 
 from typing import Literal
@@ -25,7 +26,9 @@ Uphill = Literal["none", "charger", "defender"]
 UNIT = "Your unit acting now (default: the one chosen)"
 
 
-class NsrCog(AppCog, commands.GroupCog, group_name="nsr", group_description="Napoleonic Skirmish Rules: orders for your units"):
+class NsrCog(
+    AppCog, commands.GroupCog, group_name="nsr", group_description="Napoleonic Skirmish Rules: orders for your units"
+):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot  # type: ignore[assignment]
         super().__init__()
@@ -34,36 +37,71 @@ class NsrCog(AppCog, commands.GroupCog, group_name="nsr", group_description="Nap
 
     @app_commands.command(name="move", description="Movement: roll the unit's move on the movement chart")
     @app_commands.describe(
-        unit=UNIT, going="Cross country or road", rough="Rough terrain: lose the highest die",
-        formation="Change formation on the way", carrying="Carry the heavily wounded: lose the highest die",
-        walking="Lightly wounded walk back: lose the lowest die", prone="Go prone (yes) or stand up (no)",
+        unit=UNIT,
+        going="Cross country or road",
+        rough="Rough terrain: lose the highest die",
+        formation="Change formation on the way",
+        carrying="Carry the heavily wounded: lose the highest die",
+        walking="Lightly wounded walk back: lose the lowest die",
+        prone="Go prone (yes) or stand up (no)",
     )
     @app_commands.autocomplete(unit=figure_autocomplete)
     async def move(
-        self, interaction: discord.Interaction, unit: Name | None = None, going: Going = "cross_country",
-        rough: bool = False, formation: Formation | None = None, carrying: bool = False, walking: bool = False,
+        self,
+        interaction: discord.Interaction,
+        unit: Name | None = None,
+        going: Going = "cross_country",
+        rough: bool = False,
+        formation: Formation | None = None,
+        carrying: bool = False,
+        walking: bool = False,
         prone: bool | None = None,
     ) -> None:
-        await self.act(interaction, "nsr", "move", unit=unit, going=going, rough=rough, formation=formation,
-                       carrying=carrying, walking=walking, prone=prone)
+        await self.act(
+            interaction,
+            "nsr",
+            "move",
+            unit=unit,
+            going=going,
+            rough=rough,
+            formation=formation,
+            carrying=carrying,
+            walking=walking,
+            prone=prone,
+        )
 
-    @app_commands.command(name="charge", description="Movement: charge an enemy unit (stops 2\" short; closes in close combat)")
+    @app_commands.command(
+        name="charge", description='Movement: charge an enemy unit (stops 2" short; closes in close combat)'
+    )
     @app_commands.describe(
-        target="The enemy unit", unit=UNIT, going="Cross country or road",
-        rough="Rough terrain: lose the highest die", distance="Inches to the enemy (checks the reach)",
+        target="The enemy unit",
+        unit=UNIT,
+        going="Cross country or road",
+        rough="Rough terrain: lose the highest die",
+        distance="Inches to the enemy (checks the reach)",
     )
     @app_commands.autocomplete(target=figure_autocomplete, unit=figure_autocomplete)
     async def charge(
-        self, interaction: discord.Interaction, target: Name, unit: Name | None = None,
-        going: Going = "cross_country", rough: bool = False, distance: Inches | None = None,
+        self,
+        interaction: discord.Interaction,
+        target: Name,
+        unit: Name | None = None,
+        going: Going = "cross_country",
+        rough: bool = False,
+        distance: Inches | None = None,
     ) -> None:
-        await self.act(interaction, "nsr", "charge", target=target, unit=unit, going=going, rough=rough, distance=distance)
+        await self.act(
+            interaction, "nsr", "charge", target=target, unit=unit, going=going, rough=rough, distance=distance
+        )
 
     @app_commands.command(name="form", description="Movement: change formation in place, limber or unlimber, go prone")
     @app_commands.describe(unit=UNIT, formation="The new formation", prone="Go prone (yes) or stand up (no)")
     @app_commands.autocomplete(unit=figure_autocomplete)
     async def form(
-        self, interaction: discord.Interaction, unit: Name | None = None, formation: Formation | None = None,
+        self,
+        interaction: discord.Interaction,
+        unit: Name | None = None,
+        formation: Formation | None = None,
         prone: bool | None = None,
     ) -> None:
         await self.act(interaction, "nsr", "form", unit=unit, formation=formation, prone=prone)
@@ -81,10 +119,19 @@ class NsrCog(AppCog, commands.GroupCog, group_name="nsr", group_description="Nap
         await self.act(interaction, "nsr", "occupy", building=building, unit=unit)
 
     @app_commands.command(name="work", description="Movement: spend the move cutting a loophole or breaching by hand")
-    @app_commands.describe(building="The building", task="A loophole, or what is breached", workers="Figures working (default 1)", unit=UNIT)
+    @app_commands.describe(
+        building="The building",
+        task="A loophole, or what is breached",
+        workers="Figures working (default 1)",
+        unit=UNIT,
+    )
     @app_commands.autocomplete(unit=figure_autocomplete)
     async def work(
-        self, interaction: discord.Interaction, building: Name, task: Task, workers: Count | None = None,
+        self,
+        interaction: discord.Interaction,
+        building: Name,
+        task: Task,
+        workers: Count | None = None,
         unit: Name | None = None,
     ) -> None:
         await self.act(interaction, "nsr", "work", building=building, task=task, workers=workers, unit=unit)
@@ -93,49 +140,116 @@ class NsrCog(AppCog, commands.GroupCog, group_name="nsr", group_description="Nap
 
     @app_commands.command(name="fire", description="Fire: the unit fires on the firing chart (one or two targets)")
     @app_commands.describe(
-        target="The enemy unit", range="Inches to it", target_class="Target class",
-        unit=UNIT, firers="Figures firing (default: all able)", shot="A gun's shot",
-        wounded="Fire at its wounded figures (class III)", target2="A second target",
-        range2="Inches to it", class2="Its class", firers2="Figures firing at it (default: the rest)",
+        target="The enemy unit",
+        range="Inches to it",
+        target_class="Target class",
+        unit=UNIT,
+        firers="Figures firing (default: all able)",
+        shot="A gun's shot",
+        wounded="Fire at its wounded figures (class III)",
+        target2="A second target",
+        range2="Inches to it",
+        class2="Its class",
+        firers2="Figures firing at it (default: the rest)",
     )
     @app_commands.rename(target_class="class")
     @app_commands.autocomplete(target=figure_autocomplete, unit=figure_autocomplete, target2=figure_autocomplete)
     async def fire(
-        self, interaction: discord.Interaction, target: Name, range: Inches, target_class: TargetClass,
-        unit: Name | None = None, firers: Count | None = None, shot: Shot | None = None, wounded: bool = False,
-        target2: Name | None = None, range2: Inches | None = None, class2: TargetClass | None = None,
+        self,
+        interaction: discord.Interaction,
+        target: Name,
+        range: Inches,
+        target_class: TargetClass,
+        unit: Name | None = None,
+        firers: Count | None = None,
+        shot: Shot | None = None,
+        wounded: bool = False,
+        target2: Name | None = None,
+        range2: Inches | None = None,
+        class2: TargetClass | None = None,
         firers2: Count | None = None,
     ) -> None:
-        await self.act(interaction, "nsr", "fire", target=target, range=range, **{"class": target_class},
-                       unit=unit, firers=firers, shot=shot, wounded=wounded, target2=target2, range2=range2,
-                       class2=class2, firers2=firers2)
+        await self.act(
+            interaction,
+            "nsr",
+            "fire",
+            target=target,
+            range=range,
+            **{"class": target_class},
+            unit=unit,
+            firers=firers,
+            shot=shot,
+            wounded=wounded,
+            target2=target2,
+            range2=range2,
+            class2=class2,
+            firers2=firers2,
+        )
 
     @app_commands.command(name="volley", description="Fire: a volley to the front within half range, a card per figure")
-    @app_commands.describe(target="The enemy unit", range="Inches to it (half the weapon's range at most)",
-                           target_class="Target class I-IV", unit=UNIT, firers="Figures volleying (default: all able)")
+    @app_commands.describe(
+        target="The enemy unit",
+        range="Inches to it (half the weapon's range at most)",
+        target_class="Target class I-IV",
+        unit=UNIT,
+        firers="Figures volleying (default: all able)",
+    )
     @app_commands.rename(target_class="class")
     @app_commands.autocomplete(target=figure_autocomplete, unit=figure_autocomplete)
     async def volley(
-        self, interaction: discord.Interaction, target: Name, range: Inches, target_class: TargetClass,
-        unit: Name | None = None, firers: Count | None = None,
+        self,
+        interaction: discord.Interaction,
+        target: Name,
+        range: Inches,
+        target_class: TargetClass,
+        unit: Name | None = None,
+        firers: Count | None = None,
     ) -> None:
-        await self.act(interaction, "nsr", "volley", target=target, range=range, **{"class": target_class},
-                       unit=unit, firers=firers)
+        await self.act(
+            interaction,
+            "nsr",
+            "volley",
+            target=target,
+            range=range,
+            **{"class": target_class},
+            unit=unit,
+            firers=firers,
+        )
 
-    @app_commands.command(name="pistol", description="Fire: an officer's aimed pistol shot (5 wounds, 6 kills); fire after")
-    @app_commands.describe(target="The enemy unit", range="Inches to the figure aimed at", aim="Which figure: a leader by default", unit=UNIT)
+    @app_commands.command(
+        name="pistol", description="Fire: an officer's aimed pistol shot (5 wounds, 6 kills); fire after"
+    )
+    @app_commands.describe(
+        target="The enemy unit",
+        range="Inches to the figure aimed at",
+        aim="Which figure: a leader by default",
+        unit=UNIT,
+    )
     @app_commands.autocomplete(target=figure_autocomplete, unit=figure_autocomplete)
     async def pistol(
-        self, interaction: discord.Interaction, target: Name, range: Inches, aim: Aim = "leader",
+        self,
+        interaction: discord.Interaction,
+        target: Name,
+        range: Inches,
+        aim: Aim = "leader",
         unit: Name | None = None,
     ) -> None:
         await self.act(interaction, "nsr", "pistol", target=target, range=range, aim=aim, unit=unit)
 
-    @app_commands.command(name="bombard", description="Fire: a gun fires at a building's door, window or wall to breach it")
-    @app_commands.describe(building="The building", part="What the gun fires at", shot="Ball (default) or grape", unit=UNIT)
+    @app_commands.command(
+        name="bombard", description="Fire: a gun fires at a building's door, window or wall to breach it"
+    )
+    @app_commands.describe(
+        building="The building", part="What the gun fires at", shot="Ball (default) or grape", unit=UNIT
+    )
     @app_commands.autocomplete(unit=figure_autocomplete)
     async def bombard(
-        self, interaction: discord.Interaction, building: Name, part: Part, shot: Shot = "ball", unit: Name | None = None,
+        self,
+        interaction: discord.Interaction,
+        building: Name,
+        part: Part,
+        shot: Shot = "ball",
+        unit: Name | None = None,
     ) -> None:
         await self.act(interaction, "nsr", "bombard", building=building, part=part, shot=shot, unit=unit)
 
@@ -144,25 +258,43 @@ class NsrCog(AppCog, commands.GroupCog, group_name="nsr", group_description="Nap
     @app_commands.command(name="melee", description="Close combat: complete a charge (close-in, stand, the fights)")
     @app_commands.describe(
         unit="The charging unit (default: the first charge waiting)",
-        reached="No if every charged figure has moved away", cover="The defenders' position",
-        uphill="Which side stands uphill", rear="The defenders are attacked from the rear",
+        reached="No if every charged figure has moved away",
+        cover="The defenders' position",
+        uphill="Which side stands uphill",
+        rear="The defenders are attacked from the rear",
     )
     @app_commands.autocomplete(unit=figure_autocomplete)
     async def melee(
-        self, interaction: discord.Interaction, unit: Name | None = None, reached: bool = True,
-        cover: Cover = "open", uphill: Uphill = "none", rear: bool = False,
+        self,
+        interaction: discord.Interaction,
+        unit: Name | None = None,
+        reached: bool = True,
+        cover: Cover = "open",
+        uphill: Uphill = "none",
+        rear: bool = False,
     ) -> None:
         await self.act(interaction, "nsr", "melee", unit=unit, reached=reached, cover=cover, uphill=uphill, rear=rear)
 
     @app_commands.command(name="building", description="Describe a building: roof places, storeys, windows, open doors")
-    @app_commands.describe(name="The building's name", roof="Figures that fit on its roof", storeys="Storeys",
-                           windows="Windows to fire from", doors="Open doors to fire from")
+    @app_commands.describe(
+        name="The building's name",
+        roof="Figures that fit on its roof",
+        storeys="Storeys",
+        windows="Windows to fire from",
+        doors="Open doors to fire from",
+    )
     async def building(
-        self, interaction: discord.Interaction, name: Name, roof: app_commands.Range[int, 1, 200],
-        storeys: app_commands.Range[int, 1, 20], windows: app_commands.Range[int, 0, 200] = 0,
+        self,
+        interaction: discord.Interaction,
+        name: Name,
+        roof: app_commands.Range[int, 1, 200],
+        storeys: app_commands.Range[int, 1, 20],
+        windows: app_commands.Range[int, 0, 200] = 0,
         doors: app_commands.Range[int, 0, 50] = 0,
     ) -> None:
-        await self.act(interaction, "nsr", "building", name=name, roof=roof, storeys=storeys, windows=windows, doors=doors)
+        await self.act(
+            interaction, "nsr", "building", name=name, roof=roof, storeys=storeys, windows=windows, doors=doors
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,4 +1,5 @@
 """/odds: the chances of an action, asked with the action's own command line."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -9,8 +10,8 @@ from discord.ext import commands
 
 from bot.app.replies import Refusal
 from bot.commandline import parse_line, split_line, walk
-from rules import RULESETS
 from cogs.common import AppCog, app_of, caller_of, deliver
+from rules import RULESETS
 
 
 class _Capture:

@@ -1,4 +1,5 @@
 """Who is calling, and a :class:`Reply` as the arguments of a Discord message."""
+
 from __future__ import annotations
 
 import io
@@ -32,8 +33,9 @@ def allowed_mentions(reply: Reply) -> discord.AllowedMentions:
     """Only the players a reply means to ping; never @everyone, roles or a name that looks like a mention."""
     if not reply.ping_user_ids:
         return NOBODY
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                   users=[discord.Object(id=i) for i in reply.ping_user_ids])
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(id=i) for i in reply.ping_user_ids]
+    )
 
 
 def message_kwargs(reply: Reply) -> dict[str, Any]:

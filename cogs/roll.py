@@ -1,4 +1,5 @@
 """/roll: free dice for whatever the rules leave to the table."""
+
 from __future__ import annotations
 
 import discord
@@ -13,11 +14,17 @@ class RollCog(AppCog, commands.Cog):
         self.bot = bot  # type: ignore[assignment]
 
     @app_commands.command(name="roll", description="Roll dice in the open, like 2d6+1 or 4d6kh3")
-    @app_commands.describe(dice="Dice notation: 2d6+1, 4d6kh3, 1d10", reason="What the roll is for",
-                           secret="Game master only: roll privately; the log keeps it and shows it when the battle ends")
+    @app_commands.describe(
+        dice="Dice notation: 2d6+1, 4d6kh3, 1d10",
+        reason="What the roll is for",
+        secret="Game master only: roll privately; the log keeps it and shows it when the battle ends",
+    )
     async def roll(
-        self, interaction: discord.Interaction, dice: app_commands.Range[str, 1, 200],
-        reason: app_commands.Range[str, 1, 100] | None = None, secret: bool = False,
+        self,
+        interaction: discord.Interaction,
+        dice: app_commands.Range[str, 1, 200],
+        reason: app_commands.Range[str, 1, 100] | None = None,
+        secret: bool = False,
     ) -> None:
         await deliver(interaction, await self.app.roll(caller_of(interaction), dice, reason, secret))
 

@@ -1,4 +1,5 @@
 """/roster: the figures each player brings to the campaign."""
+
 from __future__ import annotations
 
 import asyncio
@@ -82,10 +83,14 @@ class RosterCog(AppCog, commands.GroupCog, group_name="roster", group_descriptio
     async def show(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 64]) -> None:
         await deliver(interaction, await self.app.roster_show(caller_of(interaction), name))
 
-    @app_commands.command(name="export", description="Your side's roster as a YAML file (the game master: any side, or all)")
+    @app_commands.command(
+        name="export", description="Your side's roster as a YAML file (the game master: any side, or all)"
+    )
     @app_commands.describe(side="The side to export (default: yours); the game master may also give all")
     @app_commands.autocomplete(side=side_autocomplete)
-    async def export(self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 32] | None = None) -> None:
+    async def export(
+        self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 32] | None = None
+    ) -> None:
         await deliver(interaction, await self.app.roster_export(caller_of(interaction), side))
 
     @app_commands.command(name="import", description="Add and update figures from a YAML roster file")

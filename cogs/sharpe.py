@@ -3,6 +3,7 @@
 A defender's choice (parry, riposte, dodge, distract, turn…) is not a command: it is asked of the
 defender's player with buttons (or /decide in the terminal).
 """
+
 from __future__ import annotations
 
 from typing import Literal
@@ -20,98 +21,230 @@ Feet = app_commands.Range[int, 0, 100]
 Pace = Literal["crawl", "walk", "run", "trot", "canter", "gallop"]
 Flank = Literal["front", "right", "left", "rear"]
 Situation = Literal[
-    "none", "backwards", "backwards_bad_going", "run_bad_going", "low_wall", "fight_bad_going", "high_wall",
-    "climb_tree", "jump_down",
+    "none",
+    "backwards",
+    "backwards_bad_going",
+    "run_bad_going",
+    "low_wall",
+    "fight_bad_going",
+    "high_wall",
+    "climb_tree",
+    "jump_down",
 ]
 ACTIVE = "Default: whose turn it is"
 
 
-class SharpeCog(AppCog, commands.GroupCog, group_name="sharpe", group_description="Sharpe's Skirmish: your character's turn"):
+class SharpeCog(
+    AppCog, commands.GroupCog, group_name="sharpe", group_description="Sharpe's Skirmish: your character's turn"
+):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot  # type: ignore[assignment]
         super().__init__()
 
     @app_commands.command(name="move", description="Move the character whose turn it is")
     @app_commands.describe(
-        distance="Inches", figure=ACTIVE, pace="Foot: crawl, walk, run; horse: walk to gallop",
-        bad_going="Half speed", backwards="Going backwards (D check)", contact="Enemy reached: the move ends",
+        distance="Inches",
+        figure=ACTIVE,
+        pace="Foot: crawl, walk, run; horse: walk to gallop",
+        bad_going="Half speed",
+        backwards="Going backwards (D check)",
+        contact="Enemy reached: the move ends",
         turn="Degrees a horse turns",
     )
     @app_commands.autocomplete(figure=figure_autocomplete, contact=figure_autocomplete)
     async def move(
-        self, interaction: discord.Interaction, distance: Inches, figure: Name | None = None, pace: Pace | None = None,
-        bad_going: bool | None = None, backwards: bool | None = None, contact: Name | None = None,
+        self,
+        interaction: discord.Interaction,
+        distance: Inches,
+        figure: Name | None = None,
+        pace: Pace | None = None,
+        bad_going: bool | None = None,
+        backwards: bool | None = None,
+        contact: Name | None = None,
         turn: app_commands.Range[int, 0, 180] | None = None,
     ) -> None:
-        await self.act(interaction, "sharpe", "move", figure=figure, distance=distance, pace=pace, bad_going=bad_going,
-                       backwards=backwards, contact=contact, turn=turn)
+        await self.act(
+            interaction,
+            "sharpe",
+            "move",
+            figure=figure,
+            distance=distance,
+            pace=pace,
+            bad_going=bad_going,
+            backwards=backwards,
+            contact=contact,
+            turn=turn,
+        )
 
     @app_commands.command(name="shoot", description="Fire at an enemy: 2D6 against the firing skill")
     @app_commands.describe(
-        target="The enemy", range="Inches", shooter=ACTIVE, weapon="Default: his first loaded firearm",
-        gun="Fire his side's artillery piece", aimed="Still since last move (+1)", resting="Gun rested (+1)",
-        cover="Target's cover", hidden="Parts hard cover hides (default legs, abdomen)", at="Horse or rider",
-        flank="Target's flank towards the firer", left_hand="Pistol in the left hand", tap_load="Tap-load the rifle after",
-        perch_ft="Target's height above ground", also="Volley gun, artillery: more targets, nearest first",
+        target="The enemy",
+        range="Inches",
+        shooter=ACTIVE,
+        weapon="Default: his first loaded firearm",
+        gun="Fire his side's artillery piece",
+        aimed="Still since last move (+1)",
+        resting="Gun rested (+1)",
+        cover="Target's cover",
+        hidden="Parts hard cover hides (default legs, abdomen)",
+        at="Horse or rider",
+        flank="Target's flank towards the firer",
+        left_hand="Pistol in the left hand",
+        tap_load="Tap-load the rifle after",
+        perch_ft="Target's height above ground",
+        also="Volley gun, artillery: more targets, nearest first",
     )
     @app_commands.autocomplete(target=figure_autocomplete, shooter=figure_autocomplete, gun=figure_autocomplete)
     async def shoot(
-        self, interaction: discord.Interaction, target: Name, range: Inches, shooter: Name | None = None,
-        weapon: app_commands.Range[str, 1, 32] | None = None, gun: Name | None = None, aimed: bool | None = None,
-        resting: bool | None = None, cover: Literal["none", "soft", "hard"] | None = None, hidden: Text | None = None,
-        at: Literal["rider", "horse"] | None = None, flank: Literal["front", "left", "right"] | None = None,
-        left_hand: bool | None = None, tap_load: bool | None = None, perch_ft: Feet | None = None, also: Text | None = None,
+        self,
+        interaction: discord.Interaction,
+        target: Name,
+        range: Inches,
+        shooter: Name | None = None,
+        weapon: app_commands.Range[str, 1, 32] | None = None,
+        gun: Name | None = None,
+        aimed: bool | None = None,
+        resting: bool | None = None,
+        cover: Literal["none", "soft", "hard"] | None = None,
+        hidden: Text | None = None,
+        at: Literal["rider", "horse"] | None = None,
+        flank: Literal["front", "left", "right"] | None = None,
+        left_hand: bool | None = None,
+        tap_load: bool | None = None,
+        perch_ft: Feet | None = None,
+        also: Text | None = None,
     ) -> None:
-        await self.act(interaction, "sharpe", "shoot", target=target, range=range, shooter=shooter, weapon=weapon, gun=gun,
-                       aimed=aimed, resting=resting, cover=cover, hidden=hidden, at=at, flank=flank, left_hand=left_hand,
-                       tap_load=tap_load, perch_ft=perch_ft, also=also)
+        await self.act(
+            interaction,
+            "sharpe",
+            "shoot",
+            target=target,
+            range=range,
+            shooter=shooter,
+            weapon=weapon,
+            gun=gun,
+            aimed=aimed,
+            resting=resting,
+            cover=cover,
+            hidden=hidden,
+            at=at,
+            flank=flank,
+            left_hand=left_hand,
+            tap_load=tap_load,
+            perch_ft=perch_ft,
+            also=also,
+        )
 
     @app_commands.command(name="attack", description="Attack an enemy in melee; his player chooses the defence")
     @app_commands.describe(
-        defender="The enemy", attacker=ACTIVE, flank="Defender's flank attacked", weapon="Default: his best; or bare",
-        blow="Bare hands", uphill="Who is uphill (+1)", obstacle="defender: he holds it; counter: you parried there", no_room="He cannot give ground",
-        follow_up="Follow up", capture="Knock him out", silent="Sneaking up from behind", at="Man or horse",
-        ride_over="Ride him down", bad_going="Fighting in bad going", left_hand="Sword in the left hand",
+        defender="The enemy",
+        attacker=ACTIVE,
+        flank="Defender's flank attacked",
+        weapon="Default: his best; or bare",
+        blow="Bare hands",
+        uphill="Who is uphill (+1)",
+        obstacle="defender: he holds it; counter: you parried there",
+        no_room="He cannot give ground",
+        follow_up="Follow up",
+        capture="Knock him out",
+        silent="Sneaking up from behind",
+        at="Man or horse",
+        ride_over="Ride him down",
+        bad_going="Fighting in bad going",
+        left_hand="Sword in the left hand",
         perch_ft="Defender's height above ground",
     )
     @app_commands.autocomplete(defender=figure_autocomplete, attacker=figure_autocomplete)
     async def attack(
-        self, interaction: discord.Interaction, defender: Name, attacker: Name | None = None, flank: Flank | None = None,
-        weapon: app_commands.Range[str, 1, 32] | None = None, blow: Literal["punch", "kick", "headbutt"] | None = None,
+        self,
+        interaction: discord.Interaction,
+        defender: Name,
+        attacker: Name | None = None,
+        flank: Flank | None = None,
+        weapon: app_commands.Range[str, 1, 32] | None = None,
+        blow: Literal["punch", "kick", "headbutt"] | None = None,
         uphill: Literal["none", "attacker", "defender"] | None = None,
-        obstacle: Literal["none", "defender", "counter"] | None = None, no_room: bool | None = None,
-        follow_up: bool | None = None, capture: bool | None = None, silent: bool | None = None,
-        at: Literal["man", "horse"] | None = None, ride_over: bool | None = None, bad_going: bool | None = None,
-        left_hand: bool | None = None, perch_ft: Feet | None = None,
+        obstacle: Literal["none", "defender", "counter"] | None = None,
+        no_room: bool | None = None,
+        follow_up: bool | None = None,
+        capture: bool | None = None,
+        silent: bool | None = None,
+        at: Literal["man", "horse"] | None = None,
+        ride_over: bool | None = None,
+        bad_going: bool | None = None,
+        left_hand: bool | None = None,
+        perch_ft: Feet | None = None,
     ) -> None:
-        await self.act(interaction, "sharpe", "attack", defender=defender, attacker=attacker, flank=flank, weapon=weapon,
-                       blow=blow, uphill=uphill, obstacle=obstacle, no_room=no_room, follow_up=follow_up, capture=capture,
-                       silent=silent, at=at, ride_over=ride_over, bad_going=bad_going, left_hand=left_hand, perch_ft=perch_ft)
+        await self.act(
+            interaction,
+            "sharpe",
+            "attack",
+            defender=defender,
+            attacker=attacker,
+            flank=flank,
+            weapon=weapon,
+            blow=blow,
+            uphill=uphill,
+            obstacle=obstacle,
+            no_room=no_room,
+            follow_up=follow_up,
+            capture=capture,
+            silent=silent,
+            at=at,
+            ride_over=ride_over,
+            bad_going=bad_going,
+            left_hand=left_hand,
+            perch_ft=perch_ft,
+        )
 
     @app_commands.command(name="check", description="An action check against I, D or S: 1D6, a 6 fails")
     @app_commands.describe(
-        ability="Default D", situation="Its modifier from the table", height_ft="Jumping down: feet",
-        modifier="Agreed extra modifier", what="What he tries", figure=ACTIVE,
+        ability="Default D",
+        situation="Its modifier from the table",
+        height_ft="Jumping down: feet",
+        modifier="Agreed extra modifier",
+        what="What he tries",
+        figure=ACTIVE,
     )
     @app_commands.autocomplete(figure=figure_autocomplete)
     async def check(
-        self, interaction: discord.Interaction, ability: Literal["I", "D", "S"] | None = None, situation: Situation | None = None,
-        height_ft: Feet | None = None, modifier: app_commands.Range[int, -6, 6] | None = None,
-        what: app_commands.Range[str, 1, 60] | None = None, figure: Name | None = None,
+        self,
+        interaction: discord.Interaction,
+        ability: Literal["I", "D", "S"] | None = None,
+        situation: Situation | None = None,
+        height_ft: Feet | None = None,
+        modifier: app_commands.Range[int, -6, 6] | None = None,
+        what: app_commands.Range[str, 1, 60] | None = None,
+        figure: Name | None = None,
     ) -> None:
-        await self.act(interaction, "sharpe", "check", ability=ability, situation=situation, height_ft=height_ft,
-                       modifier=modifier, what=what, figure=figure)
+        await self.act(
+            interaction,
+            "sharpe",
+            "check",
+            ability=ability,
+            situation=situation,
+            height_ft=height_ft,
+            modifier=modifier,
+            what=what,
+            figure=figure,
+        )
 
     @app_commands.command(name="task", description="A strength task for several men: all must succeed")
     @app_commands.describe(
-        helpers="Comrades helping, comma-separated", strength="Default: known, or D6+6", thing="What they force",
+        helpers="Comrades helping, comma-separated",
+        strength="Default: known, or D6+6",
+        thing="What they force",
         figure=ACTIVE,
     )
     @app_commands.rename(thing="object")
     @app_commands.autocomplete(figure=figure_autocomplete)
     async def task(
-        self, interaction: discord.Interaction, helpers: Text | None = None, strength: app_commands.Range[int, 1, 30] | None = None,
-        thing: app_commands.Range[str, 1, 40] | None = None, figure: Name | None = None,
+        self,
+        interaction: discord.Interaction,
+        helpers: Text | None = None,
+        strength: app_commands.Range[int, 1, 30] | None = None,
+        thing: app_commands.Range[str, 1, 40] | None = None,
+        figure: Name | None = None,
     ) -> None:
         await self.act(interaction, "sharpe", "task", helpers=helpers, strength=strength, object=thing, figure=figure)
 
@@ -142,7 +275,10 @@ class SharpeCog(AppCog, commands.GroupCog, group_name="sharpe", group_descriptio
     @app_commands.describe(weapon="On the ground", figure=ACTIVE, give_to="A comrade")
     @app_commands.autocomplete(figure=figure_autocomplete, give_to=figure_autocomplete)
     async def pickup(
-        self, interaction: discord.Interaction, weapon: app_commands.Range[str, 1, 32], figure: Name | None = None,
+        self,
+        interaction: discord.Interaction,
+        weapon: app_commands.Range[str, 1, 32],
+        figure: Name | None = None,
         give_to: Name | None = None,
     ) -> None:
         await self.act(interaction, "sharpe", "pickup", weapon=weapon, figure=figure, give_to=give_to)
@@ -166,13 +302,18 @@ class SharpeCog(AppCog, commands.GroupCog, group_name="sharpe", group_descriptio
     @app_commands.command(name="weather", description="Game master: weather (misfires) and night")
     @app_commands.describe(weather="Fog, rain: misfires", night="Night (−1)")
     async def weather(
-        self, interaction: discord.Interaction, weather: Literal["clear", "fog", "rain"] | None = None, night: bool | None = None,
+        self,
+        interaction: discord.Interaction,
+        weather: Literal["clear", "fog", "rain"] | None = None,
+        night: bool | None = None,
     ) -> None:
         await self.act(interaction, "sharpe", "weather", weather=weather, night=night)
 
     @app_commands.command(name="concede", description="Your side gives up")
     @app_commands.describe(side="Game master: either side")
-    async def concede(self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 32] | None = None) -> None:
+    async def concede(
+        self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 32] | None = None
+    ) -> None:
         await self.act(interaction, "sharpe", "concede", side=side)
 
 

@@ -1,4 +1,5 @@
 """/yasg: Yet Another Skirmish Game on a square grid (the rules are in rules/yasg)."""
+
 from __future__ import annotations
 
 from typing import Literal
@@ -12,51 +13,91 @@ from cogs.common import AppCog, figure_autocomplete
 Name = app_commands.Range[str, 1, 64]
 Squares = app_commands.Range[str, 1, 200]
 Size = app_commands.Range[int, 4, 30]
-FACINGS = [app_commands.Choice(name=word, value=value)
-           for word, value in (("north", "n"), ("east", "e"), ("south", "s"), ("west", "w"))]
+FACINGS = [
+    app_commands.Choice(name=word, value=value)
+    for word, value in (("north", "n"), ("east", "e"), ("south", "s"), ("west", "w"))
+]
 
 
-class YasgCog(AppCog, commands.GroupCog, group_name="yasg", group_description="Yet Another Skirmish Game: the board and your turn"):
+class YasgCog(
+    AppCog, commands.GroupCog, group_name="yasg", group_description="Yet Another Skirmish Game: the board and your turn"
+):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot  # type: ignore[assignment]
         super().__init__()
 
     @app_commands.command(name="board", description="Setup: the board's size in squares, or a ready map")
-    @app_commands.describe(width="Columns (A, B, …)", height="Rows (1, 2, …)", map="A map by name, e.g. farm or open field")
-    async def board(self, interaction: discord.Interaction, width: Size | None = None, height: Size | None = None,
-                    map: app_commands.Range[str, 1, 40] | None = None) -> None:
+    @app_commands.describe(
+        width="Columns (A, B, …)", height="Rows (1, 2, …)", map="A map by name, e.g. farm or open field"
+    )
+    async def board(
+        self,
+        interaction: discord.Interaction,
+        width: Size | None = None,
+        height: Size | None = None,
+        map: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
         await self.act(interaction, "yasg", "board", width=width, height=height, map=map)
 
     @app_commands.command(name="terrain", description="Setup: make squares hill, crops, wood, rubble, building or open")
-    @app_commands.describe(squares="Squares or rectangles, like C4 E5:F6", kind="open, hill, crops, wood, rubble or building",
-                           uphill="A hill's uphill sides, like n e (default: every side facing lower ground)")
-    async def terrain(self, interaction: discord.Interaction, squares: Squares, kind: app_commands.Range[str, 1, 32],
-                      uphill: app_commands.Range[str, 1, 20] | None = None) -> None:
+    @app_commands.describe(
+        squares="Squares or rectangles, like C4 E5:F6",
+        kind="open, hill, crops, wood, rubble or building",
+        uphill="A hill's uphill sides, like n e (default: every side facing lower ground)",
+    )
+    async def terrain(
+        self,
+        interaction: discord.Interaction,
+        squares: Squares,
+        kind: app_commands.Range[str, 1, 32],
+        uphill: app_commands.Range[str, 1, 20] | None = None,
+    ) -> None:
         await self.act(interaction, "yasg", "terrain", squares=squares, kind=kind, uphill=uphill)
 
     @app_commands.command(name="edge", description="Setup: a hedge or wall along one side of squares (none clears it)")
-    @app_commands.describe(squares="Squares or rectangles, like C4:F4", side="The side of those squares",
-                           kind="hedge, wall or none")
+    @app_commands.describe(
+        squares="Squares or rectangles, like C4:F4", side="The side of those squares", kind="hedge, wall or none"
+    )
     @app_commands.choices(side=FACINGS)
-    async def edge(self, interaction: discord.Interaction, squares: Squares, side: str,
-                   kind: app_commands.Range[str, 1, 32]) -> None:
+    async def edge(
+        self, interaction: discord.Interaction, squares: Squares, side: str, kind: app_commands.Range[str, 1, 32]
+    ) -> None:
         await self.act(interaction, "yasg", "edge", squares=squares, side=side, kind=kind)
 
     @app_commands.command(name="place", description="Setup: put your figure on a square, facing a way")
-    @app_commands.describe(figure="Your figure", square="A square, like C4", facing="Which way it faces (default: the middle)")
+    @app_commands.describe(
+        figure="Your figure", square="A square, like C4", facing="Which way it faces (default: the middle)"
+    )
     @app_commands.autocomplete(figure=figure_autocomplete)
     @app_commands.choices(facing=FACINGS)
-    async def place(self, interaction: discord.Interaction, figure: Name, square: app_commands.Range[str, 2, 5],
-                    facing: str | None = None) -> None:
+    async def place(
+        self,
+        interaction: discord.Interaction,
+        figure: Name,
+        square: app_commands.Range[str, 2, 5],
+        facing: str | None = None,
+    ) -> None:
         await self.act(interaction, "yasg", "place", figure=figure, square=square, facing=facing)
 
-    @app_commands.command(name="move", description="Movement: walk 2 or run 4 squares through sides (1 or 3 to fire too)")
-    @app_commands.describe(figure="Your figure", to="A square (the bot finds the way) or a path, like C5 D5",
-                           pace="walk or run (default: walk if it is far enough)", facing="Its facing after the move")
+    @app_commands.command(
+        name="move", description="Movement: walk 2 or run 4 squares through sides (1 or 3 to fire too)"
+    )
+    @app_commands.describe(
+        figure="Your figure",
+        to="A square (the bot finds the way) or a path, like C5 D5",
+        pace="walk or run (default: walk if it is far enough)",
+        facing="Its facing after the move",
+    )
     @app_commands.autocomplete(figure=figure_autocomplete)
     @app_commands.choices(facing=FACINGS)
-    async def move(self, interaction: discord.Interaction, figure: Name, to: app_commands.Range[str, 2, 60],
-                   pace: Literal["walk", "run"] | None = None, facing: str | None = None) -> None:
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        figure: Name,
+        to: app_commands.Range[str, 2, 60],
+        pace: Literal["walk", "run"] | None = None,
+        facing: str | None = None,
+    ) -> None:
         await self.act(interaction, "yasg", "move", figure=figure, to=to, pace=pace, facing=facing)
 
     @app_commands.command(name="face", description="Movement: turn your figure to face north, east, south or west")
@@ -84,7 +125,9 @@ class YasgCog(AppCog, commands.GroupCog, group_name="yasg", group_description="Y
     async def engage(self, interaction: discord.Interaction, figure: Name, target: Name) -> None:
         await self.act(interaction, "yasg", "engage", figure=figure, target=target)
 
-    @app_commands.command(name="look", description="Range, arc, line of fire, cover and the number needed, from the board")
+    @app_commands.command(
+        name="look", description="Range, arc, line of fire, cover and the number needed, from the board"
+    )
     @app_commands.describe(figure="The figure looking", target="The figure it looks at")
     @app_commands.autocomplete(figure=figure_autocomplete, target=figure_autocomplete)
     async def look(self, interaction: discord.Interaction, figure: Name, target: Name) -> None:

@@ -11,6 +11,7 @@ Where the database comes from, first match wins:
 
 Logging is left alone: there is no ini file and the application owns the logging set-up.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -36,8 +37,7 @@ def _url() -> str:
     url = config.attributes.get("sqlalchemy.url") or config.get_main_option("sqlalchemy.url")
     if not url:
         raise RuntimeError(
-            "No database URL for Alembic: set config.attributes['sqlalchemy.url'] "
-            "(see bot.db.database.alembic_config)"
+            "No database URL for Alembic: set config.attributes['sqlalchemy.url'] (see bot.db.database.alembic_config)"
         )
     return str(url)
 
@@ -82,9 +82,7 @@ def do_run_migrations(connection: Connection) -> None:
         if dialect == "postgresql":
             # Held until the migration transaction ends. (SQLite: BEGIN IMMEDIATE already
             # serialises concurrent upgrades.)
-            connection.execute(
-                text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK_KEY}
-            )
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_MIGRATION_LOCK_KEY})
         context.run_migrations()
         if dialect == "sqlite":
             # Foreign keys are off while migrating (batch mode rebuilds tables); check that
@@ -95,9 +93,7 @@ def do_run_migrations(connection: Connection) -> None:
 
 
 async def run_async_migrations() -> None:
-    connectable = async_engine_from_config(
-        {"sqlalchemy.url": _url()}, prefix="sqlalchemy.", poolclass=pool.NullPool
-    )
+    connectable = async_engine_from_config({"sqlalchemy.url": _url()}, prefix="sqlalchemy.", poolclass=pool.NullPool)
     if connectable.dialect.name == "sqlite":
         install_sqlite_hooks(connectable.sync_engine, foreign_keys=False)
     try:

@@ -4,14 +4,16 @@ Nothing here imports discord or sqlalchemy; engines see dice only through ``Dice
 ruleset is found by its package: ``rules/<slug>/engine.py`` exposing ``SLUG``, ``TITLE`` and
 ``make_engine(house_rules) -> Engine``; nothing else needs to list it.
 """
+
 from __future__ import annotations
 
 import functools
 import importlib
 import json
 import pkgutil
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from rules.core import Engine, RuleError
 

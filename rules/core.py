@@ -5,16 +5,18 @@ An engine is pure: it takes a state, an :class:`Action` and a :class:`DiceSource
 :class:`Decision`). It never touches Discord, a database or the global random generator, and it
 never mutates the state it was given, so a refused action (a :class:`RuleError`) changes nothing.
 """
+
 from __future__ import annotations
 
 import copy
-import functools
-from collections import abc
 import dataclasses
+import functools
 import types
 import typing
+from collections import abc
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Literal, Mapping, Protocol, Sequence, TypeVar, Union
+from typing import Any, Generic, Literal, Protocol, TypeVar, Union
 
 T = TypeVar("T")
 S = TypeVar("S")
@@ -277,7 +279,7 @@ def to_data(value: Any) -> Any:
     return value
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _field_names(tp: type) -> tuple[str, ...] | None:
     """A dataclass's field names (None for anything else), looked up once per type."""
     return tuple(f.name for f in dataclasses.fields(tp)) if dataclasses.is_dataclass(tp) else None
@@ -318,7 +320,7 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _plan(tp: Any) -> tuple[Any, ...]:
     """How to build ``tp``: worked out once per type, since ``typing``'s introspection is slow and
     a saved state is converted on every action."""
@@ -400,7 +402,7 @@ def _convert(tp: Any, value: Any, where: str, problems: list[str]) -> Any:
     return float(value)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _fields_of(tp: type) -> tuple[dict[str, Any], dict[str, dataclasses.Field[Any]]]:
     """A dataclass's resolved annotations and init fields (resolving them is slow: do it once)."""
     return typing.get_type_hints(tp), {f.name: f for f in dataclasses.fields(tp) if f.init}

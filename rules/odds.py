@@ -6,13 +6,15 @@ and this module is that source. An engine may name outcomes itself with
 ``odds_outcome(events) -> str`` (otherwise they are read from the events: casualties, wounds,
 misfires), and may say ``odds_exact = False`` when its actions branch too widely to enumerate.
 """
+
 from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Literal
 
 from rules.core import Action, DiceSource, Engine, Event
 
@@ -78,8 +80,13 @@ def _casualties(events: Sequence[Event]) -> int:
 
 
 def odds(
-    engine: Engine[Any], state: Any, action: Action, random_dice: DiceSource, *,
-    exact_limit: int = EXACT_LIMIT, simulations: int = SIMULATIONS,
+    engine: Engine[Any],
+    state: Any,
+    action: Action,
+    random_dice: DiceSource,
+    *,
+    exact_limit: int = EXACT_LIMIT,
+    simulations: int = SIMULATIONS,
 ) -> Odds:
     """The chances of each outcome of ``action`` in ``state``; a RuleError if it is not legal now.
 
@@ -94,7 +101,9 @@ def odds(
         return _simulate(engine, state, action, label, simulations, random_dice)
 
 
-def _exact(engine: Engine[Any], state: Any, action: Action, label: Callable[[Sequence[Event]], str], limit: int) -> Odds:
+def _exact(
+    engine: Engine[Any], state: Any, action: Action, label: Callable[[Sequence[Event]], str], limit: int
+) -> Odds:
     tally: Counter[str] = Counter()
     casualties = Fraction(0)
     prefix: list[int] = []
@@ -122,8 +131,14 @@ def _exact(engine: Engine[Any], state: Any, action: Action, label: Callable[[Seq
     return Odds("exact", runs, tuple(ranked), float(casualties))
 
 
-def _simulate(engine: Engine[Any], state: Any, action: Action, label: Callable[[Sequence[Event]], str],
-              simulations: int, dice: DiceSource) -> Odds:
+def _simulate(
+    engine: Engine[Any],
+    state: Any,
+    action: Action,
+    label: Callable[[Sequence[Event]], str],
+    simulations: int,
+    dice: DiceSource,
+) -> Odds:
     tally: Counter[str] = Counter()
     casualties = 0
     deadline = time.monotonic() + TIME_BUDGET

@@ -1,10 +1,12 @@
 """Loading a ruleset's ``tables.yaml``, with a campaign's house rules laid over it."""
+
 from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Mapping
 from importlib import resources
-from typing import Any, Mapping, TypeVar
+from typing import Any, TypeVar
 
 import yaml
 
@@ -32,7 +34,7 @@ def base_tables(package: str) -> dict[str, Any]:
     return copy.deepcopy(_parsed_tables(package))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _parsed_tables(package: str) -> dict[str, Any]:
     text = resources.files(package).joinpath("tables.yaml").read_text(encoding="utf-8")
     data = read_yaml_text(text, f"{package}/tables.yaml")

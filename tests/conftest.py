@@ -6,6 +6,7 @@ database named ``skirmish_test_<pid>_<random>`` for the session, dropped and cre
 every test that uses it (so no test trusts what another one, or an earlier run, left) and dropped
 at the end. If the server cannot be reached the PostgreSQL half is skipped, with the reason.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -63,9 +64,7 @@ class PgServer:
         )
 
     def drop(self) -> None:
-        run_in_thread(
-            _pg_execute, self.admin_dsn, f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)'
-        )
+        run_in_thread(_pg_execute, self.admin_dsn, f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
 
 
 @pytest.fixture(scope="session")
@@ -75,12 +74,10 @@ def pg_server() -> Iterator[PgServer]:
     where = f"{server.host or 'localhost'}:{server.port or 5432}"
     try:
         run_in_thread(_pg_execute, admin_dsn, "SELECT 1")
-    except Exception as exc:  # noqa: BLE001 - any failure to connect means "skip"
+    except Exception as exc:
         pytest.skip(f"PostgreSQL not reachable at {where}: {type(exc).__name__}: {exc}")
     database = f"skirmish_test_{os.getpid()}_{secrets.token_hex(4)}"
-    url = server.set(drivername="postgresql+asyncpg", database=database).render_as_string(
-        hide_password=False
-    )
+    url = server.set(drivername="postgresql+asyncpg", database=database).render_as_string(hide_password=False)
     pg = PgServer(admin_dsn=admin_dsn, database=database, url=url)
     try:
         yield pg
@@ -97,6 +94,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     pg: PgServer = request.getfixturevalue("pg_server")
     pg.recreate()
     yield pg.url
+
 
 @pytest_asyncio.fixture
 async def database(db_url: str) -> AsyncIterator[Database]:

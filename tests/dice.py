@@ -1,10 +1,11 @@
 """Dice sources the rules tests share: forced dice that record every roll, and seeded random dice.
 
 Neither turns cards (a ruleset that does, like NSR, keeps a source of its own)."""
+
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 
 class ScriptedDice:

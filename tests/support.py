@@ -1,4 +1,5 @@
 """Helpers the tests share: callers, a table with forced dice, fakes specced from discord.py."""
+
 from __future__ import annotations
 
 import itertools
@@ -19,10 +20,12 @@ SSG_RED = ["Rossi", "Ada", "Cy", "Dee", "Eli", "Fay"]
 SSG_BLUE = ["Big Jim", "Bo", "Bert", "Bill", "Ben", "Bud"]
 
 
-def caller(user_id: int, name: str = "", *, channel: int = CHANNEL, guild: int = GUILD,
-           interaction_id: int | None = None) -> Caller:
-    return Caller(user_id, name or f"user{user_id}", guild, channel,
-                  interaction_id if interaction_id is not None else next(_ids))
+def caller(
+    user_id: int, name: str = "", *, channel: int = CHANNEL, guild: int = GUILD, interaction_id: int | None = None
+) -> Caller:
+    return Caller(
+        user_id, name or f"user{user_id}", guild, channel, interaction_id if interaction_id is not None else next(_ids)
+    )
 
 
 GM = 1
@@ -52,8 +55,9 @@ async def join(app: App, user: int, name: str, side: str) -> None:
     await app.decide(caller(GM, "Gina"), "approve", asked.decision.decision_id)
 
 
-def fake_interaction(client: Any, user_id: int, name: str = "", *, channel: int = CHANNEL,
-                     guild: int = GUILD) -> MagicMock:
+def fake_interaction(
+    client: Any, user_id: int, name: str = "", *, channel: int = CHANNEL, guild: int = GUILD
+) -> MagicMock:
     """An interaction specced from the real ``discord.Interaction``; its response records what is sent."""
     interaction = MagicMock(spec=discord.Interaction)
     interaction.client = client

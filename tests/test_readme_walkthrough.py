@@ -13,6 +13,7 @@ rolls after a battle on the card of their own side (and a fate the card tells al
 a body part named in words on a wound card, and a man who has sat out his games shown as active
 again as soon as he has.
 """
+
 from __future__ import annotations
 
 import os
@@ -70,7 +71,7 @@ def read_walkthrough(text: str) -> Walkthrough:
     for info, body in FENCE.findall(part):
         first = body.split("\n", 1)[0].strip()
         if first.startswith(FILE_MARK):
-            walk.files[first[len(FILE_MARK):].strip()] = body
+            walk.files[first[len(FILE_MARK) :].strip()] = body
         elif info == "text" and first.startswith(MARK):
             walk.commands += body.splitlines()
         elif info == "text":
@@ -105,7 +106,12 @@ def play(walk: Walkthrough, folder: Path) -> str:
     env = {**os.environ, "SKIRMISH_GM_DATA": str(folder / "data"), "PYTHONPATH": str(README.parent)}
     done = subprocess.run(
         [sys.executable, "-m", "bot", "play", "--db", str(folder / "campaign.sqlite3"), "--seed", str(walk.seed)],
-        input="\n".join(walk.commands) + "\n", capture_output=True, text=True, timeout=120, env=env, cwd=folder,
+        input="\n".join(walk.commands) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=folder,
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
@@ -140,18 +146,22 @@ def test_the_matching_reads_the_ellipsis_and_keeps_order() -> None:
 
 
 def test_a_figures_history_reads_as_sentences() -> None:
-    assert history_line({"battle": 1, "note": "Leroux rolls 5: he misses the next 5 games.",
-                         "date": "2025-05-01", "games_out": 5}) == (
-        "Battle 1: Leroux rolls 5: he misses the next 5 games. (2025-05-01)")
+    assert history_line(
+        {"battle": 1, "note": "Leroux rolls 5: he misses the next 5 games.", "date": "2025-05-01", "games_out": 5}
+    ) == ("Battle 1: Leroux rolls 5: he misses the next 5 games. (2025-05-01)")
     assert history_line({"battle": 2, "result": "removed by Rossi"}) == "Battle 2: result: removed by Rossi"
-    assert history_line({"battle": 3, "note": "Battle 3: fought", "date": "2025-05-02"}) == "Battle 3: fought (2025-05-02)"
+    assert (
+        history_line({"battle": 3, "note": "Battle 3: fought", "date": "2025-05-02"}) == "Battle 3: fought (2025-05-02)"
+    )
     assert history_line("an old campaign's note") == "an old campaign's note"
     assert history_line({}) == "—"
 
 
 def test_the_rolls_after_a_battle_go_on_their_own_sides_card() -> None:
-    results = [Aftermath("Sharpe", "british", "active", "fought; wounds heal"),
-               Aftermath("Leroux", "french", "resting", "Leroux rolls 5: he misses the next 5 games.", games_out=5)]
+    results = [
+        Aftermath("Sharpe", "british", "active", "fought; wounds heal"),
+        Aftermath("Leroux", "french", "resting", "Leroux rolls 5: he misses the next 5 games.", games_out=5),
+    ]
     events = [Event("aftermath", "Leroux's horse is lame for good.", {"figure": "Leroux"})]
     british, french = post_battle_cards(results, events)
     assert british.fields == []
@@ -161,19 +171,24 @@ def test_the_rolls_after_a_battle_go_on_their_own_sides_card() -> None:
 def test_a_fate_rolled_after_the_battle_is_told_once_on_its_card() -> None:
     """Sharpe's fate roll is both the figure's note and the roll's own text: the card says it once."""
     fate = "Leroux rolls 5: he misses the next 5 games."
-    results = [Aftermath("Sharpe", "british", "active", "fought; wounds heal"),
-               Aftermath("Leroux", "french", "resting", fate, games_out=5)]
+    results = [
+        Aftermath("Sharpe", "british", "active", "fought; wounds heal"),
+        Aftermath("Leroux", "french", "resting", fate, games_out=5),
+    ]
     british, french = post_battle_cards(results, [Event("aftermath", fate, {"figure": "Leroux", "fate": "injured"})])
     assert french.description == f"🛌 **Leroux** — {fate}" and french.fields == [] and british.fields == []
 
 
 def test_a_wound_card_names_the_body_part_in_words() -> None:
-    card = wound_card(Event("wound", "Leroux: serious wound to the left arm.", {"figure": "Leroux", "location": "left_arm"}))
+    card = wound_card(
+        Event("wound", "Leroux: serious wound to the left arm.", {"figure": "Leroux", "location": "left_arm"})
+    )
     assert card.title == "🩸 Wound: Leroux — left arm"
 
 
 async def test_a_man_who_has_sat_out_his_games_is_active_again_when_the_battle_he_missed_ends(
-    app: App, forced: ForcedDice,
+    app: App,
+    forced: ForcedDice,
 ) -> None:
     await app.campaign_new(caller(GM, "Gina"), "M", "medieval")
     await join(app, RED, "Rita", "red")
@@ -187,7 +202,10 @@ async def test_a_man_who_has_sat_out_his_games_is_active_again_when_the_battle_h
     async with app.db.transaction() as s:
         first = await s.scalar(select(Game.number))
         walt = await s.scalar(select(Figure).where(Figure.name == "Walt"))
-        walt.status, walt.history = "resting", [*walt.history, {"battle": first, "note": "misses 1 game", "games_out": 1}]
+        walt.status, walt.history = (
+            "resting",
+            [*walt.history, {"battle": first, "note": "misses 1 game", "games_out": 1}],
+        )
     forced.push_dice([6, 1])
     await app.game_start(caller(GM, "Gina"))  # Walt sits this one out …
     async with app.db.transaction() as s:

@@ -1,9 +1,11 @@
 """After a battle: the ruleset's consequences carried into the rosters, each figure's history, and a
 post-battle card per side. Undoing the battle's last action takes the consequences back too."""
+
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -28,10 +30,19 @@ def default_aftermath(engine: Engine[Any], state: Any, battle: int) -> list[Afte
 
 
 class AftermathCommands(AppBase):
-    async def _close_battle(self, s: AsyncSession, campaign: Campaign, game: Game, engine: Engine[Any], state: Any) -> Reply:
+    async def _close_battle(
+        self, s: AsyncSession, campaign: Campaign, game: Game, engine: Engine[Any], state: Any
+    ) -> Reply:
         """Apply the battle's consequences to the rosters (once): the post-battle cards, events and dice."""
-        records = list(await s.scalars(select(ActionRecord).where(ActionRecord.game_id == game.id, ActionRecord.seq == 1)))
-        specs = [from_data(FigureSpec, spec) for r in records if r.action and "start" in r.action for spec in r.action["start"]]
+        records = list(
+            await s.scalars(select(ActionRecord).where(ActionRecord.game_id == game.id, ActionRecord.seq == 1))
+        )
+        specs = [
+            from_data(FigureSpec, spec)
+            for r in records
+            if r.action and "start" in r.action
+            for spec in r.action["start"]
+        ]
         dice = RecordingDice(self._dice())
         hook = getattr(engine, "aftermath", None)
         if hook is not None:
@@ -45,7 +56,14 @@ class AftermathCommands(AppBase):
             figure = figures.get(result.name)
             if figure is None:
                 continue  # removed from the roster during the battle: nothing to carry
-            before.append({"name": figure.name, "status": figure.status, "stats": figure.stats, "history": len(figure.history or [])})
+            before.append(
+                {
+                    "name": figure.name,
+                    "status": figure.status,
+                    "stats": figure.stats,
+                    "history": len(figure.history or []),
+                }
+            )
             entry = {"battle": game.number, "note": result.note, "date": datetime.now(UTC).date().isoformat()}
             if result.status == "resting":
                 entry["games_out"] = result.games_out
@@ -54,16 +72,37 @@ class AftermathCommands(AppBase):
             if result.stats is not None:
                 figure.stats = dict(result.stats)
         tx = SessionTx(s)
-        await self._write(tx, self._record(game, await self._next_seq(tx, game), _system_caller(campaign), AFTERMATH_COMMAND, None, True, None,
-                                           events, dice.rolled, {"aftermath": before}))
+        await self._write(
+            tx,
+            self._record(
+                game,
+                await self._next_seq(tx, game),
+                _system_caller(campaign),
+                AFTERMATH_COMMAND,
+                None,
+                True,
+                None,
+                events,
+                dice.rolled,
+                {"aftermath": before},
+            ),
+        )
         await self._available_figures(s, campaign)  # who has now served his missed games is active again
-        return Reply(cards=post_battle_cards(results, events), events=events,
-                     rolls=[RolledDie(r.kind, r.sides, r.value, r.reason) for r in dice.rolled])
+        return Reply(
+            cards=post_battle_cards(results, events),
+            events=events,
+            rolls=[RolledDie(r.kind, r.sides, r.value, r.reason) for r in dice.rolled],
+        )
 
     async def _revert_battle(self, s: AsyncSession, campaign: Campaign, game: Game) -> bool:
         """Undo the consequences a battle left on the rosters; True if there were any."""
-        record = await s.scalar(select(ActionRecord).where(
-            ActionRecord.game_id == game.id, ActionRecord.command == AFTERMATH_COMMAND, ActionRecord.undone.is_(False)))
+        record = await s.scalar(
+            select(ActionRecord).where(
+                ActionRecord.game_id == game.id,
+                ActionRecord.command == AFTERMATH_COMMAND,
+                ActionRecord.undone.is_(False),
+            )
+        )
         if record is None:
             return False
         figures = {f.name: f for f in await s.scalars(select(Figure).where(Figure.campaign_id == campaign.id))}
@@ -116,8 +155,10 @@ def post_battle_cards(results: Sequence[Aftermath], events: Sequence[Event]) -> 
     for result in results:
         mark = {"dead": "☠ ", "resting": "🛌 "}.get(result.status, "")
         by_side.setdefault(result.side, []).append(f"{mark}**{result.name}** — {result.note}")
-    cards = [Card(title=f"After the battle: {side.title()}", description="\n".join(lines), colour=side_colour(side))
-             for side, lines in by_side.items()]
+    cards = [
+        Card(title=f"After the battle: {side.title()}", description="\n".join(lines), colour=side_colour(side))
+        for side, lines in by_side.items()
+    ]
     # Each roll goes on the card of the side whose figure it is about (else the first card), unless
     # that card's line for the figure says it already (Sharpe's fate roll is the figure's note).
     side_of = {result.name: result.side for result in results}

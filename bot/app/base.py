@@ -1,10 +1,12 @@
 """What every command shares: the lookups, the channel lock, and the rules engine of a campaign."""
+
 from __future__ import annotations
 
 import asyncio
 import shlex
 from collections import defaultdict
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,9 +17,24 @@ from sqlalchemy.orm.exc import StaleDataError
 from bot.app.loaded_states import LoadedStates
 from bot.app.replies import Caller, Refusal, Reply, joined
 from bot.app.rows import (
-    ACTIVE_GAME_ROW, CALLERS_MEMBERSHIP, CAMPAIGN_AND_MEMBER_ROW, CAMPAIGN_ROW, GM_USER_IDS, HERE, IN_PROGRESS,
-    LATEST_GAME_ROW, LOCKED_GAME_ROW, RENAME_MEMBER, SIDE_USER_IDS,
-    CampaignRow, GameRow, LogEntry, MemberRow, campaign_row, game_row, member_row,
+    ACTIVE_GAME_ROW,
+    CALLERS_MEMBERSHIP,
+    CAMPAIGN_AND_MEMBER_ROW,
+    CAMPAIGN_ROW,
+    GM_USER_IDS,
+    HERE,
+    IN_PROGRESS,
+    LATEST_GAME_ROW,
+    LOCKED_GAME_ROW,
+    RENAME_MEMBER,
+    SIDE_USER_IDS,
+    CampaignRow,
+    GameRow,
+    LogEntry,
+    MemberRow,
+    campaign_row,
+    game_row,
+    member_row,
 )
 from bot.db.database import Database, lock_active_game, lock_game
 from bot.db.models import ActionRecord, Campaign, EventRecord, Figure, Game, Member, RollRecord, utcnow
@@ -146,9 +163,11 @@ class AppBase:
 
     async def _campaign_and_player(self, s: AsyncSession, caller: Caller) -> tuple[Campaign, Member]:
         """The channel's campaign and the caller's membership, in one query (the hot path)."""
-        row = (await s.execute(
-            CAMPAIGN_AND_MEMBER, {"user": caller.user_id, "guild": caller.guild_id, "channel": caller.channel_id}
-        )).first()
+        row = (
+            await s.execute(
+                CAMPAIGN_AND_MEMBER, {"user": caller.user_id, "guild": caller.guild_id, "channel": caller.channel_id}
+            )
+        ).first()
         if row is None:
             raise Refusal("There is no campaign in this channel: start one with /campaign new.")
         campaign, member = row
@@ -209,7 +228,9 @@ class AppBase:
         return campaign
 
     async def _campaign_and_player_row(self, tx: Tx, caller: Caller) -> tuple[CampaignRow, MemberRow]:
-        found = await tx.first(CAMPAIGN_AND_MEMBER_ROW, {"user": caller.user_id, "guild": caller.guild_id, "channel": caller.channel_id})
+        found = await tx.first(
+            CAMPAIGN_AND_MEMBER_ROW, {"user": caller.user_id, "guild": caller.guild_id, "channel": caller.channel_id}
+        )
         if found is None:
             raise Refusal("There is no campaign in this channel: start one with /campaign new.")
         member = member_row(found)
@@ -247,27 +268,75 @@ class AppBase:
 
     @staticmethod
     def _record(
-        game: Game | GameRow, seq: int, caller: Caller, command: str, state_before: Any, by_gm: bool,
-        side: str | None, events: Sequence[Event], rolled: Sequence[RolledDie], action: Mapping[str, Any] | None = None,
+        game: Game | GameRow,
+        seq: int,
+        caller: Caller,
+        command: str,
+        state_before: Any,
+        by_gm: bool,
+        side: str | None,
+        events: Sequence[Event],
+        rolled: Sequence[RolledDie],
+        action: Mapping[str, Any] | None = None,
     ) -> LogEntry:
         """One entry of the game's log: the command as typed and as data, its events and every die."""
-        return LogEntry(game.id, seq, caller.interaction_id, caller.user_id, side, by_gm, command[:2000],
-                        dict(action) if action else None, state_before, list(events), list(rolled))
+        return LogEntry(
+            game.id,
+            seq,
+            caller.interaction_id,
+            caller.user_id,
+            side,
+            by_gm,
+            command[:2000],
+            dict(action) if action else None,
+            state_before,
+            list(events),
+            list(rolled),
+        )
 
     @staticmethod
     async def _write(tx: Tx, entry: LogEntry) -> None:
         """Write a log entry with its events and dice: at most three plain INSERTs."""
-        entry.id = await tx.scalar(INSERT_ACTION, {
-            "game_id": entry.game_id, "seq": entry.seq, "interaction_id": entry.interaction_id, "user_id": entry.user_id,
-            "side": entry.side, "by_gm": entry.by_gm, "command": entry.command, "action": entry.action,
-            "state_before": entry.state_before, "undone": False, "created_at": utcnow(),
-        })
+        entry.id = await tx.scalar(
+            INSERT_ACTION,
+            {
+                "game_id": entry.game_id,
+                "seq": entry.seq,
+                "interaction_id": entry.interaction_id,
+                "user_id": entry.user_id,
+                "side": entry.side,
+                "by_gm": entry.by_gm,
+                "command": entry.command,
+                "action": entry.action,
+                "state_before": entry.state_before,
+                "undone": False,
+                "created_at": utcnow(),
+            },
+        )
         if entry.events:
-            await tx.run(INSERT_EVENTS, [{"action_id": entry.id, "seq": i, "kind": e.kind, "text": e.text, "data": dict(e.data)}
-                                         for i, e in enumerate(entry.events)])
+            await tx.run(
+                INSERT_EVENTS,
+                [
+                    {"action_id": entry.id, "seq": i, "kind": e.kind, "text": e.text, "data": dict(e.data)}
+                    for i, e in enumerate(entry.events)
+                ],
+            )
         if entry.rolls:
-            await tx.run(INSERT_ROLLS, [{"action_id": entry.id, "seq": i, "kind": r.kind, "sides": r.sides, "value": r.value,
-                                         "reason": r.reason, "secret": entry.secret} for i, r in enumerate(entry.rolls)])
+            await tx.run(
+                INSERT_ROLLS,
+                [
+                    {
+                        "action_id": entry.id,
+                        "seq": i,
+                        "kind": r.kind,
+                        "sides": r.sides,
+                        "value": r.value,
+                        "reason": r.reason,
+                        "secret": entry.secret,
+                    }
+                    for i, r in enumerate(entry.rolls)
+                ],
+            )
 
     @staticmethod
     async def _save_state(tx: Tx, game: Game | GameRow, state: dict[str, Any]) -> None:
@@ -293,13 +362,19 @@ class AppBase:
     async def _replay(self, s: AsyncSession, interaction_id: int) -> Reply | None:
         """A repeated delivery of an interaction already applied: its result again, nothing re-done."""
         record = await s.scalar(
-            select(ActionRecord).where(ActionRecord.interaction_id == interaction_id)
+            select(ActionRecord)
+            .where(ActionRecord.interaction_id == interaction_id)
             .options(selectinload(ActionRecord.events), selectinload(ActionRecord.rolls))
         )
         if record is None:
             return None
         events = [Event(e.kind, e.text, e.data or {}) for e in record.events]
         rolled = [RolledDie(r.kind, r.sides, r.value, r.reason) for r in record.rolls]
-        reply = Reply(cards=action_cards(f"Already applied: {record.command}", "", record.side, events, rolled),
-                      events=events, rolls=rolled, ephemeral=True, replayed=True)
+        reply = Reply(
+            cards=action_cards(f"Already applied: {record.command}", "", record.side, events, rolled),
+            events=events,
+            rolls=rolled,
+            ephemeral=True,
+            replayed=True,
+        )
         return reply

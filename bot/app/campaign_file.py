@@ -1,5 +1,6 @@
 """The parts of roster and campaign files other than the figures: the header, members, settings,
 and house rules (checked by building the ruleset's engine with them)."""
+
 from __future__ import annotations
 
 import logging
@@ -41,6 +42,7 @@ OUTSIDE = "in the ruleset's own tables, with these house rules laid over them"
 #: held to the same rules as the command that sets the value.
 SettingCheck = Callable[[Any], "str | None"]
 
+
 def _check_battles_before(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         return f"must be a whole number from 0, not {value!r}"
@@ -64,8 +66,7 @@ def check_header(doc: Doc, kind: str, keys: Sequence[str], ruleset: str | None, 
     marked = data.get(FORMAT_KEY)
     if marked is not None and marked != kind:
         other = f"/{marked} import" if marked in ("roster", "campaign") else "another command"
-        problems.append(doc.at((FORMAT_KEY,), f"this is a {short(str(marked))} file, not a {kind} file: "
-                                              f"use {other}"))
+        problems.append(doc.at((FORMAT_KEY,), f"this is a {short(str(marked))} file, not a {kind} file: use {other}"))
         return None
     version = data.get("version")
     if version is not None and version != VERSION:
@@ -140,8 +141,9 @@ def read_members(doc: Doc, engine: Engine[Any] | None, problems: list[str]) -> l
         if side is not None and engine is not None:
             match = next((s for s in engine.sides() if s.casefold() == " ".join(side.split()).casefold()), None)
             if match is None:
-                problems.append(doc.at(path + ("side",), f"{short(side)} is not a side here: use "
-                                                         f"{', '.join(engine.sides())}"))
+                problems.append(
+                    doc.at(path + ("side",), f"{short(side)} is not a side here: use {', '.join(engine.sides())}")
+                )
             side = match
         elif item.get("side") is not None:
             problems.append(doc.at(path + ("side",), "a member's side must be a word"))
@@ -186,8 +188,10 @@ def build_engine(doc: Doc, slug: str, rules: Any, problems: list[str]) -> Engine
         problems.append(exc.message)
     except Exception as exc:  # the rules tripped on odd data: tell the game master, log the rest
         log.error("building the %s engine with house rules failed", slug, exc_info=exc)
-        problems.append(f"the {slug} rules cannot be built with these house rules ({type(exc).__name__}); "
-                        f"check the keys against /campaign rules show tables:True")
+        problems.append(
+            f"the {slug} rules cannot be built with these house rules ({type(exc).__name__}); "
+            f"check the keys against /campaign rules show tables:True"
+        )
     return None
 
 
@@ -233,8 +237,10 @@ def changes(slug: str, rules: Mapping[str, Any] | None) -> list[str]:
             return
         if isinstance(value, list) and isinstance(under, list):
             same = next((i for i, (a, b) in enumerate(zip(value, under)) if a != b), min(len(value), len(under)))
-            lines.append(f"{path}: {plural(len(under), 'item')} → {plural(len(value), 'item')}; from [{same}]: "
-                         f"{_brief(under[same:])} → {_brief(value[same:])}")
+            lines.append(
+                f"{path}: {plural(len(under), 'item')} → {plural(len(value), 'item')}; from [{same}]: "
+                f"{_brief(under[same:])} → {_brief(value[same:])}"
+            )
             return
         if isinstance(value, Mapping) and under is None:
             lines.append(f"{path}: added")

@@ -1,4 +1,5 @@
 """/campaign: create a campaign in a channel, join it, show it, end it."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -23,14 +24,25 @@ class CampaignCommands(DecisionCommands):
                 select(Campaign).where(Campaign.channel_id == caller.channel_id, Campaign.active.is_(True))
             )
             if existing is not None:
-                raise Refusal(f"This channel already runs the campaign {short(existing.name)}; end it first with /campaign end.")
+                raise Refusal(
+                    f"This channel already runs the campaign {short(existing.name)}; end it first with /campaign end."
+                )
             campaign = Campaign(
-                guild_id=caller.guild_id, channel_id=caller.channel_id, name=name, ruleset=ruleset,
-                gm_id=caller.user_id, active=True, settings={},
+                guild_id=caller.guild_id,
+                channel_id=caller.channel_id,
+                name=name,
+                ruleset=ruleset,
+                gm_id=caller.user_id,
+                active=True,
+                settings={},
             )
             s.add(campaign)
             await s.flush()
-            s.add(Member(campaign_id=campaign.id, user_id=caller.user_id, display_name=caller.display_name[:100], role="gm"))
+            s.add(
+                Member(
+                    campaign_id=campaign.id, user_id=caller.user_id, display_name=caller.display_name[:100], role="gm"
+                )
+            )
             engine = self._engine(campaign)
         title = RULESETS[ruleset][1]
         text = (
@@ -49,16 +61,37 @@ class CampaignCommands(DecisionCommands):
             if campaign.gm_id == caller.user_id:
                 assert member is not None
                 member.side = side
-                return Reply(cards=[Card(title="Joined", description=f"{caller.display_name} (game master) plays **{side}**.", colour=side_colour(side))])
-            waiting = await s.scalar(select(DecisionRecord).where(
-                DecisionRecord.campaign_id == campaign.id, DecisionRecord.status == "open",
-                DecisionRecord.kind == "join", DecisionRecord.user_id == caller.user_id))
+                return Reply(
+                    cards=[
+                        Card(
+                            title="Joined",
+                            description=f"{caller.display_name} (game master) plays **{side}**.",
+                            colour=side_colour(side),
+                        )
+                    ]
+                )
+            waiting = await s.scalar(
+                select(DecisionRecord).where(
+                    DecisionRecord.campaign_id == campaign.id,
+                    DecisionRecord.status == "open",
+                    DecisionRecord.kind == "join",
+                    DecisionRecord.user_id == caller.user_id,
+                )
+            )
             if waiting is not None:
                 raise Refusal("Your request to join is already waiting for the game master.")
             if member is not None and member.side == side:
                 raise Refusal(f"You already play {side}.")
             if member is None:
-                s.add(Member(campaign_id=campaign.id, user_id=caller.user_id, display_name=caller.display_name[:100], role="pending", side=None))
+                s.add(
+                    Member(
+                        campaign_id=campaign.id,
+                        user_id=caller.user_id,
+                        display_name=caller.display_name[:100],
+                        role="pending",
+                        side=None,
+                    )
+                )
             request = Decision(
                 decider="gm",
                 prompt=f"{caller.display_name} asks to play {side} in {campaign.name}.",
@@ -67,8 +100,16 @@ class CampaignCommands(DecisionCommands):
                 params={"user_id": caller.user_id, "side": side},
             )
             pending = await self._open(s, campaign, None, request, user_id=caller.user_id, kind="join")
-        reply = Reply(cards=[Card(title="Asking to join", description=f"{caller.display_name} asks to play **{side}**; the game master decides.", colour=side_colour(side))],
-                      decision=pending)
+        reply = Reply(
+            cards=[
+                Card(
+                    title="Asking to join",
+                    description=f"{caller.display_name} asks to play **{side}**; the game master decides.",
+                    colour=side_colour(side),
+                )
+            ],
+            decision=pending,
+        )
         reply.ping_user_ids = list(pending.user_ids)
         reply.content = mentions(pending.user_ids) + " a player asks to join."
         return reply
@@ -101,4 +142,6 @@ class CampaignCommands(DecisionCommands):
                 game.status = "ended"
                 game.ended_at = datetime.now(UTC)
             campaign.active = False
-        return Reply(cards=[Card(title="Campaign ended", description=f"{campaign.name} is over. Its records are kept.")])
+        return Reply(
+            cards=[Card(title="Campaign ended", description=f"{campaign.name} is over. Its records are kept.")]
+        )

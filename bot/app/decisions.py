@@ -1,4 +1,5 @@
 """Decisions that belong to one player (or the game master): stored, listed, answered."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -17,16 +18,27 @@ from rules.core import Action, Choice, Decision
 
 class DecisionCommands(AppBase):
     async def _open(
-        self, s: AsyncSession, campaign: Campaign | CampaignRow, game: Game | GameRow | None, decision: Decision,
-        *, user_id: int | None = None, kind: str | None = None,
+        self,
+        s: AsyncSession,
+        campaign: Campaign | CampaignRow,
+        game: Game | GameRow | None,
+        decision: Decision,
+        *,
+        user_id: int | None = None,
+        kind: str | None = None,
     ) -> PendingDecision:
         """Store ``decision`` so it can wait for hours and outlive a restart."""
         record = DecisionRecord(
-            campaign_id=campaign.id, game_id=game.id if game else None, decider=decision.decider,
-            user_id=user_id, kind=(kind or decision.resume_action)[:32], prompt=decision.prompt,
+            campaign_id=campaign.id,
+            game_id=game.id if game else None,
+            decider=decision.decider,
+            user_id=user_id,
+            kind=(kind or decision.resume_action)[:32],
+            prompt=decision.prompt,
             choices=[{"value": c.value, "label": c.label} for c in decision.choices],
             resume={"action": decision.resume_action, "params": dict(decision.params)},
-            status="open", channel_id=campaign.channel_id,
+            status="open",
+            channel_id=campaign.channel_id,
         )
         s.add(record)
         await s.flush()
@@ -39,7 +51,9 @@ class DecisionCommands(AppBase):
         member = await self._member(s, campaign, caller)
         return member is not None and member.role != "pending" and member.side == decision.decider
 
-    async def _answering_for(self, s: AsyncSession, campaign: Campaign, decision: DecisionRecord, caller: Caller) -> str | None:
+    async def _answering_for(
+        self, s: AsyncSession, campaign: Campaign, decision: DecisionRecord, caller: Caller
+    ) -> str | None:
         """``None`` when ``caller`` is the decision's own decider; the side when the game master
         answers it for an absent player; refused for anyone else."""
         if await self._may_decide(s, campaign, decision, caller):
@@ -55,14 +69,26 @@ class DecisionCommands(AppBase):
             campaign = await self._campaign_here(s, caller)
             if campaign is None:
                 return []
-            records = list(await s.scalars(select(DecisionRecord).where(
-                DecisionRecord.campaign_id == campaign.id, DecisionRecord.status == "open").order_by(DecisionRecord.id)))
+            records = list(
+                await s.scalars(
+                    select(DecisionRecord)
+                    .where(DecisionRecord.campaign_id == campaign.id, DecisionRecord.status == "open")
+                    .order_by(DecisionRecord.id)
+                )
+            )
             found = []
             for record in records:
                 if mine and not await self._may_answer(s, campaign, record, caller):
                     continue
-                found.append(PendingDecision(record.id, record.decider, (), record.prompt,
-                                             tuple(Choice(c["value"], c["label"]) for c in record.choices)))
+                found.append(
+                    PendingDecision(
+                        record.id,
+                        record.decider,
+                        (),
+                        record.prompt,
+                        tuple(Choice(c["value"], c["label"]) for c in record.choices),
+                    )
+                )
             return found
 
     async def _may_answer(self, s: AsyncSession, campaign: Campaign, decision: DecisionRecord, caller: Caller) -> bool:
@@ -114,8 +140,16 @@ class DecisionCommands(AppBase):
         return value
 
     async def _answer(
-        self, s: AsyncSession, campaign: Campaign, record: DecisionRecord, caller: Caller, value: str,
-        *, side: str | None, by_gm: bool, command: str,
+        self,
+        s: AsyncSession,
+        campaign: Campaign,
+        record: DecisionRecord,
+        caller: Caller,
+        value: str,
+        *,
+        side: str | None,
+        by_gm: bool,
+        command: str,
     ) -> Reply:
         """Resume the game with ``value``; the decision is marked answered only once the engine took it."""
         game = await lock_game(s, record.game_id) if record.game_id is not None else None
@@ -126,7 +160,9 @@ class DecisionCommands(AppBase):
         record.status, record.answer, record.answered_at = "answered", value, datetime.now(UTC)
         return reply
 
-    async def _decision_for(self, s: AsyncSession, campaign: Campaign, caller: Caller, decision_id: int | None) -> DecisionRecord:
+    async def _decision_for(
+        self, s: AsyncSession, campaign: Campaign, caller: Caller, decision_id: int | None
+    ) -> DecisionRecord:
         """The decision asked for by number, else the oldest of the caller's own, else (for the game
         master) the oldest a game waits for; locked for this transaction."""
         if decision_id is not None:
@@ -134,8 +170,13 @@ class DecisionCommands(AppBase):
             if record is None or record.campaign_id != campaign.id:
                 raise Refusal("There is no such decision in this channel.")
             return record
-        records = list(await s.scalars(select(DecisionRecord).where(
-            DecisionRecord.campaign_id == campaign.id, DecisionRecord.status == "open").order_by(DecisionRecord.id)))
+        records = list(
+            await s.scalars(
+                select(DecisionRecord)
+                .where(DecisionRecord.campaign_id == campaign.id, DecisionRecord.status == "open")
+                .order_by(DecisionRecord.id)
+            )
+        )
         chosen = None
         for record in records:
             if await self._may_decide(s, campaign, record, caller):
@@ -154,7 +195,9 @@ class DecisionCommands(AppBase):
         if record.kind != "join":
             raise Refusal("That decision can no longer be answered.")
         params = record.resume.get("params", {})
-        member = await s.scalar(select(Member).where(Member.campaign_id == campaign.id, Member.user_id == params.get("user_id")))
+        member = await s.scalar(
+            select(Member).where(Member.campaign_id == campaign.id, Member.user_id == params.get("user_id"))
+        )
         if member is None:
             raise Refusal("That player has left the campaign.")
         if value == "approve":
@@ -165,8 +208,16 @@ class DecisionCommands(AppBase):
             if member.role == "pending":
                 await s.delete(member)
             text = f"The game master turned down {member.display_name}'s request."
-        reply = Reply(cards=[Card(title="Join " + ("approved" if value == "approve" else "refused"), description=text,
-                                  colour=side_colour(params.get("side")), footer=f"by {caller.display_name}")])
+        reply = Reply(
+            cards=[
+                Card(
+                    title="Join " + ("approved" if value == "approve" else "refused"),
+                    description=text,
+                    colour=side_colour(params.get("side")),
+                    footer=f"by {caller.display_name}",
+                )
+            ]
+        )
         reply.ping_user_ids = [member.user_id]
         reply.content = f"<@{member.user_id}>"
         return reply

@@ -6,6 +6,7 @@ if anything is wrong it answers with every problem at once, each with its line, 
 nothing. The format is described in the README ("YAML files"); the rules for figures that already
 exist are in :mod:`bot.app.roster_file`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -71,7 +72,9 @@ class ExchangeCommands(AppBase):
             elif side is not None:
                 wanted = [self._check_side(engine, side)]
                 if not is_gm and wanted[0] != member.side:
-                    raise Refusal(f"You play {member.side or 'no side yet'}: only the game master may export {wanted[0]}'s roster.")
+                    raise Refusal(
+                        f"You play {member.side or 'no side yet'}: only the game master may export {wanted[0]}'s roster."
+                    )
             elif member.side is not None:
                 wanted = [member.side]
             elif is_gm:
@@ -79,16 +82,26 @@ class ExchangeCommands(AppBase):
             else:
                 raise Refusal("Join a side first (/campaign join): /roster export gives your side's roster.")
             kept = await self._roster_kept(s, campaign, None)
-        data = {FORMAT_KEY: "roster", "version": VERSION, "ruleset": campaign.ruleset, "campaign": campaign.name,
-                "sides": sides_data(engine, kept, wanted, with_owner=False)}
+        data = {
+            FORMAT_KEY: "roster",
+            "version": VERSION,
+            "ruleset": campaign.ruleset,
+            "campaign": campaign.name,
+            "sides": sides_data(engine, kept, wanted, with_owner=False),
+        }
         label = wanted[0] if wanted else ALL
         count = sum(len(v) for v in data["sides"].values())
-        header = [f"Skirmish GM roster: {label} in {campaign.name} ({RULESETS[campaign.ruleset][1]}).",
-                  "Edit it and bring it back with /roster import; the format is in the README (YAML files)."]
+        header = [
+            f"Skirmish GM roster: {label} in {campaign.name} ({RULESETS[campaign.ruleset][1]}).",
+            "Edit it and bring it back with /roster import; the format is in the README (YAML files).",
+        ]
         filename = f"roster-{file_slug(campaign.name)}-{file_slug(label)}.yaml"
-        card = Card(title="Roster exported", colour=side_colour(wanted[0] if wanted else None),
-                    description=f"{plural(count, roster_entry(engine))} of {label if wanted else 'every side'} in **{filename}**. "
-                                f"Edit it and bring it back with /roster import.")
+        card = Card(
+            title="Roster exported",
+            colour=side_colour(wanted[0] if wanted else None),
+            description=f"{plural(count, roster_entry(engine))} of {label if wanted else 'every side'} in **{filename}**. "
+            f"Edit it and bring it back with /roster import.",
+        )
         return Reply(cards=[card], ephemeral=True, files=[(filename, dump(data, header))])
 
     async def roster_import(self, caller: Caller, filename: str, data: bytes) -> Reply:
@@ -102,7 +115,12 @@ class ExchangeCommands(AppBase):
                 if check_header(doc, "roster", ROSTER_KEYS, campaign.ruleset, problems) is None:
                     raise FileProblems(problems)
                 if doc.get("sides") is None:
-                    problems.append(doc.at((), f"the file has no {roster_entry(engine)}s: list them under sides (sides: {{{list(engine.sides())[0]}: [...]}})"))
+                    problems.append(
+                        doc.at(
+                            (),
+                            f"the file has no {roster_entry(engine)}s: list them under sides (sides: {{{list(engine.sides())[0]}: [...]}})",
+                        )
+                    )
                 game = await self._game(s, campaign)
                 rows = await self._roster_rows(s, campaign)
                 kept = self._kept_of(rows, campaign, game)
@@ -123,27 +141,44 @@ class ExchangeCommands(AppBase):
         async with self.db.transaction() as s:
             campaign, _ = await self._campaign_and_player(s, caller)
             engine = self._engine(campaign)
-            members = list(await s.scalars(select(Member).where(
-                Member.campaign_id == campaign.id, Member.role != "pending").order_by(Member.id)))
+            members = list(
+                await s.scalars(
+                    select(Member)
+                    .where(Member.campaign_id == campaign.id, Member.role != "pending")
+                    .order_by(Member.id)
+                )
+            )
             kept = await self._roster_kept(s, campaign, None)
             fought = await self._battles_fought(s, campaign)
         settings = {k: v for k, v in (campaign.settings or {}).items() if k != HOUSE_RULES_TEXT}
         if fought:
             settings[BATTLES_BEFORE] = fought
         data = {
-            FORMAT_KEY: "campaign", "version": VERSION, "ruleset": campaign.ruleset, "name": campaign.name,
-            "settings": settings, "house_rules": campaign.house_rules or None,
+            FORMAT_KEY: "campaign",
+            "version": VERSION,
+            "ruleset": campaign.ruleset,
+            "name": campaign.name,
+            "settings": settings,
+            "house_rules": campaign.house_rules or None,
             "members": [{"user": m.user_id, "name": m.display_name, "role": m.role, "side": m.side} for m in members],
             "sides": sides_data(engine, kept, None, with_owner=True),
         }
         stamp = datetime.now(UTC).strftime("%Y-%m-%d")
-        header = [f"Skirmish GM campaign: {campaign.name} ({RULESETS[campaign.ruleset][1]}), exported {stamp}.",
-                  "Bring it back with /campaign import (the game master; in a new channel it starts the campaign there)."]
+        header = [
+            f"Skirmish GM campaign: {campaign.name} ({RULESETS[campaign.ruleset][1]}), exported {stamp}.",
+            "Bring it back with /campaign import (the game master; in a new channel it starts the campaign there).",
+        ]
         filename = f"campaign-{file_slug(campaign.name)}-{stamp}.yaml"
-        text = (f"**{filename}**: {plural(len(members), 'member')}, {plural(len(kept), roster_entry(engine))}"
-                + (", house rules" if campaign.house_rules else "") + ".")
-        return Reply(cards=[Card(title="Campaign exported", description=text)], ephemeral=True,
-                     files=[(filename, dump(data, header))])
+        text = (
+            f"**{filename}**: {plural(len(members), 'member')}, {plural(len(kept), roster_entry(engine))}"
+            + (", house rules" if campaign.house_rules else "")
+            + "."
+        )
+        return Reply(
+            cards=[Card(title="Campaign exported", description=text)],
+            ephemeral=True,
+            files=[(filename, dump(data, header))],
+        )
 
     async def campaign_import(self, caller: Caller, filename: str, data: bytes) -> Reply:
         """Restore a campaign file: into this channel's campaign (its game master, between battles), or
@@ -153,10 +188,13 @@ class ExchangeCommands(AppBase):
             async with self._run_locked(caller), self.db.transaction() as s:
                 campaign = await self._campaign_here(s, caller)
                 if campaign is None:  # as /campaign new: one active campaign a channel, whatever the guild says
-                    other = await s.scalar(select(Campaign).where(Campaign.channel_id == caller.channel_id,
-                                                                  Campaign.active.is_(True)))
+                    other = await s.scalar(
+                        select(Campaign).where(Campaign.channel_id == caller.channel_id, Campaign.active.is_(True))
+                    )
                     if other is not None:
-                        raise Refusal(f"This channel already runs the campaign {short(other.name)}; end it first with /campaign end.")
+                        raise Refusal(
+                            f"This channel already runs the campaign {short(other.name)}; end it first with /campaign end."
+                        )
                 if campaign is not None:
                     self._require_gm(campaign, caller, "import a campaign file here")
                     await s.refresh(campaign, with_for_update=True)
@@ -176,25 +214,43 @@ class ExchangeCommands(AppBase):
                     raise FileProblems(problems)
                 members = read_members(doc, engine, problems)
                 settings = read_settings(doc, problems)
-                existing = ({m.user_id: m for m in await s.scalars(select(Member).where(Member.campaign_id == campaign.id))}
-                            if campaign else {})
+                existing = (
+                    {m.user_id: m for m in await s.scalars(select(Member).where(Member.campaign_id == campaign.id))}
+                    if campaign
+                    else {}
+                )
                 rows = await self._roster_rows(s, campaign) if campaign else []
                 kept = self._kept_of(rows, campaign, None) if campaign else []
-                owners = {m.user_id for m in members} | {u for u, m in existing.items() if m.role != "pending"} | {caller.user_id}
+                owners = (
+                    {m.user_id for m in members}
+                    | {u for u, m in existing.items() if m.role != "pending"}
+                    | {caller.user_id}
+                )
                 importer = Importer(caller.user_id, True, None)
                 dice = RecordingDice(self._dice())
-                plan = read_sides(doc, ("sides",), engine, importer, kept, dice, problems, owners=owners, limit=MAX_FIGURES)
+                plan = read_sides(
+                    doc, ("sides",), engine, importer, kept, dice, problems, owners=owners, limit=MAX_FIGURES
+                )
                 if has_rules and rules != (campaign.house_rules if campaign else None):
                     named = {e.kept.id for e in plan.new + plan.changed + plan.same if e.kept}
                     listed = {m.user_id for m in members if m.side_given}
-                    problems += roster_problems(engine, [k for k in kept if k.id not in named],
-                                                [(m.display_name, m.side) for m in existing.values()
-                                                 if m.side and m.user_id not in listed])
+                    problems += roster_problems(
+                        engine,
+                        [k for k in kept if k.id not in named],
+                        [(m.display_name, m.side) for m in existing.values() if m.side and m.user_id not in listed],
+                    )
                 if problems:
                     raise FileProblems(problems)
                 if campaign is None:
-                    campaign = Campaign(guild_id=caller.guild_id, channel_id=caller.channel_id, name=name or "Campaign",
-                                        ruleset=slug, gm_id=caller.user_id, active=True, settings={})
+                    campaign = Campaign(
+                        guild_id=caller.guild_id,
+                        channel_id=caller.channel_id,
+                        name=name or "Campaign",
+                        ruleset=slug,
+                        gm_id=caller.user_id,
+                        active=True,
+                        settings={},
+                    )
                     s.add(campaign)
                     await s.flush()
                 elif name is not None:
@@ -212,16 +268,25 @@ class ExchangeCommands(AppBase):
                 notes = self._import_members(s, campaign, caller, members, existing)
                 granted = [u for u in pending if existing[u].role != "pending"]
                 if granted:  # their requests to join are answered by the file
-                    await s.execute(update(DecisionRecord).where(
-                        DecisionRecord.campaign_id == campaign.id, DecisionRecord.kind == "join",
-                        DecisionRecord.status == "open", DecisionRecord.user_id.in_(granted)).values(status="cancelled"))
+                    await s.execute(
+                        update(DecisionRecord)
+                        .where(
+                            DecisionRecord.campaign_id == campaign.id,
+                            DecisionRecord.kind == "join",
+                            DecisionRecord.status == "open",
+                            DecisionRecord.user_id.in_(granted),
+                        )
+                        .values(status="cancelled")
+                    )
                 self._import_figures(s, campaign, rows, plan, importer)
         except FileProblems as exc:
             return problems_reply(exc, filename, "nothing was imported")
         reply = self._import_reply("Campaign imported", caller, filename, plan, dice, roster_entry(engine), always=True)
         card = reply.cards[0]
-        card.description = (f"**{campaign.name}** ({RULESETS[campaign.ruleset][1]}), game master "
-                            f"{caller.display_name}.\n" + card.description)
+        card.description = (
+            f"**{campaign.name}** ({RULESETS[campaign.ruleset][1]}), game master "
+            f"{caller.display_name}.\n" + card.description
+        )
         if notes:
             card.fields.append(("Members", "\n".join(notes), False))
         return reply
@@ -245,7 +310,9 @@ class ExchangeCommands(AppBase):
                 if engine is None:
                     raise FileProblems(problems)
                 kept = self._kept_of(await self._roster_rows(s, campaign), campaign, None)
-                members = list(await s.scalars(select(Member).where(Member.campaign_id == campaign.id, Member.side.is_not(None))))
+                members = list(
+                    await s.scalars(select(Member).where(Member.campaign_id == campaign.id, Member.side.is_not(None)))
+                )
                 problems += roster_problems(engine, kept, [(m.display_name, m.side) for m in members if m.side])
                 if problems:
                     raise FileProblems(problems)
@@ -257,8 +324,11 @@ class ExchangeCommands(AppBase):
         except FileProblems as exc:
             return problems_reply(exc, filename, "the house rules were not changed")
         lines = changes(campaign.ruleset, campaign.house_rules)
-        text = (f"{caller.display_name} set the house rules of **{campaign.name}** from {filename}:\n" + "\n".join(lines)
-                if lines else f"{caller.display_name} cleared the house rules: {RULESETS[campaign.ruleset][1]} as published.")
+        text = (
+            f"{caller.display_name} set the house rules of **{campaign.name}** from {filename}:\n" + "\n".join(lines)
+            if lines
+            else f"{caller.display_name} cleared the house rules: {RULESETS[campaign.ruleset][1]} as published."
+        )
         return Reply(cards=[Card(title="House rules set", description=text)])
 
     async def rules_show(self, caller: Caller, tables: bool = False) -> Reply:
@@ -268,7 +338,7 @@ class ExchangeCommands(AppBase):
         title = RULESETS[campaign.ruleset][1]
         card = Card(title=f"House rules: {campaign.name}")
         lines = changes(campaign.ruleset, rules)
-        card.description = ("\n".join(lines) if lines else f"None: {title} as published.")
+        card.description = "\n".join(lines) if lines else f"None: {title} as published."
         merged = merged_tables(campaign.ruleset, rules)
         offered = []
         for switch in switches(campaign.ruleset):
@@ -280,8 +350,10 @@ class ExchangeCommands(AppBase):
         for n, chunk in enumerate(chunks, 1):
             part = f", {n} of {len(chunks)}" if len(chunks) > 1 else ""
             card.fields.append((f"Switches ({len(offered)}{part})", "\n".join(chunk), False))
-        card.footer = ("The game master changes them with /campaign rules set file: (a YAML file of the keys to "
-                       "override); /campaign rules show tables:True attaches every table.")
+        card.footer = (
+            "The game master changes them with /campaign rules set file: (a YAML file of the keys to "
+            "override); /campaign rules show tables:True attaches every table."
+        )
         files = []
         if rules:
             text = (campaign.settings or {}).get(HOUSE_RULES_TEXT)
@@ -302,15 +374,24 @@ class ExchangeCommands(AppBase):
                 raise Refusal("This campaign has no house rules to clear.")
             engine = get_engine(campaign.ruleset, None)
             kept = self._kept_of(await self._roster_rows(s, campaign), campaign, None)
-            members = list(await s.scalars(select(Member).where(Member.campaign_id == campaign.id, Member.side.is_not(None))))
+            members = list(
+                await s.scalars(select(Member).where(Member.campaign_id == campaign.id, Member.side.is_not(None)))
+            )
             problems = roster_problems(engine, kept, [(m.display_name, m.side) for m in members if m.side])
             if problems:
-                raise Refusal(f"The published rules would refuse this campaign's rosters ({problems[0]}); "
-                              f"change them first.")
+                raise Refusal(
+                    f"The published rules would refuse this campaign's rosters ({problems[0]}); change them first."
+                )
             campaign.house_rules = None
             campaign.settings = {k: v for k, v in (campaign.settings or {}).items() if k != HOUSE_RULES_TEXT}
-        return Reply(cards=[Card(title="House rules cleared",
-                                 description=f"**{campaign.name}** plays {RULESETS[campaign.ruleset][1]} as published.")])
+        return Reply(
+            cards=[
+                Card(
+                    title="House rules cleared",
+                    description=f"**{campaign.name}** plays {RULESETS[campaign.ruleset][1]} as published.",
+                )
+            ]
+        )
 
     # --- shared -----------------------------------------------------------------------------------
 
@@ -319,19 +400,42 @@ class ExchangeCommands(AppBase):
 
     def _kept_of(self, rows: Sequence[Figure], campaign: Campaign | None, game: Game | None) -> list[Kept]:
         playing = {n.casefold() for n in self._figure_names_in(campaign, game)} if campaign and game else set()
-        return [Kept(f.id, f.name, f.side, f.kind, dict(f.stats or {}), f.status, list(f.history or []), f.owner_id,
-                     f.name.casefold() in playing) for f in rows]
+        return [
+            Kept(
+                f.id,
+                f.name,
+                f.side,
+                f.kind,
+                dict(f.stats or {}),
+                f.status,
+                list(f.history or []),
+                f.owner_id,
+                f.name.casefold() in playing,
+            )
+            for f in rows
+        ]
 
     async def _roster_kept(self, s: AsyncSession, campaign: Campaign, game: Game | None) -> list[Kept]:
         return self._kept_of(await self._roster_rows(s, campaign), campaign, game)
 
     @staticmethod
-    def _import_figures(s: AsyncSession, campaign: Campaign, rows: Sequence[Figure], plan: RosterPlan, importer: Importer) -> None:
+    def _import_figures(
+        s: AsyncSession, campaign: Campaign, rows: Sequence[Figure], plan: RosterPlan, importer: Importer
+    ) -> None:
         by_id = {f.id: f for f in rows}
         for entry in plan.new:
-            s.add(Figure(campaign_id=campaign.id, owner_id=entry.final_owner(importer), name=entry.name,
-                         side=entry.side, kind=entry.kind, stats=dict(entry.stats), status=entry.final_status(),
-                         history=entry.final_history()))
+            s.add(
+                Figure(
+                    campaign_id=campaign.id,
+                    owner_id=entry.final_owner(importer),
+                    name=entry.name,
+                    side=entry.side,
+                    kind=entry.kind,
+                    stats=dict(entry.stats),
+                    status=entry.final_status(),
+                    history=entry.final_history(),
+                )
+            )
         for entry in plan.changed:
             assert entry.kept is not None
             row = by_id[entry.kept.id]
@@ -340,22 +444,33 @@ class ExchangeCommands(AppBase):
             row.owner_id = entry.final_owner(importer)
 
     @staticmethod
-    def _import_members(s: AsyncSession, campaign: Campaign, caller: Caller, members: Sequence[Any],
-                       existing: dict[int, Member]) -> list[str]:
+    def _import_members(
+        s: AsyncSession, campaign: Campaign, caller: Caller, members: Sequence[Any], existing: dict[int, Member]
+    ) -> list[str]:
         """Members of the file join as players with their sides; the importer is the game master."""
         notes: list[str] = []
         me = existing.get(caller.user_id)
         if me is None:
-            me = Member(campaign_id=campaign.id, user_id=caller.user_id, display_name=caller.display_name[:100],
-                        role="gm", side=None)
+            me = Member(
+                campaign_id=campaign.id,
+                user_id=caller.user_id,
+                display_name=caller.display_name[:100],
+                role="gm",
+                side=None,
+            )
             s.add(me)
             existing[caller.user_id] = me
         me.role = "gm"
         for entry in members:
             member = existing.get(entry.user_id)
             if member is None:
-                member = Member(campaign_id=campaign.id, user_id=entry.user_id,
-                                display_name=(entry.name or f"user {entry.user_id}")[:100], role="player", side=None)
+                member = Member(
+                    campaign_id=campaign.id,
+                    user_id=entry.user_id,
+                    display_name=(entry.name or f"user {entry.user_id}")[:100],
+                    role="player",
+                    side=None,
+                )
                 s.add(member)
                 existing[entry.user_id] = member
                 notes.append(f"{member.display_name} joins" + (f" on {entry.side}" if entry.side else ""))
@@ -371,8 +486,15 @@ class ExchangeCommands(AppBase):
         return notes
 
     @staticmethod
-    def _import_reply(title: str, caller: Caller, filename: str, plan: RosterPlan, dice: RecordingDice,
-                      entry: str = "figure", always: bool = False) -> Reply:
+    def _import_reply(
+        title: str,
+        caller: Caller,
+        filename: str,
+        plan: RosterPlan,
+        dice: RecordingDice,
+        entry: str = "figure",
+        always: bool = False,
+    ) -> Reply:
         parts = []
         if plan.new:
             parts.append(f"{len(plan.new)} added ({_names(plan.new)})")

@@ -1,9 +1,11 @@
 """/game and the rulesets' actions: start, act (load, check, act, save, render), status, log, undo, end."""
+
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -12,7 +14,16 @@ from bot.app.aftermath import AFTERMATH_COMMAND, AftermathCommands
 from bot.app.base import APPLIED, LAST_SEQ
 from bot.app.decisions import DecisionCommands
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, mentions
-from bot.app.rows import DECISION_ROW, LATEST_GAME_ROW, OPEN_DECISION_ROW, CampaignRow, GameRow, LogEntry, game_row, orm_objects
+from bot.app.rows import (
+    DECISION_ROW,
+    LATEST_GAME_ROW,
+    OPEN_DECISION_ROW,
+    CampaignRow,
+    GameRow,
+    LogEntry,
+    game_row,
+    orm_objects,
+)
 from bot.db.models import ActionRecord, Campaign, DecisionRecord, Figure, Game
 from bot.db.plain import SessionTx, Tx
 from bot.dice import RecordingDice
@@ -20,13 +31,13 @@ from bot.render.cards import action_cards, board_card, board_files
 from rules import RULESETS
 from rules.core import Action, Engine, FigureSpec, short, to_data
 
-
-
 #: Before an action: was this interaction applied already, does a decision wait, the log's last seq.
 ACTION_CONTEXT = select(
     APPLIED,
-    select(DecisionRecord.id).where(DecisionRecord.game_id == bindparam("game"), DecisionRecord.status == "open")
-    .limit(1).scalar_subquery(),
+    select(DecisionRecord.id)
+    .where(DecisionRecord.game_id == bindparam("game"), DecisionRecord.status == "open")
+    .limit(1)
+    .scalar_subquery(),
     LAST_SEQ,
 )
 
@@ -48,14 +59,29 @@ class GameCommands(DecisionCommands, AftermathCommands):
             dice = RecordingDice(self._dice())
             outcome = engine.start(specs, dice)
             number = await self._battles_fought(s, campaign) + 1
-            game = Game(campaign_id=campaign.id, number=number, ruleset=campaign.ruleset, status="active",
-                        state=engine.dump_state(outcome.state))
+            game = Game(
+                campaign_id=campaign.id,
+                number=number,
+                ruleset=campaign.ruleset,
+                status="active",
+                state=engine.dump_state(outcome.state),
+            )
             s.add(game)
             await s.flush()
             started = {"start": [to_data(spec) for spec in specs]}
             tx = SessionTx(s)
-            entry = self._record(game, 1, caller, "/game start", None, campaign.gm_id == caller.user_id, None,
-                                 outcome.events, dice.rolled, started)
+            entry = self._record(
+                game,
+                1,
+                caller,
+                "/game start",
+                None,
+                campaign.gm_id == caller.user_id,
+                None,
+                outcome.events,
+                dice.rolled,
+                started,
+            )
             await self._write(tx, entry)
             reply = await self._after_action(tx, campaign, engine, game, entry, caller, None, outcome, "Game on", None)
             if home and reply.cards:
@@ -74,14 +100,20 @@ class GameCommands(DecisionCommands, AftermathCommands):
         async with self._run_locked(caller), self.db.plain() as tx:
             campaign, member = await self._campaign_and_player_row(tx, caller)
             if campaign.ruleset != ruleset:
-                raise Refusal(f"This channel plays {RULESETS[campaign.ruleset][1]}: use /{campaign.ruleset} commands here.")
+                raise Refusal(
+                    f"This channel plays {RULESETS[campaign.ruleset][1]}: use /{campaign.ruleset} commands here."
+                )
             game = await self._game_row(tx, campaign.id, lock=True)
             if game is None:
                 latest = game_row(await tx.first(LATEST_GAME_ROW, {"campaign": campaign.id}))
                 if latest is not None and latest.winner:
-                    raise Refusal(f"The game is over: {latest.winner} won. The game master can start another with /game start.")
+                    raise Refusal(
+                        f"The game is over: {latest.winner} won. The game master can start another with /game start."
+                    )
                 raise Refusal("No game is in progress: the game master starts one with /game start.")
-            applied, waiting, last_seq = await tx.first(ACTION_CONTEXT, {"interaction": caller.interaction_id, "game": game.id})
+            applied, waiting, last_seq = await tx.first(
+                ACTION_CONTEXT, {"interaction": caller.interaction_id, "game": game.id}
+            )
             if applied is not None and caller.interaction_id is not None:
                 replay = await self._replay(await tx.session(), caller.interaction_id)
                 if replay is not None:
@@ -100,11 +132,22 @@ class GameCommands(DecisionCommands, AftermathCommands):
                 else:
                     is_gm = member.side is None
             action = Action(action_name, side, dict(params), is_gm)
-            return await self._apply(tx, campaign, game, caller, action, command, state=state, seq=(last_seq or 0) + 1, engine=engine)
+            return await self._apply(
+                tx, campaign, game, caller, action, command, state=state, seq=(last_seq or 0) + 1, engine=engine
+            )
 
     async def _apply(
-        self, tx: Tx, campaign: Campaign | CampaignRow, game: Game | GameRow, caller: Caller, action: Action, command: str,
-        *, state: Any = None, seq: int | None = None, engine: Engine[Any] | None = None,
+        self,
+        tx: Tx,
+        campaign: Campaign | CampaignRow,
+        game: Game | GameRow,
+        caller: Caller,
+        action: Action,
+        command: str,
+        *,
+        state: Any = None,
+        seq: int | None = None,
+        engine: Engine[Any] | None = None,
     ) -> Reply:
         engine = engine or self._engine(campaign)
         if state is None:  # a caller on the ORM, whose game may hold this transaction's own writes: built afresh
@@ -114,21 +157,45 @@ class GameCommands(DecisionCommands, AftermathCommands):
         outcome = engine.act(state, action, dice)
         if seq is None:
             seq = await self._next_seq(tx, game)
-        entry = self._record(game, seq, caller, command, game.state, action.by_gm, action.side, outcome.events,
-                             dice.rolled, {"name": action.name, "side": action.side, "params": dict(action.params), "by_gm": action.by_gm})
+        entry = self._record(
+            game,
+            seq,
+            caller,
+            command,
+            game.state,
+            action.by_gm,
+            action.side,
+            outcome.events,
+            dice.rolled,
+            {"name": action.name, "side": action.side, "params": dict(action.params), "by_gm": action.by_gm},
+        )
         await self._write(tx, entry)
         await self._save_state(tx, game, engine.dump_state(outcome.state))
         if not engine.finished(outcome.state):  # a battle's close works on its final state: built afresh when read
             tx.on_commit(partial(self._states.keep, game.id, game.version, engine, outcome.state))
         title = f"{(action.side or 'Game master').title()} · {action.name}"
-        return await self._after_action(tx, campaign, engine, game, entry, caller, before_turn, outcome, title, action.side)
+        return await self._after_action(
+            tx, campaign, engine, game, entry, caller, before_turn, outcome, title, action.side
+        )
 
     async def _after_action(
-        self, tx: Tx, campaign: Campaign | CampaignRow, engine: Engine[Any], game: Game | GameRow, entry: LogEntry,
-        caller: Caller, before_turn: str | None, outcome: Any, title: str, side: str | None,
+        self,
+        tx: Tx,
+        campaign: Campaign | CampaignRow,
+        engine: Engine[Any],
+        game: Game | GameRow,
+        entry: LogEntry,
+        caller: Caller,
+        before_turn: str | None,
+        outcome: Any,
+        title: str,
+        side: str | None,
     ) -> Reply:
-        reply = Reply(cards=action_cards(title, caller.display_name, side, outcome.events, entry.rolls),
-                      events=list(outcome.events), rolls=list(entry.rolls))
+        reply = Reply(
+            cards=action_cards(title, caller.display_name, side, outcome.events, entry.rolls),
+            events=list(outcome.events),
+            rolls=list(entry.rolls),
+        )
         if engine.finished(outcome.state):
             s = await tx.session()
             orm_campaign, orm_game = await orm_objects(s, campaign, game)
@@ -180,11 +247,21 @@ class GameCommands(DecisionCommands, AftermathCommands):
             if game.status != "active" and game.winner is None:
                 raise Refusal("That game was ended by the game master: it can no longer be changed.")
             record = await s.scalar(
-                select(ActionRecord).where(ActionRecord.game_id == game.id, ActionRecord.undone.is_(False),
-                                           ActionRecord.command != AFTERMATH_COMMAND, ActionRecord.state_before.is_not(None))
-                .order_by(ActionRecord.seq.desc()).limit(1)
+                select(ActionRecord)
+                .where(
+                    ActionRecord.game_id == game.id,
+                    ActionRecord.undone.is_(False),
+                    ActionRecord.command != AFTERMATH_COMMAND,
+                    ActionRecord.state_before.is_not(None),
+                )
+                .order_by(ActionRecord.seq.desc())
+                .limit(1)
             )
-            if record is not None and record.state_before is not None and record.user_id in (caller.user_id, campaign.gm_id):
+            if (
+                record is not None
+                and record.state_before is not None
+                and record.user_id in (caller.user_id, campaign.gm_id)
+            ):
                 await self._revert_battle(s, campaign, game)
             if record is None or record.state_before is None:
                 raise Refusal("There is nothing to undo in this game.")
@@ -198,10 +275,18 @@ class GameCommands(DecisionCommands, AftermathCommands):
             ):
                 decision.status = "cancelled"
             reopened = await self._reopen_waiting(s, campaign, game)
-        reply = Reply(cards=[Card(title="Undone", description=f"`{record.command}` is taken back; the dice it rolled stay in the log.")])
+        reply = Reply(
+            cards=[
+                Card(
+                    title="Undone", description=f"`{record.command}` is taken back; the dice it rolled stay in the log."
+                )
+            ]
+        )
         if reopened is not None:
             reply.decision, reply.ping_user_ids = reopened, list(reopened.user_ids)
-            reply.content = f"{mentions(reopened.user_ids)} Waiting for {reopened.decider} again: {reopened.prompt}".strip()
+            reply.content = (
+                f"{mentions(reopened.user_ids)} Waiting for {reopened.decider} again: {reopened.prompt}".strip()
+            )
         return reply
 
     async def _reopen_waiting(self, s: AsyncSession, campaign: Campaign, game: Game) -> PendingDecision | None:

@@ -12,6 +12,7 @@ Engines never change a state they are given (every ruleset's tests hold ``act`` 
 object serves every command until the game moves on. A state is kept with the engine that built it:
 a campaign whose house rules changed has another engine, and its states are built and checked again.
 """
+
 from __future__ import annotations
 
 from collections import OrderedDict

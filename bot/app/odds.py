@@ -1,8 +1,10 @@
 """/odds: the chances of an action's outcomes in the game as it stands, before anyone rolls."""
+
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from bot.app.base import AppBase, command_line
 from bot.app.replies import Caller, Card, Refusal, Reply
@@ -20,7 +22,9 @@ class OddsCommands(AppBase):
         async with self.db.plain() as tx:
             campaign, member = await self._campaign_and_player_row(tx, caller)
             if campaign.ruleset != ruleset:
-                raise Refusal(f"This channel plays {RULESETS[campaign.ruleset][1]}: ask the odds of /{campaign.ruleset} actions.")
+                raise Refusal(
+                    f"This channel plays {RULESETS[campaign.ruleset][1]}: ask the odds of /{campaign.ruleset} actions."
+                )
             game = await self._game_row(tx, campaign.id)
             if game is None:
                 raise Refusal("No game is in progress: odds are for actions in a game.")
@@ -36,8 +40,10 @@ class OddsCommands(AppBase):
         probe = RecordingDice(SeededDice(0))
         asked = engine.act(state, action, probe).pending
         if asked is not None and not probe.rolled:  # its dice come after a player's choice (a defence in melee)
-            raise Refusal(f"This action waits for {asked.decider} to choose before any die is rolled "
-                          f"({asked.prompt.rstrip('.?')}), so there are no odds to give.")
+            raise Refusal(
+                f"This action waits for {asked.decider} to choose before any die is rolled "
+                f"({asked.prompt.rstrip('.?')}), so there are no odds to give."
+            )
         result = await asyncio.to_thread(odds, engine, state, action, SeededDice(0))
         return Reply(cards=[odds_card(command_line(ruleset, action_name, params), result)], ephemeral=True)
 
@@ -47,8 +53,11 @@ def odds_card(command: str, result: Odds) -> Card:
     rest = len(result.outcomes) - OUTCOMES_SHOWN
     if rest > 0:
         lines.append(f"… and {rest} rarer outcomes")
-    how = (f"exact: every one of {result.runs:,} dice sequences enumerated" if result.method == "exact"
-           else f"by simulation: {result.runs:,} runs with random dice")
+    how = (
+        f"exact: every one of {result.runs:,} dice sequences enumerated"
+        if result.method == "exact"
+        else f"by simulation: {result.runs:,} runs with random dice"
+    )
     card = Card(title="Odds before you roll", description=f"`{command}`\n" + "\n".join(lines), footer=how)
     card.fields.append(("Expected casualties", f"{result.casualties:.2f}", True))
     return card

@@ -36,6 +36,7 @@ not reset it — the deadline is for the whole turn.
 Time is injectable: ``pace_clock`` (a function returning an aware UTC datetime) and ``pace_hour``
 (how long a deadline hour lasts; ``SKIRMISH_GM_HOUR_SECONDS`` sets it for a test bot).
 """
+
 from __future__ import annotations
 
 import logging
@@ -83,21 +84,38 @@ GAMES_TO_SYNC = (
     select(Game.id, Game.version, Campaign.settings, Deadline.game_version)
     .join(Campaign, Campaign.id == Game.campaign_id)
     .outerjoin(Deadline, and_(Deadline.game_id == Game.id, DEADLINE_RUNNING))
-    .where(GAME_IN_PLAY, Campaign.active.is_(True),
-           Campaign.settings["pace"].as_string().is_not(None) | Deadline.id.is_not(None))
+    .where(
+        GAME_IN_PLAY,
+        Campaign.active.is_(True),
+        Campaign.settings["pace"].as_string().is_not(None) | Deadline.id.is_not(None),
+    )
 )
 #: The deadlines whose reminder is due (and whose deadline is not: then the timeout comes instead),
 #: and those whose deadline passed, read every poll.
-DUE_REMINDERS = (select(Deadline.id).where(
-    Deadline.status == "open", Deadline.reminded_at.is_(None), Deadline.remind_at <= bindparam("now"),
-    Deadline.due_at > bindparam("now")).order_by(Deadline.remind_at))
-DUE_TIMEOUTS = select(Deadline.id).where(Deadline.status == "open", Deadline.due_at <= bindparam("now")).order_by(Deadline.due_at)
+DUE_REMINDERS = (
+    select(Deadline.id)
+    .where(
+        Deadline.status == "open",
+        Deadline.reminded_at.is_(None),
+        Deadline.remind_at <= bindparam("now"),
+        Deadline.due_at > bindparam("now"),
+    )
+    .order_by(Deadline.remind_at)
+)
+DUE_TIMEOUTS = (
+    select(Deadline.id).where(Deadline.status == "open", Deadline.due_at <= bindparam("now")).order_by(Deadline.due_at)
+)
 #: Waits of games that ended, or of campaigns that ended, end with them.
 CLOSE_ENDED_WAITS = (
     update(Deadline.__table__)
-    .where(DEADLINE_RUNNING, Deadline.game_id.in_(
-        select(Game.id).join(Campaign, Campaign.id == Game.campaign_id)
-        .where(~GAME_IN_PLAY | Campaign.active.is_(False))))
+    .where(
+        DEADLINE_RUNNING,
+        Deadline.game_id.in_(
+            select(Game.id)
+            .join(Campaign, Campaign.id == Game.campaign_id)
+            .where(~GAME_IN_PLAY | Campaign.active.is_(False))
+        ),
+    )
     .values(status="closed")
 )
 ALARM = "⏰"
@@ -159,7 +177,12 @@ class PaceCommands(AppBase):
     # --- the command ----------------------------------------------------------------------
 
     async def set_deadline(
-        self, caller: Caller, hours: float | None, on_timeout: str | None, *, remind_at: float | None = None,
+        self,
+        caller: Caller,
+        hours: float | None,
+        on_timeout: str | None,
+        *,
+        remind_at: float | None = None,
     ) -> Reply:
         """The game master sets (or clears, with ``hours=None``) the campaign's turn deadline and
         what happens when it passes (``on_timeout``: "pass" or "gm").
@@ -179,10 +202,15 @@ class PaceCommands(AppBase):
             if hours is None and choice is None and remind_share is None:
                 settings.pop("pace", None)
                 campaign.settings = settings
-                for row in await s.scalars(select(Deadline).where(
-                        Deadline.campaign_id == campaign.id, DEADLINE_RUNNING)):
+                for row in await s.scalars(
+                    select(Deadline).where(Deadline.campaign_id == campaign.id, DEADLINE_RUNNING)
+                ):
                     row.status = "closed"
-                text = "No turn deadline any more: the game waits as long as it takes." if old else "There was no turn deadline; nothing changed."
+                text = (
+                    "No turn deadline any more: the game waits as long as it takes."
+                    if old
+                    else "There was no turn deadline; nothing changed."
+                )
                 return Reply(cards=[Card(title=f"{ALARM} Turn deadline", description=text)])
             if hours is None:
                 if not old:
@@ -190,7 +218,9 @@ class PaceCommands(AppBase):
                 hours = float(old["hours"])
             hours = self._check_hours(hours)
             choice = choice or (old or {}).get("on_timeout") or DEFAULT_ON_TIMEOUT
-            remind = remind_share if remind_share is not None else float((old or {}).get("remind_at", DEFAULT_REMIND_AT))
+            remind = (
+                remind_share if remind_share is not None else float((old or {}).get("remind_at", DEFAULT_REMIND_AT))
+            )
             settings["pace"] = {"hours": hours, "on_timeout": choice, "remind_at": remind}
             campaign.settings = settings
             game = await self._game(s, campaign, lock=True)
@@ -231,12 +261,19 @@ class PaceCommands(AppBase):
             raise Refusal(f"A turn deadline is from {HOURS_MIN:g} to {HOURS_MAX:g} hours.")
         return value
 
-    def _deadline_card(self, campaign: Campaign, hours: float, choice: str, remind: float, row: Deadline | None) -> Card:
-        then = ("the bot passes for the player: a decision takes its pass choice (else the first), "
-                f"a turn ends with /{campaign.ruleset} {self._pass_action_name(campaign) or '…'}"
-                if choice == "pass" else "the game master decides (and may act for the absent player)")
-        first = (f"Every move waits at most **{hours_text(hours)}**. The waiting player is reminded once, "
-                 f"after {hours_text(hours * remind)}; then {then}.")
+    def _deadline_card(
+        self, campaign: Campaign, hours: float, choice: str, remind: float, row: Deadline | None
+    ) -> Card:
+        then = (
+            "the bot passes for the player: a decision takes its pass choice (else the first), "
+            f"a turn ends with /{campaign.ruleset} {self._pass_action_name(campaign) or '…'}"
+            if choice == "pass"
+            else "the game master decides (and may act for the absent player)"
+        )
+        first = (
+            f"Every move waits at most **{hours_text(hours)}**. The waiting player is reminded once, "
+            f"after {hours_text(hours * remind)}; then {then}."
+        )
         lines = [first]
         if row is not None:
             what = "decision" if row.kind == "decision" else "turn"
@@ -263,8 +300,12 @@ class PaceCommands(AppBase):
         async with self.db.plain() as tx:
             rows = await tx.rows(GAMES_TO_SYNC)
             await tx.run(CLOSE_ENDED_WAITS, {})
-        stale = [game_id for game_id, version, settings, seen in rows
-                 if ((settings or {}).get("pace") and seen != version) or (not (settings or {}).get("pace") and seen is not None)]
+        stale = [
+            game_id
+            for game_id, version, settings, seen in rows
+            if ((settings or {}).get("pace") and seen != version)
+            or (not (settings or {}).get("pace") and seen is not None)
+        ]
         for game_id in stale:
             try:
                 async with self.db.transaction() as s:
@@ -279,12 +320,19 @@ class PaceCommands(AppBase):
 
     async def _current_deadline(self, s: AsyncSession, game_id: int) -> Deadline | None:
         return await s.scalar(
-            select(Deadline).where(Deadline.game_id == game_id, DEADLINE_RUNNING)
-            .with_for_update().execution_options(populate_existing=True))
+            select(Deadline)
+            .where(Deadline.game_id == game_id, DEADLINE_RUNNING)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
 
     async def _waiting_on(self, s: AsyncSession, campaign: Campaign, game: Game, now: datetime) -> Wait | None:
-        decision = await s.scalar(select(DecisionRecord).where(
-            DecisionRecord.game_id == game.id, DecisionRecord.status == "open").order_by(DecisionRecord.id).limit(1))
+        decision = await s.scalar(
+            select(DecisionRecord)
+            .where(DecisionRecord.game_id == game.id, DecisionRecord.status == "open")
+            .order_by(DecisionRecord.id)
+            .limit(1)
+        )
         if decision is not None:
             if decision.decider == "gm":
                 return None  # the game master's own choices have no deadline
@@ -297,8 +345,14 @@ class PaceCommands(AppBase):
         return Wait("turn", side) if side else None
 
     async def _sync_game(
-        self, s: AsyncSession, campaign: Campaign, game: Game, current: Deadline | None, now: datetime,
-        *, restart: bool = False,
+        self,
+        s: AsyncSession,
+        campaign: Campaign,
+        game: Game,
+        current: Deadline | None,
+        now: datetime,
+        *,
+        restart: bool = False,
     ) -> Deadline | None:
         """The game's current deadline after comparing it with what the game waits on now (the
         game is locked). ``restart`` starts the clock again even for the same wait."""
@@ -318,10 +372,18 @@ class PaceCommands(AppBase):
         length = self._hour() * float(pace["hours"])
         since = now if restart or wait.since is None else min(wait.since, now)
         row = Deadline(
-            campaign_id=campaign.id, game_id=game.id, decision_id=wait.decision_id, channel_id=campaign.channel_id,
-            kind=wait.kind, side=wait.side, on_timeout=str(pace.get("on_timeout") or DEFAULT_ON_TIMEOUT), status="open",
-            started_at=since, remind_at=since + length * float(pace.get("remind_at", DEFAULT_REMIND_AT)),
-            due_at=since + length, game_version=game.version,
+            campaign_id=campaign.id,
+            game_id=game.id,
+            decision_id=wait.decision_id,
+            channel_id=campaign.channel_id,
+            kind=wait.kind,
+            side=wait.side,
+            on_timeout=str(pace.get("on_timeout") or DEFAULT_ON_TIMEOUT),
+            status="open",
+            started_at=since,
+            remind_at=since + length * float(pace.get("remind_at", DEFAULT_REMIND_AT)),
+            due_at=since + length,
+            game_version=game.version,
         )
         s.add(row)
         await s.flush()
@@ -340,10 +402,17 @@ class PaceCommands(AppBase):
         now = now or self.pace_clock()
         async with self.db.transaction() as s:
             claimed = await s.execute(
-                update(Deadline).where(
-                    Deadline.id == deadline_id, Deadline.status == "open", Deadline.reminded_at.is_(None),
-                    Deadline.remind_at <= now, Deadline.due_at > now)
-                .values(reminded_at=now).execution_options(synchronize_session=False))
+                update(Deadline)
+                .where(
+                    Deadline.id == deadline_id,
+                    Deadline.status == "open",
+                    Deadline.reminded_at.is_(None),
+                    Deadline.remind_at <= now,
+                    Deadline.due_at > now,
+                )
+                .values(reminded_at=now)
+                .execution_options(synchronize_session=False)
+            )
             if claimed.rowcount != 1:  # type: ignore[attr-defined]
                 return None
             row = await s.get(Deadline, deadline_id, populate_existing=True)
@@ -352,12 +421,16 @@ class PaceCommands(AppBase):
             users = await self._side_user_ids(SessionTx(s), campaign.id, row.side) or [campaign.gm_id]
             left = (row.due_at - now) / self._hour()
             due = int(row.due_at.timestamp())
-            then = ("the bot passes for you" if row.on_timeout == "pass" else "the game master decides")
+            then = "the bot passes for you" if row.on_timeout == "pass" else "the game master decides"
             reply = Reply(
                 content=f"{mentions(users)} {ALARM} Reminder: {what} is waiting for you.",
-                cards=[Card(title=f"{ALARM} Reminder: {what}",
-                            description=f"{hours_text(left)} left (until <t:{due}:f>); then {then}.",
-                            colour=side_colour(row.side))],
+                cards=[
+                    Card(
+                        title=f"{ALARM} Reminder: {what}",
+                        description=f"{hours_text(left)} left (until <t:{due}:f>); then {then}.",
+                        colour=side_colour(row.side),
+                    )
+                ],
                 ping_user_ids=users,
             )
             return PaceNotice(row.id, row.channel_id, reply)
@@ -365,9 +438,12 @@ class PaceCommands(AppBase):
     async def release_reminder(self, deadline_id: int, claimed_at: datetime) -> None:
         """Give back a reminder that could not be posted, so the next tick tries again."""
         async with self.db.transaction() as s:
-            await s.execute(update(Deadline).where(
-                Deadline.id == deadline_id, Deadline.status == "open", Deadline.reminded_at == claimed_at)
-                .values(reminded_at=None).execution_options(synchronize_session=False))
+            await s.execute(
+                update(Deadline)
+                .where(Deadline.id == deadline_id, Deadline.status == "open", Deadline.reminded_at == claimed_at)
+                .values(reminded_at=None)
+                .execution_options(synchronize_session=False)
+            )
 
     async def _what(self, s: AsyncSession, row: Deadline) -> str:
         if row.kind == "decision" and row.decision_id is not None:
@@ -387,8 +463,13 @@ class PaceCommands(AppBase):
         the player, at the last moment) got there first."""
         now = now or self.pace_clock()
         async with self.db.transaction() as s:
-            head = (await s.execute(select(Deadline.channel_id, Deadline.decision_id, Deadline.game_id)
-                                    .where(Deadline.id == deadline_id))).first()
+            head = (
+                await s.execute(
+                    select(Deadline.channel_id, Deadline.decision_id, Deadline.game_id).where(
+                        Deadline.id == deadline_id
+                    )
+                )
+            ).first()
         if head is None:
             return None
         channel_id, decision_id, game_id = head
@@ -398,8 +479,12 @@ class PaceCommands(AppBase):
             if decision_id is not None:
                 decision = await s.get(DecisionRecord, decision_id, with_for_update=True, populate_existing=True)
             game = await lock_game(s, game_id)
-            row = await s.scalar(select(Deadline).where(Deadline.id == deadline_id)
-                                 .with_for_update().execution_options(populate_existing=True))
+            row = await s.scalar(
+                select(Deadline)
+                .where(Deadline.id == deadline_id)
+                .with_for_update()
+                .execution_options(populate_existing=True)
+            )
             if row is None or game is None or row.status != "open" or row.due_at > now:
                 return None
             campaign = await s.get(Campaign, row.campaign_id)
@@ -423,7 +508,13 @@ class PaceCommands(AppBase):
         return Caller(DEADLINE_USER_ID, DEADLINE_NAME, campaign.guild_id, campaign.channel_id, None)
 
     async def _pass(
-        self, s: AsyncSession, campaign: Campaign, game: Game, row: Deadline, decision: DecisionRecord | None, what: str,
+        self,
+        s: AsyncSession,
+        campaign: Campaign,
+        game: Game,
+        row: Deadline,
+        decision: DecisionRecord | None,
+        what: str,
     ) -> tuple[Reply, str | None]:
         """Pass for the absent side; what could not be passed goes to the game master, with why."""
         caller = self._deadline_caller(campaign)
@@ -435,10 +526,22 @@ class PaceCommands(AppBase):
             if value is None:
                 why = "the decision offers no choice"
             else:
-                command = command_line("decide", "", {"choice": value}) + f" (deadline passed: the bot chose for {row.side})"
+                command = (
+                    command_line("decide", "", {"choice": value}) + f" (deadline passed: the bot chose for {row.side})"
+                )
                 try:
-                    steps.append(await self._answer(s, campaign, decision, caller, value,  # type: ignore[attr-defined]
-                                                    side=row.side, by_gm=False, command=command))
+                    steps.append(
+                        await self._answer(
+                            s,
+                            campaign,
+                            decision,
+                            caller,
+                            value,  # type: ignore[attr-defined]
+                            side=row.side,
+                            by_gm=False,
+                            command=command,
+                        )
+                    )
                 except RuleError as exc:
                     why = exc.message
             done = f"Nobody answered in time, so the bot chose **{value}** for {row.side}." if not why else ""
@@ -446,7 +549,11 @@ class PaceCommands(AppBase):
             why = await self._pass_turn(s, campaign, game, row.side, caller, steps)
             count = f" ×{len(steps)}" if len(steps) > 1 else ""
             name = self._pass_action_name(campaign)
-            done = f"Nobody moved in time, so the bot passed for {row.side}: `/{campaign.ruleset} {name}`{count}." if steps else ""
+            done = (
+                f"Nobody moved in time, so the bot passed for {row.side}: `/{campaign.ruleset} {name}`{count}."
+                if steps
+                else ""
+            )
         if why is not None:
             reply = self._for_the_gm(campaign, row, what, why)
             if done:
@@ -459,14 +566,25 @@ class PaceCommands(AppBase):
             return reply, why
         last = steps[-1]
         header = Card(title=f"{ALARM} Deadline passed: {what}", description=done, colour=ALARM_COLOUR)
-        reply = Reply(cards=[header] + [card for step in steps for card in step.cards],
-                      content=last.content, ping_user_ids=list(last.ping_user_ids), decision=last.decision,
-                      events=[e for step in steps for e in step.events], rolls=[r for step in steps for r in step.rolls],
-                      files=last.files)
+        reply = Reply(
+            cards=[header] + [card for step in steps for card in step.cards],
+            content=last.content,
+            ping_user_ids=list(last.ping_user_ids),
+            decision=last.decision,
+            events=[e for step in steps for e in step.events],
+            rolls=[r for step in steps for r in step.rolls],
+            files=last.files,
+        )
         return reply, None
 
     async def _pass_turn(
-        self, s: AsyncSession, campaign: Campaign, game: Game, side: str, caller: Caller, steps: list[Reply],
+        self,
+        s: AsyncSession,
+        campaign: Campaign,
+        game: Game,
+        side: str,
+        caller: Caller,
+        steps: list[Reply],
     ) -> str | None:
         """The ruleset's turn-ending action for ``side`` until the game waits on someone else.
         Each step is a logged action of its own; returns why it stopped short, or ``None``."""
@@ -480,7 +598,9 @@ class PaceCommands(AppBase):
             if engine.finished(state) or engine.whose_turn(state) != side or (steps and steps[-1].decision is not None):
                 return None
             try:
-                steps.append(await self._apply(SessionTx(s), campaign, game, caller, Action(name, side, {}, False), command))  # type: ignore[attr-defined]
+                steps.append(
+                    await self._apply(SessionTx(s), campaign, game, caller, Action(name, side, {}, False), command)
+                )  # type: ignore[attr-defined]
             except RuleError as exc:
                 return exc.message
         return f"{side}'s turn did not end after {PASS_STEPS_MAX} steps"

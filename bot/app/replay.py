@@ -1,8 +1,10 @@
 """A game rebuilt from its log: the start, then every action not undone, each with the dice it
 rolled. It proves the log is complete: the replayed state must equal the saved one."""
+
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -38,7 +40,11 @@ def replay(engine: Engine[Any], records: Sequence[ActionRecord]) -> Any:
 
 
 async def load_log(session: AsyncSession, game: Game) -> list[ActionRecord]:
-    return list(await session.scalars(
-        select(ActionRecord).where(ActionRecord.game_id == game.id).order_by(ActionRecord.seq)
-        .options(selectinload(ActionRecord.rolls))
-    ))
+    return list(
+        await session.scalars(
+            select(ActionRecord)
+            .where(ActionRecord.game_id == game.id)
+            .order_by(ActionRecord.seq)
+            .options(selectinload(ActionRecord.rolls))
+        )
+    )

@@ -4,10 +4,11 @@ A :class:`Reply` is a list of :class:`Card` (drawn as embeds in Discord, as text
 terminal) plus what the terminal's ``--json`` mode and the button layer need: the events, every
 die rolled, and an open decision.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 from bot.dice import RolledDie
 from rules.core import Choice, Event, RuleError
@@ -61,11 +62,11 @@ class Reply:
     files: list[tuple[str, bytes]] = field(default_factory=list)
 
     @classmethod
-    def note(cls, title: str, text: str = "", *, ephemeral: bool = True) -> "Reply":
+    def note(cls, title: str, text: str = "", *, ephemeral: bool = True) -> Reply:
         return cls(cards=[Card(title=title, description=text)], ephemeral=ephemeral)
 
     @classmethod
-    def error(cls, message: str) -> "Reply":
+    def error(cls, message: str) -> Reply:
         return cls(cards=[Card(title="Not done", description=message, colour=ERROR_COLOUR)], ephemeral=True)
 
 

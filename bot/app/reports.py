@@ -13,6 +13,7 @@ Who sees what:
   while the battle is in progress it is a private snapshot for whoever asked, so the game
   master's copy, which shows the secret rolls, is never seen by the players.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,7 +31,14 @@ from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
 from bot.db.models import ActionRecord, Campaign, EventRecord, Figure, Game, Member, RollRecord
 from bot.dice import RolledDie
 from bot.render.report import (
-    TURN_MARKERS, BattleReport, LogAction, ReportFigure, ReportSide, log_text, report_markdown, result_text,
+    TURN_MARKERS,
+    BattleReport,
+    LogAction,
+    ReportFigure,
+    ReportSide,
+    log_text,
+    report_markdown,
+    result_text,
 )
 from rules import RULESETS
 from rules.core import Event, RuleError
@@ -58,8 +66,15 @@ class LogPage(Reply):
 
 
 class ReportCommands(AppBase):
-    async def game_log(self, caller: Caller, count: int = LOG_PAGE_DEFAULT, page: int = 1,
-                       battle: int | None = None, *, game_id: int | None = None) -> LogPage:
+    async def game_log(
+        self,
+        caller: Caller,
+        count: int = LOG_PAGE_DEFAULT,
+        page: int = 1,
+        battle: int | None = None,
+        *,
+        game_id: int | None = None,
+    ) -> LogPage:
         """One page of a battle's log, newest first: page 1 holds the last ``count`` actions.
 
         ``battle`` is the battle's number in the campaign (as players type it); ``game_id`` the
@@ -70,14 +85,20 @@ class ReportCommands(AppBase):
         async with self.db.transaction() as s:
             campaign = await self._campaign(s, caller)
             game = await self._battle(s, campaign, battle, game_id)
-            total = await s.scalar(select(func.count()).select_from(ActionRecord).where(ActionRecord.game_id == game.id)) or 0
+            total = (
+                await s.scalar(select(func.count()).select_from(ActionRecord).where(ActionRecord.game_id == game.id))
+                or 0
+            )
             pages = max(1, ceil(total / count))
             if page > pages:
                 plural = "page" if pages == 1 else "pages"
-                raise Refusal(f"Battle {game.number}'s log has {pages} {plural} of {count} actions: there is no page {page}.")
+                raise Refusal(
+                    f"Battle {game.number}'s log has {pages} {plural} of {count} actions: there is no page {page}."
+                )
             names = await self._names(s, campaign)
-            actions = await self._log_actions(s, game, names, self._sees_secrets(campaign, game, caller),
-                                              limit=count, offset=(page - 1) * count)
+            actions = await self._log_actions(
+                s, game, names, self._sees_secrets(campaign, game, caller), limit=count, offset=(page - 1) * count
+            )
         card = Card(title=f"Log of battle {game.number}", description=log_text(actions, LOG_PAGE_CHARS))
         if actions:
             span = f"actions {actions[0].seq}–{actions[-1].seq}" if len(actions) > 1 else f"action {actions[0].seq}"
@@ -92,13 +113,19 @@ class ReportCommands(AppBase):
             sees = self._sees_secrets(campaign, game, caller)
             names = await self._names(s, campaign)
             actions = await self._log_actions(s, game, names, sees)
-            start = await s.scalar(select(ActionRecord.action).where(ActionRecord.game_id == game.id)
-                                   .order_by(ActionRecord.seq).limit(1))
-            owners = dict((await s.execute(select(Figure.name, Figure.owner_id).where(Figure.campaign_id == campaign.id))).all())
-            players = (await s.execute(
-                select(Member.side, Member.display_name).where(
-                    Member.campaign_id == campaign.id, Member.side.is_not(None), Member.role != "pending")
-                .order_by(Member.id))).all()
+            start = await s.scalar(
+                select(ActionRecord.action).where(ActionRecord.game_id == game.id).order_by(ActionRecord.seq).limit(1)
+            )
+            owners = dict(
+                (await s.execute(select(Figure.name, Figure.owner_id).where(Figure.campaign_id == campaign.id))).all()
+            )
+            players = (
+                await s.execute(
+                    select(Member.side, Member.display_name)
+                    .where(Member.campaign_id == campaign.id, Member.side.is_not(None), Member.role != "pending")
+                    .order_by(Member.id)
+                )
+            ).all()
         finished = game.status != "active"
         engine = self._engine(campaign)
         try:
@@ -107,22 +134,37 @@ class ReportCommands(AppBase):
         except RuleError:  # a state the campaign's current house rules can no longer read
             board, order = None, []
         report = BattleReport(
-            campaign=campaign.name, battle=game.number, ruleset=RULESETS.get(game.ruleset, ("", game.ruleset))[1],
-            game_master=names.get(campaign.gm_id, "the game master"), started=game.created_at, ended=game.ended_at,
-            finished=finished, winner=game.winner, sides=_sides(start, order, owners, names, players),
-            actions=actions, board=board, secrets_shown=sees,
+            campaign=campaign.name,
+            battle=game.number,
+            ruleset=RULESETS.get(game.ruleset, ("", game.ruleset))[1],
+            game_master=names.get(campaign.gm_id, "the game master"),
+            started=game.created_at,
+            ended=game.ended_at,
+            finished=finished,
+            winner=game.winner,
+            sides=_sides(start, order, owners, names, players),
+            actions=actions,
+            board=board,
+            secrets_shown=sees,
         )
         data = report_markdown(report).encode("utf-8")
         if len(data) > REPORT_MAX_BYTES:
-            raise Refusal(f"Battle {game.number}'s report is {len(data) // 2**20} MiB, more than Discord takes in one file.")
-        card = Card(title=f"Report of battle {game.number}", colour=side_colour(game.winner),
-                    description=_summary(report), footer=f"battle-{game.number}.md · {len(actions)} actions")
+            raise Refusal(
+                f"Battle {game.number}'s report is {len(data) // 2**20} MiB, more than Discord takes in one file."
+            )
+        card = Card(
+            title=f"Report of battle {game.number}",
+            colour=side_colour(game.winner),
+            description=_summary(report),
+            footer=f"battle-{game.number}.md · {len(actions)} actions",
+        )
         return Reply(cards=[card], files=[(f"battle-{game.number}.md", data)], ephemeral=not finished)
 
     # --- helpers --------------------------------------------------------------------------------
 
-    async def _battle(self, s: AsyncSession, campaign: Campaign, battle: int | None,
-                      game_id: int | None = None) -> Game:
+    async def _battle(
+        self, s: AsyncSession, campaign: Campaign, battle: int | None, game_id: int | None = None
+    ) -> Game:
         """The battle asked for (by its number in the campaign, as ``/game status`` shows it, or by
         the internal id a page button carries), else the current or last one."""
         if game_id is not None:
@@ -155,8 +197,13 @@ class ReportCommands(AppBase):
 
     @staticmethod
     async def _log_actions(
-        s: AsyncSession, game: Game, names: dict[int, str], sees_secrets: bool,
-        *, limit: int | None = None, offset: int = 0,
+        s: AsyncSession,
+        game: Game,
+        names: dict[int, str],
+        sees_secrets: bool,
+        *,
+        limit: int | None = None,
+        offset: int = 0,
     ) -> list[LogAction]:
         """The game's actions with their events and dice, in three queries whatever the length.
 
@@ -166,8 +213,15 @@ class ReportCommands(AppBase):
         kinds a report reads (turns, casualties, rolls); the others keep an empty mapping.
         """
         conn = await s.connection()
-        query = select(ActionRecord.id, ActionRecord.seq, ActionRecord.user_id, ActionRecord.side, ActionRecord.by_gm,
-                       ActionRecord.command, ActionRecord.undone).where(ActionRecord.game_id == game.id)
+        query = select(
+            ActionRecord.id,
+            ActionRecord.seq,
+            ActionRecord.user_id,
+            ActionRecord.side,
+            ActionRecord.by_gm,
+            ActionRecord.command,
+            ActionRecord.undone,
+        ).where(ActionRecord.game_id == game.id)
         if limit is not None:
             query = query.order_by(ActionRecord.seq.desc()).limit(limit).offset(offset)
         else:
@@ -176,15 +230,25 @@ class ReportCommands(AppBase):
         if not rows:
             return []
         events_q = select(EventRecord.action_id, EventRecord.kind, EventRecord.text, cast(EventRecord.data, Text))
-        rolls_q = select(RollRecord.action_id, RollRecord.kind, RollRecord.sides, RollRecord.value, RollRecord.reason,
-                         RollRecord.secret)
+        rolls_q = select(
+            RollRecord.action_id,
+            RollRecord.kind,
+            RollRecord.sides,
+            RollRecord.value,
+            RollRecord.reason,
+            RollRecord.secret,
+        )
         if limit is not None:
             ids = [row[0] for row in rows]
             events_q = events_q.where(EventRecord.action_id.in_(ids))
             rolls_q = rolls_q.where(RollRecord.action_id.in_(ids))
         else:
-            events_q = events_q.join(ActionRecord, EventRecord.action_id == ActionRecord.id).where(ActionRecord.game_id == game.id)
-            rolls_q = rolls_q.join(ActionRecord, RollRecord.action_id == ActionRecord.id).where(ActionRecord.game_id == game.id)
+            events_q = events_q.join(ActionRecord, EventRecord.action_id == ActionRecord.id).where(
+                ActionRecord.game_id == game.id
+            )
+            rolls_q = rolls_q.join(ActionRecord, RollRecord.action_id == ActionRecord.id).where(
+                ActionRecord.game_id == game.id
+            )
         events: defaultdict[int, list[Event]] = defaultdict(list)
         secret: set[int] = set()
         for action_id, kind, text, raw in await conn.execute(events_q.order_by(EventRecord.action_id, EventRecord.seq)):
@@ -193,7 +257,9 @@ class ReportCommands(AppBase):
             if data.get("secret") is True:
                 secret.add(action_id)
         rolls: defaultdict[int, list[RolledDie]] = defaultdict(list)
-        for action_id, kind, sides, value, reason, is_secret in await conn.execute(rolls_q.order_by(RollRecord.action_id, RollRecord.seq)):
+        for action_id, kind, sides, value, reason, is_secret in await conn.execute(
+            rolls_q.order_by(RollRecord.action_id, RollRecord.seq)
+        ):
             rolls[action_id].append(RolledDie(kind, sides, value, reason))
             if is_secret:
                 secret.add(action_id)
@@ -201,12 +267,21 @@ class ReportCommands(AppBase):
         for action_id, seq, user_id, side, by_gm, command, undone in rows:
             is_secret = action_id in secret
             hidden = is_secret and not sees_secrets
-            actions.append(LogAction(
-                seq=seq, actor=names.get(user_id, "a former player"), by_gm=bool(by_gm), side=side,
-                command="" if hidden else command, undone=bool(undone), secret=is_secret, hidden=hidden,
-                events=() if hidden else events.get(action_id, ()), rolls=() if hidden else rolls.get(action_id, ()),
-                aftermath=command == AFTERMATH_COMMAND,
-            ))
+            actions.append(
+                LogAction(
+                    seq=seq,
+                    actor=names.get(user_id, "a former player"),
+                    by_gm=bool(by_gm),
+                    side=side,
+                    command="" if hidden else command,
+                    undone=bool(undone),
+                    secret=is_secret,
+                    hidden=hidden,
+                    events=() if hidden else events.get(action_id, ()),
+                    rolls=() if hidden else rolls.get(action_id, ()),
+                    aftermath=command == AFTERMATH_COMMAND,
+                )
+            )
         return actions
 
 
@@ -224,8 +299,9 @@ def _event_data(kind: str, raw: str | None) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _sides(start: Any, order: list[str], owners: dict[str, int], names: dict[int, str],
-           players: list[tuple[str, str]]) -> list[ReportSide]:
+def _sides(
+    start: Any, order: list[str], owners: dict[str, int], names: dict[int, str], players: list[tuple[str, str]]
+) -> list[ReportSide]:
     """The sides with their players, and the figures each started with (from the game's start)."""
     specs = start.get("start") if isinstance(start, dict) else None
     figures: dict[str, list[ReportFigure]] = {}
@@ -236,7 +312,8 @@ def _sides(start: Any, order: list[str], owners: dict[str, int], names: dict[int
         stats = spec.get("stats") if isinstance(spec.get("stats"), dict) else {}
         owner = owners.get(name)
         figures.setdefault(side, []).append(
-            ReportFigure(name, str(spec.get("kind", "")), names.get(owner) if owner is not None else None, stats))
+            ReportFigure(name, str(spec.get("kind", "")), names.get(owner) if owner is not None else None, stats)
+        )
     by_side: dict[str, list[str]] = {}
     for side, display_name in players:
         by_side.setdefault(side, []).append(display_name)
@@ -248,9 +325,12 @@ def _summary(report: BattleReport) -> str:
     """The card beside the attachment: the result and the count of what the report holds."""
     rolled = sum(len(a.rolls) for a in report.actions)
     casualties = sum(1 for a in report.actions if not a.undone for e in a.events if e.kind == "casualty")
-    lines = [f"{report.campaign} — {report.ruleset}", result_text(report),
-             f"{_count(len(report.actions), 'action')}, {_count(rolled, 'die or card', 'dice and cards')}, "
-             f"{_count(casualties, 'casualty', 'casualties')}."]
+    lines = [
+        f"{report.campaign} — {report.ruleset}",
+        result_text(report),
+        f"{_count(len(report.actions), 'action')}, {_count(rolled, 'die or card', 'dice and cards')}, "
+        f"{_count(casualties, 'casualty', 'casualties')}.",
+    ]
     hidden = sum(1 for a in report.actions if a.hidden)
     if hidden:
         lines.append(f"{_count(hidden, 'secret roll')} by the game master, shown when the battle ends.")

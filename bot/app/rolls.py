@@ -1,4 +1,5 @@
 """/roll: free dice, logged in the game in progress; and the names autocomplete offers."""
+
 from __future__ import annotations
 
 from sqlalchemy import bindparam, select
@@ -36,7 +37,9 @@ class RollCommands(AppBase):
             if secret and game is None:
                 raise Refusal("A secret roll is kept in a battle's log, and no battle is in progress here.")
             if game is not None:
-                applied, last_seq = await tx.first(ROLL_CONTEXT, {"interaction": caller.interaction_id, "game": game.id})
+                applied, last_seq = await tx.first(
+                    ROLL_CONTEXT, {"interaction": caller.interaction_id, "game": game.id}
+                )
                 if applied is not None and caller.interaction_id is not None:
                     replayed = await self._replay(await tx.session(), caller.interaction_id)
                     if replayed is not None:
@@ -44,20 +47,38 @@ class RollCommands(AppBase):
             result = free_roll(expression, dice, f"{caller.display_name}: {why}")
             data = {"expression": result.expression, "total": result.total}
             if secret:
-                event = Event("roll", f"{caller.display_name} rolls in secret {result.detail}", {**data, "secret": True})
+                event = Event(
+                    "roll", f"{caller.display_name} rolls in secret {result.detail}", {**data, "secret": True}
+                )
             else:
                 event = Event("roll", f"{caller.display_name} rolls {result.detail}", data)
             if game is not None:
                 params = {"dice": expression, "reason": reason, "secret": True if secret else None}
-                entry = self._record(game, (last_seq or 0) + 1, caller, command_line("roll", "", params),
-                                     None, campaign.gm_id == caller.user_id, None, [event], dice.rolled)
+                entry = self._record(
+                    game,
+                    (last_seq or 0) + 1,
+                    caller,
+                    command_line("roll", "", params),
+                    None,
+                    campaign.gm_id == caller.user_id,
+                    None,
+                    [event],
+                    dice.rolled,
+                )
                 entry.secret = secret
                 await self._write(tx, entry)
         if secret:
-            card = Card(title=f"{SECRET} Secret roll: {result.expression}", description=f"{result.detail}\n**Total: {result.total}**",
-                        footer=f"{why} · only you see this; the log keeps it and shows it to all when the battle ends")
+            card = Card(
+                title=f"{SECRET} Secret roll: {result.expression}",
+                description=f"{result.detail}\n**Total: {result.total}**",
+                footer=f"{why} · only you see this; the log keeps it and shows it to all when the battle ends",
+            )
             return Reply(cards=[card], events=[event], rolls=list(dice.rolled), ephemeral=True)
-        card = Card(title=f"{caller.display_name} rolls {result.expression}", description=f"{result.detail}\n**Total: {result.total}**", footer=why)
+        card = Card(
+            title=f"{caller.display_name} rolls {result.expression}",
+            description=f"{result.detail}\n**Total: {result.total}**",
+            footer=why,
+        )
         return Reply(cards=[card], events=[event], rolls=list(dice.rolled))
 
     async def figure_names(self, caller: Caller, current: str, *, in_game: bool = True) -> list[str]:

@@ -11,6 +11,7 @@ name are left alone (import never deletes: /roster remove does), and a figure fi
 game in progress cannot be changed until /game end. ``status`` and ``history`` are the campaign's
 record: left out, they stay as they are; only the game master may write them.
 """
+
 from __future__ import annotations
 
 import logging
@@ -127,16 +128,21 @@ def _check_history_entry(doc: Doc, path: Path, entry: Any, name: str, problems: 
         value = entry.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             shown = "nothing" if key not in entry else _shown(value)
-            problems.append(doc.at(path + ((key,) if key in entry else ()),
-                                   f"{short(name)}'s history: {key} must be a whole number from {low}, not {shown}"))
+            problems.append(
+                doc.at(
+                    path + ((key,) if key in entry else ()),
+                    f"{short(name)}'s history: {key} must be a whole number from {low}, not {shown}",
+                )
+            )
 
 
 def _shown(value: Any) -> str:
     return short(str(value)) if isinstance(value, str) else repr(value)
 
 
-def figure_data(name: str, kind: str, stats: Mapping[str, Any], status: str, history: Sequence[Any],
-                owner: int | None = None) -> dict[str, Any]:
+def figure_data(
+    name: str, kind: str, stats: Mapping[str, Any], status: str, history: Sequence[Any], owner: int | None = None
+) -> dict[str, Any]:
     """A figure as a file writes it; what is at its default (no stats, active, no history) is left out."""
     out: dict[str, Any] = {"name": name, "kind": kind}
     if stats:
@@ -151,8 +157,9 @@ def figure_data(name: str, kind: str, stats: Mapping[str, Any], status: str, his
     return out
 
 
-def sides_data(engine: Engine[Any], figures: Sequence[Kept], sides: Sequence[str] | None,
-               with_owner: bool) -> dict[str, list[dict[str, Any]]]:
+def sides_data(
+    engine: Engine[Any], figures: Sequence[Kept], sides: Sequence[str] | None, with_owner: bool
+) -> dict[str, list[dict[str, Any]]]:
     """``sides:`` for a file: the sides asked for (every side of the ruleset when None), in the
     ruleset's order, each with its figures in the order they joined; a figure on a side the
     ruleset no longer has (house rules renamed it) is written under its own side."""
@@ -162,16 +169,26 @@ def sides_data(engine: Engine[Any], figures: Sequence[Kept], sides: Sequence[str
         if sides is not None and f.side not in wanted:
             continue
         out.setdefault(f.side, []).append(
-            figure_data(f.name, f.kind, f.stats, f.status, f.history, f.owner_id if with_owner else None))
+            figure_data(f.name, f.kind, f.stats, f.status, f.history, f.owner_id if with_owner else None)
+        )
     return out
 
 
 # --- in ------------------------------------------------------------------------------------------
 
 
-def read_sides(doc: Doc, path: Path, engine: Engine[Any], importer: Importer, kept: Sequence[Kept],
-               dice: RecordingDice, problems: list[str], *, owners: set[int] | None = None,
-               limit: int = 500) -> RosterPlan:
+def read_sides(
+    doc: Doc,
+    path: Path,
+    engine: Engine[Any],
+    importer: Importer,
+    kept: Sequence[Kept],
+    dice: RecordingDice,
+    problems: list[str],
+    *,
+    owners: set[int] | None = None,
+    limit: int = 500,
+) -> RosterPlan:
     """Check the figures under ``path`` (``sides:``) against the ruleset, the campaign and the
     importer's rights. ``owners``: the user ids a figure's ``owner`` may name (campaign files);
     None means the file may not name owners (roster files)."""
@@ -195,7 +212,9 @@ def read_sides(doc: Doc, path: Path, engine: Engine[Any], importer: Importer, ke
         if figures is None:
             continue
         if not isinstance(figures, list):
-            problems.append(doc.at(side_path, f"the figures of {short(str(side_key))} must be a list (each starts with -)"))
+            problems.append(
+                doc.at(side_path, f"the figures of {short(str(side_key))} must be a list (each starts with -)")
+            )
             continue
         if side is None:
             continue
@@ -228,8 +247,17 @@ def _side(doc: Doc, path: Path, key: Any, engine: Engine[Any], importer: Importe
     return side
 
 
-def _entry(doc: Doc, path: Path, item: Any, side: str, keys: Sequence[str], engine: Engine[Any],
-           importer: Importer, owners: set[int] | None, problems: list[str]) -> Entry | None:
+def _entry(
+    doc: Doc,
+    path: Path,
+    item: Any,
+    side: str,
+    keys: Sequence[str],
+    engine: Engine[Any],
+    importer: Importer,
+    owners: set[int] | None,
+    problems: list[str],
+) -> Entry | None:
     """The figure at ``path``, its shape checked (not yet by the ruleset)."""
     if not isinstance(item, Mapping):
         problems.append(doc.at(path, "each figure is a mapping with at least a name (name: Rossi)"))
@@ -268,8 +296,16 @@ def _entry(doc: Doc, path: Path, item: Any, side: str, keys: Sequence[str], engi
     owner = _owner(doc, path, item, name, owners, problems)
     if len(problems) > before:
         return None
-    return Entry(name=name, side=side, kind=" ".join((kind or "").split()), stats=dict(stats), status=status,
-                 history=history, owner=owner, path=path)
+    return Entry(
+        name=name,
+        side=side,
+        kind=" ".join((kind or "").split()),
+        stats=dict(stats),
+        status=status,
+        history=history,
+        owner=owner,
+        path=path,
+    )
 
 
 def _status(doc: Doc, path: Path, item: Mapping[str, Any], name: str, problems: list[str]) -> str | None:
@@ -278,14 +314,19 @@ def _status(doc: Doc, path: Path, item: Mapping[str, Any], name: str, problems: 
     status = doc.text(*path, "status")
     status = " ".join((status or "").split())
     if not status or len(status) > STATUS_MAX or not _STATUS.match(status):
-        problems.append(doc.at(path + ("status",), f"{short(name)}'s status must be a word or two of at most "
-                                                   f"{STATUS_MAX} letters (active, dead …)"))
+        problems.append(
+            doc.at(
+                path + ("status",),
+                f"{short(name)}'s status must be a word or two of at most {STATUS_MAX} letters (active, dead …)",
+            )
+        )
         return None
     return status
 
 
-def _owner(doc: Doc, path: Path, item: Mapping[str, Any], name: str, owners: set[int] | None,
-           problems: list[str]) -> int | None:
+def _owner(
+    doc: Doc, path: Path, item: Mapping[str, Any], name: str, owners: set[int] | None, problems: list[str]
+) -> int | None:
     if owners is None or item.get("owner") is None:
         return None
     owner = item["owner"]
@@ -298,13 +339,25 @@ def _owner(doc: Doc, path: Path, item: Mapping[str, Any], name: str, owners: set
     return owner
 
 
-def _place(doc: Doc, entry: Entry, engine: Engine[Any], importer: Importer, dice: RecordingDice,
-           plan: RosterPlan, problems: list[str]) -> None:
+def _place(
+    doc: Doc,
+    entry: Entry,
+    engine: Engine[Any],
+    importer: Importer,
+    dice: RecordingDice,
+    plan: RosterPlan,
+    problems: list[str],
+) -> None:
     """Check the entry by the ruleset and against the figure the campaign keeps; file it in ``plan``."""
     kept = entry.kept
     if kept is not None and kept.side != entry.side:
-        problems.append(doc.at(entry.path + ("name",), f"{short(kept.name)} fights for {kept.side} in this campaign; "
-                                                       f"import does not move a figure to another side"))
+        problems.append(
+            doc.at(
+                entry.path + ("name",),
+                f"{short(kept.name)} fights for {kept.side} in this campaign; "
+                f"import does not move a figure to another side",
+            )
+        )
         return
     spec = FigureSpec(name=entry.name, side=entry.side, kind=entry.kind, stats=entry.stats)
     try:
@@ -319,17 +372,22 @@ def _place(doc: Doc, entry: Entry, engine: Engine[Any], importer: Importer, dice
             # and never again, so a file that leaves a rolled stat out is refused (not re-rolled).
             checked = engine.recruit(spec, NO_DICE).state
     except _WouldRoll:
-        problems.append(doc.at(entry.path + ("stats",) if "stats" in (doc.get(*entry.path) or {}) else entry.path + ("name",),
-                               f"{short(entry.name)} lacks stats the rules roll once, at recruitment: "
-                               f"keep them as the export wrote them"))
+        problems.append(
+            doc.at(
+                entry.path + ("stats",) if "stats" in (doc.get(*entry.path) or {}) else entry.path + ("name",),
+                f"{short(entry.name)} lacks stats the rules roll once, at recruitment: "
+                f"keep them as the export wrote them",
+            )
+        )
         return
     except RuleError as exc:
         problems.append(doc.at(_blame(doc, entry, exc.message), exc.message))
         return
     except Exception as exc:  # an engine that trips on odd data: the player gets a sentence, we get the log
         log.error("the %s engine failed on a figure being imported", getattr(engine, "slug", "?"), exc_info=exc)
-        problems.append(doc.at(entry.path + ("name",), f"the ruleset could not read {short(entry.name)}; "
-                                                       f"check its kind and stats"))
+        problems.append(
+            doc.at(entry.path + ("name",), f"the ruleset could not read {short(entry.name)}; check its kind and stats")
+        )
         return
     entry.name = checked.name if kept is None else kept.name
     entry.kind, entry.stats = checked.kind, dict(checked.stats)
@@ -344,15 +402,20 @@ def _place(doc: Doc, entry: Entry, engine: Engine[Any], importer: Importer, dice
     if kept is None:
         plan.new.append(entry)
         return
-    same = (entry.kind == kept.kind and entry.stats == dict(kept.stats)
-            and entry.final_status() == kept.status and entry.final_history() == list(kept.history)
-            and entry.final_owner(importer) == kept.owner_id)
+    same = (
+        entry.kind == kept.kind
+        and entry.stats == dict(kept.stats)
+        and entry.final_status() == kept.status
+        and entry.final_history() == list(kept.history)
+        and entry.final_owner(importer) == kept.owner_id
+    )
     if same:
         plan.same.append(entry)
         return
     if kept.in_game:
-        problems.append(doc.at(entry.path + ("name",), f"{short(kept.name)} is in the game in progress: "
-                                                       f"change it after /game end"))
+        problems.append(
+            doc.at(entry.path + ("name",), f"{short(kept.name)} is in the game in progress: change it after /game end")
+        )
         return
     plan.changed.append(entry)
 
@@ -363,11 +426,17 @@ def _record_allowed(doc: Doc, entry: Entry, problems: list[str]) -> bool:
     ok = True
     if entry.status is not None and entry.status != (kept.status if kept else ACTIVE):
         was = kept.status if kept else ACTIVE
-        problems.append(doc.at(entry.path + ("status",), f"only the game master may change {short(entry.name)}'s "
-                                                         f"status ({was} → {entry.status})"))
+        problems.append(
+            doc.at(
+                entry.path + ("status",),
+                f"only the game master may change {short(entry.name)}'s status ({was} → {entry.status})",
+            )
+        )
         ok = False
     if entry.history is not None and entry.history != (list(kept.history) if kept else []):
-        problems.append(doc.at(entry.path + ("history",), f"only the game master may change {short(entry.name)}'s history"))
+        problems.append(
+            doc.at(entry.path + ("history",), f"only the game master may change {short(entry.name)}'s history")
+        )
         ok = False
     return ok
 

@@ -1,4 +1,5 @@
 """/roster: the figures each player brings to the campaign."""
+
 from __future__ import annotations
 
 from sqlalchemy import func, select
@@ -29,17 +30,27 @@ class RosterCommands(AppBase):
             if not is_gm and side != member.side:
                 raise Refusal(f"You play {member.side}: only the game master may add figures to {side}.")
             dice = RecordingDice(self._dice())
-            recruited = engine.recruit(FigureSpec(name=name, side=side, kind=kind or "", stats=parse_stats(stats)), dice)
+            recruited = engine.recruit(
+                FigureSpec(name=name, side=side, kind=kind or "", stats=parse_stats(stats)), dice
+            )
             spec = recruited.state
             clash = await s.scalar(
                 select(Figure).where(Figure.campaign_id == campaign.id, func.lower(Figure.name) == name.lower())
             )
             if clash is not None:
                 raise Refusal(f"There is already a figure called {short(clash.name)} in this campaign.")
-            s.add(Figure(
-                campaign_id=campaign.id, owner_id=caller.user_id, name=spec.name, side=spec.side,
-                kind=spec.kind, stats=dict(spec.stats), status="active", history=[],
-            ))
+            s.add(
+                Figure(
+                    campaign_id=campaign.id,
+                    owner_id=caller.user_id,
+                    name=spec.name,
+                    side=spec.side,
+                    kind=spec.kind,
+                    stats=dict(spec.stats),
+                    status="active",
+                    history=[],
+                )
+            )
         detail = f"{spec.kind}" + (f" · {format_stats(spec.stats)}" if spec.stats else "")
         text = "\n".join([f"**{spec.name}** ({spec.side}) — {detail}"] + [e.text for e in recruited.events])
         card = Card(title="Recruited", description=text, colour=side_colour(spec.side))
@@ -57,7 +68,9 @@ class RosterCommands(AppBase):
         card = Card(title=f"Rosters: {campaign.name}")
         by_side: dict[str, list[str]] = {}
         for f in figures:
-            by_side.setdefault(f.side, []).append(f"{f.name} — {f.kind}" + ("" if f.status == "active" else f" ({f.status})"))
+            by_side.setdefault(f.side, []).append(
+                f"{f.name} — {f.kind}" + ("" if f.status == "active" else f" ({f.status})")
+            )
         if not by_side:
             card.description = "No figures yet: add them with /roster add."
         for name, lines in by_side.items():
@@ -68,7 +81,9 @@ class RosterCommands(AppBase):
         async with self.db.transaction() as s:
             campaign = await self._campaign(s, caller)
             figure = await self._figure(s, campaign, name)
-            owner = await s.scalar(select(Member).where(Member.campaign_id == campaign.id, Member.user_id == figure.owner_id))
+            owner = await s.scalar(
+                select(Member).where(Member.campaign_id == campaign.id, Member.user_id == figure.owner_id)
+            )
         card = Card(title=figure.name, colour=side_colour(figure.side))
         card.fields += [("Side", figure.side, True), ("Type", figure.kind, True), ("Status", figure.status, True)]
         if figure.stats:
@@ -89,7 +104,11 @@ class RosterCommands(AppBase):
             if game is not None and figure.name in self._figure_names_in(campaign, game):
                 raise Refusal(f"{short(figure.name)} is in the game in progress: remove it after /game end.")
             await s.delete(figure)
-        return Reply(cards=[Card(title="Removed from the roster", description=f"{figure.name} ({figure.side}) has left the roster.")])
+        return Reply(
+            cards=[
+                Card(title="Removed from the roster", description=f"{figure.name} ({figure.side}) has left the roster.")
+            ]
+        )
 
 
 def history_line(entry: object) -> str:

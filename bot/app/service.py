@@ -4,6 +4,7 @@ Both front-ends (the Discord cogs and the terminal) call :class:`App` with a :cl
 show the :class:`Reply` it returns. Nothing here knows about Discord. Each concern is a module of
 its own; ``App`` puts them together.
 """
+
 from __future__ import annotations
 
 from bot.app.base import clean_name, command_line, format_stats, parse_stats
@@ -19,5 +20,14 @@ from bot.app.rosters import RosterCommands
 __all__ = ["App", "clean_name", "command_line", "format_stats", "parse_stats"]
 
 
-class App(CampaignCommands, RosterCommands, GameCommands, RollCommands, ExchangeCommands, ReportCommands, PaceCommands, OddsCommands):
+class App(
+    CampaignCommands,
+    RosterCommands,
+    GameCommands,
+    RollCommands,
+    ExchangeCommands,
+    ReportCommands,
+    PaceCommands,
+    OddsCommands,
+):
     """Every command of Skirmish GM, independent of the front-end."""

@@ -5,6 +5,7 @@ A switch is a top-level entry whose value is yes/no or a word (``natural_one_mis
 NSR's ``smoothed_firing_rows``). Numbers and tables can be overridden too, but they are not listed:
 the ruleset's whole ``tables.yaml`` is attached by ``/campaign rules show`` for those.
 """
+
 from __future__ import annotations
 
 import functools

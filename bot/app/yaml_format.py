@@ -6,6 +6,7 @@ composed node by node so that every value keeps the line it was written on: a pr
 is read can be kept as JSON. Anchors and aliases work, but the expanded data is bounded, so a
 small file cannot expand into a huge one.
 """
+
 from __future__ import annotations
 
 import math
@@ -68,8 +69,9 @@ def _text(dumper: Any, data: str) -> Any:
 
 
 _Dumper.add_representer(str, _text)
-_Dumper.add_representer(Flow, lambda dumper, data: dumper.represent_mapping(
-    "tag:yaml.org,2002:map", data.items(), flow_style=True))
+_Dumper.add_representer(
+    Flow, lambda dumper, data: dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=True)
+)
 
 
 class FileProblems(Refusal):
@@ -78,7 +80,9 @@ class FileProblems(Refusal):
     def __init__(self, problems: Sequence[str], what: str = "The file") -> None:
         self.problems = list(problems)
         self.what = what
-        super().__init__(f"{what} has {plural(len(self.problems), 'problem')}: {self.problems[0] if self.problems else ''}")
+        super().__init__(
+            f"{what} has {plural(len(self.problems), 'problem')}: {self.problems[0] if self.problems else ''}"
+        )
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -90,9 +94,11 @@ _LINE = re.compile(r"^line (\d+): ")
 
 def by_line(problems: Sequence[str]) -> list[str]:
     """Problems in the order of the file's lines; those about the file as a whole last."""
+
     def key(problem: str) -> int:
         match = _LINE.match(problem)
         return int(match[1]) if match else 1 << 30
+
     return sorted(problems, key=key)
 
 
@@ -102,8 +108,12 @@ def problems_reply(exc: FileProblems, filename: str, nothing: str = "nothing was
     lines = [f"{plural(len(exc.problems), 'problem')} in {filename}; {nothing}:"] + [f"• {p}" for p in shown]
     if len(exc.problems) > len(shown):
         lines.append(f"… and {len(exc.problems) - len(shown)} more")
-    card = Card(title="Not done", description="\n".join(lines), colour=ERROR_COLOUR,
-                footer="Fix them all and send the file again.")
+    card = Card(
+        title="Not done",
+        description="\n".join(lines),
+        colour=ERROR_COLOUR,
+        footer="Fix them all and send the file again.",
+    )
     return Reply(cards=[card], ephemeral=True)
 
 
@@ -146,7 +156,13 @@ class Doc:
     def get(self, *path: Any) -> Any:
         value = self.data
         for key in path:
-            if isinstance(value, Mapping) and key in value or isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value):
+            if (
+                (isinstance(value, Mapping)
+                and key in value)
+                or (isinstance(value, list)
+                and isinstance(key, int)
+                and 0 <= key < len(value))
+            ):
                 value = value[key]
             else:
                 return None
@@ -155,9 +171,11 @@ class Doc:
     def sub(self, path: Path) -> Doc:
         """The part of the document under ``path``, as a document of its own (same line numbers)."""
         n = len(path)
-        return Doc(self.get(*path),
-                   {p[n:]: line for p, line in self.lines.items() if p[:n] == path},
-                   {p[n:]: text for p, text in self.raw.items() if p[:n] == path})
+        return Doc(
+            self.get(*path),
+            {p[n:]: line for p, line in self.lines.items() if p[:n] == path},
+            {p[n:]: text for p, text in self.raw.items() if p[:n] == path},
+        )
 
     def path_lines(self) -> dict[str, int]:
         """Each path written as :func:`rules.core.from_data` writes it (``weapons.rifle.long``,
@@ -264,7 +282,9 @@ class _Walker:
             for key_node, value_node in node.value:
                 key_line = key_node.start_mark.line + 1
                 if not isinstance(key_node, ScalarNode):
-                    self.problems.append(f"line {key_line}: a key must be a plain word or number, not a list or mapping")
+                    self.problems.append(
+                        f"line {key_line}: a key must be a plain word or number, not a list or mapping"
+                    )
                     continue
                 key = self._scalar(key_node, None, key_line)
                 if key is None or isinstance(key, float):
@@ -292,7 +312,9 @@ class _Walker:
             self.problems.append(f"line {line}: {node.tag} values are not taken here; write plain text or numbers")
             return None
         if isinstance(value, str) and _UNKEEPABLE.search(value):
-            self.problems.append(f"line {line}: the text holds a character that cannot be kept (NUL or a lone surrogate)")
+            self.problems.append(
+                f"line {line}: the text holds a character that cannot be kept (NUL or a lone surrogate)"
+            )
             return None
         if path is not None and isinstance(value, (int, float)):  # bool too: keep "yes" as written
             self.doc.raw[path] = node.value
@@ -315,8 +337,9 @@ def check_plain(doc: Doc, path: Path, value: Any, problems: list[str], *, what: 
             check_plain(doc, path + (i,), item, problems, what=what)
 
 
-def unknown_keys(doc: Doc, path: Path, value: Mapping[Any, Any], known: Iterable[str], problems: list[str],
-                 what: str) -> None:
+def unknown_keys(
+    doc: Doc, path: Path, value: Mapping[Any, Any], known: Iterable[str], problems: list[str], what: str
+) -> None:
     allowed = list(known)
     for key in value:
         if key not in allowed:
@@ -354,7 +377,9 @@ def place_data_problems(doc: Doc, problems: Iterable[str], outside: str) -> list
                 break
             probe = probe[:cut]
         if unknown:
-            problem = f"{short_path(full)} is not a key of the ruleset's tables (/campaign rules show tables:True lists them)"
+            problem = (
+                f"{short_path(full)} is not a key of the ruleset's tables (/campaign rules show tables:True lists them)"
+            )
         placed.append(f"line {line}: {problem}" if line is not None else f"{problem} ({outside})")
     return placed
 

@@ -18,6 +18,7 @@ select, since the transaction already holds the write lock); in a :meth:`Databas
 transaction, read the game with a statement that says ``with_for_update()``
 (``bot.app.rows.LOCKED_GAME_ROW``).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -50,16 +51,16 @@ if TYPE_CHECKING:
     from alembic.config import Config
 
 __all__ = [
+    "SQLITE_BUSY_TIMEOUT_MS",
     "Database",
+    "alembic_config",
+    "downgrade",
+    "install_sqlite_hooks",
+    "lock_active_game",
+    "lock_game",
+    "make_engine",
     "sqlite_url",
     "upgrade",
-    "downgrade",
-    "lock_game",
-    "lock_active_game",
-    "make_engine",
-    "install_sqlite_hooks",
-    "alembic_config",
-    "SQLITE_BUSY_TIMEOUT_MS",
 ]
 
 log = logging.getLogger(__name__)
@@ -89,9 +90,7 @@ def _is_sqlite_memory(url: str | URL) -> bool:
     if u.get_backend_name() != "sqlite":
         return False
     database = u.database or ""
-    return database in ("", ":memory:") or (
-        database.startswith("file:") and "mode=memory" in database
-    )
+    return database in ("", ":memory:") or (database.startswith("file:") and "mode=memory" in database)
 
 
 def _ensure_sqlite_folder(url: str | URL) -> None:
@@ -151,11 +150,15 @@ def make_engine(url: str, *, foreign_keys: bool = True, **kwargs: Any) -> AsyncE
         # Every transaction ends in an explicit commit or rollback, so the pool's own rollback
         # when a connection is returned is a wasted round trip to the driver's thread.
         kwargs.setdefault("pool_reset_on_return", None)
-        kwargs["connect_args"] = {"async_creator_fn": sqlite_driver.connect, "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000,
-                                  **kwargs.get("connect_args", {})}
+        kwargs["connect_args"] = {
+            "async_creator_fn": sqlite_driver.connect,
+            "timeout": SQLITE_BUSY_TIMEOUT_MS / 1000,
+            **kwargs.get("connect_args", {}),
+        }
         engine = create_async_engine(url, **kwargs)
-        install_sqlite_hooks(engine.sync_engine, foreign_keys=foreign_keys, busy_timeout=False,
-                             autocheckpoint=_is_sqlite_memory(url))
+        install_sqlite_hooks(
+            engine.sync_engine, foreign_keys=foreign_keys, busy_timeout=False, autocheckpoint=_is_sqlite_memory(url)
+        )
         return engine
     kwargs.setdefault("pool_pre_ping", True)
     return create_async_engine(url, **kwargs)
@@ -165,7 +168,7 @@ def make_engine(url: str, *, foreign_keys: bool = True, **kwargs: Any) -> AsyncE
 # Migrations (Alembic, configured in code: there is no alembic.ini)
 
 
-def alembic_config(url: str, *, connection: Connection | None = None) -> "Config":
+def alembic_config(url: str, *, connection: Connection | None = None) -> Config:
     """An Alembic :class:`Config` for ``url``, pointing at the ``migrations`` package.
 
     Use it for anything the helpers below do not cover, for example a new revision::
@@ -220,9 +223,7 @@ class Database:
     def __init__(self, url: str, engine: AsyncEngine) -> None:
         self.url = url
         self.engine = engine
-        self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(
-            engine, expire_on_commit=False
-        )
+        self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(engine, expire_on_commit=False)
         self.is_sqlite = engine.dialect.name == "sqlite"
         # SQLite allows one writer: queue this process's transactions here, fairly, instead of
         # letting them poll the file lock. Other processes still wait on busy_timeout.
@@ -240,7 +241,7 @@ class Database:
         self._checkpointer: ThreadPoolExecutor | None = None
 
     @classmethod
-    async def open(cls, url: str, *, upgrade: bool = True, **engine_kwargs: Any) -> "Database":
+    async def open(cls, url: str, *, upgrade: bool = True, **engine_kwargs: Any) -> Database:
         """Create the engine; first bring the schema to the newest revision if ``upgrade``."""
         if _is_sqlite_memory(url):
             # A private in-memory database lives in the engine's one connection: migrate there.
@@ -306,9 +307,7 @@ class Database:
     async def _one_per_task(self) -> AsyncIterator[None]:
         task = asyncio.current_task()
         if task is not None and task in self._tasks_inside:
-            raise RuntimeError(
-                "db.transaction() is already open in this task; one command is one transaction"
-            )
+            raise RuntimeError("db.transaction() is already open in this task; one command is one transaction")
         if task is not None:
             self._tasks_inside.add(task)
         try:
@@ -347,7 +346,9 @@ class Database:
             self._since_checkpoint = 0
             if self._checkpointer is None:
                 self._checkpointer = ThreadPoolExecutor(1, "sqlite-checkpoint", initializer=_background_priority)
-            self._checkpoint = asyncio.get_running_loop().run_in_executor(self._checkpointer, _checkpoint, self._wal_file)
+            self._checkpoint = asyncio.get_running_loop().run_in_executor(
+                self._checkpointer, _checkpoint, self._wal_file
+            )
 
     async def close(self) -> None:
         if self._connection is not None:
@@ -360,7 +361,7 @@ class Database:
             self._checkpointer = None
         await self.engine.dispose()
 
-    async def __aenter__(self) -> "Database":
+    async def __aenter__(self) -> Database:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -403,9 +404,7 @@ async def _upgrade_on_engine(engine: AsyncEngine, url: str) -> None:
     from alembic import command
 
     async with engine.begin() as conn:
-        await conn.run_sync(
-            lambda sync_conn: command.upgrade(alembic_config(url, connection=sync_conn), "head")
-        )
+        await conn.run_sync(lambda sync_conn: command.upgrade(alembic_config(url, connection=sync_conn), "head"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -420,12 +419,7 @@ async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
     transaction already holds the database's write lock). Either way the values loaded
     overwrite whatever this session had in memory for the game.
     """
-    stmt = (
-        select(Game)
-        .where(Game.id == game_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    )
+    stmt = select(Game).where(Game.id == game_id).with_for_update().execution_options(populate_existing=True)
     return await session.scalar(stmt)
 
 

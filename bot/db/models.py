@@ -15,6 +15,7 @@ Rules for everyone who touches these models:
 * Timestamps are timezone-aware UTC datetimes on both databases (SQLite stores them as naive
   UTC text; :class:`UTCDateTime` puts the zone back on the way out).
 """
+
 from __future__ import annotations
 
 from datetime import UTC, datetime
@@ -42,28 +43,28 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.sql.elements import ColumnElement
 
 __all__ = [
+    "DEADLINE_KINDS",
+    "DEADLINE_RUNNING",
+    "DEADLINE_STATUSES",
+    "DECISION_STATUSES",
+    "GAME_IN_PLAY",
+    "GAME_STATUSES",
+    "MEMBER_ROLES",
     "NAMING_CONVENTION",
+    "ROLL_KINDS",
+    "ActionRecord",
     "Base",
-    "UTCDateTime",
-    "utcnow",
     "Campaign",
-    "Member",
+    "Deadline",
+    "DecisionRecord",
+    "EventRecord",
     "Figure",
     "Game",
-    "ActionRecord",
-    "EventRecord",
+    "Member",
     "RollRecord",
-    "DecisionRecord",
-    "Deadline",
-    "MEMBER_ROLES",
-    "GAME_STATUSES",
-    "DECISION_STATUSES",
-    "ROLL_KINDS",
-    "DEADLINE_STATUSES",
-    "DEADLINE_KINDS",
+    "UTCDateTime",
+    "utcnow",
     "written",
-    "GAME_IN_PLAY",
-    "DEADLINE_RUNNING",
 ]
 
 NAMING_CONVENTION = {
@@ -365,9 +366,7 @@ class DecisionRecord(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
-    game_id: Mapped[int | None] = mapped_column(
-        ForeignKey("games.id", ondelete="CASCADE"), nullable=True
-    )
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), nullable=True)
     decider: Mapped[str] = mapped_column(String(32))  # a side, or "gm"
     user_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     kind: Mapped[str] = mapped_column(String(32))
@@ -414,9 +413,7 @@ class Deadline(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    decision_id: Mapped[int | None] = mapped_column(
-        ForeignKey("decisions.id", ondelete="CASCADE"), nullable=True
-    )
+    decision_id: Mapped[int | None] = mapped_column(ForeignKey("decisions.id", ondelete="CASCADE"), nullable=True)
     channel_id: Mapped[int] = mapped_column(BigInteger)
     kind: Mapped[str] = mapped_column(String(10))
     side: Mapped[str] = mapped_column(String(32))  # the side the game waits on

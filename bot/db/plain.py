@@ -17,6 +17,7 @@ each statement. Types convert as SQLAlchemy would (JSON, booleans, UTC datetimes
 columns' own bind and result processors. An INSERT is given every column it writes: Python-side
 column defaults are not applied.
 """
+
 from __future__ import annotations
 
 import logging
@@ -29,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import Insert
 
-__all__ = ["Tx", "SessionTx", "SqliteTx"]
+__all__ = ["SessionTx", "SqliteTx", "Tx"]
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +126,9 @@ class Compiled:
                 constant = _REQUIRED
             self.binds.append((name, constant, bind.type.dialect_impl(dialect).bind_processor(dialect)))
         self.results: list[tuple[int, Callable[[Any], Any]]] = []
-        for index, column in enumerate(getattr(statement, "exported_columns", ())):  # a SELECT's, or a write's RETURNING
+        for index, column in enumerate(
+            getattr(statement, "exported_columns", ())
+        ):  # a SELECT's, or a write's RETURNING
             process = column.type.dialect_impl(dialect).result_processor(dialect, None)
             if process is not None:
                 self.results.append((index, process))

@@ -16,6 +16,7 @@ has done nothing, so retrying it is safe.
 SQLAlchemy's aiosqlite dialect takes this factory as the ``async_creator_fn`` connect argument
 (see :func:`bot.db.database.make_engine`).
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -25,7 +26,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-__all__ = ["connect", "InlineConnection", "InlineCursor"]
+__all__ = ["InlineConnection", "InlineCursor", "connect"]
 
 T = TypeVar("T")
 _Result = tuple[Any, int, "int | None", list[Any]]
@@ -51,24 +52,24 @@ class InlineCursor:
 
     arraysize = 1
 
-    def __init__(self, connection: "InlineConnection") -> None:
+    def __init__(self, connection: InlineConnection) -> None:
         self._connection = connection
         self.description: Any = None
         self.rowcount = -1
         self.lastrowid: int | None = None
         self._rows: list[Any] = []
 
-    async def __aenter__(self) -> "InlineCursor":
+    async def __aenter__(self) -> InlineCursor:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    async def execute(self, sql: str, parameters: Any = ()) -> "InlineCursor":
+    async def execute(self, sql: str, parameters: Any = ()) -> InlineCursor:
         self._keep(await self._connection.call(_execute, sql, parameters))
         return self
 
-    async def executemany(self, sql: str, parameters: Iterable[Any]) -> "InlineCursor":
+    async def executemany(self, sql: str, parameters: Iterable[Any]) -> InlineCursor:
         self._keep(await self._connection.call(_execute, sql, list(parameters), True))
         return self
 

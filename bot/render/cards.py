@@ -1,7 +1,8 @@
 """Turn what happened (events, dice, boards) into cards a player reads."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from bot.app.replies import Card, side_colour
 from bot.dice import RolledDie
@@ -47,7 +48,9 @@ def action_cards(
             cards.append(Card(title=f"{SKULL} Casualty: {figure}", description=text, colour=side_colour(fallen_side)))
         elif event.kind == "victory":
             winner = event.data.get("winner")
-            cards.append(Card(title=f"{TROPHY} {str(winner).title()} wins!", description=event.text, colour=side_colour(winner)))
+            cards.append(
+                Card(title=f"{TROPHY} {str(winner).title()} wins!", description=event.text, colour=side_colour(winner))
+            )
     return cards
 
 
@@ -61,8 +64,11 @@ def wound_card(event: Event) -> Card:
     figure = str(data.get("figure", "A figure"))
     row = data.get("row") or data.get("location")
     row = str(row).replace("_", " ") if row else row  # a body part's key ("left_arm") as words
-    card = Card(title=f"{WOUND} Wound: {figure}" + (f" — {row}" if row else ""), description=event.text,
-                colour=side_colour(data.get("side")))
+    card = Card(
+        title=f"{WOUND} Wound: {figure}" + (f" — {row}" if row else ""),
+        description=event.text,
+        colour=side_colour(data.get("side")),
+    )
     effects = data.get("penalties", data.get("effects"))
     if effects:
         lines = effects if isinstance(effects, (list, tuple)) else [effects]

@@ -1,7 +1,8 @@
 """Cards as Discord embeds, cut to Discord's limits so a long game never breaks a message."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import discord
 
@@ -57,7 +58,11 @@ def to_embed(card: Card) -> discord.Embed:
         colour=card.colour,
     )
     for name, value, inline in card.fields[:FIELDS_MAX]:
-        embed.add_field(name=cut(name, FIELD_NAME_MAX) or "\u200b", value=cut_lines(value, FIELD_VALUE_MAX) or "\u200b", inline=inline)
+        embed.add_field(
+            name=cut(name, FIELD_NAME_MAX) or "\u200b",
+            value=cut_lines(value, FIELD_VALUE_MAX) or "\u200b",
+            inline=inline,
+        )
     if card.footer:
         embed.set_footer(text=cut(card.footer, FOOTER_MAX))
     if card.image:

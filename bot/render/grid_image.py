@@ -3,12 +3,13 @@ hachures on their uphill sides, crops, woods, rubble, buildings), hedges and wal
 squares, and every figure as a disc in its side's colour with a facing nose, its label (the class
 letter large), wound pips, and marks for a leader, pinned, fallen and an empty weapon; a key
 below."""
+
 from __future__ import annotations
 
 import io
 import math
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -26,13 +27,27 @@ PAPER: Colour = (236, 232, 214)
 GRID_LINE: Colour = (176, 170, 150)
 INK: Colour = (40, 36, 30)
 TERRAIN_FILL: dict[str, Colour] = {
-    "open": PAPER, "hill": (214, 196, 150), "crops": (226, 212, 128), "wood": (140, 180, 112),
-    "rubble": (190, 186, 178), "building": (206, 196, 184), "soft cover": (170, 200, 150),
+    "open": PAPER,
+    "hill": (214, 196, 150),
+    "crops": (226, 212, 128),
+    "wood": (140, 180, 112),
+    "rubble": (190, 186, 178),
+    "building": (206, 196, 184),
+    "soft cover": (170, 200, 150),
     "hard cover": (160, 170, 180),
 }
 OTHER_TERRAIN: Colour = (210, 210, 210)
 EDGE_COLOUR: dict[str, Colour] = {"hedge": (46, 110, 40), "wall": (110, 106, 100)}
-FACING = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1), "s": (0, 1), "sw": (-1, 1), "w": (-1, 0), "nw": (-1, -1)}
+FACING = {
+    "n": (0, -1),
+    "ne": (1, -1),
+    "e": (1, 0),
+    "se": (1, 1),
+    "s": (0, 1),
+    "sw": (-1, 1),
+    "w": (-1, 0),
+    "nw": (-1, -1),
+}
 SPARE_COLOURS: Sequence[Colour] = ((39, 174, 96), (142, 68, 173), (211, 84, 0), (44, 62, 80), (22, 160, 133))
 PIP: Colour = (200, 20, 20)
 PIP_SPOTS = ((6, 7), (14, 7), (6, 15), (14, 15))
@@ -123,8 +138,11 @@ class _Painter:
             self.hachures(square)  # type: ignore[arg-type]
         elif kind == "crops":
             for i in range(-CELL, CELL, 8):
-                d.line((left + max(0, i), top + max(0, -i), left + min(CELL, CELL + i), top + min(CELL, CELL - i)),
-                       fill=(196, 170, 70), width=1)
+                d.line(
+                    (left + max(0, i), top + max(0, -i), left + min(CELL, CELL + i), top + min(CELL, CELL - i)),
+                    fill=(196, 170, 70),
+                    width=1,
+                )
         elif kind == "wood":
             for cx, cy in ((0.3, 0.3), (0.72, 0.28), (0.28, 0.74), (0.7, 0.7), (0.5, 0.5)):
                 px, py, r = left + cx * CELL, top + cy * CELL, CELL * 0.13
@@ -135,7 +153,12 @@ class _Painter:
                 d.rectangle((px - 3, py - 2, px + 3, py + 2), fill=(120, 116, 110))
         elif kind == "building":
             inset = 4
-            d.rectangle((left + inset, top + inset, right - inset, bottom - inset), fill=(160, 82, 60), outline=(90, 40, 30), width=2)
+            d.rectangle(
+                (left + inset, top + inset, right - inset, bottom - inset),
+                fill=(160, 82, 60),
+                outline=(90, 40, 30),
+                width=2,
+            )
             d.line((left + inset, top + CELL // 2, right - inset, top + CELL // 2), fill=(110, 50, 36), width=2)
         elif kind not in TERRAIN_FILL:
             d.text((left + 4, top + 3), kind[:1].upper(), fill=INK, font=_font(11))
@@ -160,8 +183,12 @@ class _Painter:
 
     def edges(self, square: GridSquare) -> None:
         left, top, right, bottom = self.box(square.x, square.y)
-        lines = {"n": (left, top, right, top), "s": (left, bottom, right, bottom),
-                 "w": (left, top, left, bottom), "e": (right, top, right, bottom)}
+        lines = {
+            "n": (left, top, right, top),
+            "s": (left, bottom, right, bottom),
+            "w": (left, top, left, bottom),
+            "e": (right, top, right, bottom),
+        }
         for side, kind in square.edges.items():
             if side not in lines:
                 continue

@@ -6,15 +6,31 @@ arrow for its facing (``^ > v <``) and a mark: ``!`` pinned, ``_`` fallen, ``*``
 sides, the second side's labels are in small letters. Hedges and walls stand between squares:
 in the gap between two columns, or on a line of their own between two rows.
 """
+
 from __future__ import annotations
 
 from rules.core import Grid, GridPiece, GridSquare
 
 CELL = 5
-TERRAIN_FILL = {"open": "  .  ", "hill": " ^ ^ ", "crops": " , , ", "wood": " * * ", "rubble": " : : ",
-                "building": "[###]", "soft cover": " % % ", "hard cover": " & & "}
-TERRAIN_KEY = {"hill": "^ hill", "crops": ", crops", "wood": "* wood", "rubble": ": rubble",
-               "building": "[###] building", "soft cover": "% soft cover", "hard cover": "& hard cover"}
+TERRAIN_FILL = {
+    "open": "  .  ",
+    "hill": " ^ ^ ",
+    "crops": " , , ",
+    "wood": " * * ",
+    "rubble": " : : ",
+    "building": "[###]",
+    "soft cover": " % % ",
+    "hard cover": " & & ",
+}
+TERRAIN_KEY = {
+    "hill": "^ hill",
+    "crops": ", crops",
+    "wood": "* wood",
+    "rubble": ": rubble",
+    "building": "[###] building",
+    "soft cover": "% soft cover",
+    "hard cover": "& hard cover",
+}
 EDGE_MARK = {"hedge": "%", "wall": "#"}
 ARROW = {"n": "^", "ne": "^", "e": ">", "se": "v", "s": "v", "sw": "v", "w": "<", "nw": "^"}
 
@@ -48,7 +64,9 @@ def _piece_cell(piece: GridPiece, small: bool) -> str:
     if small:
         label = label.lower()
     arrow = ARROW.get(piece.facing or "", "")
-    mark = "!" if "pinned" in piece.marks else "_" if "fallen" in piece.marks else "*" if "leader" in piece.marks else ""
+    mark = (
+        "!" if "pinned" in piece.marks else "_" if "fallen" in piece.marks else "*" if "leader" in piece.marks else ""
+    )
     return (label + arrow + mark)[:CELL].center(CELL)
 
 

@@ -19,12 +19,14 @@ How the report is laid out:
   heading, when the battle closed;
 * the casualties, where the figures stand at the end, and the result.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from bot.dice import RolledDie
 from bot.render.cards import roll_line

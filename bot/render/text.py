@@ -1,8 +1,9 @@
 """Cards as plain text, for the terminal front-end and the logs."""
+
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from bot.app.replies import Card
 

@@ -3,11 +3,13 @@
 Every handler checks everything first (no die is rolled for a refused action), then starts the
 figure's activation (its serious-wound Bravery test, A-MED-6), then rolls in the Dice order.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from rules.core import DiceSource, Event, RuleError, short
 from rules.medieval.combat import bravery_test, casualty, wound
@@ -131,8 +133,13 @@ class Actions:
         events: list[Event] = []
         if self._begin(state, fig, dice, events):
             speed = effective(self.tables, fig)["speed"]
-            events.append(Event("ready", f"{fig.name} may move up to {inches(self._left(fig))} of {inches(speed)}, "
-                                         f"shoot and fight.", {"figure": fig.name}))
+            events.append(
+                Event(
+                    "ready",
+                    f"{fig.name} may move up to {inches(self._left(fig))} of {inches(speed)}, shoot and fight.",
+                    {"figure": fig.name},
+                )
+            )
         return events
 
     def _move(self, state: MedState, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
@@ -141,8 +148,9 @@ class Actions:
             raise RuleError(f"{fig.name} is prone: stand it up first with /medieval stand.")
         held = enemies_in_contact(state, fig)
         if held:
-            raise RuleError(f"{fig.name} is in hand-to-hand with {', '.join(held)}: "
-                            f"to move away, try /medieval breakoff.")
+            raise RuleError(
+                f"{fig.name} is in hand-to-hand with {', '.join(held)}: to move away, try /medieval breakoff."
+            )
         engage = None if _blank(params.get("engage")) else self._enemy(state, fig, params.get("engage"), "engage")
         distance = self._check_distance(fig, params.get("distance"), zero_ok=engage is not None)
         events: list[Event] = []
@@ -163,8 +171,10 @@ class Actions:
             raise RuleError(f"{fig.name} is not prone.")
         cost = round(effective(self.tables, fig)["speed"] * self.tables.stand_up_cost_of_speed, 6)
         if cost > self._left(fig) + EPSILON:
-            raise RuleError(f"{fig.name} needs {inches(cost)} of movement to stand up and has "
-                            f"{inches(round(self._left(fig), 6))} left this turn.")
+            raise RuleError(
+                f"{fig.name} needs {inches(cost)} of movement to stand up and has "
+                f"{inches(round(self._left(fig), 6))} left this turn."
+            )
         events: list[Event] = []
         if not self._begin(state, fig, dice, events):
             return events
@@ -188,9 +198,14 @@ class Actions:
                 break
             if not in_action(target):
                 left = shot.shots - number + 1
-                events.append(Event("unrolled", f"{target.name} is out of action: {fig.name}'s other "
-                                                 f"{'shot is' if left == 1 else f'{left} shots are'} not taken.",
-                                    {"figure": fig.name, "shots": left}))
+                events.append(
+                    Event(
+                        "unrolled",
+                        f"{target.name} is out of action: {fig.name}'s other "
+                        f"{'shot is' if left == 1 else f'{left} shots are'} not taken.",
+                        {"figure": fig.name, "shots": left},
+                    )
+                )
                 break
             self._one_shot(state, fig, target, shot, number, dice, events)
         return events
@@ -236,19 +251,24 @@ class Actions:
         if distance < 0:
             raise RuleError(f"Give the range from {fig.name} to {target.name} as 0″ or more.")
         if distance > weapon.range + EPSILON:
-            raise RuleError(f"{target.name} is out of range: {fig.name}'s {name} reaches {inches(weapon.range)}, "
-                            f"not {inches(distance)}.")
+            raise RuleError(
+                f"{target.name} is out of range: {fig.name}'s {name} reaches {inches(weapon.range)}, "
+                f"not {inches(distance)}."
+            )
         cover = _option(params.get("cover"), COVER, "Give the target's cover as none, soft or hard.")
         shots = left
         if not _blank(params.get("shots")):
             shots = int(_number(params.get("shots"), "Give the number of shots as a whole number."))
             if shots != params.get("shots") or not 1 <= shots <= left:
-                raise RuleError(f"{fig.name} has {left} shot{'s' if left > 1 else ''} left with its {name}: "
-                                f"give shots from 1 to {left}.")
+                raise RuleError(
+                    f"{fig.name} has {left} shot{'s' if left > 1 else ''} left with its {name}: "
+                    f"give shots from 1 to {left}."
+                )
         return Shot(fig.name, target.name, name, distance, cover, shots)
 
-    def _shot_modifiers(self, state: MedState, fig: MedFigure, target: MedFigure, shot: Shot,
-                        weapon: Weapon) -> list[tuple[str, int]]:
+    def _shot_modifiers(
+        self, state: MedState, fig: MedFigure, target: MedFigure, shot: Shot, weapon: Weapon
+    ) -> list[tuple[str, int]]:
         m = self.tables.shooting_modifiers
         mods: list[tuple[str, int]] = []
         if shot.cover == "hard":
@@ -270,16 +290,27 @@ class Actions:
             mods.append(("target in close combat", m.in_close_combat))
         return [(why, value) for why, value in mods if value != 0]
 
-    def _one_shot(self, state: MedState, fig: MedFigure, target: MedFigure, shot: Shot, number: int,
-                  dice: DiceSource, events: list[Event]) -> None:
+    def _one_shot(
+        self,
+        state: MedState,
+        fig: MedFigure,
+        target: MedFigure,
+        shot: Shot,
+        number: int,
+        dice: DiceSource,
+        events: list[Event],
+    ) -> None:
         t = self.tables
         weapon = t.weapons[shot.weapon]
         mods = self._shot_modifiers(state, fig, target, shot, weapon)
         skill = effective(t, fig)["shoot"]
         modifier = sum(v for _, v in mods)
         which = f" (shot {number} of {shot.shots})" if shot.shots > 1 else ""
-        verb = (f"throws a {shot.weapon} at {target.name}" if weapon.thrown
-                else f"shoots at {target.name} with {shot.weapon}")
+        verb = (
+            f"throws a {shot.weapon} at {target.name}"
+            if weapon.thrown
+            else f"shoots at {target.name} with {shot.weapon}"
+        )
         plus = skill + weapon.accuracy + modifier
         roll = dice.roll(t.die, f"{fig.name}: {shot.weapon} at {target.name}{which}, D6 + {plus} vs {t.hit_on}")
         total = roll + skill + weapon.accuracy + modifier
@@ -288,10 +319,23 @@ class Actions:
         calc = f"{roll} + Shoot {skill} + Accuracy {weapon.accuracy}{sums} = {total}"
         result = "hit" if hit else ("a natural 1 always misses" if total >= t.hit_on else "miss")
         text = f"{fig.name} {verb}{which}: {calc}, needs {t.hit_on}: {result}."
-        data = {"shooter": fig.name, "target": target.name, "weapon": shot.weapon, "shot": number, "of": shot.shots,
-                "range": shot.range, "cover": shot.cover, "roll": roll, "shoot": skill, "accuracy": weapon.accuracy,
-                "modifiers": [{"reason": why, "value": v} for why, v in mods], "modifier": modifier,
-                "total": total, "needed": t.hit_on, "hit": hit}
+        data = {
+            "shooter": fig.name,
+            "target": target.name,
+            "weapon": shot.weapon,
+            "shot": number,
+            "of": shot.shots,
+            "range": shot.range,
+            "cover": shot.cover,
+            "roll": roll,
+            "shoot": skill,
+            "accuracy": weapon.accuracy,
+            "modifiers": [{"reason": why, "value": v} for why, v in mods],
+            "modifier": modifier,
+            "total": total,
+            "needed": t.hit_on,
+            "hit": hit,
+        }
         events.append(Event("shot", text, data))
         fig.shots = (fig.shots if fig.shot_with == shot.weapon else 0) + 1
         fig.shot_with = shot.weapon
@@ -347,12 +391,18 @@ class Actions:
         theirs_total, theirs_parts = self._fight_total(enemy, theirs, b, height == "theirs", barricade == "theirs")
         winner = None if a + mine_total == b + theirs_total else (fig if a + mine_total > b + theirs_total else enemy)
         result = "a tie: no damage, they stay in contact" if winner is None else f"{winner.name} wins"
-        text = (f"Hand-to-hand: {fig.name} {mine_parts} = {a + mine_total}; "
-                f"{enemy.name} {theirs_parts} = {b + theirs_total}: {result}.")
-        data = {"figure": fig.name, "opponent": enemy.name, "weapons": {fig.name: mine, enemy.name: theirs},
-                "rolls": {fig.name: a, enemy.name: b},
-                "totals": {fig.name: a + mine_total, enemy.name: b + theirs_total},
-                "winner": None if winner is None else winner.name}
+        text = (
+            f"Hand-to-hand: {fig.name} {mine_parts} = {a + mine_total}; "
+            f"{enemy.name} {theirs_parts} = {b + theirs_total}: {result}."
+        )
+        data = {
+            "figure": fig.name,
+            "opponent": enemy.name,
+            "weapons": {fig.name: mine, enemy.name: theirs},
+            "rolls": {fig.name: a, enemy.name: b},
+            "totals": {fig.name: a + mine_total, enemy.name: b + theirs_total},
+            "winner": None if winner is None else winner.name,
+        }
         events.append(Event("fight", text, data))
         if winner is not None:
             loser = enemy if winner is fig else fig
@@ -365,9 +415,15 @@ class Actions:
         f = t.close_combat_factors
         fight = effective(t, fig)["fight"]
         accuracy = t.weapons[weapon].accuracy
-        factors = [(why, v) for why, v, on in (("height advantage", f.height_advantage, high),
-                                               ("defending barricade", f.defending_barricade, barricade),
-                                               ("prone", f.prone, fig.prone)) if on and v]
+        factors = [
+            (why, v)
+            for why, v, on in (
+                ("height advantage", f.height_advantage, high),
+                ("defending barricade", f.defending_barricade, barricade),
+                ("prone", f.prone, fig.prone),
+            )
+            if on and v
+        ]
         parts = f"{roll} + Fight {fight} + {weapon} {accuracy}" + "".join(f" {sign(v)} ({why})" for why, v in factors)
         return fight + accuracy + sum(v for _, v in factors), parts
 
@@ -391,21 +447,34 @@ class Actions:
             b = dice.roll(t.die, f"{enemy.name}: Bravery to hold {fig.name}, D6 + {theirs_b}")
             held_back = b + theirs_b > a + mine_b or (b + theirs_b == a + mine_b and not t.breakoff_tie_mover_escapes)
             verdict = f"{enemy.name} holds {fig.name} in the fight" if held_back else f"{fig.name} breaks away"
-            text = (f"Break-off: {fig.name} {a} + Bravery {mine_b} = {a + mine_b}; "
-                    f"{enemy.name} {b} + Bravery {theirs_b} = {b + theirs_b}: {verdict}.")
-            data = {"figure": fig.name, "opponent": enemy.name, "rolls": {fig.name: a, enemy.name: b},
-                    "totals": {fig.name: a + mine_b, enemy.name: b + theirs_b}, "escaped": not held_back}
+            text = (
+                f"Break-off: {fig.name} {a} + Bravery {mine_b} = {a + mine_b}; "
+                f"{enemy.name} {b} + Bravery {theirs_b} = {b + theirs_b}: {verdict}."
+            )
+            data = {
+                "figure": fig.name,
+                "opponent": enemy.name,
+                "rolls": {fig.name: a, enemy.name: b},
+                "totals": {fig.name: a + mine_b, enemy.name: b + theirs_b},
+                "escaped": not held_back,
+            }
             events.append(Event("breakoff", text, data))
             if held_back:
                 fig.stuck = True
-                events.append(Event("held", f"{fig.name} may move no further this turn and stays in hand-to-hand.",
-                                    {"figure": fig.name}))
+                events.append(
+                    Event(
+                        "held",
+                        f"{fig.name} may move no further this turn and stays in hand-to-hand.",
+                        {"figure": fig.name},
+                    )
+                )
                 return events
         drop_contacts(state, fig.name)
         fig.moved = round(fig.moved + distance, 6)
         text = f"{fig.name} moves {inches(distance)} away ({inches(self._left(fig))} left)."
-        events.append(Event("move", text, {"figure": fig.name, "distance": distance, "moved": fig.moved,
-                                           "left": self._left(fig)}))
+        events.append(
+            Event("move", text, {"figure": fig.name, "distance": distance, "moved": fig.moved, "left": self._left(fig)})
+        )
         return events
 
     # --- healing and plunder
@@ -441,11 +510,18 @@ class Actions:
         else:
             patient.health, patient.healed_from_serious = "light", True
         who = "itself" if patient is healer else patient.name
-        text = (f"{healer.name} treats {who}: {HEALTH_LABELS[before]} → {HEALTH_LABELS[patient.health]}"
-                f"{' (no further healing to full health)' if patient.healed_from_serious else ''}. "
-                f"{healer.name}'s activation is spent.")
-        events.append(Event("heal", text, {"healer": healer.name, "patient": patient.name,
-                                           "before": before, "after": patient.health}))
+        text = (
+            f"{healer.name} treats {who}: {HEALTH_LABELS[before]} → {HEALTH_LABELS[patient.health]}"
+            f"{' (no further healing to full health)' if patient.healed_from_serious else ''}. "
+            f"{healer.name}'s activation is spent."
+        )
+        events.append(
+            Event(
+                "heal",
+                text,
+                {"healer": healer.name, "patient": patient.name, "before": before, "after": patient.health},
+            )
+        )
         state.current = None
         return events
 
@@ -477,8 +553,9 @@ class Actions:
         else:
             (source.armour if item in t.armour else source.weapons).remove(item)
             text = f"{fig.name} plunders {source.name}'s {item}."
-        events.append(Event("plunder", text, {"figure": fig.name, "item": item,
-                                              "from": None if source is None else source.name}))
+        events.append(
+            Event("plunder", text, {"figure": fig.name, "item": item, "from": None if source is None else source.name})
+        )
         return events
 
     def _from_ground(self, state: MedState, fig: MedFigure, wanted: str) -> str:

@@ -3,6 +3,7 @@
 Each rolls through the given DiceSource in the notes' Dice order and appends the events a player
 reads to ``events``; nothing here decides whether an action is allowed (the engine checks first).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,17 +26,25 @@ from rules.medieval.state import (
 )
 
 
-def bravery_test(t: MedievalTables, fig: MedFigure, dice: DiceSource, purpose: str,
-                 events: list[Event]) -> bool:
+def bravery_test(t: MedievalTables, fig: MedFigure, dice: DiceSource, purpose: str, events: list[Event]) -> bool:
     """D6 + Bravery (light wound −2) >= the pass mark: True when it passes."""
     bravery = effective(t, fig)["bravery"]
     roll = dice.roll(t.die, f"{fig.name}: Bravery test ({purpose}), D6 + {bravery} vs {t.bravery_pass}")
     total = roll + bravery
     passed = total >= t.bravery_pass
-    text = (f"{fig.name} tests Bravery ({purpose}): {roll} + Bravery {bravery} = {total}, "
-            f"needs {t.bravery_pass}: {'passes' if passed else 'fails'}.")
-    data = {"figure": fig.name, "purpose": purpose, "roll": roll, "bravery": bravery, "total": total,
-            "needed": t.bravery_pass, "passed": passed}
+    text = (
+        f"{fig.name} tests Bravery ({purpose}): {roll} + Bravery {bravery} = {total}, "
+        f"needs {t.bravery_pass}: {'passes' if passed else 'fails'}."
+    )
+    data = {
+        "figure": fig.name,
+        "purpose": purpose,
+        "roll": roll,
+        "bravery": bravery,
+        "total": total,
+        "needed": t.bravery_pass,
+        "passed": passed,
+    }
     events.append(Event("bravery", text, data))
     return passed
 
@@ -64,8 +73,15 @@ def health_after(t: MedievalTables, before: Health, result: str) -> Health:
     return before
 
 
-def wound(t: MedievalTables, state: MedState, attacker: MedFigure, victim: MedFigure, weapon: str,
-          dice: DiceSource, events: list[Event]) -> None:
+def wound(
+    t: MedievalTables,
+    state: MedState,
+    attacker: MedFigure,
+    victim: MedFigure,
+    weapon: str,
+    dice: DiceSource,
+    events: list[Event],
+) -> None:
     """One hit: the damage dice (highest kept) + Power − Armour on the wound chart, then its effect."""
     w = t.weapons[weapon]
     what = f"{attacker.name}: {weapon} damage on {victim.name}, highest of {w.damage}D6"
@@ -84,10 +100,21 @@ def wound(t: MedievalTables, state: MedState, attacker: MedFigure, victim: MedFi
     text = f"Wound chart: {attacker.name}'s {weapon} hits {victim.name}: dice {shown} → {sums}: {row.label}."
     text += " " + _health_change(t, victim, before, after, row.result)
     data: dict[str, Any] = {
-        "figure": victim.name, "side": victim.side, "by": attacker.name, "weapon": weapon,
-        "dice": rolls, "highest": highest, "power": w.power, "armour": armour, "score": score,
-        "row": row.label, "scores": row_range(t, row), "result": row.result,
-        "before": before, "after": after, "penalties": penalties(t, victim),
+        "figure": victim.name,
+        "side": victim.side,
+        "by": attacker.name,
+        "weapon": weapon,
+        "dice": rolls,
+        "highest": highest,
+        "power": w.power,
+        "armour": armour,
+        "score": score,
+        "row": row.label,
+        "scores": row_range(t, row),
+        "result": row.result,
+        "before": before,
+        "after": after,
+        "penalties": penalties(t, victim),
     }
     events.append(Event("wound", text, data))
     if row.result == "knocked_about" and in_action(victim):
@@ -111,8 +138,9 @@ def _health_change(t: MedievalTables, fig: MedFigure, before: Health, after: Hea
     return f"{fig.name} goes from {HEALTH_LABELS[before]} to {HEALTH_LABELS[after]}{why}: {penalties(t, fig)}."
 
 
-def _knocked_about(t: MedievalTables, state: MedState, attacker: MedFigure, victim: MedFigure,
-                   dice: DiceSource, events: list[Event]) -> None:
+def _knocked_about(
+    t: MedievalTables, state: MedState, attacker: MedFigure, victim: MedFigure, dice: DiceSource, events: list[Event]
+) -> None:
     """Pass Bravery: knocked back (A-MED-7); fail: knocked prone."""
     if bravery_test(t, victim, dice, "knocked about", events):
         parted = t.knocked_back_breaks_contact and any({attacker.name, victim.name} == set(p) for p in state.contacts)
@@ -120,15 +148,26 @@ def _knocked_about(t: MedievalTables, state: MedState, attacker: MedFigure, vict
             drop_contacts(state, victim.name, attacker.name)
         text = f"{victim.name} is knocked back {inches(t.knocked_back_inches)} directly away from {attacker.name}"
         text += f", out of contact with {attacker.name}." if parted else "."
-        events.append(Event("knocked-back", text, {"figure": victim.name, "from": attacker.name,
-                                                   "inches": t.knocked_back_inches, "contact_broken": parted}))
+        events.append(
+            Event(
+                "knocked-back",
+                text,
+                {
+                    "figure": victim.name,
+                    "from": attacker.name,
+                    "inches": t.knocked_back_inches,
+                    "contact_broken": parted,
+                },
+            )
+        )
     else:
         victim.prone = True
         events.append(Event("prone", f"{victim.name} is knocked prone.", {"figure": victim.name}))
 
 
-def casualty(t: MedievalTables, state: MedState, fig: MedFigure, health: Health, by: str | None,
-             events: list[Event]) -> None:
+def casualty(
+    t: MedievalTables, state: MedState, fig: MedFigure, health: Health, by: str | None, events: list[Event]
+) -> None:
     """A figure out of action (killed or collapsed): out of every contact, then the victory check."""
     fig.health = health
     fig.out_by = by

@@ -1,4 +1,5 @@
 """The shape of ``tables.yaml`` and the checks its types cannot express."""
+
 from __future__ import annotations
 
 import re

@@ -5,9 +5,11 @@ and in a turn the player activates figures one at a time, doing everything with 
 shoot, move on, fight, break off) before the next. Geometry is an input: players report
 distances, contact, cover and height; the engine tracks health, kit, contact, prone and moves.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from rules.core import (
     Action,
@@ -96,8 +98,10 @@ class MedievalEngine(Actions):
         """The rules roll no stats: a figure is its profile (or the player's own) and its kit."""
         checked = self.check_figure(spec)
         fig = self._figure_of(checked)
-        text = (f"{fig.name}: {fig.kind} — speed {inches(fig.speed)}, Bravery {fig.bravery}, shoot {fig.shoot}, "
-                f"fight {fig.fight}, health full; {kit_text(self.tables, fig)}.")
+        text = (
+            f"{fig.name}: {fig.kind} — speed {inches(fig.speed)}, Bravery {fig.bravery}, shoot {fig.shoot}, "
+            f"fight {fig.fight}, health full; {kit_text(self.tables, fig)}."
+        )
         return Outcome(checked, [Event("recruit", text, {"figure": fig.name, "kind": fig.kind})])
 
     def _side(self, wanted: Any) -> str:
@@ -114,12 +118,20 @@ class MedievalEngine(Actions):
             p = t.profiles[spec.kind]
             base = {"speed": p.speed, "bravery": p.bravery, "shoot": p.shoot, "fight": p.fight}
         lasting = stats.get("health") == "light"
-        return MedFigure(name=spec.name, side=spec.side, kind=spec.kind, **base,
-                         weapons=kit_lists(stats.get("weapons")), armour=kit_lists(stats.get("armour")),
-                         health="light" if lasting else "full", healed_from_serious=lasting)
+        return MedFigure(
+            name=spec.name,
+            side=spec.side,
+            kind=spec.kind,
+            **base,
+            weapons=kit_lists(stats.get("weapons")),
+            armour=kit_lists(stats.get("armour")),
+            health="light" if lasting else "full",
+            healed_from_serious=lasting,
+        )
 
-    def aftermath(self, state: MedState, specs: Sequence[FigureSpec], dice: DiceSource,
-                  options: Mapping[str, Any]) -> Outcome[list[Aftermath]]:
+    def aftermath(
+        self, state: MedState, specs: Sequence[FigureSpec], dice: DiceSource, options: Mapping[str, Any]
+    ) -> Outcome[list[Aftermath]]:
         """Between battles: the killed are dead; a serious wound heals to light and no further
         (A-MED-15); a light wound heals fully; the collapsed recover."""
         kept = {spec.name: dict(spec.stats) for spec in specs}
@@ -131,8 +143,15 @@ class MedievalEngine(Actions):
                 results.append(Aftermath(fig.name, fig.side, "dead", "killed in battle"))
                 continue
             if fig.health == "serious" or (fig.health == "light" and fig.healed_from_serious):
-                results.append(Aftermath(fig.name, fig.side, "active", "a serious wound, healed only to light",
-                                         stats={**stats, "health": "light"}))
+                results.append(
+                    Aftermath(
+                        fig.name,
+                        fig.side,
+                        "active",
+                        "a serious wound, healed only to light",
+                        stats={**stats, "health": "light"},
+                    )
+                )
             else:
                 note = {"full": "unhurt", "light": "a light wound, healed"}.get(fig.health, f"{fig.health}, recovered")
                 results.append(Aftermath(fig.name, fig.side, "active", note, stats=stats))
@@ -141,13 +160,16 @@ class MedievalEngine(Actions):
     def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[MedState]:
         checked = [self.check_figure(spec) for spec in figures]
         self._check_roster(checked)
-        state = MedState(sides=list(self.tables.sides), phase="order", turn=1,
-                         figures=[self._figure_of(s) for s in checked])
+        state = MedState(
+            sides=list(self.tables.sides), phase="order", turn=1, figures=[self._figure_of(s) for s in checked]
+        )
         events = self._roll_off(state, dice)
         chooser = state.pending.decider if state.pending else state.sides[0]
         scale = self.tables.ground_scales[self.tables.ground_scale]
-        text = (f"Ground scale for {scale.label}: {scale.rule}. Set up the figures; "
-                f"{chooser} chooses to go first or second.")
+        text = (
+            f"Ground scale for {scale.label}: {scale.rule}. Set up the figures; "
+            f"{chooser} chooses to go first or second."
+        )
         events.append(Event("setup", text, {"ground_scale": self.tables.ground_scale}))
         return Outcome(state, events, decision_of(state.pending) if state.pending else None)
 
@@ -177,8 +199,11 @@ class MedievalEngine(Actions):
             events.append(Event("roll-off", text, {"round": round_no, "rolls": rolls, "winner": winner}))
             if winner is not None:
                 state.pending = PendingChoice(
-                    decider=winner, prompt=f"{winner} won the roll-off: go first or second?",
-                    choices=[["first", "Go first"], ["second", "Go second"]], resume_action=ORDER_ACTION)
+                    decider=winner,
+                    prompt=f"{winner} won the roll-off: go first or second?",
+                    choices=[["first", "Go first"], ["second", "Go second"]],
+                    resume_action=ORDER_ACTION,
+                )
                 return events
 
     # --- protocol: play
@@ -215,8 +240,10 @@ class MedievalEngine(Actions):
         new.first = pending.decider if choice == "first" else other_side(new, pending.decider)
         new.active = new.first
         new.phase = "play"
-        text = (f"{pending.decider} chooses to go {choice}: turn 1 · {new.active}'s turn. "
-                f"Activate figures one at a time; /medieval endturn when done.")
+        text = (
+            f"{pending.decider} chooses to go {choice}: turn 1 · {new.active}'s turn. "
+            f"Activate figures one at a time; /medieval endturn when done."
+        )
         return Outcome(new, [Event("phase", text, {"turn": 1, "active": new.active, "first": new.first})])
 
     def pending(self, state: MedState) -> Decision | None:
@@ -262,7 +289,9 @@ class MedievalEngine(Actions):
             headline = f"Turn {state.turn} · {state.active}'s turn{doing}"
         out = " · ".join(
             f"{side} {sum(1 for f in state.figures if f.side == side and not in_action(f))}/"
-            f"{sum(1 for f in state.figures if f.side == side)}" for side in state.sides)
+            f"{sum(1 for f in state.figures if f.side == side)}"
+            for side in state.sides
+        )
         scale = self.tables.ground_scales[self.tables.ground_scale]
         facts = [
             ("Turn", str(state.turn)),

@@ -5,22 +5,31 @@ A roster entry is ``kind`` (Knight, Man at Arms, Viking Warrior, Viking Hero, or
 four), ``weapons=sword+dagger`` and ``armour=mailshirt+small-shield`` (``+`` or ``/`` between
 items, ``none`` for nothing; names match ignoring capitals, spaces and punctuation).
 """
+
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules.core import FigureSpec, RuleError, short
 from rules.medieval.data import STATS, MedievalTables, fold
 
 _SPLIT = re.compile(r"[+/,;]")
 KEYS = {
-    "speed": "speed", "move": "speed", "movement": "speed",
-    "bravery": "bravery", "nerve": "bravery",
-    "shoot": "shoot", "shooting": "shoot",
-    "fight": "fight", "fighting": "fight",
-    "weapon": "weapons", "weapons": "weapons",
-    "armour": "armour", "armor": "armour",
+    "speed": "speed",
+    "move": "speed",
+    "movement": "speed",
+    "bravery": "bravery",
+    "nerve": "bravery",
+    "shoot": "shoot",
+    "shooting": "shoot",
+    "fight": "fight",
+    "fighting": "fight",
+    "weapon": "weapons",
+    "weapons": "weapons",
+    "armour": "armour",
+    "armor": "armour",
     "health": "health",
 }
 NOTHING = {"none", "nothing", "no", ""}
@@ -51,8 +60,10 @@ def check_kit(t: MedievalTables, spec: FigureSpec, kind: str) -> dict[str, Any]:
     given = _keys(spec)
     carried = fold(str(given.pop("health", "full")))
     if carried not in ("full", "light"):
-        raise RuleError(f"{short(spec.name)} starts a battle at full health, or light after a serious wound: "
-                        "leave health out of its stats.")
+        raise RuleError(
+            f"{short(spec.name)} starts a battle at full health, or light after a serious wound: "
+            "leave health out of its stats."
+        )
     out: dict[str, Any] = {}
     if carried == "light":
         out["health"] = "light"  # a serious wound healed between battles, no further (A-MED-15)
@@ -98,8 +109,9 @@ def _keys(spec: FigureSpec) -> dict[str, Any]:
 def _custom_stat(t: MedievalTables, name: str, stat: str, value: Any) -> int:
     limit = t.custom_limits[stat]
     if value is None:
-        raise RuleError(f"{short(name)} is a {t.custom_kind} figure: give its {stat} in its stats, like "
-                        f"stats:\"{EXAMPLE}\".")
+        raise RuleError(
+            f'{short(name)} is a {t.custom_kind} figure: give its {stat} in its stats, like stats:"{EXAMPLE}".'
+        )
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(f"{short(name)}'s {stat} must be a whole number, not {short(str(value))}.")
     if not limit.low <= value <= limit.high:

@@ -1,5 +1,6 @@
 """The game state (plain dataclasses, JSON both ways) and what follows from it: effective stats,
 penalties, armour, contacts."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -89,8 +90,9 @@ def copy_state(state: MedState) -> MedState:
         figures=[dataclasses.replace(f, weapons=list(f.weapons), armour=list(f.armour)) for f in state.figures],
         contacts=[list(p) for p in state.contacts],
         ground=[dataclasses.replace(g) for g in state.ground],
-        pending=None if state.pending is None else dataclasses.replace(
-            state.pending, choices=[list(c) for c in state.pending.choices]),
+        pending=None
+        if state.pending is None
+        else dataclasses.replace(state.pending, choices=[list(c) for c in state.pending.choices]),
     )
 
 

@@ -1,4 +1,5 @@
 """What /game status shows: each unit's strength, formation, state and activations; the deck."""
+
 from __future__ import annotations
 
 from rules.core import Board, FigureLine

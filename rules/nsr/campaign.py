@@ -5,6 +5,7 @@ unit, so the figures it lost (killed, captured, routed, and the wounded if the c
 come off its make-up: ``figures`` and, for a leader or key figure, ``officers``, ``ncos``,
 ``standard`` and the rest. The stats are written out in full, as ``recruit`` writes them.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -17,11 +18,22 @@ from rules.nsr.forces import Forces
 from rules.nsr.state import Figure, NsrState, Unit, plural
 
 #: The stat a figure of each role counts in (rank and file count only in ``figures``).
-ROLE_STAT = {"commander": "officers", "officer": "officers", "nco": "ncos", "standard": "standard",
-             "musician": "musician", "sapper": "sappers", "key": "key"}
+ROLE_STAT = {
+    "commander": "officers",
+    "officer": "officers",
+    "nco": "ncos",
+    "standard": "standard",
+    "musician": "musician",
+    "sapper": "sappers",
+    "key": "key",
+}
 #: Losses a player wants named on the card, highest first: (role, one, many).
-NAMED_LOSSES = (("commander", "the Commander-in-Chief", "the Commander-in-Chief"), ("officer", "the officer", "officers"),
-                ("nco", "the NCO", "NCOs"), ("standard", "the standard", "standards"))
+NAMED_LOSSES = (
+    ("commander", "the Commander-in-Chief", "the Commander-in-Chief"),
+    ("officer", "the officer", "officers"),
+    ("nco", "the NCO", "NCOs"),
+    ("standard", "the standard", "standards"),
+)
 #: Why a figure left, in the order the note lists them.
 REASONS = ("killed", "captured", "routed", "invalided")
 
@@ -82,8 +94,15 @@ def _stats_of(forces: Forces, unit: Unit) -> dict[str, Any]:
     for f in unit.figures:
         if f.role in ROLE_STAT:
             stats[ROLE_STAT[f.role]] += 1
-    stats.update(figures=len(unit.figures), weapon=unit.weapon, melee=unit.melee, formation=unit.formation,
-                 british=unit.british, pistols=unit.pistols, attached=unit.attached)
+    stats.update(
+        figures=len(unit.figures),
+        weapon=unit.weapon,
+        melee=unit.melee,
+        formation=unit.formation,
+        british=unit.british,
+        pistols=unit.pistols,
+        attached=unit.attached,
+    )
     return stats
 
 

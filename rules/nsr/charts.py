@@ -1,4 +1,5 @@
 """The NSR charts as dataclasses (loaded from ``tables.yaml``) and what their types cannot check."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -319,9 +320,18 @@ def _combat_problems(t: NsrTables, types: set[str]) -> list[str]:
         if column not in columns:
             problems.append(f"close_combat_column_of.{troop}: {column!r} is not a column")
     needed = {
-        "charging_or_countercharging", "defending_in_open_order", "defending_in_close_order", "defending_in_square",
-        "defending_linear_object", "defending_building", "uphill", "attacked_from_rear", "leader",
-        "lance_pike_halberd_axe", "each_additional_opponent", "no_bayonet",
+        "charging_or_countercharging",
+        "defending_in_open_order",
+        "defending_in_close_order",
+        "defending_in_square",
+        "defending_linear_object",
+        "defending_building",
+        "uphill",
+        "attacked_from_rear",
+        "leader",
+        "lance_pike_halberd_axe",
+        "each_additional_opponent",
+        "no_bayonet",
     }
     for name in sorted(needed - set(t.close_combat_modifiers)):
         problems.append(f"close_combat_modifiers.{name}: missing")

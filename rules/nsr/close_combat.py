@@ -1,4 +1,5 @@
 """The close combat phase: completing charges (close-in and stand tests) and the individual fights."""
+
 from __future__ import annotations
 
 import math
@@ -49,8 +50,14 @@ def melee(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSourc
     shaken distance; then each fight d10 charger's figure, d10 defender's figure, again on ties."""
     charge = _charge_for(state, params.get("unit"))
     charger, target = unit_named(state, charge.charger), unit_named(state, charge.target)
-    counter = next((ch for ch in pending_charges(state) if ch.charger == target.name and ch.target == charger.name
-                    and ch is not charge), None)
+    counter = next(
+        (
+            ch
+            for ch in pending_charges(state)
+            if ch.charger == target.name and ch.target == charger.name and ch is not charge
+        ),
+        None,
+    )
     reached = True if blank(params.get("reached")) else yes(params.get("reached"))
     cover = choice(params.get("cover"), COVER, "open", "cover")
     uphill = choice(params.get("uphill"), UPHILL, "none", "uphill")
@@ -68,8 +75,10 @@ def melee(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSourc
     if counter is not None:
         closes = [close_in(c, charger, target, dice, events), close_in(c, target, charger, dice, events)]
         if all(closes):
-            stances = {charger.name: Stance(True, None, uphill == "charger", False),
-                       target.name: Stance(True, None, uphill == "defender", False)}
+            stances = {
+                charger.name: Stance(True, None, uphill == "charger", False),
+                target.name: Stance(True, None, uphill == "defender", False),
+            }
             fight(c, state, charger, target, stances, dice, events)
         elif any(closes):
             winner, loser = (charger, target) if closes[0] else (target, charger)
@@ -79,23 +88,37 @@ def melee(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSourc
         return
     if not stand(c, state, target, charger, dice, events):
         return
-    stances = {charger.name: Stance(True, None, uphill == "charger", False),
-               target.name: Stance(False, _defending(c, target, cover), uphill == "defender", rear)}
+    stances = {
+        charger.name: Stance(True, None, uphill == "charger", False),
+        target.name: Stance(False, _defending(c, target, cover), uphill == "defender", rear),
+    }
     fight(c, state, charger, target, stances, dice, events)
 
 
 def _abandoned(charger: Unit, target: Unit, events: list[Event]) -> bool:
     if charger.out or charger.shaken:
-        why = "has no figure left standing" if not charger.standing() else "is shaken" if charger.shaken else "is routed"
-        events.append(Event("charge", f"{of(charger.name)} charge at {target.name} comes to nothing: it {why}.",
-                            {"unit": charger.name, "target": target.name, "result": "abandoned"}))
+        why = (
+            "has no figure left standing" if not charger.standing() else "is shaken" if charger.shaken else "is routed"
+        )
+        events.append(
+            Event(
+                "charge",
+                f"{of(charger.name)} charge at {target.name} comes to nothing: it {why}.",
+                {"unit": charger.name, "target": target.name, "result": "abandoned"},
+            )
+        )
         return True
     return False
 
 
 def _occupy(winner: Unit, loser: Unit, why: str, events: list[Event]) -> None:
-    events.append(Event("charge", f"{winner.name} occupies {of(loser.name)} position ({why}).",
-                        {"unit": winner.name, "target": loser.name, "result": "occupied"}))
+    events.append(
+        Event(
+            "charge",
+            f"{winner.name} occupies {of(loser.name)} position ({why}).",
+            {"unit": winner.name, "target": loser.name, "result": "occupied"},
+        )
+    )
 
 
 def close_in(c: Charts, unit: Unit, target: Unit, dice: DiceSource, events: list[Event]) -> bool:
@@ -114,10 +137,24 @@ def close_in(c: Charts, unit: Unit, target: Unit, dice: DiceSource, events: list
     else:
         back = c.t.distances.failed_close_in_fallback
         unit.set_marks(pinned=True)
-        text = (f"{unit.name} fails to close with {target.name}: d10 {die}, needs 1-{top} ({lead} a leader{extra}); "
-                f"it falls back {back:g}″ and is pinned.")
-    events.append(Event("close-in", text, {"unit": unit.name, "target": target.name, "die": die, "needed": top,
-                                           "leader": with_leader, "closes": closes}))
+        text = (
+            f"{unit.name} fails to close with {target.name}: d10 {die}, needs 1-{top} ({lead} a leader{extra}); "
+            f"it falls back {back:g}″ and is pinned."
+        )
+    events.append(
+        Event(
+            "close-in",
+            text,
+            {
+                "unit": unit.name,
+                "target": target.name,
+                "die": die,
+                "needed": top,
+                "leader": with_leader,
+                "closes": closes,
+            },
+        )
+    )
     return closes
 
 
@@ -129,9 +166,20 @@ def stand(c: Charts, state: NsrState, unit: Unit, charger: Unit, dice: DiceSourc
     lead = "with" if with_leader else "without"
     stands = die <= top
     verdict = "stands and fights" if stands else "is shaken"
-    events.append(Event("stand", f"{unit.name} {verdict}: d10 {die}, needs 1-{top} ({lead} a leader).",
-                        {"unit": unit.name, "charger": charger.name, "die": die, "needed": top,
-                         "leader": with_leader, "stands": stands}))
+    events.append(
+        Event(
+            "stand",
+            f"{unit.name} {verdict}: d10 {die}, needs 1-{top} ({lead} a leader).",
+            {
+                "unit": unit.name,
+                "charger": charger.name,
+                "die": die,
+                "needed": top,
+                "leader": with_leader,
+                "stands": stands,
+            },
+        )
+    )
     if not stands:
         _shaken_back(c, unit, dice, events)
         _occupy(charger, unit, f"{unit.name} gave way", events)
@@ -144,8 +192,13 @@ def _shaken_back(c: Charts, unit: Unit, dice: DiceSource, events: list[Event]) -
         if f.status in ("fit", "ran"):
             f.status, f.shaken, f.prone = "fit", True, False
     unit.building = ""
-    events.append(Event("shaken", f"{unit.name} is shaken: it falls back {inches}″ in disorder until rallied.",
-                        {"unit": unit.name, "inches": inches}))
+    events.append(
+        Event(
+            "shaken",
+            f"{unit.name} is shaken: it falls back {inches}″ in disorder until rallied.",
+            {"unit": unit.name, "inches": inches},
+        )
+    )
 
 
 def _defending(c: Charts, unit: Unit, cover: str) -> str | None:
@@ -166,11 +219,17 @@ def _defending(c: Charts, unit: Unit, cover: str) -> str | None:
 
 
 LABELS = {
-    "charging_or_countercharging": "charging", "defending_in_open_order": "defending in open order",
-    "defending_in_close_order": "defending in close order", "defending_in_square": "defending in square",
-    "defending_linear_object": "defending a linear object", "defending_building": "defending a building",
-    "uphill": "uphill", "attacked_from_rear": "attacked from the rear", "leader": "leader",
-    "lance_pike_halberd_axe": "lance/pike/halberd/axe", "each_additional_opponent": "extra opponents",
+    "charging_or_countercharging": "charging",
+    "defending_in_open_order": "defending in open order",
+    "defending_in_close_order": "defending in close order",
+    "defending_in_square": "defending in square",
+    "defending_linear_object": "defending a linear object",
+    "defending_building": "defending a building",
+    "uphill": "uphill",
+    "attacked_from_rear": "attacked from the rear",
+    "leader": "leader",
+    "lance_pike_halberd_axe": "lance/pike/halberd/axe",
+    "each_additional_opponent": "extra opponents",
     "no_bayonet": "no bayonet",
 }
 
@@ -204,15 +263,21 @@ def fighters(unit: Unit) -> list[Figure]:
 
 def pairs(few: list[Figure], many: list[Figure]) -> list[tuple[Figure, list[Figure]]]:
     """The larger side's figures spread as evenly as possible over the smaller side's."""
-    return [(f, many[i::len(few)]) for i, f in enumerate(few)]
+    return [(f, many[i :: len(few)]) for i, f in enumerate(few)]
 
 
-def fight(c: Charts, state: NsrState, a: Unit, b: Unit, stances: dict[str, Stance], dice: DiceSource,
-          events: list[Event]) -> None:
+def fight(
+    c: Charts, state: NsrState, a: Unit, b: Unit, stances: dict[str, Stance], dice: DiceSource, events: list[Event]
+) -> None:
     """Rounds of individual fights until one side has no figure left in the combat (seed B.1-B.4)."""
-    events.append(Event("melee", f"Close combat: {a.name} ({plural(len(fighters(a)), 'figure')}) against "
-                                 f"{b.name} ({plural(len(fighters(b)), 'figure')}).",
-                        {"a": a.name, "b": b.name}))
+    events.append(
+        Event(
+            "melee",
+            f"Close combat: {a.name} ({plural(len(fighters(a)), 'figure')}) against "
+            f"{b.name} ({plural(len(fighters(b)), 'figure')}).",
+            {"a": a.name, "b": b.name},
+        )
+    )
     a.fought = b.fought = True
     wounded_here: dict[str, list[Figure]] = {a.name: [], b.name: []}
     round_no = 0
@@ -234,9 +299,17 @@ def fight(c: Charts, state: NsrState, a: Unit, b: Unit, stances: dict[str, Stanc
     _after(c, state, winner, loser, wounded_here[loser.name], dice, events)
 
 
-def _one_fight(c: Charts, state: NsrState, round_no: int, first: tuple[Unit, Figure], second: tuple[Unit, Figure],
-               stances: dict[str, Stance], counts: dict[int, int], dice: DiceSource,
-               events: list[Event]) -> tuple[Unit, Figure] | None:
+def _one_fight(
+    c: Charts,
+    state: NsrState,
+    round_no: int,
+    first: tuple[Unit, Figure],
+    second: tuple[Unit, Figure],
+    stances: dict[str, Stance],
+    counts: dict[int, int],
+    dice: DiceSource,
+    events: list[Event],
+) -> tuple[Unit, Figure] | None:
     (ua, fa), (ub, fb) = first, second
     mods_a = modifiers(c, ua, fa, stances[ua.name], counts[id(fa)])
     mods_b = modifiers(c, ub, fb, stances[ub.name], counts[id(fb)])
@@ -251,14 +324,26 @@ def _one_fight(c: Charts, state: NsrState, round_no: int, first: tuple[Unit, Fig
     (wu, wf), (lu, lf, ldie) = ((ua, fa), (ub, fb, db)) if ta > tb else ((ub, fb), (ua, fa, da))
     outcome = c.t.close_combat_loser[ldie]
     tie_text = f" (after {plural(len(ties), 'tie')})" if ties else ""
-    text = (f"Round {round_no}: {fa.name} ({ua.name}) {_score(da, mods_a, ta)} v {fb.name} ({ub.name}) "
-            f"{_score(db, mods_b, tb)}{tie_text}: {lf.name} of {lu.name} {_OUTCOME[outcome]} (natural {ldie}).")
-    events.append(Event("fight", text, {
-        "round": round_no, "a": {"unit": ua.name, "figure": fa.name, "die": da, "modifiers": dict(mods_a), "total": ta},
-        "b": {"unit": ub.name, "figure": fb.name, "die": db, "modifiers": dict(mods_b), "total": tb},
-        "ties": [list(t) for t in ties], "winner": wf.name, "loser": lf.name, "loser_unit": lu.name,
-        "outcome": outcome,
-    }))
+    text = (
+        f"Round {round_no}: {fa.name} ({ua.name}) {_score(da, mods_a, ta)} v {fb.name} ({ub.name}) "
+        f"{_score(db, mods_b, tb)}{tie_text}: {lf.name} of {lu.name} {_OUTCOME[outcome]} (natural {ldie})."
+    )
+    events.append(
+        Event(
+            "fight",
+            text,
+            {
+                "round": round_no,
+                "a": {"unit": ua.name, "figure": fa.name, "die": da, "modifiers": dict(mods_a), "total": ta},
+                "b": {"unit": ub.name, "figure": fb.name, "die": db, "modifiers": dict(mods_b), "total": tb},
+                "ties": [list(t) for t in ties],
+                "winner": wf.name,
+                "loser": lf.name,
+                "loser_unit": lu.name,
+                "outcome": outcome,
+            },
+        )
+    )
     if outcome == "ran":
         lf.status = "ran"
     else:
@@ -275,8 +360,9 @@ def _score(die: int, mods: list[tuple[str, int]], total: int) -> str:
     return f"{die}" + "".join(f" {'+' if v > 0 else '−'}{abs(v)}" for _, v in mods) + f" = {total}"
 
 
-def _after(c: Charts, state: NsrState, winner: Unit, loser: Unit, wounded: list[Figure], dice: DiceSource,
-           events: list[Event]) -> None:
+def _after(
+    c: Charts, state: NsrState, winner: Unit, loser: Unit, wounded: list[Figure], dice: DiceSource, events: list[Event]
+) -> None:
     """The winners hold the field; the losers' survivors are shaken, their wounded taken prisoner."""
     if c.t.options.wounded_losers_become_prisoners:
         for f in wounded:
@@ -286,8 +372,13 @@ def _after(c: Charts, state: NsrState, winner: Unit, loser: Unit, wounded: list[
         if f.status == "ran":
             f.status = "fit"
     prisoners = sum(1 for f in loser.figures if f.status == "captured")
-    events.append(Event("melee", f"{winner.name} wins the close combat against {loser.name}.",
-                        {"winner": winner.name, "loser": loser.name, "prisoners": prisoners}))
+    events.append(
+        Event(
+            "melee",
+            f"{winner.name} wins the close combat against {loser.name}.",
+            {"winner": winner.name, "loser": loser.name, "prisoners": prisoners},
+        )
+    )
     if any(f.status in ("fit", "ran") for f in loser.figures):
         _shaken_back(c, loser, dice, events)
     _occupy(winner, loser, "it won the close combat", events)
@@ -297,6 +388,10 @@ def _after(c: Charts, state: NsrState, winner: Unit, loser: Unit, wounded: list[
         for f in guards:
             f.duty = "escort"
         verb = "escorts" if len(guards) == 1 else "escort"
-        events.append(Event("prisoners", f"{plural(len(guards), 'figure')} of {winner.name} {verb} "
-                                         f"{plural(prisoners, 'prisoner')} to the rear.",
-                            {"unit": winner.name, "prisoners": prisoners, "escorts": [f.name for f in guards]}))
+        events.append(
+            Event(
+                "prisoners",
+                f"{plural(len(guards), 'figure')} of {winner.name} {verb} {plural(prisoners, 'prisoner')} to the rear.",
+                {"unit": winner.name, "prisoners": prisoners, "escorts": [f.name for f in guards]},
+            )
+        )

@@ -3,6 +3,7 @@
 A shuffle refills the state's list of cards left; drawing at random from it (``dice.draw``) is
 the shuffle, so forced cards in tests and the terminal decide every card turned.
 """
+
 from __future__ import annotations
 
 from rules.core import DiceSource, Event
@@ -58,7 +59,9 @@ def shuffle(deck: list[str], discards: list[str], why: str, events: list[Event])
     """Every card back in the deck (the random draws from it are the shuffle)."""
     deck[:] = fresh_deck()
     discards.clear()
-    events.append(Event("shuffle", f"The deck is shuffled ({why}): {len(deck)} cards.", {"cards": len(deck), "why": why}))
+    events.append(
+        Event("shuffle", f"The deck is shuffled ({why}): {len(deck)} cards.", {"cards": len(deck), "why": why})
+    )
 
 
 def turn_card(deck: list[str], discards: list[str], dice: DiceSource, reason: str, events: list[Event]) -> str:

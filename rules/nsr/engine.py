@@ -9,6 +9,7 @@ The work is split by job: ``deck`` (cards), ``sequence`` (phases, activations, v
 (casualties), ``state`` (the saved data), ``values`` (reading options), ``board`` (what /game
 status shows).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
@@ -128,7 +129,9 @@ class NsrEngine:
 
     def act(self, state: NsrState, action: Action, dice: DiceSource) -> Outcome[NsrState]:
         if state.over:
-            raise RuleError(f"The battle is over: {state.winner} won." if state.winner else "The battle is over: a draw.")
+            raise RuleError(
+                f"The battle is over: {state.winner} won." if state.winner else "The battle is over: a draw."
+            )
         name = str(action.name).strip().casefold()
         if name not in ORDERS and name not in OTHER_ACTIONS:
             known = ", ".join(list(ORDERS) + ["melee", "building"])
@@ -170,7 +173,9 @@ class NsrEngine:
             raise RuleError(f"Units hold in the movement or fire phase; it is the {PHASE_NAMES[state.phase]} phase.")
         if phase is not None and state.phase != phase:
             hint = ": complete the charges with /nsr melee" if state.phase == "close_combat" else ""
-            raise RuleError(f"Units {name} only in the {phase} phase; it is the {PHASE_NAMES[state.phase]} phase{hint}.")
+            raise RuleError(
+                f"Units {name} only in the {phase} phase; it is the {PHASE_NAMES[state.phase]} phase{hint}."
+            )
         if not state.active:
             raise RuleError("No unit is acting now.")
         unit = unit_named(state, state.active)
@@ -184,7 +189,9 @@ class NsrEngine:
 
     def _melee(self, state: NsrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
         if state.phase != "close_combat":
-            raise RuleError(f"Charges are completed in the close combat phase; it is the {PHASE_NAMES[state.phase]} phase.")
+            raise RuleError(
+                f"Charges are completed in the close combat phase; it is the {PHASE_NAMES[state.phase]} phase."
+            )
         waiting = close_combat.pending_charges(state)
         wanted = action.params.get("unit")
         charge = waiting[0]
@@ -241,22 +248,33 @@ class NsrEngine:
                     marks.append(f"{unit} {'shaken' if e.kind == 'shaken' else 'pinned'}")
                 elif e.kind == "morale" and data.get("check") == "critical" and not data.get("passed"):
                     marks.append(f"{unit} routed")
-        parts = [f"{unit}: " + ", ".join(f"{n} {what}" for what, n in sorted(per.items())) for unit, per in lost.items()]
-        moves = [f"{e.data['unit']} moves up to {e.data['inches']}″" for e in events
-                 if e.kind == "move" and e.data.get("inches", 0) > 0]
+        parts = [
+            f"{unit}: " + ", ".join(f"{n} {what}" for what, n in sorted(per.items())) for unit, per in lost.items()
+        ]
+        moves = [
+            f"{e.data['unit']} moves up to {e.data['inches']}″"
+            for e in events
+            if e.kind == "move" and e.data.get("inches", 0) > 0
+        ]
         return "; ".join(parts + marks + moves) or "no effect"
 
     def _decision(self, state: NsrState) -> Decision | None:
         p = state.pending
         if p is None:
             return None
-        return Decision(decider=p.decider, prompt=p.prompt, choices=tuple(Choice(v, lbl) for v, lbl in p.choices),
-                        resume_action=p.resume_action, params={"card": p.card})
+        return Decision(
+            decider=p.decider,
+            prompt=p.prompt,
+            choices=tuple(Choice(v, lbl) for v, lbl in p.choices),
+            resume_action=p.resume_action,
+            params={"card": p.card},
+        )
 
     # --- between battles
 
-    def aftermath(self, state: NsrState, specs: Sequence[FigureSpec], dice: DiceSource,
-                  options: Mapping[str, Any]) -> Outcome[list[Aftermath]]:
+    def aftermath(
+        self, state: NsrState, specs: Sequence[FigureSpec], dice: DiceSource, options: Mapping[str, Any]
+    ) -> Outcome[list[Aftermath]]:
         """What each unit carries into its roster (rules/nsr/campaign.py): the figures it lost come
         off its stats. Nothing is rolled; the readings are ``campaign:`` in tables.yaml (house rules
         may change them), so the campaign's settings are not needed."""
@@ -292,7 +310,9 @@ class NsrEngine:
         for i, ch in enumerate(state.charges):
             if ch.charger not in names or ch.target not in names:
                 problems.append(f"charges[{i}]: {ch.charger!r} → {ch.target!r} are not units in this game")
-        if state.pending is not None and (state.pending.decider not in state.sides or state.pending.card not in FULL_DECK):
+        if state.pending is not None and (
+            state.pending.decider not in state.sides or state.pending.card not in FULL_DECK
+        ):
             problems.append(f"pending: {state.pending.decider!r} on {state.pending.card!r} is not a side and a card")
         if state.winner is not None and state.winner not in state.sides:
             problems.append(f"winner: {state.winner!r} is not one of the sides")

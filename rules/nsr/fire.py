@@ -1,4 +1,5 @@
 """The fire phase: a unit's fire on the firing chart, volleys, officers' pistols, the Joker Fire chart."""
+
 from __future__ import annotations
 
 import math
@@ -89,8 +90,11 @@ def fire_block(c: Charts, state: NsrState, unit: Unit) -> str | None:
 def pistol_officers(unit: Unit) -> list[Figure]:
     if not unit.pistols:
         return []
-    return [f for f in unit.standing() if f.role in ("officer", "commander") and f.name not in unit.pistols_fired
-            and not f.shaken and not f.routed]
+    return [
+        f
+        for f in unit.standing()
+        if f.role in ("officer", "commander") and f.name not in unit.pistols_fired and not f.shaken and not f.routed
+    ]
 
 
 # --- the Joker Fire chart ----------------------------------------------------------------------
@@ -228,8 +232,9 @@ def _split(unit: Unit, given: list[Any], available: int) -> list[int]:
     return result
 
 
-def fire(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
-         events: list[Event]) -> bool:
+def fire(
+    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+) -> bool:
     """Dice order: one D6 per group, then one casualty card per hit, group by group."""
     groups = plan_fire(c, state, unit, params)
     results = [(g, dice.roll(6, f"{unit.name}: fire at {g.target.name} ({g.weapon}, class {g.klass})")) for g in groups]
@@ -275,14 +280,32 @@ def _hits(c: Charts, state: NsrState, unit: Unit, g: Group, die: int, events: li
     calc = f"{die}{sums} = {score}" if mods else f"{die}"
     extra = f" ({'; '.join(g.notes)})" if g.notes else ""
     shooters = f"{g.weapon} (crew of {g.firers})" if g.weapon in ("ball", "grapeshot") else plural(g.firers, g.weapon)
-    text = (f"{unit.name} fires at {g.target.name}: {shooters}, class {klass}, {g.range:g}″; "
-            f"die {calc} reads column {column}: {cell.numerator}/{cell.denominator} → {plural(hits, 'hit')}{extra}.")
-    events.append(Event("fire", text, {
-        "unit": unit.name, "target": g.target.name, "weapon": g.weapon, "firers": g.firers,
-        "figures": float(figures), "class": klass, "range": g.range, "die": die,
-        "modifiers": [{"reason": k, "value": v} for k, v in mods], "score": score, "column": column,
-        "fraction": f"{cell.numerator}/{cell.denominator}", "hits": hits, "notes": list(g.notes),
-    }))
+    text = (
+        f"{unit.name} fires at {g.target.name}: {shooters}, class {klass}, {g.range:g}″; "
+        f"die {calc} reads column {column}: {cell.numerator}/{cell.denominator} → {plural(hits, 'hit')}{extra}."
+    )
+    events.append(
+        Event(
+            "fire",
+            text,
+            {
+                "unit": unit.name,
+                "target": g.target.name,
+                "weapon": g.weapon,
+                "firers": g.firers,
+                "figures": float(figures),
+                "class": klass,
+                "range": g.range,
+                "die": die,
+                "modifiers": [{"reason": k, "value": v} for k, v in mods],
+                "score": score,
+                "column": column,
+                "fraction": f"{cell.numerator}/{cell.denominator}",
+                "hits": hits,
+                "notes": list(g.notes),
+            },
+        )
+    )
     return hits
 
 
@@ -303,14 +326,24 @@ def _cards(c: Charts, state: NsrState, unit: Unit, g: Group, hits: int, dice: Di
         if vs_gun:
             crew_rule = c.t.vs_artillery_crew
             if rank_key(card) not in crew_rule.ranks or suit(card) not in crew_rule.suits:
-                events.append(Event("hit", f"{label(card)} → no casualty among {of(g.target.name)} crew.",
-                                    {"unit": g.target.name, "card": card, "outcome": "no_hit", "by": unit.name}))
+                events.append(
+                    Event(
+                        "hit",
+                        f"{label(card)} → no casualty among {of(g.target.name)} crew.",
+                        {"unit": g.target.name, "card": card, "outcome": "no_hit", "by": unit.name},
+                    )
+                )
                 continue
             outcome = crew_rule.suits[suit(card)]
         figure = pick(candidates, who)
         if figure is None:
-            events.append(Event("hit", f"{label(card)} → no figure of {g.target.name} may be hit by it (the hit is lost).",
-                                {"unit": g.target.name, "card": card, "outcome": "lost", "by": unit.name}))
+            events.append(
+                Event(
+                    "hit",
+                    f"{label(card)} → no figure of {g.target.name} may be hit by it (the hit is lost).",
+                    {"unit": g.target.name, "card": card, "outcome": "lost", "by": unit.name},
+                )
+            )
             continue
         already.add(figure.name)
         strike(state, g.target, figure, outcome, unit.name, events, card=label(card))
@@ -322,8 +355,9 @@ def _candidates(target: Unit, at_wounded: bool) -> list[Figure]:
     return target.standing()
 
 
-def _casualty_card(state: NsrState, unit: Unit, target: Unit, reason: str, dice: DiceSource,
-                   events: list[Event]) -> str | None:
+def _casualty_card(
+    state: NsrState, unit: Unit, target: Unit, reason: str, dice: DiceSource, events: list[Event]
+) -> str | None:
     """A card that is not a joker (A-NSR-7), or None when a joker destroyed the gun (artillery at artillery)."""
     while True:
         card = turn_card(state.deck, state.discards, dice, reason, events)
@@ -331,18 +365,29 @@ def _casualty_card(state: NsrState, unit: Unit, target: Unit, reason: str, dice:
             return card
         if unit.weapon == "artillery" and target.weapon == "artillery" and not target.gun_destroyed:
             target.gun_destroyed = True
-            events.append(Event("gun", f"{label(card)}: {of(target.name)} gun is destroyed.",
-                                {"unit": target.name, "card": card, "by": unit.name}))
+            events.append(
+                Event(
+                    "gun",
+                    f"{label(card)}: {of(target.name)} gun is destroyed.",
+                    {"unit": target.name, "card": card, "by": unit.name},
+                )
+            )
             return None
-        events.append(Event("hit", f"{label(card)} is set aside; another card is turned.",
-                            {"unit": target.name, "card": card, "outcome": "joker", "by": unit.name}))
+        events.append(
+            Event(
+                "hit",
+                f"{label(card)} is set aside; another card is turned.",
+                {"unit": target.name, "card": card, "outcome": "joker", "by": unit.name},
+            )
+        )
 
 
 # --- volley ------------------------------------------------------------------------------------
 
 
-def volley(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
-           events: list[Event]) -> bool:
+def volley(
+    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+) -> bool:
     """One card per volleying figure (A-NSR-3), no die and no half-range +1 (A-NSR-23)."""
     block = fire_block(c, state, unit)
     if block:
@@ -350,7 +395,9 @@ def volley(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], di
     if unit.weapon not in SMALL_ARMS:
         raise RuleError(f"{unit.name} cannot volley: volleys are fired with small arms.")
     if unit.formation not in c.t.volley_formations:
-        raise RuleError(f"{unit.name} is in {unit.formation.replace('_', ' ')}: a volley is fired by a unit one or two ranks deep, in line.")
+        raise RuleError(
+            f"{unit.name} is in {unit.formation.replace('_', ' ')}: a volley is fired by a unit one or two ranks deep, in line."
+        )
     notes: list[str] = []
     target = _target(state, unit, params.get("target"), "volley at")
     klass = _klass(params.get("class"), target, notes, c)
@@ -367,25 +414,35 @@ def volley(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], di
     elif unit.joker in (2, 5, 6):
         notes.append(f"Joker Fire {unit.joker} does not change a volley")
     extra = f" ({'; '.join(notes)})" if notes else ""
-    events.append(Event("volley", f"{unit.name} volleys at {target.name} (class {klass}): "
-                                  f"{plural(count, 'figure')}, {plural(cards, 'card')}{extra}.",
-                        {"unit": unit.name, "target": target.name, "class": klass, "firers": count, "cards": cards,
-                         "notes": notes}))
+    events.append(
+        Event(
+            "volley",
+            f"{unit.name} volleys at {target.name} (class {klass}): "
+            f"{plural(count, 'figure')}, {plural(cards, 'card')}{extra}.",
+            {"unit": unit.name, "target": target.name, "class": klass, "firers": count, "cards": cards, "notes": notes},
+        )
+    )
     _volley_cards(c, state, unit, target, klass, cards, dice, events)
     unit.last_fired_turn = state.turn
     return True
 
 
-def _volley_cards(c: Charts, state: NsrState, unit: Unit, target: Unit, klass: str, cards: int,
-                  dice: DiceSource, events: list[Event]) -> None:
+def _volley_cards(
+    c: Charts, state: NsrState, unit: Unit, target: Unit, klass: str, cards: int, dice: DiceSource, events: list[Event]
+) -> None:
     hit_already: set[str] = set()
     vs_gun = target.weapon == "artillery"
     for n in range(1, cards + 1):
         candidates = [f for f in target.standing() if f.name not in hit_already]
         if not candidates:
-            events.append(Event("volley", f"Every figure of {target.name} in the area is hit: "
-                                          f"the other {plural(cards - n + 1, 'card')} are wasted.",
-                                {"unit": target.name, "wasted": cards - n + 1}))
+            events.append(
+                Event(
+                    "volley",
+                    f"Every figure of {target.name} in the area is hit: "
+                    f"the other {plural(cards - n + 1, 'card')} are wasted.",
+                    {"unit": target.name, "wasted": cards - n + 1},
+                )
+            )
             return
         reason = f"Volley card {n} of {cards}: {unit.name} at {target.name}"
         card = _casualty_card(state, unit, target, reason, dice, events)
@@ -393,21 +450,41 @@ def _volley_cards(c: Charts, state: NsrState, unit: Unit, target: Unit, klass: s
             continue
         outcome = _volley_outcome(c, state, unit, target, klass, card, vs_gun, reason, dice, events)
         if outcome is None:
-            events.append(Event("hit", f"{label(card)} → no hit on {target.name}.",
-                                {"unit": target.name, "card": card, "outcome": "no_hit", "by": unit.name}))
+            events.append(
+                Event(
+                    "hit",
+                    f"{label(card)} → no hit on {target.name}.",
+                    {"unit": target.name, "card": card, "outcome": "no_hit", "by": unit.name},
+                )
+            )
             continue
         who = c.t.casualty_card.ranks[rank_key(card)]
         figure = pick(candidates, who)
         if figure is None:
-            events.append(Event("hit", f"{label(card)} → no figure of {target.name} may be hit by it (wasted).",
-                                {"unit": target.name, "card": card, "outcome": "lost", "by": unit.name}))
+            events.append(
+                Event(
+                    "hit",
+                    f"{label(card)} → no figure of {target.name} may be hit by it (wasted).",
+                    {"unit": target.name, "card": card, "outcome": "lost", "by": unit.name},
+                )
+            )
             continue
         hit_already.add(figure.name)
         strike(state, target, figure, outcome[0], unit.name, events, card=outcome[1])
 
 
-def _volley_outcome(c: Charts, state: NsrState, unit: Unit, target: Unit, klass: str, card: str, vs_gun: bool,
-                    reason: str, dice: DiceSource, events: list[Event]) -> tuple[str, str] | None:
+def _volley_outcome(
+    c: Charts,
+    state: NsrState,
+    unit: Unit,
+    target: Unit,
+    klass: str,
+    card: str,
+    vs_gun: bool,
+    reason: str,
+    dice: DiceSource,
+    events: list[Event],
+) -> tuple[str, str] | None:
     """(outcome, card text) for one volley card, turning the second card of a class III/IV hit at once."""
     if vs_gun:
         rule = c.t.vs_artillery_crew
@@ -431,8 +508,9 @@ def _volley_outcome(c: Charts, state: NsrState, unit: Unit, target: Unit, klass:
 # --- officers' pistols ---------------------------------------------------------------------------
 
 
-def pistol(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
-           events: list[Event]) -> bool:
+def pistol(
+    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+) -> bool:
     """An officer's aimed shot at one figure (A-NSR-22): 1D6, 5 wounds, 6 kills. The unit fires on after."""
     if unit.out or unit.routed or unit.shaken:
         raise RuleError(f"{unit.name} is in no state to fire.")
@@ -455,10 +533,21 @@ def pistol(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], di
     unit.pistols_fired.append(officer.name)
     outcome = "killed" if die >= rule.kill_on else rule.wound if die >= rule.wound_on else None
     result = "miss" if outcome is None else outcome
-    events.append(Event("pistol", f"{unit.name}: {officer.name} fires a pistol at {of(target.name)} {victim.name}: "
-                                  f"{die}, {'a miss' if outcome is None else 'hit'}.",
-                        {"unit": unit.name, "officer": officer.name, "target": target.name, "figure": victim.name,
-                         "die": die, "outcome": result}))
+    events.append(
+        Event(
+            "pistol",
+            f"{unit.name}: {officer.name} fires a pistol at {of(target.name)} {victim.name}: "
+            f"{die}, {'a miss' if outcome is None else 'hit'}.",
+            {
+                "unit": unit.name,
+                "officer": officer.name,
+                "target": target.name,
+                "figure": victim.name,
+                "die": die,
+                "outcome": result,
+            },
+        )
+    )
     if outcome is not None:
         strike(state, target, victim, outcome, unit.name, events)
     return False

@@ -3,6 +3,7 @@
 ``/roster add name:"1er Ligne" kind:line stats:"figures=12 officer=yes nco=yes formation=line"``.
 Every stat is optional; what is not given comes from ``unit_defaults`` in tables.yaml.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -13,9 +14,18 @@ from rules.nsr.charts import NsrTables, UnitDefaults
 from rules.nsr.state import Commander, Figure, Unit
 
 FORMATION_ALIASES = {
-    "column": "march_column", "march": "march_column", "marchcolumn": "march_column", "march-column": "march_column",
-    "open": "open_order", "openorder": "open_order", "open-order": "open_order", "skirmish": "open_order",
-    "limber": "limbered", "unlimbered": "manhandled", "deployed": "manhandled", "manhandle": "manhandled",
+    "column": "march_column",
+    "march": "march_column",
+    "marchcolumn": "march_column",
+    "march-column": "march_column",
+    "open": "open_order",
+    "openorder": "open_order",
+    "open-order": "open_order",
+    "skirmish": "open_order",
+    "limber": "limbered",
+    "unlimbered": "manhandled",
+    "deployed": "manhandled",
+    "manhandle": "manhandled",
 }
 YES = {"yes", "y", "true", "1", "on"}
 NO = {"no", "n", "false", "0", "off"}
@@ -63,8 +73,10 @@ class Forces:
     def troop(self, unit: str, wanted: Any) -> str:
         troop = self.kind_names.get(" ".join(str(wanted or "").split()).casefold())
         if troop is None:
-            raise RuleError(f"{short(unit)} is of troop type {short(str(wanted))}, which NSR does not know: "
-                            f"use {', '.join(self.t.troop_types)}.")
+            raise RuleError(
+                f"{short(unit)} is of troop type {short(str(wanted))}, which NSR does not know: "
+                f"use {', '.join(self.t.troop_types)}."
+            )
         return troop
 
     def check(self, spec: FigureSpec, fill: bool = False) -> FigureSpec:
@@ -83,12 +95,25 @@ class Forces:
         given = {str(k).strip().casefold(): v for k, v in raw.items()}
         unknown = [k for k in given if k not in KNOWN]
         if unknown:
-            raise RuleError(f"{short(name)}: NSR units have no stat {short(unknown[0])}; "
-                            f"use figures, officer, nco, sappers, key, weapon, melee, formation, commander, british, pistols, attached.")
+            raise RuleError(
+                f"{short(name)}: NSR units have no stat {short(unknown[0])}; "
+                f"use figures, officer, nco, sappers, key, weapon, melee, formation, commander, british, pistols, attached."
+            )
         stats: dict[str, Any] = {
-            "figures": d.figures, "officers": d.officers, "ncos": d.ncos, "sappers": 0, "key": 0,
-            "standard": d.standard, "musician": d.musician, "weapon": d.weapon, "melee": d.melee,
-            "formation": d.formation, "commander": False, "british": False, "pistols": True, "attached": "",
+            "figures": d.figures,
+            "officers": d.officers,
+            "ncos": d.ncos,
+            "sappers": 0,
+            "key": 0,
+            "standard": d.standard,
+            "musician": d.musician,
+            "weapon": d.weapon,
+            "melee": d.melee,
+            "formation": d.formation,
+            "commander": False,
+            "british": False,
+            "pistols": True,
+            "attached": "",
         }
         for key in ("officer", "nco"):
             if key in given:
@@ -133,12 +158,39 @@ class Forces:
     def written(self, troop: str, s: dict[str, Any], fill: bool) -> dict[str, Any]:
         """The stats as the roster keeps them: all of them with ``fill``, else only what differs."""
         d = self.t.unit_defaults[troop]
-        defaults = {"figures": d.figures, "officers": d.officers, "ncos": d.ncos, "sappers": 0, "key": 0,
-                    "standard": d.standard, "musician": d.musician, "weapon": d.weapon, "melee": d.melee,
-                    "formation": d.formation, "commander": False, "british": False, "pistols": True, "attached": ""}
+        defaults = {
+            "figures": d.figures,
+            "officers": d.officers,
+            "ncos": d.ncos,
+            "sappers": 0,
+            "key": 0,
+            "standard": d.standard,
+            "musician": d.musician,
+            "weapon": d.weapon,
+            "melee": d.melee,
+            "formation": d.formation,
+            "commander": False,
+            "british": False,
+            "pistols": True,
+            "attached": "",
+        }
         out: dict[str, Any] = {}
-        for key in ("figures", "officers", "ncos", "sappers", "key", "standard", "musician", "weapon", "melee",
-                    "formation", "commander", "british", "pistols", "attached"):
+        for key in (
+            "figures",
+            "officers",
+            "ncos",
+            "sappers",
+            "key",
+            "standard",
+            "musician",
+            "weapon",
+            "melee",
+            "formation",
+            "commander",
+            "british",
+            "pistols",
+            "attached",
+        ):
             value = s[key]
             essential = key in ("figures", "officers", "ncos", "weapon", "melee", "formation")
             if value == defaults[key] and not (fill and essential):
@@ -165,11 +217,21 @@ class Forces:
         figures += _numbered("Sapper", "sapper", s["sappers"], key=True, always_number=True)
         figures += _numbered("Key figure", "key", s["key"], key=True, always_number=True)
         rest = s["figures"] - len(figures)
-        figures += _numbered(d.rank_and_file.title(), d.rank_and_file, rest, key=d.rank_and_file_key, always_number=True)
+        figures += _numbered(
+            d.rank_and_file.title(), d.rank_and_file, rest, key=d.rank_and_file_key, always_number=True
+        )
         return Unit(
-            name=spec.name, side=spec.side, troop=spec.kind, formation=s["formation"], weapon=s["weapon"],
-            melee=s["melee"], original=len(figures), figures=figures, british=s["british"],
-            pistols=s["pistols"], attached=s["attached"],
+            name=spec.name,
+            side=spec.side,
+            troop=spec.kind,
+            formation=s["formation"],
+            weapon=s["weapon"],
+            melee=s["melee"],
+            original=len(figures),
+            figures=figures,
+            british=s["british"],
+            pistols=s["pistols"],
+            attached=s["attached"],
         )
 
     def commanders(self, specs: list[FigureSpec], units: list[Unit]) -> dict[str, Commander]:
@@ -177,7 +239,11 @@ class Forces:
         group's officer, else the first officer on the roster (RESOLUTION of this engine)."""
         found: dict[str, Commander] = {}
         for side in self.t.sides:
-            marked = [u for s, u in zip(specs, units) if u.side == side and self.read_stats(s.name, s.kind, s.stats)["commander"]]
+            marked = [
+                u
+                for s, u in zip(specs, units)
+                if u.side == side and self.read_stats(s.name, s.kind, s.stats)["commander"]
+            ]
             if len(marked) > 1:
                 raise RuleError(f"{side} has {len(marked)} units marked commander=yes: mark only one.")
             with_officer = [u for u in units if u.side == side and any(f.role == "officer" for f in u.figures)]
@@ -192,8 +258,9 @@ class Forces:
         return found
 
 
-def _numbered(title: str, role: str, count: int, *, rank: int = 0, key: bool = False,
-              always_number: bool = False) -> list[Figure]:
+def _numbered(
+    title: str, role: str, count: int, *, rank: int = 0, key: bool = False, always_number: bool = False
+) -> list[Figure]:
     if count <= 0:
         return []
     if count == 1 and not always_number:

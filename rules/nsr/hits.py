@@ -1,4 +1,5 @@
 """Who a hit falls on, and what it does to the figure and its unit."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -6,8 +7,13 @@ from collections.abc import Iterable
 from rules.core import Event
 from rules.nsr.state import Figure, NsrState, Unit
 
-OUTCOME_WORDS = {"killed": "killed", "heavy": "heavily wounded", "light": "lightly wounded",
-                 "wounded": "wounded", "captured": "captured"}
+OUTCOME_WORDS = {
+    "killed": "killed",
+    "heavy": "heavily wounded",
+    "light": "lightly wounded",
+    "wounded": "wounded",
+    "captured": "captured",
+}
 
 
 def pick(candidates: Iterable[Figure], who: str) -> Figure | None:
@@ -29,8 +35,16 @@ def pick(candidates: Iterable[Figure], who: str) -> Figure | None:
     return order[0] if order else None
 
 
-def strike(state: NsrState, unit: Unit, figure: Figure, outcome: str, by: str, events: list[Event],
-           card: str = "", quiet: bool = False) -> None:
+def strike(
+    state: NsrState,
+    unit: Unit,
+    figure: Figure,
+    outcome: str,
+    by: str,
+    events: list[Event],
+    card: str = "",
+    quiet: bool = False,
+) -> None:
     """Apply ``outcome`` (killed, heavy, light, captured) to ``figure`` of ``unit``."""
     was_shaken = figure.shaken
     if outcome == "killed":
@@ -50,18 +64,40 @@ def strike(state: NsrState, unit: Unit, figure: Figure, outcome: str, by: str, e
     if not quiet:
         prefix = f"{card} → " if card else ""
         text = f"{prefix}{unit.name}: {figure.name} {OUTCOME_WORDS[outcome]}."
-        events.append(Event("hit", text, {"unit": unit.name, "side": unit.side, "figure": figure.name,
-                                          "outcome": outcome, "card": card, "by": by}))
+        events.append(
+            Event(
+                "hit",
+                text,
+                {
+                    "unit": unit.name,
+                    "side": unit.side,
+                    "figure": figure.name,
+                    "outcome": outcome,
+                    "card": card,
+                    "by": by,
+                },
+            )
+        )
     commander = state.commanders.get(unit.side)
     is_chief = commander is not None and (commander.unit, commander.figure) == (unit.name, figure.name)
     if is_chief and outcome in ("killed", "captured") and not commander.lost_turn:
         commander.lost_turn = state.turn
-        events.append(Event("commander", f"{unit.side}'s Commander-in-Chief is {OUTCOME_WORDS[outcome]}: "
-                                         f"the side checks major morale from now on.",
-                            {"side": unit.side, "turn": state.turn}))
+        events.append(
+            Event(
+                "commander",
+                f"{unit.side}'s Commander-in-Chief is {OUTCOME_WORDS[outcome]}: "
+                f"the side checks major morale from now on.",
+                {"side": unit.side, "turn": state.turn},
+            )
+        )
     if not any(f.status in ("fit", "ran") for f in unit.figures):
-        events.append(Event("casualty", f"{unit.name} has no figure left standing.",
-                            {"figure": unit.name, "side": unit.side, "by": by}))
+        events.append(
+            Event(
+                "casualty",
+                f"{unit.name} has no figure left standing.",
+                {"figure": unit.name, "side": unit.side, "by": by},
+            )
+        )
 
 
 def summary(unit: Unit) -> str:
@@ -74,4 +110,3 @@ def summary(unit: Unit) -> str:
         if counts.get(status):
             parts.append(f"{counts[status]} {status}")
     return ", ".join(parts)
-

@@ -1,4 +1,5 @@
 """Reading the charts: one method per chart, each returning the cell a rule needs."""
+
 from __future__ import annotations
 
 import math

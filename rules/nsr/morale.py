@@ -1,4 +1,5 @@
 """The morale phase (2D6, "less than the number is OK"): major, critical and pinned checks; routs."""
+
 from __future__ import annotations
 
 from rules.core import DiceSource, Event, roll_dice
@@ -60,8 +61,7 @@ def major(c: Charts, state: NsrState, side: str, dice: DiceSource, events: list[
         text += f" Move normally: {', '.join(held)}."
     if stuck:
         text += f" Immobile next turn: {', '.join(stuck)}."
-    events.append(Event("morale", text, {"check": "major", "side": side, "roll": total,
-                                         "ok": held, "immobile": stuck}))
+    events.append(Event("morale", text, {"check": "major", "side": side, "roll": total, "ok": held, "immobile": stuck}))
 
 
 def _number(c: Charts, state: NsrState, unit: Unit) -> tuple[int, str]:
@@ -79,8 +79,13 @@ def critical(c: Charts, state: NsrState, unit: Unit, dice: DiceSource, events: l
     number, lead = _number(c, state, unit)
     total, shown = _check(dice, f"{unit.name}: {what}")
     passed = total < number
-    data = {"check": "critical" if critical else "rally", "unit": unit.name, "roll": total, "needed": number,
-            "passed": passed}
+    data = {
+        "check": "critical" if critical else "rally",
+        "unit": unit.name,
+        "roll": total,
+        "needed": number,
+        "passed": passed,
+    }
     head = f"{unit.name} {what}: 2D6 {shown} = {total}, needs less than {number} ({lead})"
     if passed:
         was_shaken = unit.shaken
@@ -94,8 +99,13 @@ def critical(c: Charts, state: NsrState, unit: Unit, dice: DiceSource, events: l
         unit.set_marks(routed=True, shaken=False, pinned=False)
         unit.building = ""
         events.append(Event("morale", f"{head}: routed! It runs 4D6″ a turn for the nearest table edge.", data))
-        events.append(Event("casualty", f"{unit.name} is routed and leaves the fight.",
-                            {"figure": unit.name, "side": unit.side, "by": "critical morale"}))
+        events.append(
+            Event(
+                "casualty",
+                f"{unit.name} is routed and leaves the fight.",
+                {"figure": unit.name, "side": unit.side, "by": "critical morale"},
+            )
+        )
     else:
         events.append(Event("morale", f"{head}: stays shaken.", data))
 
@@ -107,9 +117,13 @@ def pinned(c: Charts, state: NsrState, unit: Unit, dice: DiceSource, events: lis
     if passed:
         unit.set_marks(pinned=False)
     verdict = "is no longer pinned" if passed else "stays pinned"
-    events.append(Event("morale", f"{unit.name} pinned morale: 2D6 {shown} = {total}, needs less than {number} "
-                                  f"({lead}): {verdict}.",
-                        {"check": "pinned", "unit": unit.name, "roll": total, "needed": number, "passed": passed}))
+    events.append(
+        Event(
+            "morale",
+            f"{unit.name} pinned morale: 2D6 {shown} = {total}, needs less than {number} ({lead}): {verdict}.",
+            {"check": "pinned", "unit": unit.name, "roll": total, "needed": number, "passed": passed},
+        )
+    )
 
 
 def rout_moves(c: Charts, state: NsrState, dice: DiceSource, events: list[Event]) -> None:
@@ -117,6 +131,10 @@ def rout_moves(c: Charts, state: NsrState, dice: DiceSource, events: list[Event]
     for unit in state.units:
         if unit.routed and unit.standing():
             inches = sum(roll_dice(dice, c.t.distances.rout_move_d6, 6, f"{unit.name}: routs"))
-            events.append(Event("rout", f"{unit.name} routs {inches}″ towards the nearest table edge "
-                                        f"(off the table, it is gone for good).",
-                                {"unit": unit.name, "inches": inches}))
+            events.append(
+                Event(
+                    "rout",
+                    f"{unit.name} routs {inches}″ towards the nearest table edge (off the table, it is gone for good).",
+                    {"unit": unit.name, "inches": inches},
+                )
+            )

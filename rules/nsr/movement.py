@@ -1,4 +1,5 @@
 """The movement phase: moves and charges on the movement chart, formations, guns, the Joker Movement chart."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -20,8 +21,10 @@ def _pretty(text: str) -> str:
 
 def _may_move(unit: Unit, doing: str) -> None:
     if unit.pinned:
-        raise RuleError(f"{unit.name} is pinned and may not {doing} until it passes a pinned check: "
-                        f"change formation (/nsr form) or hold.")
+        raise RuleError(
+            f"{unit.name} is pinned and may not {doing} until it passes a pinned check: "
+            f"change formation (/nsr form) or hold."
+        )
     if unit.immobile:
         raise RuleError(f"{unit.name} is immobile this turn (major morale): change formation (/nsr form) or hold.")
 
@@ -43,15 +46,28 @@ def _penalties(dice: list[int], rough: bool, carrying: bool, walking: bool) -> l
     heavily wounded the highest die left, the lightly wounded walking the lowest (A-NSR-9)."""
     left = sorted(dice)
     taken: list[tuple[str, int]] = []
-    for reason, applies, highest in (("rough terrain", rough, True), ("carrying the heavily wounded", carrying, True),
-                                     ("lightly wounded walking", walking, False)):
+    for reason, applies, highest in (
+        ("rough terrain", rough, True),
+        ("carrying the heavily wounded", carrying, True),
+        ("lightly wounded walking", walking, False),
+    ):
         if applies and left:
             taken.append((reason, left.pop(-1 if highest else 0)))
     return taken
 
 
-def _roll_move(c: Charts, unit: Unit, count: int, what: str, params: Mapping[str, Any], dice: DiceSource,
-               events: list[Event], *, carrying: bool = False, walking: bool = False) -> tuple[int, str]:
+def _roll_move(
+    c: Charts,
+    unit: Unit,
+    count: int,
+    what: str,
+    params: Mapping[str, Any],
+    dice: DiceSource,
+    events: list[Event],
+    *,
+    carrying: bool = False,
+    walking: bool = False,
+) -> tuple[int, str]:
     """Roll the unit's movement dice, then any joker die (Dice order), and say the inches."""
     rolled = roll_dice(dice, count, 6, f"{unit.name}: {what}, {count}D6")
     rough = yes(params.get("rough"))
@@ -71,8 +87,9 @@ def _roll_move(c: Charts, unit: Unit, count: int, what: str, params: Mapping[str
     return total, ", ".join(parts)
 
 
-def move(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
-         events: list[Event]) -> bool:
+def move(
+    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+) -> bool:
     if unit.joker == 6 and unit.troop not in NO_CHARGE_TROOPS and _can_charge(c, unit):
         raise RuleError(f"{unit.name} drew Joker Movement 6: it must charge the nearest enemy unit (/nsr charge).")
     _may_move(unit, "move")
@@ -92,8 +109,9 @@ def move(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice
     if walking and not light:
         raise RuleError(f"{unit.name} has no lightly wounded figure walking to the rear.")
     count = _dice_for(c, unit, going, new)
-    total, detail = _roll_move(c, unit, count, f"move, {_pretty(going)}", params, dice, events,
-                               carrying=carrying, walking=walking)
+    total, detail = _roll_move(
+        c, unit, count, f"move, {_pretty(going)}", params, dice, events, carrying=carrying, walking=walking
+    )
     notes = []
     if new is not None and new != unit.formation:
         notes.append(f"forms {_pretty(new)}")
@@ -108,18 +126,26 @@ def move(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice
         for f in bearers:
             f.duty = "carrying"
         verb = "carries" if len(bearers) == 1 else "carry"
-        notes.append(f"{plural(len(bearers), 'figure')} {verb} {plural(len(heavy), 'heavily wounded figure')} to the rear")
+        notes.append(
+            f"{plural(len(bearers), 'figure')} {verb} {plural(len(heavy), 'heavily wounded figure')} to the rear"
+        )
     if walking:
         for f in light:
             f.in_rear = True
-        notes.append(f"{plural(len(light), 'lightly wounded figure')} {'walks' if len(light) == 1 else 'walk'} to the rear")
+        notes.append(
+            f"{plural(len(light), 'lightly wounded figure')} {'walks' if len(light) == 1 else 'walk'} to the rear"
+        )
     if unit.building:
         notes.append(f"leaves {unit.building}")
         unit.building = ""
     tail = f"; {', '.join(notes)}" if notes else ""
-    events.append(Event("move", f"{unit.name} moves ({_pretty(unit.formation)}, {_pretty(going)}): {detail} → "
-                                f"up to {total}″{tail}.",
-                        {"unit": unit.name, "inches": total, "going": going, "dice": count, "formation": unit.formation}))
+    events.append(
+        Event(
+            "move",
+            f"{unit.name} moves ({_pretty(unit.formation)}, {_pretty(going)}): {detail} → up to {total}″{tail}.",
+            {"unit": unit.name, "inches": total, "going": going, "dice": count, "formation": unit.formation},
+        )
+    )
     return True
 
 
@@ -130,12 +156,14 @@ def _can_charge(c: Charts, unit: Unit) -> bool:
 def _check_formation(c: Charts, unit: Unit, formation: str) -> None:
     rows = c.t.movement_dice[unit.troop]
     if formation not in rows:
-        raise RuleError(f"{unit.name} ({unit.troop}) may form {', '.join(_pretty(r) for r in rows)}, "
-                        f"not {_pretty(formation)}.")
+        raise RuleError(
+            f"{unit.name} ({unit.troop}) may form {', '.join(_pretty(r) for r in rows)}, not {_pretty(formation)}."
+        )
 
 
-def charge(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
-           events: list[Event]) -> bool:
+def charge(
+    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+) -> bool:
     """A charge move; it stops 2" short and is completed in the close combat phase."""
     _may_move(unit, "charge")
     if unit.formation == "square":
@@ -143,8 +171,10 @@ def charge(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], di
     going = choice(params.get("going"), GOING, "cross_country", "going")
     column = "charge" if going == "cross_country" else "road_charge"
     if c.movement_dice(unit.troop, unit.formation, column) is None:
-        raise RuleError(f"{unit.name} ({unit.troop}, {_pretty(unit.formation)}) may not charge"
-                        f"{' by road' if going == 'road' else ''}.")
+        raise RuleError(
+            f"{unit.name} ({unit.troop}, {_pretty(unit.formation)}) may not charge"
+            f"{' by road' if going == 'road' else ''}."
+        )
     target = unit_named(state, params.get("target"))
     if target.side == unit.side:
         raise RuleError(f"{target.name} is on {of(unit.name)} own side: charge an enemy unit.")
@@ -162,21 +192,32 @@ def charge(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], di
     unit.building = ""
     stop = c.t.distances.charge_stop
     if distance is not None and total < distance - stop:
-        events.append(Event("charge", f"{unit.name} charges {target.name}: {detail} → {total}″, short of the "
-                                      f"{distance - stop:g}″ needed: it moves {total}″ and the charge fails.",
-                            {"unit": unit.name, "target": target.name, "inches": total, "reached": False}))
+        events.append(
+            Event(
+                "charge",
+                f"{unit.name} charges {target.name}: {detail} → {total}″, short of the "
+                f"{distance - stop:g}″ needed: it moves {total}″ and the charge fails.",
+                {"unit": unit.name, "target": target.name, "inches": total, "reached": False},
+            )
+        )
         return True
     counter = any(ch.charger == target.name and ch.target == unit.name and not ch.resolved for ch in state.charges)
     state.charges.append(Charge(charger=unit.name, target=target.name, counter=counter))
     kind = "counter-charges" if counter else "charges"
-    events.append(Event("charge", f"{unit.name} {kind} {target.name}: {detail} → {total}″; it stops {stop:g}″ short, "
-                                  f"to close in the close combat phase.",
-                        {"unit": unit.name, "target": target.name, "inches": total, "reached": True, "counter": counter}))
+    events.append(
+        Event(
+            "charge",
+            f"{unit.name} {kind} {target.name}: {detail} → {total}″; it stops {stop:g}″ short, "
+            f"to close in the close combat phase.",
+            {"unit": unit.name, "target": target.name, "inches": total, "reached": True, "counter": counter},
+        )
+    )
     return True
 
 
-def form(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
-         events: list[Event]) -> bool:
+def form(
+    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+) -> bool:
     """Change formation (or go prone / stand) in place; limbering or unlimbering a gun takes the turn."""
     if blank(params.get("formation")) and blank(params.get("prone")):
         raise RuleError(f"Say the formation {unit.name} takes, or whether it goes prone.")
@@ -198,12 +239,15 @@ def form(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice
         down = yes(params.get("prone"))
         unit.set_marks(prone=down)
         notes.append("goes prone" if down else "stands up")
-    events.append(Event("form", f"{unit.name} {' and '.join(notes)}.", {"unit": unit.name, "formation": unit.formation}))
+    events.append(
+        Event("form", f"{unit.name} {' and '.join(notes)}.", {"unit": unit.name, "formation": unit.formation})
+    )
     return True
 
 
-def hold(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
-         events: list[Event]) -> bool:
+def hold(
+    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+) -> bool:
     doing = "does not move" if state.phase == "movement" else "does not fire"
     if state.phase == "movement" and unit.joker == 6 and unit.troop not in NO_CHARGE_TROOPS and _can_charge(c, unit):
         raise RuleError(f"{unit.name} drew Joker Movement 6: it must charge the nearest enemy unit (/nsr charge).")
@@ -214,18 +258,29 @@ def hold(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice
 # --- the Joker Movement chart ------------------------------------------------------------------
 
 
-def joker_movement(c: Charts, state: NsrState, unit: Unit, card: str, dice: DiceSource, events: list[Event],
-                   effect_only: bool = False) -> bool:
+def joker_movement(
+    c: Charts, state: NsrState, unit: Unit, card: str, dice: DiceSource, events: list[Event], effect_only: bool = False
+) -> bool:
     """Roll chart J-M for the unit a joker names; True when that ends its activation."""
     result = dice.roll(6, f"{unit.name}: Joker Movement chart")
-    events.append(Event("joker", f"Joker Movement chart for {unit.name}: {result} — {c.t.joker_movement[result]}.",
-                        {"unit": unit.name, "roll": result, "card": card}))
+    events.append(
+        Event(
+            "joker",
+            f"Joker Movement chart for {unit.name}: {result} — {c.t.joker_movement[result]}.",
+            {"unit": unit.name, "roll": result, "card": card},
+        )
+    )
     if result == 5:
         healed = [f for f in unit.figures if f.status == "wounded" and f.wound == "light"]
         for f in healed:
             f.status, f.wound, f.in_rear = "fit", "", False
-        events.append(Event("heal", f"{unit.name}: {plural(len(healed), 'lightly wounded figure')} healed.",
-                            {"unit": unit.name, "healed": [f.name for f in healed]}))
+        events.append(
+            Event(
+                "heal",
+                f"{unit.name}: {plural(len(healed), 'lightly wounded figure')} healed.",
+                {"unit": unit.name, "healed": [f.name for f in healed]},
+            )
+        )
     if effect_only:
         return True
     unit.joker = result
@@ -237,9 +292,19 @@ def joker_movement(c: Charts, state: NsrState, unit: Unit, card: str, dice: Dice
         events.append(Event("move", f"{unit.name} falls back {back}″.", {"unit": unit.name, "inches": -back}))
         return True
     if result == 6 and unit.troop == "artillery":
-        events.append(Event("joker", f"{unit.name} moves to grapeshot range of the nearest enemy unit, limbered or "
-                                     f"manhandled (/nsr move).", {"unit": unit.name}))
+        events.append(
+            Event(
+                "joker",
+                f"{unit.name} moves to grapeshot range of the nearest enemy unit, limbered or manhandled (/nsr move).",
+                {"unit": unit.name},
+            )
+        )
     elif result == 6 and unit.troop == "command":
-        events.append(Event("joker", f"{unit.name} may take the nearest friendly unit along with it (/nsr move).",
-                            {"unit": unit.name}))
+        events.append(
+            Event(
+                "joker",
+                f"{unit.name} may take the nearest friendly unit along with it (/nsr move).",
+                {"unit": unit.name},
+            )
+        )
     return False

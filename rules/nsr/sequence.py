@@ -1,4 +1,5 @@
 """The turn sequence: phases, the card turned for each activation, the side's choice of unit, victory."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -66,15 +67,21 @@ def next_card(c: Charts, state: NsrState, dice: DiceSource, events: list[Event])
         if effect_only:
             units = [u for u in side_units(state, side) if not u.out]
         if not units and (c.t.options.card_for_side_without_units == "skip" or not side_units(state, side)):
-            events.append(Event("card", f"{label(card)} — {side} has no unit left to {verb}: the card passes.",
-                                {"card": card, "side": side, "phase": state.phase, "passed": True}))
+            events.append(
+                Event(
+                    "card",
+                    f"{label(card)} — {side} has no unit left to {verb}: the card passes.",
+                    {"card": card, "side": side, "phase": state.phase, "passed": True},
+                )
+            )
             continue
         _ask(state, card, side, units, joker, effect_only, events)
         return
 
 
-def _ask(state: NsrState, card: str, side: str, units: list[Unit], joker: bool, effect_only: bool,
-         events: list[Event]) -> None:
+def _ask(
+    state: NsrState, card: str, side: str, units: list[Unit], joker: bool, effect_only: bool, events: list[Event]
+) -> None:
     verb = VERB[state.phase]
     chart = "Joker Movement" if state.phase == "movement" else "Joker Fire"
     if effect_only:
@@ -89,11 +96,23 @@ def _ask(state: NsrState, card: str, side: str, units: list[Unit], joker: bool, 
     if not choices:
         choices = [[PASS, "Pass (no unit left)"]]
     state.card = card
-    state.pending = PendingChoice(decider=side, prompt=prompt, choices=choices, resume_action="choose",
-                                  card=card, phase=state.phase)
-    events.append(Event("card", prompt + ".", {"card": card, "label": label(card), "side": side,
-                                               "phase": state.phase, "joker": joker,
-                                               "choices": [v for v, _ in choices]}))
+    state.pending = PendingChoice(
+        decider=side, prompt=prompt, choices=choices, resume_action="choose", card=card, phase=state.phase
+    )
+    events.append(
+        Event(
+            "card",
+            prompt + ".",
+            {
+                "card": card,
+                "label": label(card),
+                "side": side,
+                "phase": state.phase,
+                "joker": joker,
+                "choices": [v for v, _ in choices],
+            },
+        )
+    )
 
 
 def choose(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSource, events: list[Event]) -> None:
@@ -113,14 +132,24 @@ def choose(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSour
         return
     unit = unit_named(state, value)
     if not eligible(c, state, unit):  # a joker's effect with no unit left to act (A-NSR-6)
-        events.append(Event("choose", f"{pending.decider} names {unit.name} for the {label(card)}.",
-                            {"unit": unit.name, "card": card}))
+        events.append(
+            Event(
+                "choose",
+                f"{pending.decider} names {unit.name} for the {label(card)}.",
+                {"unit": unit.name, "card": card},
+            )
+        )
         joker_movement(c, state, unit, card, dice, events, effect_only=True)
         next_card(c, state, dice, events)
         return
     state.active = unit.name
-    events.append(Event("choose", f"{pending.decider} chooses {unit.name} to {verb} on {label(card)}.",
-                        {"unit": unit.name, "card": card, "side": unit.side, "phase": state.phase}))
+    events.append(
+        Event(
+            "choose",
+            f"{pending.decider} chooses {unit.name} to {verb} on {label(card)}.",
+            {"unit": unit.name, "card": card, "side": unit.side, "phase": state.phase},
+        )
+    )
     if is_joker(card):
         if state.phase == "movement":
             if joker_movement(c, state, unit, card, dice, events):
@@ -143,8 +172,13 @@ def end_phase(c: Charts, state: NsrState, dice: DiceSource, events: list[Event])
     if state.phase == "movement":
         for unit in state.units:
             unit.immobile = False
-        events.append(Event("phase", "Every unit has moved or had the chance: leaders not with a unit may move now "
-                                     "(A-NSR-28).", {"turn": state.turn, "phase": "leaders"}))
+        events.append(
+            Event(
+                "phase",
+                "Every unit has moved or had the chance: leaders not with a unit may move now (A-NSR-28).",
+                {"turn": state.turn, "phase": "leaders"},
+            )
+        )
         start_phase(c, state, "fire", dice, events)
         return
     if state.phase == "fire":
@@ -152,9 +186,13 @@ def end_phase(c: Charts, state: NsrState, dice: DiceSource, events: list[Event])
         if waiting_charges:
             state.phase = "close_combat"
             listed = "; ".join(f"{ch.charger} → {ch.target}" for ch in waiting_charges)
-            events.append(Event("phase", f"Turn {state.turn} · close combat phase: {listed}. "
-                                         f"Complete each charge with /nsr melee.",
-                                {"turn": state.turn, "phase": "close_combat"}))
+            events.append(
+                Event(
+                    "phase",
+                    f"Turn {state.turn} · close combat phase: {listed}. Complete each charge with /nsr melee.",
+                    {"turn": state.turn, "phase": "close_combat"},
+                )
+            )
             return
     end_turn(c, state, dice, events)
 
@@ -169,8 +207,13 @@ def end_turn(c: Charts, state: NsrState, dice: DiceSource, events: list[Event]) 
     state.idle_turns = 0 if acted else state.idle_turns + 1
     if state.idle_turns >= IDLE_TURNS_TO_DRAW:
         state.over, state.phase, state.winner = True, "over", None
-        events.append(Event("draw", f"No unit has been able to act for {IDLE_TURNS_TO_DRAW} turns: "
-                                    f"the battle is a draw.", {"winner": None}))
+        events.append(
+            Event(
+                "draw",
+                f"No unit has been able to act for {IDLE_TURNS_TO_DRAW} turns: the battle is a draw.",
+                {"winner": None},
+            )
+        )
         return
     for unit in state.units:
         unit.moved = unit.fired = unit.charged = unit.fought = unit.hit_this_turn = False
@@ -194,13 +237,19 @@ def check_victory(state: NsrState, events: list[Event]) -> bool:
     state.card, state.active, state.pending = "", "", None
     if len(beaten) == 2:
         state.winner = None
-        events.append(Event("draw", "Neither side has a unit left in the fight: the battle is a draw.",
-                            {"winner": None}))
+        events.append(
+            Event("draw", "Neither side has a unit left in the fight: the battle is a draw.", {"winner": None})
+        )
     else:
         loser = beaten[0]
         state.winner = next(s for s in state.sides if s != loser)
-        events.append(Event("victory", f"{state.winner} wins: {loser} has no unit left in the fight.",
-                            {"winner": state.winner, "loser": loser}))
+        events.append(
+            Event(
+                "victory",
+                f"{state.winner} wins: {loser} has no unit left in the fight.",
+                {"winner": state.winner, "loser": loser},
+            )
+        )
     return True
 
 
@@ -213,4 +262,3 @@ def describe_wait(state: NsrState) -> str:
         waiting_charges = pending_charges(state)
         return f"{of(waiting_charges[0].charger)} charge: /nsr melee" if waiting_charges else "—"
     return "—"
-

@@ -1,4 +1,5 @@
 """The NSR game state: units of figures, the deck, charges, buildings; plain data throughout."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,4 +1,5 @@
 """Fighting in towns (MOUT): buildings and their capacity, loopholes, breaches by hand and by gun."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -34,21 +35,33 @@ def describe(c: Charts, state: NsrState, params: Mapping[str, Any], events: list
     existing = next((b for b in state.buildings if b.name.casefold() == name.casefold()), None)
     inside = sum(len(u.standing()) for u in state.units if existing and u.building == existing.name)
     if inside > roof * storeys:
-        raise RuleError(f"{inside} figures are inside {existing.name if existing else name}: "
-                        f"it cannot hold fewer than that.")
+        raise RuleError(
+            f"{inside} figures are inside {existing.name if existing else name}: it cannot hold fewer than that."
+        )
     if existing is None:
         existing = Building(name=name, roof=roof, storeys=storeys)
         state.buildings.append(existing)
     existing.roof, existing.storeys, existing.windows, existing.doors = roof, storeys, windows, doors
-    events.append(Event("building", f"{existing.name}: {existing.capacity} figures inside at most "
-                                    f"({roof} a floor, {plural(storeys, 'storey')}); "
-                                    f"{plural(windows, 'window')} and {plural(doors, 'open door')} to fire from.",
-                        {"building": existing.name, "capacity": existing.capacity, "per_floor": roof,
-                         "windows": windows, "doors": doors}))
+    events.append(
+        Event(
+            "building",
+            f"{existing.name}: {existing.capacity} figures inside at most "
+            f"({roof} a floor, {plural(storeys, 'storey')}); "
+            f"{plural(windows, 'window')} and {plural(doors, 'open door')} to fire from.",
+            {
+                "building": existing.name,
+                "capacity": existing.capacity,
+                "per_floor": roof,
+                "windows": windows,
+                "doors": doors,
+            },
+        )
+    )
 
 
-def occupy(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
-           events: list[Event]) -> bool:
+def occupy(
+    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+) -> bool:
     """The unit's move takes it into a building, if there is room (figures on the roof x storeys)."""
     if unit.pinned or unit.immobile:
         raise RuleError(f"{unit.name} may not move this turn, so it cannot enter a building.")
@@ -61,13 +74,20 @@ def occupy(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], di
     inside = sum(len(u.standing()) for u in state.units if u.building == building.name)
     coming = len(unit.standing())
     if inside + coming > building.capacity:
-        raise RuleError(f"{building.name} holds {building.capacity} figures ({building.roof} a floor) and "
-                        f"{inside} are inside: {of(unit.name)} {coming} do not fit.")
+        raise RuleError(
+            f"{building.name} holds {building.capacity} figures ({building.roof} a floor) and "
+            f"{inside} are inside: {of(unit.name)} {coming} do not fit."
+        )
     unit.building = building.name
     floors = -(-(inside + coming) // building.roof)
-    events.append(Event("occupy", f"{unit.name} moves into {building.name}: {inside + coming} of "
-                                  f"{building.capacity} places taken, over {plural(floors, 'floor')}.",
-                        {"unit": unit.name, "building": building.name, "inside": inside + coming}))
+    events.append(
+        Event(
+            "occupy",
+            f"{unit.name} moves into {building.name}: {inside + coming} of "
+            f"{building.capacity} places taken, over {plural(floors, 'floor')}.",
+            {"unit": unit.name, "building": building.name, "inside": inside + coming},
+        )
+    )
     return True
 
 
@@ -81,8 +101,9 @@ def _row(c: Charts, unit: Unit, task: str, workers: int) -> tuple[str, int]:
     return row, c.breach_needed(row, task)
 
 
-def work(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
-         events: list[Event]) -> bool:
+def work(
+    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+) -> bool:
     """The unit spends its move cutting a loophole or breaching; credited at the end of the turn."""
     building = building_named(state, params.get("building"))
     task = choice(params.get("task"), TASKS, "", "task")
@@ -103,16 +124,28 @@ def work(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice
     left = max(Fraction(0), 1 - done) * needed / workers
     turns = -(-left.numerator // left.denominator)
     what = "a loophole" if task == "loophole" else f"a breach in a {task.replace('_', ' ')}"
-    events.append(Event("work", f"{unit.name} works at {what} of {building.name}: {plural(workers, 'figure')} "
-                                f"({row.replace('_', ' ')}, {needed} figure-turns): {plural(turns, 'more turn')} "
-                                f"if not interrupted.",
-                        {"unit": unit.name, "building": building.name, "task": task, "workers": workers, "row": row,
-                         "needed": needed}))
+    events.append(
+        Event(
+            "work",
+            f"{unit.name} works at {what} of {building.name}: {plural(workers, 'figure')} "
+            f"({row.replace('_', ' ')}, {needed} figure-turns): {plural(turns, 'more turn')} "
+            f"if not interrupted.",
+            {
+                "unit": unit.name,
+                "building": building.name,
+                "task": task,
+                "workers": workers,
+                "row": row,
+                "needed": needed,
+            },
+        )
+    )
     return True
 
 
-def bombard(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource,
-            events: list[Event]) -> bool:
+def bombard(
+    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+) -> bool:
     """A gun's fire at a building's door, window or wall: one shot towards the breach table's count."""
     if unit.weapon != "artillery":
         raise RuleError(f"{unit.name} has no gun: breach by hand with /nsr work in the movement phase.")
@@ -148,8 +181,13 @@ def _advance(building: Building, task: str, amount: Fraction, by: str, events: l
         events.append(Event("breach", text, {"building": building.name, "task": task, "done": True}))
         return
     building.progress[task] = str(done)
-    events.append(Event("breach", f"{by}: the {what} of {building.name} is {done.numerator}/{done.denominator} done.",
-                        {"building": building.name, "task": task, "done": False, "progress": str(done)}))
+    events.append(
+        Event(
+            "breach",
+            f"{by}: the {what} of {building.name} is {done.numerator}/{done.denominator} done.",
+            {"building": building.name, "task": task, "done": False, "progress": str(done)},
+        )
+    )
 
 
 def credit_work(c: Charts, state: NsrState, events: list[Event]) -> None:
@@ -166,9 +204,17 @@ def credit_work(c: Charts, state: NsrState, events: list[Event]) -> None:
         if building is None:
             continue
         if unit.fought or unit.hit_this_turn or len([f for f in workers if f.status == "fit"]) < job.workers:
-            events.append(Event("breach", f"{of(unit.name)} work at {building.name} was interrupted: this turn does not count.",
-                                {"building": building.name, "task": job.task, "done": False, "interrupted": True}))
+            events.append(
+                Event(
+                    "breach",
+                    f"{of(unit.name)} work at {building.name} was interrupted: this turn does not count.",
+                    {"building": building.name, "task": job.task, "done": False, "interrupted": True},
+                )
+            )
             continue
-        needed = c.t.loophole_turns.sapper if job.row == "sapper" and job.task == "loophole" else (
-            c.t.loophole_turns.bayonet if job.task == "loophole" else c.breach_needed(job.row, job.task))
+        needed = (
+            c.t.loophole_turns.sapper
+            if job.row == "sapper" and job.task == "loophole"
+            else (c.t.loophole_turns.bayonet if job.task == "loophole" else c.breach_needed(job.row, job.task))
+        )
         _advance(building, job.task, Fraction(job.workers, needed), unit.name, events)

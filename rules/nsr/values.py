@@ -1,4 +1,5 @@
 """Reading option values a player typed: blanks, numbers, whole numbers, yes/no, choices."""
+
 from __future__ import annotations
 
 import math

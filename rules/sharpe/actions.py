@@ -1,9 +1,11 @@
 """Actions other than fighting (5): checks, joint strength tasks, weapons picked up, loading a gun,
 the end of a turn, the weather, conceding."""
+
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules.core import RuleError, short
 from rules.sharpe.bound import actor, advance, require_able, require_standing
@@ -29,7 +31,9 @@ def check(ctx: Ctx, p: Mapping[str, Any]) -> None:
     ability = word(p.get("ability"), ["i", "d", "s"], "ability (I, D or S)", default="d").upper()
     action = word(p.get("situation"), list(ctx.t.action_modifiers), "situation", default="none")
     height = whole(p.get("height_ft") or 0, "Give the height in whole feet, 0 to 100.", lowest=0, highest=100)
-    extra = whole(p.get("modifier") or 0, "Give the extra modifier as a whole number from −6 to +6.", lowest=-6, highest=6)
+    extra = whole(
+        p.get("modifier") or 0, "Give the extra modifier as a whole number from −6 to +6.", lowest=-6, highest=6
+    )
     mods = [(action.replace("_", " "), ctx.t.action_modifiers[action])]
     if action == "jump_down" or height:
         mods.append((f"{height} ft", jump_modifier(ctx, height)))
@@ -44,8 +48,16 @@ def check(ctx: Ctx, p: Mapping[str, Any]) -> None:
             mods.append((f"at the {ch.horse.pace}", ctx.t.horses.collision_modifier.get(ch.horse.pace, 0)))
     result = ability_check(ctx, ch, ability, what, mods)
     if result.ok or ability != "D" or not obstacle:
-        ctx.say("check", f"{result.text}.", figure=ch.name, ability=ability, roll=result.roll, total=result.total,
-                target=result.target, ok=result.ok)
+        ctx.say(
+            "check",
+            f"{result.text}.",
+            figure=ch.name,
+            ability=ability,
+            roll=result.roll,
+            total=result.total,
+            target=result.target,
+            ok=result.ok,
+        )
         return
     if ch.mounted:
         ctx.say("check", f"{result.text}.", figure=ch.name, ok=False)
@@ -78,7 +90,9 @@ def task(ctx: Ctx, p: Mapping[str, Any]) -> None:
     elif thing not in ctx.state.objects:
         die = ctx.d6(f"{thing}: strength needed, D6 + 6")
         ctx.state.objects[thing] = die + 6
-        ctx.say("task", f"The strength needed for {thing} is rolled: {die} + 6 = {die + 6}.", object=thing, strength=die + 6)
+        ctx.say(
+            "task", f"The strength needed for {thing} is rolled: {die} + 6 = {die + 6}.", object=thing, strength=die + 6
+        )
     need = ctx.state.objects[thing]
     strengths = {ch.name: current(ctx.t, ch, "S") for ch in crew}
     total = sum(strengths.values())
@@ -94,7 +108,11 @@ def task(ctx: Ctx, p: Mapping[str, Any]) -> None:
     checks = [ability_check(ctx, ch, "S", f"{thing} (needs {need})") for ch in crew]
     ok = all(c.ok for c in checks)
     verdict = f"{thing} gives way" if ok else f"{thing} holds"
-    text = f"{names} take on {thing} (strength {need}; {sums} = {total}): " + "; ".join(c.text for c in checks) + f" — {verdict}.{notes}"
+    text = (
+        f"{names} take on {thing} (strength {need}; {sums} = {total}): "
+        + "; ".join(c.text for c in checks)
+        + f" — {verdict}.{notes}"
+    )
     ctx.say("task", text, object=thing, strength=need, total=total, ok=ok, rolls=[c.roll for c in checks])
 
 
@@ -118,11 +136,16 @@ def pickup(ctx: Ctx, p: Mapping[str, Any]) -> None:
     ch = actor(ctx, p.get("figure"))
     require_standing(ctx, ch, "pick up a weapon")
     wanted = " ".join(str(p.get("weapon") or "").replace("_", " ").split()).casefold()
-    matches = [d for d in ctx.state.dropped
-               if wanted in (d.weapon.replace("_", " ").casefold(), ctx.t.weapons[d.weapon].label.casefold())]
+    matches = [
+        d
+        for d in ctx.state.dropped
+        if wanted in (d.weapon.replace("_", " ").casefold(), ctx.t.weapons[d.weapon].label.casefold())
+    ]
     if not matches:
         lying = ", ".join(f"{ctx.t.weapons[d.weapon].label} ({d.by}'s)" for d in ctx.state.dropped) or "nothing"
-        raise RuleError(f"There is no dropped {short(str(p.get('weapon') or ''))} to pick up: on the ground lies {lying}.")
+        raise RuleError(
+            f"There is no dropped {short(str(p.get('weapon') or ''))} to pick up: on the ground lies {lying}."
+        )
     receiver = ch
     if not blank(p.get("give_to")):
         receiver = ctx.character(p.get("give_to"))
@@ -135,15 +158,31 @@ def pickup(ctx: Ctx, p: Mapping[str, Any]) -> None:
     receiver.weapons.append(dropped.weapon)
     weapon = ctx.t.weapons[dropped.weapon]
     if weapon.firearm:
-        receiver.firearms.append(Firearm(dropped.weapon, loaded=dropped.loaded, reload_left=dropped.reload_left,
-                                         fired_bound=dropped.bound, picked_up_bound=ctx.bound))
+        receiver.firearms.append(
+            Firearm(
+                dropped.weapon,
+                loaded=dropped.loaded,
+                reload_left=dropped.reload_left,
+                fired_bound=dropped.bound,
+                picked_up_bound=ctx.bound,
+            )
+        )
     if weapon.melee:
         receiver.picked_up[dropped.weapon] = ctx.bound
     receiver.in_hand = receiver.in_hand or dropped.weapon
     given = f" and passes it to {receiver.name}" if receiver is not ch else ""
-    note = "it can fire next bound at the earliest" if weapon.firearm else "he may defend with it now, attack with it next bound"
-    ctx.say("pickup", f"{ch.name} picks up {dropped.by}'s {weapon.label}{given}: {note}.", figure=ch.name,
-            receiver=receiver.name, weapon=dropped.weapon)
+    note = (
+        "it can fire next bound at the earliest"
+        if weapon.firearm
+        else "he may defend with it now, attack with it next bound"
+    )
+    ctx.say(
+        "pickup",
+        f"{ch.name} picks up {dropped.by}'s {weapon.label}{given}: {note}.",
+        figure=ch.name,
+        receiver=receiver.name,
+        weapon=dropped.weapon,
+    )
 
 
 def load_gun(ctx: Ctx, p: Mapping[str, Any]) -> None:
@@ -169,8 +208,13 @@ def load_gun(ctx: Ctx, p: Mapping[str, Any]) -> None:
     gun.loaders.append(ch.name)
     ch.loading_gun, ch.loading_bound = gun.name, ctx.bound
     left = weapon.reload_man_bounds - gun.man_bounds
-    ctx.say("reload", f"{ch.name} works at loading {gun.name} ({len(gun.loaders)} at it this bound; {plural(left, 'man-bound')} still needed).",
-            figure=ch.name, gun=gun.name, loaders=list(gun.loaders))
+    ctx.say(
+        "reload",
+        f"{ch.name} works at loading {gun.name} ({len(gun.loaders)} at it this bound; {plural(left, 'man-bound')} still needed).",
+        figure=ch.name,
+        gun=gun.name,
+        loaders=list(gun.loaders),
+    )
 
 
 def _own_gun(ctx: Ctx, ch: Character) -> Any:
@@ -188,8 +232,14 @@ def done(ctx: Ctx, p: Mapping[str, Any]) -> None:
     if not blank(p.get("figure")) and ctx.character(p.get("figure")).name != ch.name:
         raise RuleError(f"It is {ch.name}'s turn.")
     horse = ch.horse
-    if (ch.mounted and horse is not None and not horse.lost_control and not cannot_rest(ctx, ch)
-            and horse.start_pace in ctx.t.movement.must_keep_moving and ch.moved_bound != ctx.bound):
+    if (
+        ch.mounted
+        and horse is not None
+        and not horse.lost_control
+        and not cannot_rest(ctx, ch)
+        and horse.start_pace in ctx.t.movement.must_keep_moving
+        and ch.moved_bound != ctx.bound
+    ):
         raise RuleError(f"{ch.name}'s horse is at the {horse.start_pace}: it cannot stand still, so move it first.")
     state.acted.append(ch.name)
     ctx.say("done", f"{ch.name} ends his turn.", figure=ch.name)
@@ -208,7 +258,11 @@ def weather(ctx: Ctx, p: Mapping[str, Any]) -> None:
     if p.get("night") is not None:
         state.night = flag(p.get("night"), "night")
     misfire = ctx.t.shooting.weather_misfire[state.weather]
-    extra = f"misfires on {', '.join(map(str, misfire))} on an extra D6 before each shot" if misfire else "no extra misfires"
+    extra = (
+        f"misfires on {', '.join(map(str, misfire))} on an extra D6 before each shot"
+        if misfire
+        else "no extra misfires"
+    )
     night = f"night ({signed(ctx.t.shooting.night)} to shoot)" if state.night else "day"
     ctx.say("weather", f"Weather: {state.weather}, {night}; {extra}.", weather=state.weather, night=state.night)
 

@@ -1,4 +1,5 @@
 """What /game status shows: the batting order, and per character wounds, points left, weapons, state."""
+
 from __future__ import annotations
 
 from rules.core import Board, FigureLine
@@ -47,7 +48,9 @@ def board(t: SharpeTables, state: SharpeState) -> Board:
 
 def _in_order(state: SharpeState) -> list[Character]:
     by_name = {c.name: c for c in state.characters}
-    return [by_name[n] for n in state.order if n in by_name] + [c for c in state.characters if c.name not in state.order]
+    return [by_name[n] for n in state.order if n in by_name] + [
+        c for c in state.characters if c.name not in state.order
+    ]
 
 
 def _order(state: SharpeState) -> str:

@@ -1,4 +1,5 @@
 """The bound (1): each character's turn in the order, then pass-outs, recoveries and reloading."""
+
 from __future__ import annotations
 
 from rules.core import RuleError
@@ -73,7 +74,13 @@ def advance(ctx: Ctx) -> None:
             if skipped:
                 ctx.say("skip", f"No turn for {', '.join(skipped)}.", skipped=skipped)
             state.active = name
-            ctx.say("turn", f"Bound {state.bound} · {name} ({ch.side}) to act.", bound=state.bound, active=name, side=ch.side)
+            ctx.say(
+                "turn",
+                f"Bound {state.bound} · {name} ({ch.side}) to act.",
+                bound=state.bound,
+                active=name,
+                side=ch.side,
+            )
             return
         if skipped:
             ctx.say("skip", f"No turn for {', '.join(skipped)}.", skipped=skipped)
@@ -98,7 +105,11 @@ def end_bound(ctx: Ctx) -> None:
         if ch.knocked_out and ch.knocked_out_bound < state.bound and not ch.out:
             ch.knocked_out -= 1
             if ch.knocked_out == 0:
-                ctx.say("recover", f"{ch.name} comes round; he is still down and may try to rise next bound.", figure=ch.name)
+                ctx.say(
+                    "recover",
+                    f"{ch.name} comes round; he is still down and may try to rise next bound.",
+                    figure=ch.name,
+                )
     for ch in state.characters:
         _reload(ctx, ch)
     for gun in state.guns:
@@ -112,7 +123,12 @@ def _pass_out_or_recover(ctx: Ctx, ch: Character) -> None:
         face = ctx.d6(f"{ch.name}: comes round? D6, {'/'.join(map(str, effects.recover_on))} recovers")
         if face in effects.recover_on:
             ch.unconscious = False
-            ctx.say("recover", f"{ch.name} rolls {face}: comes round, and may try to rise next bound.", figure=ch.name, roll=face)
+            ctx.say(
+                "recover",
+                f"{ch.name} rolls {face}: comes round, and may try to rise next bound.",
+                figure=ch.name,
+                roll=face,
+            )
         else:
             ctx.say("recover", f"{ch.name} rolls {face}: still unconscious.", figure=ch.name, roll=face)
         return
@@ -141,7 +157,11 @@ def _reload(ctx: Ctx, ch: Character) -> None:
     label = ctx.t.weapons[firearm.weapon].label
     if not _clean(ctx, ch):
         if not ch.out:
-            ctx.say("reload", f"{ch.name} was interrupted: this bound does not count towards loading his {label}.", figure=ch.name)
+            ctx.say(
+                "reload",
+                f"{ch.name} was interrupted: this bound does not count towards loading his {label}.",
+                figure=ch.name,
+            )
         return
     firearm.reload_left = max(0, firearm.reload_left - 1)
     if firearm.reload_left == 0:
@@ -153,8 +173,13 @@ def _reload(ctx: Ctx, ch: Character) -> None:
 
 def _loader_ok(ctx: Ctx, ch: Character) -> bool:
     """A man-bound counts unless the loader was hit, suppressed or put down while loading."""
-    return (not ch.out and not ch.unconscious and not ch.knocked_out
-            and ch.wounded_bound != ctx.bound and ch.suppressed_bound != ctx.bound)
+    return (
+        not ch.out
+        and not ch.unconscious
+        and not ch.knocked_out
+        and ch.wounded_bound != ctx.bound
+        and ch.suppressed_bound != ctx.bound
+    )
 
 
 def _load_gun(ctx: Ctx, gun: Gun) -> None:
@@ -177,8 +202,12 @@ def _load_gun(ctx: Ctx, gun: Gun) -> None:
         gun.loaded, gun.man_bounds = True, 0
         ctx.say("reload", f"{gun.name} is loaded.", gun=gun.name)
     else:
-        ctx.say("reload", f"{gun.name}: {plural(len(counted), 'man-bound')} of loading this bound; {left} to go.",
-                gun=gun.name, left=left)
+        ctx.say(
+            "reload",
+            f"{gun.name}: {plural(len(counted), 'man-bound')} of loading this bound; {left} to go.",
+            gun=gun.name,
+            left=left,
+        )
 
 
 def start_bound(ctx: Ctx) -> None:
@@ -219,5 +248,7 @@ def check_victory(ctx: Ctx) -> bool:
     loser = beaten[0]
     state.winner = next(s for s in ctx.t.sides if s != loser)
     state.ended_how = f"the {loser} have nobody left standing"
-    ctx.say("victory", f"The {state.winner} win: the {loser} have nobody left standing.", winner=state.winner, loser=loser)
+    ctx.say(
+        "victory", f"The {state.winner} win: the {loser} have nobody left standing.", winner=state.winner, loser=loser
+    )
     return True

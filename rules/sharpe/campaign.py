@@ -4,6 +4,7 @@ A "Kill" is "not necessarily dead but out of action for this game". The campaign
 (``options.kill_outcome``): ``death_on_6`` rolls a D6 and the man dies on a 6; ``miss_d6_games``
 rolls a D6 for the games he misses; ``none`` keeps everyone. Wounds short of a kill heal.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -34,11 +35,15 @@ def after_battle(tables: SharpeTables, state: SharpeState, dice: DiceSource) -> 
     results = []
     for ch in out:
         if how == "none":
-            results.append(Aftermath(ch.name, ch.side, "fit", 0, None, f"{ch.name} was out of action; he will fight again."))
+            results.append(
+                Aftermath(ch.name, ch.side, "fit", 0, None, f"{ch.name} was out of action; he will fight again.")
+            )
         elif how == "death_on_6":
             roll = dice.roll(6, f"{ch.name}: out of action — does he die? (6 dies)")
             dead = roll == 6
-            text = f"{ch.name} rolls {roll}: " + ("he dies of his wounds." if dead else "he lives, and will fight again.")
+            text = f"{ch.name} rolls {roll}: " + (
+                "he dies of his wounds." if dead else "he lives, and will fight again."
+            )
             results.append(Aftermath(ch.name, ch.side, "dead" if dead else "fit", 0, roll, text))
         else:
             roll = dice.roll(6, f"{ch.name}: out of action — games to miss (D6)")
@@ -49,4 +54,6 @@ def after_battle(tables: SharpeTables, state: SharpeState, dice: DiceSource) -> 
 
 def _in_order(state: SharpeState) -> list:  # type: ignore[type-arg]
     by_name = {c.name: c for c in state.characters}
-    return [by_name[n] for n in state.order if n in by_name] + [c for c in state.characters if c.name not in state.order]
+    return [by_name[n] for n in state.order if n in by_name] + [
+        c for c in state.characters if c.name not in state.order
+    ]

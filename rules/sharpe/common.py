@@ -1,4 +1,5 @@
 """What every Sharpe module shares: the context of one action, figure lookups, option parsing, words."""
+
 from __future__ import annotations
 
 import math
@@ -11,11 +12,20 @@ from rules.sharpe.state import Character, Contact, Gun, SharpeState
 
 D6 = 6
 PART_WORDS = {
-    "legs": "legs", "abdomen": "abdomen", "left_arm": "left arm", "right_arm": "right arm",
-    "chest": "chest", "head": "head",
+    "legs": "legs",
+    "abdomen": "abdomen",
+    "left_arm": "left arm",
+    "right_arm": "right arm",
+    "chest": "chest",
+    "head": "head",
 }
-SEVERITY_WORDS = {"none": "no effect", "light": "light wound", "serious": "serious wound", "kill": "kill",
-                  "knockout": "knocked out"}
+SEVERITY_WORDS = {
+    "none": "no effect",
+    "light": "light wound",
+    "serious": "serious wound",
+    "kill": "kill",
+    "knockout": "knocked out",
+}
 
 
 @dataclass
@@ -99,9 +109,7 @@ class Ctx:
         self.state.contacts = [c for c in self.state.contacts if {c.a, c.b} != {a, b}]
 
     def part_all(self, name: str, *, keep_locked: bool = False) -> None:
-        self.state.contacts = [
-            c for c in self.state.contacts if name not in (c.a, c.b) or (keep_locked and c.locked)
-        ]
+        self.state.contacts = [c for c in self.state.contacts if name not in (c.a, c.b) or (keep_locked and c.locked)]
 
     def other(self, contact: Contact, name: str) -> str:
         return contact.b if contact.a == name else contact.a

@@ -4,12 +4,13 @@ Characters act one at a time in the order of movement; each turn is a few action
 attack, check…) ended by ``done``. A defender's choice is a :class:`Decision` for his side, kept in
 the state as ``pending`` until answered. Geometry is an input: players report ranges, sides, cover.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
 import rules.core as core
-
-from typing import Any, Callable, Mapping, Sequence
-
 from rules.core import (
     Action,
     Board,
@@ -91,16 +92,25 @@ class SharpeEngine:
     def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[SharpeState]:
         checked = [self.roster.check(spec) for spec in figures]
         self._check_roster(checked)
-        state = SharpeState(bound=1, order=[], characters=[], weather=self.tables.scenario.weather,
-                            night=self.tables.scenario.night)
+        state = SharpeState(
+            bound=1, order=[], characters=[], weather=self.tables.scenario.weather, night=self.tables.scenario.night
+        )
         ctx = Ctx(self.tables, state, dice)
         for spec in checked:
             complete, events = self.roster.complete(spec, dice)
             ctx.events.extend(events)
             if self.tables.kinds[spec.kind].piece:
                 if self.tables.options.artillery:
-                    state.guns.append(Gun(spec.name, spec.side, complete.stats["F"],
-                                          weapon=next(w for w in self.tables.kinds[spec.kind].weapons if self.tables.weapons[w].piece)))
+                    state.guns.append(
+                        Gun(
+                            spec.name,
+                            spec.side,
+                            complete.stats["F"],
+                            weapon=next(
+                                w for w in self.tables.kinds[spec.kind].weapons if self.tables.weapons[w].piece
+                            ),
+                        )
+                    )
             else:
                 state.characters.append(self.roster.character(complete))
         state.order = roll_order(ctx, state.characters, heading="Order of movement")
@@ -225,8 +235,9 @@ class SharpeEngine:
         """Between games: see :func:`rules.sharpe.campaign.after_battle`."""
         return after_battle(self.tables, state, dice)
 
-    def aftermath(self, state: SharpeState, specs: Sequence[FigureSpec], dice: DiceSource,
-                  options: Mapping[str, Any]) -> Outcome[list[core.Aftermath]]:
+    def aftermath(
+        self, state: SharpeState, specs: Sequence[FigureSpec], dice: DiceSource, options: Mapping[str, Any]
+    ) -> Outcome[list[core.Aftermath]]:
         """The shell's between-games hook: a "Kill" rolls its fate (the campaign's ``kill_outcome``);
         everyone else's wounds heal."""
         fates = {a.name: a for a in self.after_battle(state, dice)}
@@ -238,7 +249,9 @@ class SharpeEngine:
                 results.append(core.Aftermath(ch.name, ch.side, "active", "fought; wounds heal"))
             else:
                 results.append(core.Aftermath(ch.name, ch.side, status[fate.fate], fate.text, games_out=fate.misses))  # type: ignore[arg-type]
-        return Outcome(results, [Event("aftermath", a.text, {"figure": a.name, "fate": a.fate}) for a in fates.values()])
+        return Outcome(
+            results, [Event("aftermath", a.text, {"figure": a.name, "fate": a.fate}) for a in fates.values()]
+        )
 
 
 def make_engine(house_rules: Mapping[str, Any] | None = None) -> SharpeEngine:

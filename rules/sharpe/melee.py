@@ -1,9 +1,11 @@
 """Melee (8-11, 15-17): the attack, the defender's choice (a Decision for his side), turning to face,
 parry, riposte, dodge, distraction, second attacks from the side or rear, draws, recoil and follow-up,
 obstacles, bare hands, horsemen, silent approach and killing unconscious men."""
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules.core import Choice, Decision, RuleError
 from rules.sharpe.bound import actor, require_standing
@@ -36,9 +38,17 @@ UPHILL = ("none", "attacker", "defender")
 OBSTACLES = ("none", "defender", "counter")
 BARE = ("bare", "bare_hands", "hands", "fists", "none", "unarmed")
 LABELS = {
-    "parry": "Parry", "riposte": "Riposte", "dodge": "Dodge", "distract": "Distract", "turn": "Turn to face",
-    "d6": "Bare D6 (nothing left)", "horse": "Go for the horse (bare D6 first)", "stand": "Stand and take it",
-    "rider_parry": "Rider parries for the horse", "horse_d6": "The horse defends (D6)", "take": "Take the shot",
+    "parry": "Parry",
+    "riposte": "Riposte",
+    "dodge": "Dodge",
+    "distract": "Distract",
+    "turn": "Turn to face",
+    "d6": "Bare D6 (nothing left)",
+    "horse": "Go for the horse (bare D6 first)",
+    "stand": "Stand and take it",
+    "rider_parry": "Rider parries for the horse",
+    "horse_d6": "The horse defends (D6)",
+    "take": "Take the shot",
 }
 
 
@@ -60,8 +70,14 @@ def attack(ctx: Ctx, p: Mapping[str, Any]) -> None:
     ctx.touch(attacker.name, defender.name)
     if not attacker.mounted:
         attacker.contact_bound = ctx.bound  # a horseman rides on to the end of his move (15)
-    ctx.say("attack", _declaration(ctx, atk, attacker, defender), attacker=attacker.name, defender=defender.name,
-            side=atk.from_side, weapon=atk.weapon or "bare hands")
+    ctx.say(
+        "attack",
+        _declaration(ctx, atk, attacker, defender),
+        attacker=attacker.name,
+        defender=defender.name,
+        side=atk.from_side,
+        weapon=atk.weapon or "bare hands",
+    )
     if atk.ride_over:
         atk.stage = "ride_over"
     elif atk.at_horse:
@@ -95,7 +111,14 @@ def _declare(ctx: Ctx, attacker: Character, defender: Character, p: Mapping[str,
     atk.capture = flag(p.get("capture"), "capture")
     atk.bad_going = flag(p.get("bad_going"), "bad_going")
     atk.left_hand = flag(p.get("left_hand"), "left_hand")
-    atk.perch_ft = float(whole(p.get("perch_ft") or 0, "Give the defender's height above ground in whole feet, 0 to 100.", lowest=0, highest=100))
+    atk.perch_ft = float(
+        whole(
+            p.get("perch_ft") or 0,
+            "Give the defender's height above ground in whole feet, 0 to 100.",
+            lowest=0,
+            highest=100,
+        )
+    )
     atk.weapon = _weapon(ctx, attacker, p.get("weapon"))
     atk.blow = _blow(ctx, attacker, p.get("blow")) if not atk.weapon else ""
     if not blank(p.get("blow")) and atk.weapon:
@@ -138,7 +161,9 @@ def _weapon(ctx: Ctx, ch: Character, wanted: Any) -> str:
     if why:
         raise RuleError(f"{why}.")
     if ch.picked_up.get(key) == ctx.bound:
-        raise RuleError(f"{ch.name} picked up that {weapon.label} this bound: he may defend with it, attack next bound.")
+        raise RuleError(
+            f"{ch.name} picked up that {weapon.label} this bound: he may defend with it, attack next bound."
+        )
     return key
 
 
@@ -158,7 +183,9 @@ def _declaration(ctx: Ctx, atk: Attack, attacker: Character, defender: Character
     target = f"{defender.name}'s horse" if atk.at_horse else defender.name
     verb = "rides at" if atk.ride_over else ("sneaks up on" if atk.silent else "attacks")
     side = "" if atk.from_side == "front" else f" from the {atk.from_side}"
-    weapon = f"a {atk.blow.replace('headbutt', 'head butt')}" if not atk.weapon else f"his {ctx.t.weapons[atk.weapon].label}"
+    weapon = (
+        f"a {atk.blow.replace('headbutt', 'head butt')}" if not atk.weapon else f"his {ctx.t.weapons[atk.weapon].label}"
+    )
     capture = ", to capture him" if atk.capture else ""
     return f"{attacker.name} {verb} {target}{side} with {weapon}{capture}."
 
@@ -177,7 +204,9 @@ def _silent_approach(ctx: Ctx, atk: Attack, attacker: Character, defender: Chara
     if not heard.ok:
         atk.not_heard, atk.turned = True, False
         atk.bonus = sa.not_turned_bonus + sa.not_heard_bonus
-        ctx.say("check", f"{heard.text}: he hears nothing (+{atk.bonus} to the attack).", figure=defender.name, ok=False)
+        ctx.say(
+            "check", f"{heard.text}: he hears nothing (+{atk.bonus} to the attack).", figure=defender.name, ok=False
+        )
         return
     ctx.say("check", f"{heard.text}: he hears him coming.", figure=defender.name, ok=True)
     turn = ability_check(ctx, defender, "D", f"turn in time to face {attacker.name}", _bad_going(ctx, atk))
@@ -200,9 +229,12 @@ def choices_for(ctx: Ctx, atk: Attack) -> list[str]:
         helpless = defender.down or defender.unconscious or defender.knocked_out
         return ["stand"] if helpless or current(ctx.t, defender, "D") < 1 else ["dodge", "stand"]
     if atk.stage == "horse_defence":
-        rider_can = (defender.mounted and not (defender.horse and defender.horse.lost_control == "wounded")
-                     and current(ctx.t, defender, "C") >= ctx.t.melee.costs.parry
-                     and melee_weapon(ctx.t, defender, attacking=False, bound=ctx.bound) != "")
+        rider_can = (
+            defender.mounted
+            and not (defender.horse and defender.horse.lost_control == "wounded")
+            and current(ctx.t, defender, "C") >= ctx.t.melee.costs.parry
+            and melee_weapon(ctx.t, defender, attacking=False, bound=ctx.bound) != ""
+        )
         return ["rider_parry", "horse_d6"] if rider_can else ["horse_d6"]
     if defender.unconscious or defender.knocked_out:
         return ["d6"]
@@ -217,15 +249,26 @@ def choices_for(ctx: Ctx, atk: Attack) -> list[str]:
     if not control and room and c_left >= costs.riposte and weapon:
         choices.append("riposte")
     others = [ctx.other(c, defender.name) for c in ctx.contacts_of(defender.name)]
-    if (not control and not defender.mounted and not defender.down and d_left >= costs.dodge
-            and all(o == attacker.name or ctx.get(o).side == defender.side or ctx.get(o).out for o in others)):
+    if (
+        not control
+        and not defender.mounted
+        and not defender.down
+        and d_left >= costs.dodge
+        and all(o == attacker.name or ctx.get(o).side == defender.side or ctx.get(o).out for o in others)
+    ):
         choices.append("dodge")  # A-SHARPE-29
     if not control and "distract" not in atk.tried and i_left >= 1:
         choices.append("distract")
     if not control and _may_turn(ctx, atk, defender):
         choices.append("turn")
-    if (attacker.mounted and not defender.mounted and ctx.t.options.horsemen and not control
-            and defender.attacked_bound != ctx.bound and not atk.ride_over):
+    if (
+        attacker.mounted
+        and not defender.mounted
+        and ctx.t.options.horsemen
+        and not control
+        and defender.attacked_bound != ctx.bound
+        and not atk.ride_over
+    ):
         choices.append("horse")
     if "parry" not in choices:
         choices.append("d6")  # A-SHARPE-9
@@ -251,7 +294,11 @@ def offer(ctx: Ctx, atk: Attack) -> None:
     defender = ctx.get(atk.defender)
     attacker = ctx.get(atk.attacker)
     bonus = _side_bonus(ctx, atk)
-    edge = f" (+{bonus} to him unless {defender.name} turns)" if bonus and "turn" in choices else (f" (+{bonus} to him)" if bonus else "")
+    edge = (
+        f" (+{bonus} to him unless {defender.name} turns)"
+        if bonus and "turn" in choices
+        else (f" (+{bonus} to him)" if bonus else "")
+    )
     points = ", ".join(f"{a} {current(ctx.t, defender, a)}" for a in ("C", "D", "I"))
     if atk.stage == "ride_over":
         prompt = f"{attacker.name} rides at {defender.name} to ride him down: does {defender.name} dodge ({points})?"
@@ -263,8 +310,16 @@ def offer(ctx: Ctx, atk: Attack) -> None:
     pending = Pending(ctx.state.next_id, defender.side, defender.name, atk.stage, choices, prompt, attack=atk)
     ctx.state.next_id += 1
     ctx.state.pending = pending
-    ctx.decision = Decision(defender.side, prompt, tuple(Choice(c, LABELS[c]) for c in choices), "defend", {"pending": pending.id})
-    ctx.say("decision", f"Waiting for the {defender.side}: {prompt}", decider=defender.side, figure=defender.name, choices=choices)
+    ctx.decision = Decision(
+        defender.side, prompt, tuple(Choice(c, LABELS[c]) for c in choices), "defend", {"pending": pending.id}
+    )
+    ctx.say(
+        "decision",
+        f"Waiting for the {defender.side}: {prompt}",
+        decider=defender.side,
+        figure=defender.name,
+        choices=choices,
+    )
 
 
 def resolve(ctx: Ctx, atk: Attack, choice: str) -> None:
@@ -303,8 +358,12 @@ def _distract(ctx: Ctx, atk: Attack) -> bool:
         return False
     attacker.halted_bound = ctx.bound
     ctx.part(attacker.name, defender.name)
-    ctx.say("check", f"{check.text}: {attacker.name} falls for it — the attack fails and he does not move again this bound.",
-            figure=defender.name, ok=True)
+    ctx.say(
+        "check",
+        f"{check.text}: {attacker.name} falls for it — the attack fails and he does not move again this bound.",
+        figure=defender.name,
+        ok=True,
+    )
     return True
 
 
@@ -388,14 +447,24 @@ def _contest(ctx: Ctx, atk: Attack, choice: str) -> None:
     defender.busy_bound = ctx.bound
     how = {"d6": "bare D6", "horse": "bare D6"}.get(choice, choice)
     def_text = f"{d}" if bare else f"C {def_base}{mods_text(def_mods)} + D6 {d} = {def_total}"
-    head = (f"{attacker.name} attacks {defender.name}: C {att_base}{mods_text(att_mods)} + D6 {a} = {att_total}"
-            f" vs {how} {def_text}")
-    data = {"attacker": attacker.name, "defender": defender.name, "choice": choice, "attack": att_total, "defence": def_total,
-            "rolls": [a, d]}
+    head = (
+        f"{attacker.name} attacks {defender.name}: C {att_base}{mods_text(att_mods)} + D6 {a} = {att_total}"
+        f" vs {how} {def_text}"
+    )
+    data = {
+        "attacker": attacker.name,
+        "defender": defender.name,
+        "choice": choice,
+        "attack": att_total,
+        "defence": def_total,
+        "rolls": [a, d],
+    }
     if att_total > def_total:
         _melee_wound(ctx, atk, attacker, defender, att_total - def_total, f"{head}: hit", data)
     elif def_total > att_total and choice == "riposte":
-        _melee_wound(ctx, atk, defender, attacker, def_total - att_total, f"{head}: the riposte goes home", data, riposte=True)
+        _melee_wound(
+            ctx, atk, defender, attacker, def_total - att_total, f"{head}: the riposte goes home", data, riposte=True
+        )
     elif def_total > att_total:
         ctx.say("melee", f"{head}: {_parried(ctx, atk, attacker, defender, choice)}.", **data, result="parried")
     else:
@@ -410,7 +479,11 @@ def _parried(ctx: Ctx, atk: Attack, attacker: Character, defender: Character, ch
     if choice != "parry":
         return "the attack fails"
     if atk.obstacle == "defender" or atk.no_room or defender.mounted:
-        why = "holds the obstacle" if atk.obstacle == "defender" else ("keeps his saddle" if defender.mounted else "has no room to give ground")
+        why = (
+            "holds the obstacle"
+            if atk.obstacle == "defender"
+            else ("keeps his saddle" if defender.mounted else "has no room to give ground")
+        )
         return f"parried — {defender.name} {why} and stays where he is"
     if atk.follow_up and not attacker.mounted:
         return f"parried — {defender.name} recoils 1 pace and {attacker.name} follows up"
@@ -418,15 +491,26 @@ def _parried(ctx: Ctx, atk: Attack, attacker: Character, defender: Character, ch
     return f"parried — {defender.name} recoils 1 pace"
 
 
-def _melee_wound(ctx: Ctx, atk: Attack, striker: Character, victim: Character, diff: int, head: str,
-                 data: dict[str, Any], *, riposte: bool = False, two_dice: bool = False) -> None:
+def _melee_wound(
+    ctx: Ctx,
+    atk: Attack,
+    striker: Character,
+    victim: Character,
+    diff: int,
+    head: str,
+    data: dict[str, Any],
+    *,
+    riposte: bool = False,
+    two_dice: bool = False,
+) -> None:
     """Melee wound: winner − loser + D6 + modifiers (after a failed dodge 2D6 + modifiers, A-SHARPE-30)."""
     blow = atk.blow if not riposte else ""
     capture = atk.capture and not riposte
     swap = atk.from_side if not riposte and not atk.turned else "front"
     reason = f"{striker.name} → {victim.name}"
-    location, where = location_roll(ctx, victim, reason, from_side=swap, capture=capture, blow=blow,
-                                    auto_head=capture and atk.not_heard)
+    location, where = location_roll(
+        ctx, victim, reason, from_side=swap, capture=capture, blow=blow, auto_head=capture and atk.not_heard
+    )
     wm = ctx.t.wound_modifiers
     strength = current(ctx.t, striker, "S")
     band = next(b for b in wm.strength if b.upto is None or strength <= b.upto)
@@ -448,8 +532,17 @@ def _melee_wound(ctx: Ctx, atk: Attack, striker: Character, victim: Character, d
         base = f"2D6 {a}+{b}"
         score = a + b + sum(v for _, v in mods)
     severity = severity_for(ctx, location, score)
-    ctx.say("melee", f"{head} · {where} · {severity_text(score, severity, 'score', mods, base)}.", **data,
-            result="wound", striker=striker.name, victim=victim.name, location=location, score=score, severity=severity)
+    ctx.say(
+        "melee",
+        f"{head} · {where} · {severity_text(score, severity, 'score', mods, base)}.",
+        **data,
+        result="wound",
+        striker=striker.name,
+        victim=victim.name,
+        location=location,
+        score=score,
+        severity=severity,
+    )
     perch = atk.perch_ft if victim.name == atk.defender else 0.0
     apply_wound(ctx, victim, location, severity, by=striker.name, source="melee", capture=capture, perch_ft=perch)
     follow = not riposte and atk.follow_up and not striker.mounted
@@ -487,8 +580,13 @@ def _ride_over(ctx: Ctx, atk: Attack, choice: str) -> None:
         mods = [(f"a horse at the {pace}", ctx.t.horses.ride_over_dodge_modifier.get(pace, 0))]
         check = ability_check(ctx, defender, "D", f"dodge {attacker.name}'s horse", mods, cost=ctx.t.melee.costs.dodge)
         if check.ok:
-            ctx.say("melee", f"{check.text}: he jumps clear — {attacker.name} slashes at him as he goes by.",
-                    attacker=attacker.name, defender=defender.name, result="dodged")
+            ctx.say(
+                "melee",
+                f"{check.text}: he jumps clear — {attacker.name} slashes at him as he goes by.",
+                attacker=attacker.name,
+                defender=defender.name,
+                result="dodged",
+            )
             atk.ride_over, atk.stage = False, "defence"
             offer(ctx, atk)
             return
@@ -502,8 +600,15 @@ def _ride_over(ctx: Ctx, atk: Attack, choice: str) -> None:
     mods = [("hit by a horse", wm.hit_by_horse)] + ([("on the floor", wm.on_the_floor)] if defender.down else [])
     score = a + b + sum(v for _, v in mods)
     severity = severity_for(ctx, location, score)
-    ctx.say("melee", f"{head} · {where} · {severity_text(score, severity, '2D6', mods, f'{a}+{b}')}.",
-            attacker=attacker.name, defender=defender.name, result="ridden down", location=location, severity=severity)
+    ctx.say(
+        "melee",
+        f"{head} · {where} · {severity_text(score, severity, '2D6', mods, f'{a}+{b}')}.",
+        attacker=attacker.name,
+        defender=defender.name,
+        result="ridden down",
+        location=location,
+        severity=severity,
+    )
     apply_wound(ctx, defender, location, severity, by=attacker.name, source="horse")
     if severity != "none" and attacker.mounted:
         _trip(ctx, attacker, defender)
@@ -518,8 +623,13 @@ def _trip(ctx: Ctx, rider: Character, man: Character) -> None:
     mods = [("horse hit by man", ctx.t.wound_modifiers.horse_hit_by_man)]
     score = a + b + sum(v for _, v in mods)
     severity = severity_for(ctx, location, score)
-    ctx.say("horse", f"{rider.name}'s horse stumbles over {man.name}: {where} · {severity_text(score, severity, '2D6', mods, f'{a}+{b}')}.",
-            figure=rider.name, location=location, severity=severity)
+    ctx.say(
+        "horse",
+        f"{rider.name}'s horse stumbles over {man.name}: {where} · {severity_text(score, severity, '2D6', mods, f'{a}+{b}')}.",
+        figure=rider.name,
+        location=location,
+        severity=severity,
+    )
     horse_wound(ctx, rider, location, severity, man.name)
 
 
@@ -527,9 +637,21 @@ def _go_for_the_horse(ctx: Ctx, man: Character, rider: Character) -> None:
     """15: having survived the horseman's attack, the man on foot attacks the horse."""
     if not rider.mounted or rider.out:
         return
-    atk = Attack(man.name, rider.name, at_horse=True, stage="horse_defence", weapon=melee_weapon(ctx.t, man, attacking=True, bound=ctx.bound))
+    atk = Attack(
+        man.name,
+        rider.name,
+        at_horse=True,
+        stage="horse_defence",
+        weapon=melee_weapon(ctx.t, man, attacking=True, bound=ctx.bound),
+    )
     man.attacked_bound = man.fought_bound = ctx.bound
-    ctx.say("attack", f"{man.name} goes for {rider.name}'s horse.", attacker=man.name, defender=rider.name, weapon=atk.weapon or "bare hands")
+    ctx.say(
+        "attack",
+        f"{man.name} goes for {rider.name}'s horse.",
+        attacker=man.name,
+        defender=rider.name,
+        weapon=atk.weapon or "bare hands",
+    )
     offer(ctx, atk)
 
 
@@ -550,9 +672,17 @@ def _horse_contest(ctx: Ctx, atk: Attack, choice: str) -> None:
     spend(attacker, "C", costs.attack)
     if parry:
         spend(rider, "C", costs.parry)
-    def_text = f"rider's parry C {def_base}{mods_text(def_mods)} + D6 {d} = {def_total}" if parry else f"the horse's D6 {d}"
+    def_text = (
+        f"rider's parry C {def_base}{mods_text(def_mods)} + D6 {d} = {def_total}" if parry else f"the horse's D6 {d}"
+    )
     head = f"{attacker.name} attacks {rider.name}'s horse: C {att_base}{mods_text(att_mods)} + D6 {a} = {att_total} vs {def_text}"
-    data = {"attacker": attacker.name, "defender": rider.name, "choice": choice, "attack": att_total, "defence": def_total}
+    data = {
+        "attacker": attacker.name,
+        "defender": rider.name,
+        "choice": choice,
+        "attack": att_total,
+        "defence": def_total,
+    }
     if att_total < def_total:
         ctx.say("melee", f"{head}: the horse is not touched.", **data, result="parried")
         return
@@ -573,8 +703,14 @@ def _horse_contest(ctx: Ctx, atk: Attack, choice: str) -> None:
     diff = att_total - def_total
     score = diff + die + sum(v for _, v in mods)
     severity = severity_for(ctx, location, score)
-    ctx.say("melee", f"{head}: hit · {where} · {severity_text(score, severity, 'score', mods, f'{diff} + D6 {die}')}.",
-            **data, result="wound", location=location, severity=severity)
+    ctx.say(
+        "melee",
+        f"{head}: hit · {where} · {severity_text(score, severity, 'score', mods, f'{diff} + D6 {die}')}.",
+        **data,
+        result="wound",
+        location=location,
+        severity=severity,
+    )
     horse_wound(ctx, rider, location, severity, attacker.name)
 
 
@@ -595,10 +731,16 @@ def kill(ctx: Ctx, p: Mapping[str, Any]) -> None:
     if killer.moved_bound == ctx.bound or killer.attacked_bound == ctx.bound or killer.shot_bound == ctx.bound:
         raise RuleError(f"The killing stroke takes {killer.name}'s move and attack, and he has used them this bound.")
     if killer.fought_bound == ctx.bound:
-        raise RuleError(f"{killer.name} was attacked this bound and lost his chance of a killing stroke: attack {victim.name} normally.")
+        raise RuleError(
+            f"{killer.name} was attacked this bound and lost his chance of a killing stroke: attack {victim.name} normally."
+        )
     killer.attacked_bound = killer.murdered_bound = killer.busy_bound = ctx.bound
-    ctx.say("attack", f"{killer.name} kills the helpless {victim.name}; he cannot turn to face anyone else this bound.",
-            attacker=killer.name, defender=victim.name)
+    ctx.say(
+        "attack",
+        f"{killer.name} kills the helpless {victim.name}; he cannot turn to face anyone else this bound.",
+        attacker=killer.name,
+        defender=victim.name,
+    )
     kill_outright(ctx, victim, f"killed where he lay by {killer.name}", killer.name)
 
 
@@ -615,8 +757,13 @@ def defend(ctx: Ctx, p: Mapping[str, Any]) -> None:
     if choice not in pending.choices:
         raise RuleError(f"Choose one of {', '.join(pending.choices)}.")
     ctx.state.pending = None
-    ctx.say("choice", f"The {pending.decider} choose: {LABELS.get(choice, choice)} for {pending.figure}.",
-            decider=pending.decider, figure=pending.figure, choice=choice)
+    ctx.say(
+        "choice",
+        f"The {pending.decider} choose: {LABELS.get(choice, choice)} for {pending.figure}.",
+        decider=pending.decider,
+        figure=pending.figure,
+        choice=choice,
+    )
     if pending.kind == "shot_dodge":
         resume_dodge(ctx, pending, choice)
         return

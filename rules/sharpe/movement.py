@@ -1,7 +1,9 @@
 """Movement (4): paces, wounds and bad going, horses' paces and turns, falls, pushing, collisions, rising."""
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules.core import RuleError
 from rules.sharpe.bound import actor, require_able, require_standing
@@ -40,7 +42,9 @@ def move(ctx: Ctx, p: Mapping[str, Any]) -> None:
         raise RuleError(f"{ch.name} has reached an enemy: his move is over for this bound.")
     for c in ctx.contacts_of(ch.name):
         if c.locked:
-            raise RuleError(f"{ch.name} is locked in melee with {ctx.other(c, ch.name)} (a draw): fight on with /sharpe attack.")
+            raise RuleError(
+                f"{ch.name} is locked in melee with {ctx.other(c, ch.name)} (a draw): fight on with /sharpe attack."
+            )
     pace, turn = _pace(ctx, ch, p)
     bad_going = flag(p.get("bad_going"), "bad_going")
     backwards = flag(p.get("backwards"), "backwards")
@@ -51,7 +55,9 @@ def move(ctx: Ctx, p: Mapping[str, Any]) -> None:
     already = moved_this_bound(ctx, ch)
     if already + distance > most + EPSILON:
         where = " in bad going" if bad_going else ""
-        raise RuleError(f"{ch.name} may move {inches(most)} at a {pace}{where} this bound and has {inches(max(0.0, most - already))} left.")
+        raise RuleError(
+            f"{ch.name} may move {inches(most)} at a {pace}{where} this bound and has {inches(max(0.0, most - already))} left."
+        )
     if ch.loading_bound == ctx.bound and pace in ctx.t.movement.breaks_reload:
         raise RuleError(f"{ch.name} is loading a gun this bound: he may only crawl or walk.")
     enemy = ctx.enemy(ch, p["contact"], "move into contact with") if p.get("contact") else None
@@ -76,11 +82,20 @@ def move(ctx: Ctx, p: Mapping[str, Any]) -> None:
     if enemy is not None:
         ctx.touch(ch.name, enemy.name)
         if ch.mounted:
-            ctx.say("contact", f"{ch.name} rides up to {enemy.name}: he may attack him and ride on.", figure=ch.name, enemy=enemy.name)
+            ctx.say(
+                "contact",
+                f"{ch.name} rides up to {enemy.name}: he may attack him and ride on.",
+                figure=ch.name,
+                enemy=enemy.name,
+            )
             return
         ch.contact_bound = ctx.bound
-        ctx.say("contact", f"{ch.name} reaches {enemy.name}: his move ends, and he may attack him now.",
-                figure=ch.name, enemy=enemy.name)
+        ctx.say(
+            "contact",
+            f"{ch.name} reaches {enemy.name}: his move ends, and he may attack him now.",
+            figure=ch.name,
+            enemy=enemy.name,
+        )
 
 
 def _pace(ctx: Ctx, ch: Character, p: Mapping[str, Any]) -> tuple[str, int]:
@@ -94,10 +109,17 @@ def _pace(ctx: Ctx, ch: Character, p: Mapping[str, Any]) -> tuple[str, int]:
     horse = ch.horse
     if horse.lost_control:
         raise RuleError(f"{ch.name}'s horse is out of control: try /sharpe control first.")
-    pace = word(p.get("pace"), list(m.mounted), "mounted pace", default=horse.start_pace if horse.start_pace != "halt" else "walk")
+    pace = word(
+        p.get("pace"),
+        list(m.mounted),
+        "mounted pace",
+        default=horse.start_pace if horse.start_pace != "halt" else "walk",
+    )
     steps = m.mounted_paces
     if abs(steps.index(pace) - steps.index(horse.start_pace)) > 1:
-        raise RuleError(f"{ch.name}'s horse was at the {horse.start_pace}: it changes pace one step at a time ({', '.join(steps)}).")
+        raise RuleError(
+            f"{ch.name}'s horse was at the {horse.start_pace}: it changes pace one step at a time ({', '.join(steps)})."
+        )
     if horse.lamed and steps.index(pace) > steps.index(ctx.t.horses.wounded_pace):
         raise RuleError(f"{ch.name}'s wounded horse goes no faster than the {ctx.t.horses.wounded_pace}.")
     if turn > m.mounted_max_turn[pace]:
@@ -125,8 +147,11 @@ def _footing(ctx: Ctx, ch: Character, pace: str, backwards: bool, bad_going: boo
         key = "run_bad_going"
     if not key:
         return True
-    doing = {"backwards": "going backwards", "backwards_bad_going": "going backwards in bad going",
-             "run_bad_going": "running in bad going"}[key]
+    doing = {
+        "backwards": "going backwards",
+        "backwards_bad_going": "going backwards in bad going",
+        "run_bad_going": "running in bad going",
+    }[key]
     check = ability_check(ctx, ch, "D", doing, [(doing, ctx.t.action_modifiers[key])])
     if check.ok:
         ctx.say("check", f"{check.text}.", figure=ch.name, ok=True)
@@ -139,8 +164,12 @@ def fall_over(ctx: Ctx, ch: Character, text: str) -> None:
     """5, falling down: no attack for the rest of the move; next move he must get up."""
     ch.down = "fallen"
     ch.contact_bound = ctx.bound
-    ctx.say("fall", f"{text}: {ch.name} falls over; he cannot attack this bound and defends at −1.",
-            figure=ch.name, ok=False)
+    ctx.say(
+        "fall",
+        f"{text}: {ch.name} falls over; he cannot attack this bound and defends at −1.",
+        figure=ch.name,
+        ok=False,
+    )
 
 
 # --- getting up, horses, collisions, pushing --------------------------------------------------------
@@ -161,7 +190,9 @@ def rise(ctx: Ctx, p: Mapping[str, Any]) -> None:
     check = ability_check(ctx, ch, "I", "rise to his feet")
     if check.ok:
         ch.down = ""
-    ctx.say("rise", f"{check.text}: {'he is on his feet' if check.ok else 'he stays down'}.", figure=ch.name, ok=check.ok)
+    ctx.say(
+        "rise", f"{check.text}: {'he is on his feet' if check.ok else 'he stays down'}.", figure=ch.name, ok=check.ok
+    )
 
 
 def control(ctx: Ctx, p: Mapping[str, Any]) -> None:
@@ -193,7 +224,9 @@ def collide(ctx: Ctx, p: Mapping[str, Any]) -> None:
         if ch.mounted and ch.horse is not None:
             mods.append((f"at the {ch.horse.pace}", ctx.t.horses.collision_modifier.get(ch.horse.pace, 0)))
         ch.busy_bound = ctx.bound
-        check = ability_check(ctx, ch, "D", "keep his feet in the collision" if not ch.mounted else "keep his seat in the collision", mods)
+        check = ability_check(
+            ctx, ch, "D", "keep his feet in the collision" if not ch.mounted else "keep his seat in the collision", mods
+        )
         if check.ok:
             ctx.say("check", f"{check.text}.", figure=ch.name, ok=True)
         elif ch.mounted:
@@ -218,7 +251,9 @@ def push(ctx: Ctx, p: Mapping[str, Any]) -> None:
     pusher.busy_bound = ctx.bound
     check = ability_check(ctx, pusher, "S", f"push {pushed.name} out of the way")
     if not check.ok:
-        ctx.say("push", f"{check.text}: {pushed.name} does not budge.", figure=pusher.name, pushed=pushed.name, ok=False)
+        ctx.say(
+            "push", f"{check.text}: {pushed.name} does not budge.", figure=pusher.name, pushed=pushed.name, ok=False
+        )
         return
     ctx.say("push", f"{check.text}: {pushed.name} is shoved aside.", figure=pusher.name, pushed=pushed.name, ok=True)
     pushed.busy_bound = ctx.bound

@@ -1,4 +1,5 @@
 """The order of movement (3): 1D6 + initiative, ties by unmodified D6s, wounds move a man down."""
+
 from __future__ import annotations
 
 from rules.sharpe.common import Ctx

@@ -1,8 +1,10 @@
 """Characters: kinds and rosters, abilities after wounds and spent points, action checks (2.2, 5)."""
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from rules.core import DiceSource, Event, FigureSpec, RuleError, short
 from rules.sharpe.common import Ctx, mods_text
@@ -10,9 +12,23 @@ from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, Firearm, Horse
 
 STAT_KEYS = {
-    "i": "I", "initiative": "I", "d": "D", "dexterity": "D", "s": "S", "strength": "S",
-    "c": "C", "close": "C", "close_combat": "C", "combat": "C", "f": "F", "firing": "F", "firing_skill": "F",
-    "weapons": "weapons", "weapon": "weapons", "horse": "horse", "mounted": "horse",
+    "i": "I",
+    "initiative": "I",
+    "d": "D",
+    "dexterity": "D",
+    "s": "S",
+    "strength": "S",
+    "c": "C",
+    "close": "C",
+    "close_combat": "C",
+    "combat": "C",
+    "f": "F",
+    "firing": "F",
+    "firing_skill": "F",
+    "weapons": "weapons",
+    "weapon": "weapons",
+    "horse": "horse",
+    "mounted": "horse",
 }
 YES = ("yes", "true", "1", "y", "on")  # the same words NSR and YASG take
 NO = ("no", "false", "0", "n", "off")
@@ -46,7 +62,9 @@ class Roster:
         kind = self.kind_names.get(fold(wanted or ""))
         if kind is None:
             known = ", ".join(self.t.kinds)
-            raise RuleError(f"{short(name)} is a {short(str(wanted or ''))}, which Sharpe does not know: use one of {known}.")
+            raise RuleError(
+                f"{short(name)} is a {short(str(wanted or ''))}, which Sharpe does not know: use one of {known}."
+            )
         return kind
 
     def weapon(self, name: str, wanted: str) -> str:
@@ -71,7 +89,9 @@ class Roster:
         for raw_key, value in given.items():
             key = STAT_KEYS.get(str(raw_key).strip().casefold())
             if key is None:
-                raise RuleError(f"{short(name)} has a stat {short(str(raw_key))}, which Sharpe does not use: give I, D, S, C, F, weapons or horse.")
+                raise RuleError(
+                    f"{short(name)} has a stat {short(str(raw_key))}, which Sharpe does not use: give I, D, S, C, F, weapons or horse."
+                )
             if piece and key != "F":
                 raise RuleError(f"{short(name)} is an artillery piece: it has only a firing skill F.")
             if key in stats:
@@ -130,9 +150,18 @@ class Roster:
         horse = stats.get("horse", "yes" if kind.horse else "no") == "yes"
         firearms = [Firearm(w) for w in weapons if self.t.weapons[w].firearm and not self.t.weapons[w].piece]
         ch = Character(
-            name=spec.name, side=spec.side, kind=spec.kind, I=stats["I"], D=stats["D"], S=stats["S"],
-            C=stats["C"], F=stats["F"], weapons=weapons, firearms=firearms,
-            in_hand=weapons[0] if weapons else None, start_I=stats["I"],
+            name=spec.name,
+            side=spec.side,
+            kind=spec.kind,
+            I=stats["I"],
+            D=stats["D"],
+            S=stats["S"],
+            C=stats["C"],
+            F=stats["F"],
+            weapons=weapons,
+            firearms=firearms,
+            in_hand=weapons[0] if weapons else None,
+            start_I=stats["I"],
         )
         if horse and self.t.options.horsemen:
             ch.mounted, ch.horse = True, Horse()
@@ -181,8 +210,15 @@ class CheckResult:
 ABILITY_WORDS = {"I": "initiative", "D": "dexterity", "S": "strength", "C": "close combat"}
 
 
-def ability_check(ctx: Ctx, ch: Character, ability: str, doing: str,
-                  mods: list[tuple[str, int]] | None = None, *, cost: int | None = None) -> CheckResult:
+def ability_check(
+    ctx: Ctx,
+    ch: Character,
+    ability: str,
+    doing: str,
+    mods: list[tuple[str, int]] | None = None,
+    *,
+    cost: int | None = None,
+) -> CheckResult:
     """1D6; a natural 6 fails; roll + modifiers <= current ability succeeds (A-SHARPE-5); then pay."""
     mods = [m for m in (mods or []) if m[1]]
     target = current(ctx.t, ch, ability)
@@ -212,7 +248,11 @@ def arm_lost(ch: Character, arm: str) -> bool:
 def usable(t: SharpeTables, ch: Character, weapon: str, *, melee: bool) -> str | None:
     """Why ``ch`` cannot use ``weapon`` now, or None."""
     if weapon not in ch.weapons:
-        return f"{ch.name} does not carry a {t.weapons[weapon].label}" if weapon in t.weapons else f"{ch.name} carries no {weapon}"
+        return (
+            f"{ch.name} does not carry a {t.weapons[weapon].label}"
+            if weapon in t.weapons
+            else f"{ch.name} carries no {weapon}"
+        )
     w = t.weapons[weapon]
     if w.hands == 2:
         if arm_lost(ch, "right_arm") or arm_lost(ch, "left_arm"):

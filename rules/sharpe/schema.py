@@ -1,4 +1,5 @@
 """The shape of ``tables.yaml``: typed dataclasses, and the checks their types cannot make."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -342,7 +343,14 @@ def table_problems(t: SharpeTables) -> list[str]:
     for part in s.hard_cover_hides:
         if part not in LOCATIONS:
             problems.append(f"shooting.hard_cover_hides: {part!r} is not a body part ({', '.join(LOCATIONS)})")
-    if set(s.horseman_hit) != {"horse", "rider"} or sorted(s.horseman_hit["horse"] + s.horseman_hit["rider"]) != [1, 2, 3, 4, 5, 6]:
+    if set(s.horseman_hit) != {"horse", "rider"} or sorted(s.horseman_hit["horse"] + s.horseman_hit["rider"]) != [
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+    ]:
         problems.append("shooting.horseman_hit: horse and rider must share the faces 1-6")
     if set(t.melee.not_turned_attack) != {"right", "left", "rear"}:
         problems.append("melee.not_turned_attack: needs right, left and rear")

@@ -1,9 +1,11 @@
 """Shooting (7): skill and modifiers, misfires and weather, automatic hits, reloading, horse or rider,
 cover, multi-wound weapons (volley gun, artillery) and the optional dodge of a shot."""
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from rules.core import Choice, Decision, RuleError
 from rules.sharpe.bound import actor, require_standing
@@ -96,7 +98,9 @@ def prepare(ctx: Ctx, p: Mapping[str, Any]) -> Shot:
         raise RuleError(f"Give the range to {target.name} as more than 0″.")
     band = band_for(weapon.ranges, distance)
     if band is None:
-        raise RuleError(f"{target.name} is out of range: a {weapon.label} reaches {inches(weapon.ranges[-1].upto or 0)}, not {inches(distance)}.")
+        raise RuleError(
+            f"{target.name} is out of range: a {weapon.label} reaches {inches(weapon.ranges[-1].upto or 0)}, not {inches(distance)}."
+        )
     shot = Shot(shooter, key, weapon, targets, distance, band, 0, 0, [], gun=gun, firearm=firearm)
     _options(ctx, shot, p)
     shot.base, shot.mods = _skill(ctx, shot, p)
@@ -161,7 +165,9 @@ def _reload_text(firearm: Firearm) -> str:
 
 
 def _state_of(ctx: Ctx, ch: Character) -> str:
-    return ", ".join(f"{ctx.t.weapons[f.weapon].label} {'loaded' if f.loaded else _reload_text(f)}" for f in ch.firearms)
+    return ", ".join(
+        f"{ctx.t.weapons[f.weapon].label} {'loaded' if f.loaded else _reload_text(f)}" for f in ch.firearms
+    )
 
 
 def _options(ctx: Ctx, shot: Shot, p: Mapping[str, Any]) -> None:
@@ -176,7 +182,14 @@ def _options(ctx: Ctx, shot: Shot, p: Mapping[str, Any]) -> None:
     expanded = [x for h in hidden for x in (("left_arm", "right_arm") if h == "arms" else (h,))]
     shot.hides = (expanded or list(ctx.t.shooting.hard_cover_hides)) if shot.cover == "hard" else []
     shot.from_side = word(p.get("flank"), TARGET_SIDES, "flank of the target", default="front")
-    shot.perch_ft = float(whole(p.get("perch_ft") or 0, "Give the target's height above ground in whole feet, 0 to 100.", lowest=0, highest=100))
+    shot.perch_ft = float(
+        whole(
+            p.get("perch_ft") or 0,
+            "Give the target's height above ground in whole feet, 0 to 100.",
+            lowest=0,
+            highest=100,
+        )
+    )
     aimed = flag(p.get("aimed"), "aimed")
     shot.tap_load = flag(p.get("tap_load"), "tap_load")
     if shot.tap_load and shot.weapon.tap_reload_bounds is None:
@@ -221,7 +234,9 @@ def _skill(ctx: Ctx, shot: Shot, p: Mapping[str, Any]) -> tuple[int, list[tuple[
         mods.append(("resting the gun", s.resting))
     if flag(p.get("aimed"), "aimed"):
         if shooter.moved_bound >= ctx.bound - 1:
-            raise RuleError(f"{shooter.name} moved last bound or this one: an aimed shot needs a whole move standing still first.")
+            raise RuleError(
+                f"{shooter.name} moved last bound or this one: an aimed shot needs a whole move standing still first."
+            )
         mods.append(("aimed", s.aimed))
     return base, [m for m in mods if m[1]]
 
@@ -233,15 +248,30 @@ def shoot(ctx: Ctx, p: Mapping[str, Any]) -> None:
     shot = prepare(ctx, p)
     target = shot.targets[0]
     if ctx.t.options.dodge_shots and len(shot.targets) == 1 and _can_dodge(ctx, target):
-        pending = Pending(ctx.state.next_id, target.side, target.name, "shot_dodge", ["dodge", "take"],
-                          f"{shot.shooter.name} fires at {target.name} (skill {shot.skill}): does {target.name} dodge?",
-                          shot={**dict(p), "shooter": shot.shooter.name})
+        pending = Pending(
+            ctx.state.next_id,
+            target.side,
+            target.name,
+            "shot_dodge",
+            ["dodge", "take"],
+            f"{shot.shooter.name} fires at {target.name} (skill {shot.skill}): does {target.name} dodge?",
+            shot={**dict(p), "shooter": shot.shooter.name},
+        )
         ctx.state.next_id += 1
         ctx.state.pending = pending
-        ctx.decision = Decision(target.side, pending.prompt,
-                                (Choice("dodge", f"Dodge (D {current(ctx.t, target, 'D')})"), Choice("take", "Take the shot")),
-                                "defend", {"pending": pending.id})
-        ctx.say("aim", f"{shot.shooter.name} aims at {target.name}; the {target.side} may dodge.", shooter=shot.shooter.name, target=target.name)
+        ctx.decision = Decision(
+            target.side,
+            pending.prompt,
+            (Choice("dodge", f"Dodge (D {current(ctx.t, target, 'D')})"), Choice("take", "Take the shot")),
+            "defend",
+            {"pending": pending.id},
+        )
+        ctx.say(
+            "aim",
+            f"{shot.shooter.name} aims at {target.name}; the {target.side} may dodge.",
+            shooter=shot.shooter.name,
+            target=target.name,
+        )
         return
     fire(ctx, shot)
     _priority_hint(ctx, shot)
@@ -262,8 +292,14 @@ def resume_dodge(ctx: Ctx, pending: Pending, choice: str) -> None:
         ctx.say("check", f"{check.text}.", figure=target.name, ok=check.ok)
         if check.ok:
             _discharged(ctx, shot, misfire=False)
-            ctx.say("shot", f"{shot.shooter.name} fires at {target.name}, who dodges: the shot goes wide.",
-                    shooter=shot.shooter.name, target=target.name, hit=False, dodged=True)
+            ctx.say(
+                "shot",
+                f"{shot.shooter.name} fires at {target.name}, who dodges: the shot goes wide.",
+                shooter=shot.shooter.name,
+                target=target.name,
+                hit=False,
+                dodged=True,
+            )
             return
     fire(ctx, shot)
 
@@ -272,11 +308,18 @@ def _priority_hint(ctx: Ctx, shot: Shot) -> None:
     """7, target priorities: "rifles should always try to knock out officers first" (a hint only)."""
     if not shot.weapon.choose_horse_or_rider or ctx.t.kinds[shot.targets[0].kind].role == "officer":
         return
-    officers = [c.name for c in ctx.state.characters if c.side != shot.shooter.side and not c.out
-                and not c.unconscious and ctx.t.kinds[c.kind].role == "officer"]
+    officers = [
+        c.name
+        for c in ctx.state.characters
+        if c.side != shot.shooter.side and not c.out and not c.unconscious and ctx.t.kinds[c.kind].role == "officer"
+    ]
     if officers:
-        ctx.say("hint", f"Target priority: riflemen try to knock out officers first ({', '.join(officers)} still up).",
-                shooter=shot.shooter.name, officers=officers)
+        ctx.say(
+            "hint",
+            f"Target priority: riflemen try to knock out officers first ({', '.join(officers)} still up).",
+            shooter=shot.shooter.name,
+            officers=officers,
+        )
 
 
 def fire(ctx: Ctx, shot: Shot) -> None:
@@ -289,9 +332,16 @@ def fire(ctx: Ctx, shot: Shot) -> None:
     what = shot.gun.name if shot.gun else f"his {shot.weapon.label}"
     head = f"{shooter.name} fires {what} at {target.name}{group} ({inches(shot.range)})"
     parts: list[str] = []
-    data: dict[str, Any] = {"shooter": shooter.name, "targets": [t.name for t in shot.targets], "weapon": shot.weapon_key,
-                            "range": shot.range, "skill": shot.skill, "base": shot.base,
-                            "modifiers": [{"reason": k, "value": v} for k, v in shot.mods], "misfire": False}
+    data: dict[str, Any] = {
+        "shooter": shooter.name,
+        "targets": [t.name for t in shot.targets],
+        "weapon": shot.weapon_key,
+        "range": shot.range,
+        "skill": shot.skill,
+        "base": shot.base,
+        "modifiers": [{"reason": k, "value": v} for k, v in shot.mods],
+        "misfire": False,
+    }
     misfires = ctx.t.shooting.weather_misfire[ctx.state.weather]
     if misfires:
         face = ctx.d6(f"{shooter.name}: {ctx.state.weather}, misfire on {'/'.join(map(str, misfires))}")
@@ -299,8 +349,12 @@ def fire(ctx: Ctx, shot: Shot) -> None:
         if face in misfires:
             _discharged(ctx, shot, misfire=True)
             data["misfire"] = True
-            ctx.say("shot", f"{head}: {ctx.state.weather} D6 {face}: misfire — re-prime for {ctx.t.shooting.reprime_bounds} bound.",
-                    **data, hit=False)
+            ctx.say(
+                "shot",
+                f"{head}: {ctx.state.weather} D6 {face}: misfire — re-prime for {ctx.t.shooting.reprime_bounds} bound.",
+                **data,
+                hit=False,
+            )
             return
         parts.append(f"{ctx.state.weather} D6 {face}: it fires")
     skill_text = f"skill {shot.base}{mods_text(shot.mods)} = {shot.skill}" if shot.mods else f"skill {shot.skill}"
@@ -339,10 +393,22 @@ def fire(ctx: Ctx, shot: Shot) -> None:
                 break
         if victim is None:
             left = count - i
-            ctx.say("shot", f"The other {left} wounds strike men already down." if left > 1
-                    else "The other wound strikes a man already down.", shooter=shooter.name)
+            ctx.say(
+                "shot",
+                f"The other {left} wounds strike men already down."
+                if left > 1
+                else "The other wound strikes a man already down.",
+                shooter=shooter.name,
+            )
             return
-        _one_wound(ctx, shot, victim, f"Wound {i + 1} of {count} on {victim.name}", [], {"shooter": shooter.name, "wound": i + 1})
+        _one_wound(
+            ctx,
+            shot,
+            victim,
+            f"Wound {i + 1} of {count} on {victim.name}",
+            [],
+            {"shooter": shooter.name, "wound": i + 1},
+        )
 
 
 def _wound_count(ctx: Ctx, shot: Shot, parts: list[str]) -> int:
@@ -383,8 +449,17 @@ def _one_wound(ctx: Ctx, shot: Shot, victim: Character, head: str, parts: list[s
     score = a + b + sum(v for _, v in mods)
     severity = severity_for(ctx, location, score)
     parts.append(severity_text(score, severity, "2D6", mods, f"{a}+{b}"))
-    ctx.say("shot", f"{head}: {' · '.join(parts)}.", **data, hit=True, target=victim.name, at=at or "man",
-            location=location, score=score, severity=severity)
+    ctx.say(
+        "shot",
+        f"{head}: {' · '.join(parts)}.",
+        **data,
+        hit=True,
+        target=victim.name,
+        at=at or "man",
+        location=location,
+        score=score,
+        severity=severity,
+    )
     if at == "horse":
         horse_wound(ctx, victim, location, severity, shooter.name)
     else:

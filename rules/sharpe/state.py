@@ -3,6 +3,7 @@
 Per-bound facts are kept as the number of the bound they happened in (``shot_bound == bound``
 means "has shot this bound"), so nothing needs clearing when a bound ends.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,4 +1,5 @@
 """Wounding (12) and wound effects (13): location, severity, what a wound does, falls, horses, morale."""
+
 from __future__ import annotations
 
 from rules.sharpe.common import PART_WORDS, SEVERITY_WORDS, Ctx, mods_text
@@ -30,8 +31,16 @@ def swap_arm(location: str, from_side: str) -> str:
     return location
 
 
-def location_roll(ctx: Ctx, victim: Character, reason: str, *, from_side: str = "front",
-                  capture: bool = False, blow: str = "", auto_head: bool = False) -> tuple[str, str]:
+def location_roll(
+    ctx: Ctx,
+    victim: Character,
+    reason: str,
+    *,
+    from_side: str = "front",
+    capture: bool = False,
+    blow: str = "",
+    auto_head: bool = False,
+) -> tuple[str, str]:
     """The body part hit and how it was found ("location 5: chest")."""
     if auto_head or blow == "headbutt":
         why = "sneaked up on" if auto_head else "head butt"
@@ -60,8 +69,17 @@ def severity_text(score: int, severity: str, label: str, mods: list[tuple[str, i
 # --- applying a wound ------------------------------------------------------------------------------
 
 
-def apply_wound(ctx: Ctx, victim: Character, location: str, severity: str, *, by: str, source: str,
-                capture: bool = False, perch_ft: float = 0.0) -> None:
+def apply_wound(
+    ctx: Ctx,
+    victim: Character,
+    location: str,
+    severity: str,
+    *,
+    by: str,
+    source: str,
+    capture: bool = False,
+    perch_ft: float = 0.0,
+) -> None:
     """Everything a wound result does, immediately (13), with one "wound" event listing the effects."""
     if severity == "none":
         _no_effect(ctx, victim, by=by, source=source)
@@ -87,9 +105,17 @@ def apply_wound(ctx: Ctx, victim: Character, location: str, severity: str, *, by
         effects.append(moved)
     effects.append("recoils 1″")
     word = SEVERITY_WORDS[severity]
-    ctx.say("wound", f"{victim.name}: {word} to the {PART_WORDS[location]} — {'; '.join(effects)}.",
-            figure=victim.name, side=victim.side, location=location, severity=severity, by=by,
-            effects=effects, points=total)
+    ctx.say(
+        "wound",
+        f"{victim.name}: {word} to the {PART_WORDS[location]} — {'; '.join(effects)}.",
+        figure=victim.name,
+        side=victim.side,
+        location=location,
+        severity=severity,
+        by=by,
+        effects=effects,
+        points=total,
+    )
     if victim.mounted:
         _rider_wounded(ctx, victim, severity, shot=source == "shot", by=by)
     if perch_ft > 0:
@@ -104,25 +130,43 @@ def _no_effect(ctx: Ctx, victim: Character, *, by: str, source: str) -> None:
         victim.busy_bound = ctx.bound
         effects.append("suppressed: no movement or attacks this bound")
     effects.append("recoils 1″")
-    ctx.say("wound", f"{victim.name}: no effect — {'; '.join(effects)}.", figure=victim.name, side=victim.side,
-            severity="none", by=by, effects=effects)
+    ctx.say(
+        "wound",
+        f"{victim.name}: no effect — {'; '.join(effects)}.",
+        figure=victim.name,
+        side=victim.side,
+        severity="none",
+        by=by,
+        effects=effects,
+    )
     if source == "shot" and victim.mounted and victim.horse is not None and not victim.horse.lost_control:
         check = ability_check(ctx, victim, "D", "control his horse after the shot")
         if not check.ok:
             victim.horse.lost_control = "shaken"
-        outcome = "keeps control" if check.ok else "loses control: the horse runs on at the same speed; he may only parry"
+        outcome = (
+            "keeps control" if check.ok else "loses control: the horse runs on at the same speed; he may only parry"
+        )
         ctx.say("check", f"{check.text}: {outcome}.", figure=victim.name, ok=check.ok)
 
 
 def _knockout(ctx: Ctx, victim: Character, *, by: str) -> None:
     """A-SHARPE-12: a capture's serious or kill result knocks out (as a serious head wound, no death)."""
-    bounds = ctx.dice.roll(ctx.t.effects.knockout_die, f"{victim.name}: knocked out, bounds (D{ctx.t.effects.knockout_die})")
+    bounds = ctx.dice.roll(
+        ctx.t.effects.knockout_die, f"{victim.name}: knocked out, bounds (D{ctx.t.effects.knockout_die})"
+    )
     victim.knocked_out, victim.knocked_out_bound = bounds, ctx.bound
     victim.down = "knocked_down"
     victim.wounded_bound = victim.busy_bound = ctx.bound
     effects = [f"knocked out for {bounds} bound{'s' if bounds > 1 else ''}", "may be carried off as a prisoner"]
-    ctx.say("wound", f"{victim.name}: knocked out — {'; '.join(effects)}.", figure=victim.name, side=victim.side,
-            severity="knockout", by=by, effects=effects)
+    ctx.say(
+        "wound",
+        f"{victim.name}: knocked out — {'; '.join(effects)}.",
+        figure=victim.name,
+        side=victim.side,
+        severity="knockout",
+        by=by,
+        effects=effects,
+    )
     if victim.mounted:
         unhorse(ctx, victim, "falls from his horse", further=False, by=by)
     morale_triggers(ctx)
@@ -149,7 +193,9 @@ def _location_effects(ctx: Ctx, victim: Character, location: str, severity: str,
         victim.down = "knocked_down"
         effects.append("knocked down")
         if location == "head":
-            bounds = ctx.dice.roll(ctx.t.effects.knockout_die, f"{victim.name}: knocked out, bounds (D{ctx.t.effects.knockout_die})")
+            bounds = ctx.dice.roll(
+                ctx.t.effects.knockout_die, f"{victim.name}: knocked out, bounds (D{ctx.t.effects.knockout_die})"
+            )
             victim.knocked_out, victim.knocked_out_bound = bounds, ctx.bound
             effects.append(f"knocked out for {bounds} bound{'s' if bounds > 1 else ''}")
         elif not victim.passout_rolls:
@@ -177,8 +223,15 @@ def drop_weapon(ctx: Ctx, ch: Character, weapon: str) -> None:
     firearm = next((f for f in ch.firearms if f.weapon == weapon), None)
     if firearm is not None:
         ch.firearms.remove(firearm)
-    ctx.state.dropped.append(Dropped(weapon, ch.name, ctx.bound, loaded=bool(firearm and firearm.loaded),
-                                     reload_left=firearm.reload_left if firearm else 0))
+    ctx.state.dropped.append(
+        Dropped(
+            weapon,
+            ch.name,
+            ctx.bound,
+            loaded=bool(firearm and firearm.loaded),
+            reload_left=firearm.reload_left if firearm else 0,
+        )
+    )
     if ch.in_hand == weapon:
         ch.in_hand = None
 
@@ -210,8 +263,14 @@ def fall_wound(ctx: Ctx, ch: Character, reason: str, by: str) -> None:
     mods = [("falling", ctx.t.wound_modifiers.falling)]
     score = a + b + sum(v for _, v in mods)
     severity = severity_for(ctx, location, score)
-    ctx.say("fall", f"{ch.name} {reason}: {where} · {severity_text(score, severity, '2D6', mods, f'{a}+{b}')}.",
-            figure=ch.name, location=location, score=score, severity=severity)
+    ctx.say(
+        "fall",
+        f"{ch.name} {reason}: {where} · {severity_text(score, severity, '2D6', mods, f'{a}+{b}')}.",
+        figure=ch.name,
+        location=location,
+        score=score,
+        severity=severity,
+    )
     apply_wound(ctx, ch, location, severity, by=by, source="fall")
 
 
@@ -241,7 +300,12 @@ def unhorse(ctx: Ctx, rider: Character, how: str, *, further: bool, by: str) -> 
     ctx.say("horse", f"{rider.name} {how}; his horse runs on.", figure=rider.name)
     if further and not rider.out:
         check = ability_check(ctx, rider, "D", "fall clear of his horse")
-        ctx.say("check", f"{check.text}: {'lands unhurt' if check.ok else 'is hurt in the fall'}.", figure=rider.name, ok=check.ok)
+        ctx.say(
+            "check",
+            f"{check.text}: {'lands unhurt' if check.ok else 'is hurt in the fall'}.",
+            figure=rider.name,
+            ok=check.ok,
+        )
         if not check.ok:
             fall_wound(ctx, rider, "falls from his horse", by)
 
@@ -253,8 +317,12 @@ def _rider_wounded(ctx: Ctx, rider: Character, severity: str, *, shot: bool, by:
         unhorse(ctx, rider, "falls from his horse (a serious wound)", further=shot, by=by)
         return
     check = ability_check(ctx, rider, "D", "keep his seat")
-    ctx.say("check", f"{check.text}: {'keeps his seat; the horse runs on as before' if check.ok else 'falls'}.",
-            figure=rider.name, ok=check.ok)
+    ctx.say(
+        "check",
+        f"{check.text}: {'keeps his seat; the horse runs on as before' if check.ok else 'falls'}.",
+        figure=rider.name,
+        ok=check.ok,
+    )
     if not check.ok:
         unhorse(ctx, rider, "falls from his horse", further=shot, by=by)
 
@@ -266,18 +334,27 @@ def horse_wound(ctx: Ctx, rider: Character, location: str, severity: str, by: st
         return
     if severity in ("light", "serious"):
         horse.wounds.append(Wound(location, severity, ctx.bound, by))
-    horse_points = sum(ctx.t.wound_points.light if w.severity == "light" else ctx.t.wound_points.serious for w in horse.wounds)
+    horse_points = sum(
+        ctx.t.wound_points.light if w.severity == "light" else ctx.t.wound_points.serious for w in horse.wounds
+    )
     collapses = severity == "kill" or horse_points >= ctx.t.wound_points.serious
     word = SEVERITY_WORDS[severity]
     if collapses:
         horse.dead = True
-        ctx.say("horse", f"{rider.name}'s horse: {word} to the {PART_WORDS[location]} — it collapses where it stands.",
-                figure=rider.name, location=location, severity=severity)
+        ctx.say(
+            "horse",
+            f"{rider.name}'s horse: {word} to the {PART_WORDS[location]} — it collapses where it stands.",
+            figure=rider.name,
+            location=location,
+            severity=severity,
+        )
         if rider.mounted:
             rider.mounted = False
             rider.down = rider.down or "fallen"
             check = ability_check(ctx, rider, "D", "escape harm as his horse goes down")
-            ctx.say("check", f"{check.text}: {'escapes harm' if check.ok else 'is hurt'}.", figure=rider.name, ok=check.ok)
+            ctx.say(
+                "check", f"{check.text}: {'escapes harm' if check.ok else 'is hurt'}.", figure=rider.name, ok=check.ok
+            )
             if not check.ok:
                 fall_wound(ctx, rider, "falls with his horse", by)
         return
@@ -288,7 +365,11 @@ def horse_wound(ctx: Ctx, rider: Character, location: str, severity: str, by: st
             effects.append(f"now at the {horse.pace}")
         horse.lamed = True
         effects.append("will not gallop again")
-    text = f"{rider.name}'s horse: {word} to the {PART_WORDS[location]}" + (f" — {'; '.join(effects)}" if effects else "") + "."
+    text = (
+        f"{rider.name}'s horse: {word} to the {PART_WORDS[location]}"
+        + (f" — {'; '.join(effects)}" if effects else "")
+        + "."
+    )
     ctx.say("horse", text, figure=rider.name, location=location, severity=severity)
     if rider.mounted:
         control_check(ctx, rider, "control his hurt horse", reason="wounded")
@@ -306,10 +387,20 @@ def control_check(ctx: Ctx, rider: Character, doing: str, *, reason: str) -> boo
     horse.lost_control = horse.lost_control if horse.lost_control == "wounded" else reason
     if horse.lost_control == "wounded":
         face = ctx.d6(f"{rider.name}: which way the horse veers")
-        ctx.say("check", f"{check.text}: the horse veers {ctx.t.horses.veer_d6[face - 1]} (D6 {face}); no attacks, parries or ripostes.",
-                figure=rider.name, ok=False, veer=face)
+        ctx.say(
+            "check",
+            f"{check.text}: the horse veers {ctx.t.horses.veer_d6[face - 1]} (D6 {face}); no attacks, parries or ripostes.",
+            figure=rider.name,
+            ok=False,
+            veer=face,
+        )
     else:
-        ctx.say("check", f"{check.text}: the horse runs on at the same speed; he may only parry.", figure=rider.name, ok=False)
+        ctx.say(
+            "check",
+            f"{check.text}: the horse runs on at the same speed; he may only parry.",
+            figure=rider.name,
+            ok=False,
+        )
     return False
 
 

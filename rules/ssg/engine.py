@@ -3,12 +3,14 @@
 Geometry is an input: players report distances, contacts and line of sight; the engine checks
 them against the tables and rolls the dice in the notes' Dice order.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Mapping, Sequence
+from typing import Any, Literal
 
 from rules.core import (
     Action,
@@ -76,8 +78,7 @@ def table_problems(t: SsgTables) -> list[str]:
         problems.append(f"figures_per_side: must be at least 1, got {t.figures_per_side}")
     if not 1 <= t.victory_removed <= t.figures_per_side:
         problems.append(
-            f"victory_removed: must be between 1 and figures_per_side ({t.figures_per_side}), "
-            f"got {t.victory_removed}"
+            f"victory_removed: must be between 1 and figures_per_side ({t.figures_per_side}), got {t.victory_removed}"
         )
     for key in ("setup_within_inches_of_home", "move_max_inches", "contact_inches"):
         if not getattr(t, key) > 0:
@@ -251,9 +252,7 @@ class SsgEngine:
             raise RuleError("A figure needs a name.")
         side = self._side(spec.side)
         if spec.stats:
-            raise RuleError(
-                f"{short(name)} has stats, but SSG figures carry only a weapon: leave the stats empty."
-            )
+            raise RuleError(f"{short(name)} has stats, but SSG figures carry only a weapon: leave the stats empty.")
         return FigureSpec(name=name, side=side, kind=self._weapon(name, spec.kind), stats={})
 
     def recruit(self, spec: FigureSpec, dice: DiceSource) -> Outcome[FigureSpec]:
@@ -293,8 +292,7 @@ class SsgEngine:
         events.append(
             _phase_event(
                 state,
-                f"Set up each side within {setup} of its home base; {first} goes first: "
-                f"turn 1, movement phase.",
+                f"Set up each side within {setup} of its home base; {first} goes first: turn 1, movement phase.",
             )
         )
         return Outcome(state, events)
@@ -381,8 +379,7 @@ class SsgEngine:
         if not state.contacts:
             state.phase = "shooting"
             text = (
-                f"No figures are in contact, so there is no melee: "
-                f"turn {state.turn} · {state.active} · shooting phase."
+                f"No figures are in contact, so there is no melee: turn {state.turn} · {state.active} · shooting phase."
             )
             return [_phase_event(state, text)]
         state.phase = "melee"
@@ -452,8 +449,13 @@ class SsgEngine:
             b = dice.roll(D6, f"{theirs.name}: melee against {mine.name}")
             winner, loser = (mine, theirs) if a > b else (theirs, mine)
             result = "tie, roll again" if a == b else f"{winner.name} wins"
-            data = {"fighter": mine.name, "opponent": theirs.name, "round": round_no,
-                    "rolls": {mine.name: a, theirs.name: b}, "winner": None if a == b else winner.name}
+            data = {
+                "fighter": mine.name,
+                "opponent": theirs.name,
+                "round": round_no,
+                "rolls": {mine.name: a, theirs.name: b},
+                "winner": None if a == b else winner.name,
+            }
             events.append(Event("melee", f"Melee: {mine.name} {a}, {theirs.name} {b}: {result}.", data))
             if a != b:
                 break
@@ -510,9 +512,7 @@ class SsgEngine:
         shooter.shot = True
         return self._fire(state, shooter, weapon, groups, dice)
 
-    def _volley(
-        self, state: SsgState, shooter: SsgFigure, weapon: Weapon, params: Mapping[str, Any]
-    ) -> list[_Group]:
+    def _volley(self, state: SsgState, shooter: SsgFigure, weapon: Weapon, params: Mapping[str, Any]) -> list[_Group]:
         """Every target group declared, checked and given its dice before any die is rolled."""
         if _blank(params.get("target")):
             raise RuleError(f"Name the figure {shooter.name} shoots at.")
@@ -562,13 +562,13 @@ class SsgEngine:
         total = sum(counts)
         if total > weapon.rof:
             raise RuleError(
-                f"{shooter.name}'s {shooter.weapon} has ROF {weapon.rof}: "
-                f"{_plural(total, 'die', 'dice')} are too many."
+                f"{shooter.name}'s {shooter.weapon} has ROF {weapon.rof}: {_plural(total, 'die', 'dice')} are too many."
             )
         return counts
 
-    def _group(self, state: SsgState, shooter: SsgFigure, weapon: Weapon, suffix: str,
-               values: Mapping[str, Any], count: int) -> _Group:
+    def _group(
+        self, state: SsgState, shooter: SsgFigure, weapon: Weapon, suffix: str, values: Mapping[str, Any], count: int
+    ) -> _Group:
         target = _figure(state, values["target"])
         if target.side == shooter.side:
             raise RuleError(f"{target.name} is on {shooter.name}'s own side: shoot at an enemy figure.")
@@ -600,8 +600,9 @@ class SsgEngine:
             mods.append(("beyond_short_range", drm.beyond_short_range))
         return [(key, value) for key, value in mods if value != 0]
 
-    def _fire(self, state: SsgState, shooter: SsgFigure, weapon: Weapon, groups: list[_Group],
-              dice: DiceSource) -> list[Event]:
+    def _fire(
+        self, state: SsgState, shooter: SsgFigure, weapon: Weapon, groups: list[_Group], dice: DiceSource
+    ) -> list[Event]:
         events: list[Event] = []
         total = sum(g.dice for g in groups)
         number = 0
@@ -615,8 +616,17 @@ class SsgEngine:
                     return events
         return events
 
-    def _one_shot(self, state: SsgState, shooter: SsgFigure, group: _Group, mods: list[tuple[str, int]],
-                  natural: int, number: int, total: int, events: list[Event]) -> bool:
+    def _one_shot(
+        self,
+        state: SsgState,
+        shooter: SsgFigure,
+        group: _Group,
+        mods: list[tuple[str, int]],
+        natural: int,
+        number: int,
+        total: int,
+        events: list[Event],
+    ) -> bool:
         """One die at one target (A-SSG-3: no automatic hits); True when the game ends."""
         target = _figure(state, group.target)
         modifier = sum(v for _, v in mods)
@@ -630,10 +640,18 @@ class SsgEngine:
         which = f" (die {number} of {total})" if total > 1 else ""
         text = f"{shooter.name} fires at {target.name}{which}: {calc}, needs {need}: {result}."
         data = {
-            "shooter": shooter.name, "target": target.name, "die": number, "of": total,
-            "range": group.range, "los": group.los, "natural": natural,
+            "shooter": shooter.name,
+            "target": target.name,
+            "die": number,
+            "of": total,
+            "range": group.range,
+            "los": group.los,
+            "natural": natural,
             "modifiers": [{"reason": LOS_LABELS[k], "value": v} for k, v in mods],
-            "modifier": modifier, "total": score, "needed": need, "hit": hit,
+            "modifier": modifier,
+            "total": score,
+            "needed": need,
+            "hit": hit,
             "effect": "miss" if not hit else ("already removed" if already else "removed"),
         }
         events.append(Event("shot", text, data))
@@ -655,9 +673,7 @@ class SsgEngine:
     def board(self, state: SsgState) -> Board:
         over = state.phase == "over"
         headline = (
-            f"Game over: {state.winner} won"
-            if over
-            else f"Turn {state.turn} · {state.active} · {state.phase} phase"
+            f"Game over: {state.winner} won" if over else f"Turn {state.turn} · {state.active} · {state.phase} phase"
         )
         need = self.tables.victory_removed
         lost = " · ".join(f"{side} {_lost(state, side)}/{need}" for side in state.sides)

@@ -4,14 +4,15 @@ Squares are (x, y) with (0, 0) the top-left square, written as players write the
 letters and row numbers (``C4``). Everything passes through the sides of squares, never the
 corners: distance is counted in orthogonal steps, adjacency is orthogonal (A-YASG-6, -15).
 """
+
 from __future__ import annotations
 
 import heapq
 import math
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping
 
 from rules.core import RuleError, short
 from rules.yasg.data import EdgeKind, TerrainKind
@@ -49,7 +50,9 @@ def parse_square(text: str, width: int, height: int) -> Square:
     square = (x - 1, int(digits) - 1)
     if not (0 <= square[0] < width and 0 <= square[1] < height):
         last = square_name((width - 1, height - 1))
-        raise RuleError(f"{square_name(square) if square[1] >= 0 else text} is off the board, which runs from A1 to {last}.")
+        raise RuleError(
+            f"{square_name(square) if square[1] >= 0 else text} is off the board, which runs from A1 to {last}."
+        )
     return square
 
 
@@ -91,7 +94,9 @@ def normal_edge(square: Square, side: str, width: int, height: int) -> tuple[int
     dx, dy = STEP[side]
     other = (square[0] + dx, square[1] + dy)
     if not (0 <= other[0] < width and 0 <= other[1] < height):
-        raise RuleError(f"The {SIDE_WORDS[side]} side of {square_name(square)} is the edge of the board: nothing crosses it.")
+        raise RuleError(
+            f"The {SIDE_WORDS[side]} side of {square_name(square)} is the edge of the board: nothing crosses it."
+        )
     if side in ("n", "w"):
         return square[0], square[1], side
     return other[0], other[1], OPPOSITE[side]

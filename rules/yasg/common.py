@@ -1,4 +1,5 @@
 """Small helpers the setup and the turn share: finding figures and sides, reading options."""
+
 from __future__ import annotations
 
 from typing import Any

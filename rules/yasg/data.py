@@ -1,4 +1,5 @@
 """The tables of YASG (``tables.yaml``) as dataclasses, and the checks their types cannot make."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -186,7 +187,11 @@ def table_problems(t: YasgTables) -> list[str]:
     if not 1 <= t.figures_per_side.min <= t.figures_per_side.max:
         problems.append("figures_per_side: need 1 <= min <= max")
     letters = t.class_letters
-    if len(set(letters)) != len(letters) or not letters or not all(len(x) == 1 and x.isalpha() and x.isupper() for x in letters):
+    if (
+        len(set(letters)) != len(letters)
+        or not letters
+        or not all(len(x) == 1 and x.isalpha() and x.isupper() for x in letters)
+    ):
         problems.append("class_letters: need different single capital letters")
     for letter in t.initial_classes:
         if letter not in letters:

@@ -5,11 +5,13 @@ The board is the engine's: its state holds the grid, the terrain and every figur
 facing, and the engine measures what players at a table would (within 2 squares, adjacency,
 range, the arc of fire, uphill, cover). The turn itself is in :mod:`rules.yasg.play`.
 """
+
 from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from rules.core import (
     Action,
@@ -57,9 +59,17 @@ class YasgEngine(PlayActions):
         self.t = tables
         self.judge = Judge(tables)
         self._handlers: dict[str, Handler] = {
-            "board": self._board, "terrain": self._terrain, "edge": self._edge, "place": self._place,
-            "move": self._move, "face": self._face, "load": self._load, "fire": self._fire,
-            "engage": self._engage, "look": self._look, "next": self._next,
+            "board": self._board,
+            "terrain": self._terrain,
+            "edge": self._edge,
+            "place": self._place,
+            "move": self._move,
+            "face": self._face,
+            "load": self._load,
+            "fire": self._fire,
+            "engage": self._engage,
+            "look": self._look,
+            "next": self._next,
         }
 
     @staticmethod
@@ -69,8 +79,14 @@ class YasgEngine(PlayActions):
         shots = [e for e in events if e.kind in ("fire", "misfire")]
         if not shots:
             return default_outcome(events)
-        return "; ".join("misfire" if e.kind == "misfire" else f"{e.data['target']}: {RESULT_WORDS[e.data['result']]}"
-                         if e.data.get("hit") else "miss" for e in shots)
+        return "; ".join(
+            "misfire"
+            if e.kind == "misfire"
+            else f"{e.data['target']}: {RESULT_WORDS[e.data['result']]}"
+            if e.data.get("hit")
+            else "miss"
+            for e in shots
+        )
 
     @staticmethod
     def _map_problems(tables: YasgTables) -> list[str]:
@@ -107,7 +123,9 @@ class YasgEngine(PlayActions):
                 if weapon != self.t.default_weapon:
                     stats["weapon"] = weapon
             else:
-                raise RuleError(f"{short(name)} has a stat {short(str(key))} YASG does not know: use leader=yes or weapon=…")
+                raise RuleError(
+                    f"{short(name)} has a stat {short(str(key))} YASG does not know: use leader=yes or weapon=…"
+                )
         return FigureSpec(name=name, side=side, kind=kind, stats=stats)
 
     def recruit(self, spec: FigureSpec, dice: DiceSource) -> Outcome[FigureSpec]:
@@ -143,24 +161,40 @@ class YasgEngine(PlayActions):
         for weapon in self.t.weapons:
             if weapon.casefold() == str(value).strip().casefold():
                 return weapon
-        raise RuleError(f"{short(name)} carries {short(str(value))}, which YASG does not know: use {joined(list(self.t.weapons), 'or')}.")
+        raise RuleError(
+            f"{short(name)} carries {short(str(value))}, which YASG does not know: use {joined(list(self.t.weapons), 'or')}."
+        )
 
     def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[YasgState]:
         checked = [self.check_figure(spec) for spec in figures]
         self._check_roster(checked)
         spec = self.t.maps[self.t.board]
-        state = YasgState(sides=list(self.t.sides), phase="setup", turn=0, width=spec.width, height=spec.height,
-                          figures=[self._new_figure(s) for s in checked], map_name=self.t.board)
+        state = YasgState(
+            sides=list(self.t.sides),
+            phase="setup",
+            turn=0,
+            width=spec.width,
+            height=spec.height,
+            figures=[self._new_figure(s) for s in checked],
+            map_name=self.t.board,
+        )
         _lay_out(self.t, spec, state)
         events = self._leaders(state)
-        text = (f"Setup on {self._board_words(state)}. Place every figure with /yasg place (the board may first be "
-                f"changed with /yasg board, /yasg terrain and /yasg edge), then /yasg next begins turn 1.")
+        text = (
+            f"Setup on {self._board_words(state)}. Place every figure with /yasg place (the board may first be "
+            f"changed with /yasg board, /yasg terrain and /yasg edge), then /yasg next begins turn 1."
+        )
         events.append(phase_event(state, text))
         return Outcome(state, events)
 
     def _new_figure(self, spec: FigureSpec) -> YasgFigure:
-        return YasgFigure(name=spec.name, side=spec.side, base_class=spec.kind, leader=spec.stats.get("leader") == "yes",
-                          weapon=str(spec.stats.get("weapon", self.t.default_weapon)))
+        return YasgFigure(
+            name=spec.name,
+            side=spec.side,
+            base_class=spec.kind,
+            leader=spec.stats.get("leader") == "yes",
+            weapon=str(spec.stats.get("weapon", self.t.default_weapon)),
+        )
 
     def _check_roster(self, figures: Sequence[FigureSpec]) -> None:
         limits = self.t.figures_per_side
@@ -186,8 +220,13 @@ class YasgEngine(PlayActions):
                 continue
             best = min(mine, key=lambda f: self.judge.class_number(f.base_class))
             best.leader = True
-            events.append(Event("leader", f"{side.title()} named no Leader: {best.name} (class {best.base_class}) leads.",
-                                {"side": side, "figure": best.name}))
+            events.append(
+                Event(
+                    "leader",
+                    f"{side.title()} named no Leader: {best.name} (class {best.base_class}) leads.",
+                    {"side": side, "figure": best.name},
+                )
+            )
         return events
 
     # --- setup actions
@@ -196,7 +235,9 @@ class YasgEngine(PlayActions):
         if state.phase != "setup":
             raise RuleError(f"{doing} only before the battle begins; it is turn {state.turn}, {state.phase} phase.")
 
-    def _board(self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
+    def _board(
+        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
+    ) -> list[Event]:
         self._require_setup(state, "The board is chosen")
         placed = [f.name for f in state.figures if f.square is not None]
         if placed:
@@ -230,7 +271,9 @@ class YasgEngine(PlayActions):
         size = f"{state.width} × {state.height} squares"
         return f"the map “{state.map_name}” ({size})" if state.map_name else f"{size} of open ground"
 
-    def _terrain(self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
+    def _terrain(
+        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
+    ) -> list[Event]:
         self._require_setup(state, "Terrain is laid out")
         squares = parse_squares(str(params.get("squares") or ""), state.width, state.height)
         kind = self._terrain_kind(params.get("kind"))
@@ -249,7 +292,9 @@ class YasgEngine(PlayActions):
             raise RuleError(f"{short(str(wanted))} is not a kind of terrain: use {joined(list(self.t.terrain), 'or')}.")
         return found
 
-    def _edge(self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
+    def _edge(
+        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
+    ) -> list[Event]:
         self._require_setup(state, "Hedges and walls are put up")
         squares = parse_squares(str(params.get("squares") or ""), state.width, state.height)
         which = sides_list(params.get("side"))
@@ -258,7 +303,9 @@ class YasgEngine(PlayActions):
         text = " ".join(str(params.get("kind") or "").split()).casefold()
         kind = next((k for k in self.t.edges if k.casefold() == text), None if text != "none" else "none")
         if kind is None:
-            raise RuleError(f"{short(text)} is not something on a square's side: use {joined(list(self.t.edges) + ['none'], 'or')}.")
+            raise RuleError(
+                f"{short(text)} is not something on a square's side: use {joined(list(self.t.edges) + ['none'], 'or')}."
+            )
         marks = [normal_edge(sq, which[0], state.width, state.height) for sq in squares]
         for x, y, s in marks:
             state.edges = [e for e in state.edges if (e.x, e.y, e.side) != (x, y, s)]
@@ -268,7 +315,9 @@ class YasgEngine(PlayActions):
         what = "nothing stands" if kind == "none" else f"a {kind} runs"
         return [phase_event(state, f"Setup: {what} along the {SIDE_WORDS[which[0]]} side of {where}.")]
 
-    def _place(self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
+    def _place(
+        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
+    ) -> list[Event]:
         self._require_setup(state, "Figures are placed")
         fig = own_figure(state, params.get("figure"), side, by_gm, "place")
         square = parse_square(str(params.get("square") or ""), state.width, state.height)
@@ -292,8 +341,13 @@ class YasgEngine(PlayActions):
         name = str(action.name).strip().casefold()
         handler = self._handlers.get(name)
         if handler is None:
-            raise RuleError(f"YASG has no action called {short(str(action.name))}: use {joined(sorted(self._handlers), 'or')}.")
-        side = next((s for s in state.sides if isinstance(action.side, str) and s.casefold() == action.side.strip().casefold()), None)
+            raise RuleError(
+                f"YASG has no action called {short(str(action.name))}: use {joined(sorted(self._handlers), 'or')}."
+            )
+        side = next(
+            (s for s in state.sides if isinstance(action.side, str) and s.casefold() == action.side.strip().casefold()),
+            None,
+        )
         if side is None and not action.by_gm:
             raise RuleError(f"Only the players of {joined(state.sides)} (or the game master) act in this battle.")
         new = copy.deepcopy(state)
@@ -322,10 +376,15 @@ class YasgEngine(PlayActions):
             headline = f"Turn {state.turn} · {state.phase} phase · {turn}"
         standing = " · ".join(
             f"{s} {sum(1 for f in state.figures if f.side == s and not f.out)}/{sum(1 for f in state.figures if f.side == s)}"
-            for s in state.sides)
-        facts = [("Turn", str(state.turn)), ("Phase", state.phase), ("Active", "—" if over else str(turn)),
-                 ("Board", f"{state.width} × {state.height}" + (f" ({state.map_name})" if state.map_name else "")),
-                 ("In the fight", standing)]
+            for s in state.sides
+        )
+        facts = [
+            ("Turn", str(state.turn)),
+            ("Phase", state.phase),
+            ("Active", "—" if over else str(turn)),
+            ("Board", f"{state.width} × {state.height}" + (f" ({state.map_name})" if state.map_name else "")),
+            ("In the fight", standing),
+        ]
         if state.initiative:
             facts.append(("Initiative", " then ".join(state.initiative)))
         if state.hits:
@@ -339,7 +398,9 @@ class YasgEngine(PlayActions):
         if fig.out:
             return "out of the fight" + (f" ({fig.out_by})" if fig.out_by else "")
         cls = self.judge.letter(self.judge.current_class(fig))
-        parts = [f"class {cls}" + (f" (was {fig.base_class}, {plural(fig.wounds, 'wound point')})" if fig.wounds else "")]
+        parts = [
+            f"class {cls}" + (f" (was {fig.base_class}, {plural(fig.wounds, 'wound point')})" if fig.wounds else "")
+        ]
         parts.append(f"{square_name(fig.square)} facing {fig.facing.upper()}" if fig.square else "not placed yet")
         if fig.leader:
             parts.append("Leader")
@@ -372,8 +433,10 @@ class YasgEngine(PlayActions):
         for e in state.edges:
             edges.setdefault((e.x, e.y), {})[e.side] = e.kind
         cells = sorted({(t.x, t.y) for t in state.terrain} | set(edges), key=lambda sq: (sq[1], sq[0]))
-        squares = tuple(GridSquare(x, y, field.kind_name((x, y)), edges.get((x, y), {}), field.uphill_sides((x, y)))
-                        for x, y in cells)
+        squares = tuple(
+            GridSquare(x, y, field.kind_name((x, y)), edges.get((x, y), {}), field.uphill_sides((x, y)))
+            for x, y in cells
+        )
         pieces = []
         for number, fig in enumerate(state.figures, start=1):
             if not fig.standing:
@@ -435,7 +498,9 @@ def _set_terrain(state: YasgState, squares: Sequence[tuple[int, int]], kind: str
     chosen = set(squares)
     state.terrain = [t for t in state.terrain if (t.x, t.y) not in chosen]
     if kind != "open":
-        state.terrain.extend(TerrainSquare(x, y, kind, list(uphill) if uphill is not None else None) for x, y in squares)
+        state.terrain.extend(
+            TerrainSquare(x, y, kind, list(uphill) if uphill is not None else None) for x, y in squares
+        )
     state.terrain.sort(key=lambda t: (t.y, t.x))
 
 

@@ -2,10 +2,11 @@
 
 Nothing here rolls a die or changes a state; the phases ask, then act.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from rules.core import RuleError
 from rules.yasg.board import Field, distance, edge_key, in_arc, side_towards, square_name
@@ -21,8 +22,17 @@ def field_of(tables: YasgTables, state: YasgState) -> Field:
     uphill = {(t.x, t.y): (tuple(t.uphill) if t.uphill is not None else None) for t in state.terrain}
     edges = {edge_key(e.x, e.y, e.side): e.kind for e in state.edges}
     occupants = {f.square: (f.name, f.side) for f in state.figures if f.standing}
-    return Field(state.width, state.height, terrain, uphill, edges, occupants,  # type: ignore[arg-type]
-                 tables.terrain, tables.edges, tables.movement.uphill_cost)
+    return Field(
+        state.width,
+        state.height,
+        terrain,
+        uphill,
+        edges,
+        occupants,  # type: ignore[arg-type]
+        tables.terrain,
+        tables.edges,
+        tables.movement.uphill_cost,
+    )
 
 
 def extrapolated(table: Mapping[str, int], number: int, letters: list[str]) -> int:
@@ -79,7 +89,11 @@ class Judge:
         """Why the figure tests morale this turn (A-YASG-6), or None."""
         m = self.t.morale
         enemies = [f.square for f in state.figures if f.standing and f.side != fig.side]
-        near = [sq for sq in enemies if sq is not None and fig.square and distance(fig.square, sq) <= m.within_squares_of_enemy]
+        near = [
+            sq
+            for sq in enemies
+            if sq is not None and fig.square and distance(fig.square, sq) <= m.within_squares_of_enemy
+        ]
         if near:
             return f"within {m.within_squares_of_enemy} squares of an enemy"
         if fig.wounds and m.wounded_figures_test:
@@ -139,7 +153,9 @@ class Judge:
         squares = distance(a, b)
         band = self.band(squares)
         if band is None:
-            raise RuleError(f"{target.name} is {squares} squares from {firer.name}, beyond {firer.weapon} range ({self.max_range()}).")
+            raise RuleError(
+                f"{target.name} is {squares} squares from {firer.name}, beyond {firer.weapon} range ({self.max_range()})."
+            )
         if not in_arc(a, firer.facing, b, self.t.arc_of_fire_degrees):
             raise RuleError(
                 f"{target.name} ({square_name(b)}) is outside {firer.name}'s arc of fire facing "

@@ -3,9 +3,11 @@
 Morale and close combat are rolled for every figure at once by one ``next``; fire is one command
 per firer, rolled at once, its damage kept until the fire phase ends (A-YASG-16).
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules.core import DiceSource, Event, RuleError, short
 from rules.yasg.board import Field, adjacent, facing_towards, parse_path, side_towards, square_name
@@ -47,7 +49,9 @@ class PlayActions:
 
     # --- movement phase
 
-    def _move(self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
+    def _move(
+        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
+    ) -> list[Event]:
         self._require(state, "movement", "Figures move")
         fig = self._mover_figure(state, params.get("figure"), side, by_gm, "move")
         self._check_can_move(state, fig)
@@ -76,7 +80,9 @@ class PlayActions:
         if fig.moved:
             raise RuleError(f"{fig.name} has already moved this turn.")
         if fig.pinned:
-            raise RuleError(f"{fig.name} is pinned: it may not move until its Leader comes next to it or it passes a morale test.")
+            raise RuleError(
+                f"{fig.name} is pinned: it may not move until its Leader comes next to it or it passes a morale test."
+            )
         if fig.rallied:
             raise RuleError(f"{fig.name} was rallied by its Leader this phase: it may move again next turn.")
         if self.judge.fallen(fig, state.turn):
@@ -86,7 +92,9 @@ class PlayActions:
         if fig.loading:
             raise RuleError(f"{fig.name} is loading this turn and may not move.")
 
-    def _plan(self, state: YasgState, field: Field, fig: YasgFigure, to: Any, pace: Any) -> tuple[list[tuple[int, int]], int, list[str]]:
+    def _plan(
+        self, state: YasgState, field: Field, fig: YasgFigure, to: Any, pace: Any
+    ) -> tuple[list[tuple[int, int]], int, list[str]]:
         """The path the figure takes (a destination is routed through sides), its cost and why."""
         start = fig.square
         assert start is not None
@@ -115,12 +123,16 @@ class PlayActions:
                     )
             for square in path[1:-1]:
                 if not field.passable(square, fig.side, through):
-                    raise RuleError(f"{fig.name} cannot pass through {square_name(square)}: {field.occupants[square][0]} stands there.")
+                    raise RuleError(
+                        f"{fig.name} cannot pass through {square_name(square)}: {field.occupants[square][0]} stands there."
+                    )
         assert path is not None
         cost, why = field.path_cost(path)
         return path, cost, why
 
-    def _unreachable(self, field: Field, fig: YasgFigure, start: tuple[int, int], goal: tuple[int, int], reach: int, through: bool) -> None:
+    def _unreachable(
+        self, field: Field, fig: YasgFigure, start: tuple[int, int], goal: tuple[int, int], reach: int, through: bool
+    ) -> None:
         far = field.route(start, goal, fig.side, 10 * (field.width + field.height), through)
         if far is None:
             raise RuleError(f"{fig.name} cannot reach {square_name(goal)}: the way is blocked.")
@@ -129,7 +141,9 @@ class PlayActions:
         mv = self.t.movement
         if reach == mv.walk and reach < mv.run:
             hint = ": run instead" if cost <= mv.run else ""
-            raise RuleError(f"{square_name(goal)} costs {fig.name} {plural(cost, 'square')} of movement{extra}; a walk is {reach}{hint}.")
+            raise RuleError(
+                f"{square_name(goal)} costs {fig.name} {plural(cost, 'square')} of movement{extra}; a walk is {reach}{hint}."
+            )
         raise RuleError(
             f"{square_name(goal)} costs {fig.name} {plural(cost, 'square')} of movement{extra}; "
             f"it can go {plural(reach, 'square')} this turn."
@@ -147,7 +161,9 @@ class PlayActions:
             raise RuleError(f"That move costs {fig.name} {plural(cost, 'square')}{extra}; a {pace} is {reach}{hint}.")
         return pace
 
-    def _move_event(self, fig: YasgFigure, path: list[tuple[int, int]], cost: int, why: list[str], pace: str, turn_to: str) -> Event:
+    def _move_event(
+        self, fig: YasgFigure, path: list[tuple[int, int]], cost: int, why: list[str], pace: str, turn_to: str
+    ) -> Event:
         mv = self.t.movement
         allowance = mv.run_and_fire if pace == "run" else mv.walk_and_fire
         fire = "may still fire" if cost <= allowance else "may not fire this turn"
@@ -157,8 +173,14 @@ class PlayActions:
         text = f"{fig.name} {verb} {route} ({plural(cost, 'square')}{extra}), facing {turn_to.upper()}; it {fire}."
         if fig.weapon_state == "empty" and self.t.load_automatically:
             text += f" Its {fig.weapon} stays empty this turn."
-        data = {"figure": fig.name, "path": [square_name(sq) for sq in path], "cost": cost, "pace": pace,
-                "facing": turn_to, "may_fire": cost <= allowance}
+        data = {
+            "figure": fig.name,
+            "path": [square_name(sq) for sq in path],
+            "cost": cost,
+            "pace": pace,
+            "facing": turn_to,
+            "may_fire": cost <= allowance,
+        }
         return Event("move", text, data)
 
     def _fall_roll(self, state: YasgState, fig: YasgFigure, dice: DiceSource) -> Event:
@@ -182,7 +204,9 @@ class PlayActions:
                 events.append(Event("rally", text, {"leader": leader.name, "figure": fig.name}))
         return events
 
-    def _face(self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
+    def _face(
+        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
+    ) -> list[Event]:
         self._require(state, "movement", "Figures turn")
         fig = self._mover_figure(state, params.get("figure"), side, by_gm, "turn")
         if self.judge.fallen(fig, state.turn):
@@ -194,7 +218,9 @@ class PlayActions:
         text = f"{fig.name} faces {turn_to.upper()} at {square_name(fig.square)}."  # type: ignore[arg-type]
         return [Event("face", text, {"figure": fig.name, "facing": turn_to})]
 
-    def _load(self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
+    def _load(
+        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
+    ) -> list[Event]:
         if state.phase == "movement":
             fig = self._mover_figure(state, params.get("figure"), side, by_gm, "load")
         elif state.phase == "fire":
@@ -220,7 +246,9 @@ class PlayActions:
 
     # --- fire phase
 
-    def _fire(self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
+    def _fire(
+        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
+    ) -> list[Event]:
         self._require(state, "fire", "Figures fire")
         fig = own_figure(state, params.get("figure"), side, by_gm, "fire")
         if fig.side in state.done:
@@ -244,14 +272,23 @@ class PlayActions:
         parts += [f"{name} +{value}" for name, value in shot.modifiers]
         return "; ".join(parts)
 
-    def _resolve_shot(self, state: YasgState, fig: YasgFigure, target: YasgFigure, shot: Shot, dice: DiceSource) -> list[Event]:
+    def _resolve_shot(
+        self, state: YasgState, fig: YasgFigure, target: YasgFigure, shot: Shot, dice: DiceSource
+    ) -> list[Event]:
         """Dice order: d6 misfire, d10 to hit, d10 damage on a hit (A-YASG-13)."""
         fig.fired, fig.weapon_turn = True, state.turn
         misfires = self.t.misfire_on_d6
         check = dice.roll(D6, f"{fig.name}: {fig.weapon}, misfires on {joined([str(m) for m in misfires], 'or')}")
-        data: dict[str, Any] = {"figure": fig.name, "target": target.name, "squares": shot.squares, "band": shot.band,
-                                "class": self.judge.letter(shot.firer_class), "modifiers": [list(m) for m in shot.modifiers],
-                                "needed": shot.need, "misfire_roll": check}
+        data: dict[str, Any] = {
+            "figure": fig.name,
+            "target": target.name,
+            "squares": shot.squares,
+            "band": shot.band,
+            "class": self.judge.letter(shot.firer_class),
+            "modifiers": [list(m) for m in shot.modifiers],
+            "needed": shot.need,
+            "misfire_roll": check,
+        }
         if check in misfires:
             fig.weapon_state = "misfired"
             text = f"{fig.name}'s {fig.weapon} misfires ({check} on the d6): no shot; it spends next turn clearing it."
@@ -286,7 +323,10 @@ class PlayActions:
     def _start_fire(self, state: YasgState) -> list[Event]:
         state.phase, state.mover, state.done = "fire", None, []
         field = self._field(state)
-        able = {s: [f.name for f in state.figures if f.side == s and self.judge.can_fire_now(state, field, f)] for s in state.sides}
+        able = {
+            s: [f.name for f in state.figures if f.side == s and self.judge.can_fire_now(state, field, f)]
+            for s in state.sides
+        }
         if not any(able.values()):
             text = f"Turn {state.turn} · fire phase: no figure can fire."
             return [phase_event(state, text)] + self._end_fire(state)
@@ -314,24 +354,44 @@ class PlayActions:
         for hit in state.hits:
             fig = figure(state, hit.target)
             if fig.out:
-                events.append(Event("wound", f"{fig.name} is already out: {hit.how} changes nothing.", {"figure": fig.name}))
+                events.append(
+                    Event("wound", f"{fig.name} is already out: {hit.how} changes nothing.", {"figure": fig.name})
+                )
                 continue
             if hit.result == "killed":
                 fig.out, fig.out_by = True, hit.by
-                events.append(Event("casualty", f"{fig.name} is killed ({hit.how}).",
-                                    {"figure": fig.name, "side": fig.side, "by": hit.by, "result": "killed"}))
+                events.append(
+                    Event(
+                        "casualty",
+                        f"{fig.name} is killed ({hit.how}).",
+                        {"figure": fig.name, "side": fig.side, "by": hit.by, "result": "killed"},
+                    )
+                )
                 continue
             points = w.serious_points if hit.result == "serious" else w.minor_points
             fig.wounds += points
             if fig.wounds > w.out_when_points_exceed:
                 fig.out, fig.out_by = True, hit.by
                 text = f"{fig.name} takes {RESULT_WORDS[hit.result]} ({hit.how}): {fig.wounds} wound points, out of the fight."
-                events.append(Event("casualty", text, {"figure": fig.name, "side": fig.side, "by": hit.by, "result": hit.result,
-                                                       "wounds": fig.wounds}))
+                events.append(
+                    Event(
+                        "casualty",
+                        text,
+                        {
+                            "figure": fig.name,
+                            "side": fig.side,
+                            "by": hit.by,
+                            "result": hit.result,
+                            "wounds": fig.wounds,
+                        },
+                    )
+                )
                 continue
             letter = self.judge.letter(self.judge.current_class(fig))
             text = f"{fig.name} takes {RESULT_WORDS[hit.result]} ({hit.how}): {plural(fig.wounds, 'wound point')}, now class {letter}."
-            events.append(Event("wound", text, {"figure": fig.name, "result": hit.result, "wounds": fig.wounds, "class": letter}))
+            events.append(
+                Event("wound", text, {"figure": fig.name, "result": hit.result, "wounds": fig.wounds, "class": letter})
+            )
         state.hits = []
         if not events:
             events.append(Event("wound", f"No hits to take from the {phase} phase.", {}))
@@ -366,17 +426,24 @@ class PlayActions:
             events = [Event("close combat", "No figures are in contact: no close combat this turn.", {})]
             return events + self._end_turn(state)
         state.phase, state.done = "close combat", []
-        lines = [f"{name} → {enemies[0].name}" + (f" (or {joined([e.name for e in enemies[1:]], 'or')})" if len(enemies) > 1 else "")
-                 for name, enemies in pairs.items()]
+        lines = [
+            f"{name} → {enemies[0].name}"
+            + (f" (or {joined([e.name for e in enemies[1:]], 'or')})" if len(enemies) > 1 else "")
+            for name, enemies in pairs.items()
+        ]
         choosers = {figure(state, n).side for n, e in pairs.items() if len(e) > 1}
         for side in state.initiative or state.sides:
             if side not in choosers:
                 state.done.append(side)
-        hint = ("choose other targets with /yasg engage, then " if choosers else "") + "/yasg next rolls every fight at once"
+        hint = (
+            "choose other targets with /yasg engage, then " if choosers else ""
+        ) + "/yasg next rolls every fight at once"
         text = f"Turn {state.turn} · close combat phase: {'; '.join(lines)}. {hint.capitalize()}."
         return [phase_event(state, text, pairs={n: [e.name for e in es] for n, es in pairs.items()})]
 
-    def _engage(self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
+    def _engage(
+        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
+    ) -> list[Event]:
         self._require(state, "close combat", "Close-combat targets are chosen")
         fig = own_figure(state, params.get("figure"), side, by_gm, "choose targets for")
         if fig.side in state.done:
@@ -438,10 +505,22 @@ class PlayActions:
             if fig.fallen_until == state.turn:
                 events.append(Event("up", f"{fig.name} is back on its feet.", {"figure": fig.name}))
             fig.shaken = fig.ran
-            fig.moved, fig.ran, fig.fired, fig.loading, fig.rallied, fig.in_combat, fig.engage = 0, False, False, False, False, False, None
+            fig.moved, fig.ran, fig.fired, fig.loading, fig.rallied, fig.in_combat, fig.engage = (
+                0,
+                False,
+                False,
+                False,
+                False,
+                False,
+                None,
+            )
         state.turn += 1
         state.phase, state.mover, state.done, state.initiative = "morale", None, [], []
-        events.append(phase_event(state, f"Turn {state.turn} · morale phase: /yasg next rolls morale for every figure that must test."))
+        events.append(
+            phase_event(
+                state, f"Turn {state.turn} · morale phase: /yasg next rolls morale for every figure that must test."
+            )
+        )
         return events
 
     def _loading_result(self, state: YasgState, fig: YasgFigure) -> list[Event]:
@@ -451,15 +530,28 @@ class PlayActions:
         misfired = fig.weapon_state == "misfired"
         if not (misfired or fig.loading or self.t.load_automatically):
             return []
-        spoiled = "it moved" if fig.moved else "it was in close combat" if fig.in_combat else \
-            "it was getting up" if self.judge.fallen(fig, state.turn) else None
+        spoiled = (
+            "it moved"
+            if fig.moved
+            else "it was in close combat"
+            if fig.in_combat
+            else "it was getting up"
+            if self.judge.fallen(fig, state.turn)
+            else None
+        )
         doing = "clear its misfire" if misfired else "load"
         if spoiled:
             if misfired or fig.loading or fig.in_combat:
-                return [Event("load", f"{fig.name} could not {doing}: {spoiled}.", {"figure": fig.name, "loaded": False})]
+                return [
+                    Event("load", f"{fig.name} could not {doing}: {spoiled}.", {"figure": fig.name, "loaded": False})
+                ]
             return []
         fig.weapon_state = "loaded"
-        text = f"{fig.name} has cleared its misfire and reloaded." if misfired else f"{fig.name} has loaded its {fig.weapon}."
+        text = (
+            f"{fig.name} has cleared its misfire and reloaded."
+            if misfired
+            else f"{fig.name} has loaded its {fig.weapon}."
+        )
         return [Event("load", text, {"figure": fig.name, "loaded": True})]
 
     def _morale(self, state: YasgState, dice: DiceSource) -> list[Event]:
@@ -480,11 +572,28 @@ class PlayActions:
             passed = roll > need
             was = fig.pinned
             fig.pinned = not passed
-            outcome = ("passes and is no longer pinned" if was else "passes") if passed else ("fails: still pinned" if was else "fails: pinned")
+            outcome = (
+                ("passes and is no longer pinned" if was else "passes")
+                if passed
+                else ("fails: still pinned" if was else "fails: pinned")
+            )
             terms = f"class {letter}" + (f", {', '.join(why)}" if why else "")
             text = f"{fig.name} ({reason}; {terms}) rolls {roll}, needs more than {need}: {outcome}."
-            events.append(Event("morale", text, {"figure": fig.name, "reason": reason, "class": letter, "needed": need,
-                                                 "roll": roll, "passed": passed, "pinned": fig.pinned}))
+            events.append(
+                Event(
+                    "morale",
+                    text,
+                    {
+                        "figure": fig.name,
+                        "reason": reason,
+                        "class": letter,
+                        "needed": need,
+                        "roll": roll,
+                        "passed": passed,
+                        "pinned": fig.pinned,
+                    },
+                )
+            )
         if not tested:
             events.append(Event("morale", "No figure needs to test its morale.", {}))
         events.extend(self._initiative(state, dice))
@@ -498,18 +607,27 @@ class PlayActions:
             rolls = {a: dice.roll(D6, f"Initiative: {a}"), b: dice.roll(D6, f"Initiative: {b}")}
             first = None if rolls[a] == rolls[b] else max(rolls, key=lambda s: rolls[s])
             outcome = "a tie, roll again" if first is None else f"{first} move first"
-            events.append(Event("initiative", f"Initiative: {a} {rolls[a]}, {b} {rolls[b]}: {outcome}.",
-                                {"rolls": rolls, "first": first}))
+            events.append(
+                Event(
+                    "initiative",
+                    f"Initiative: {a} {rolls[a]}, {b} {rolls[b]}: {outcome}.",
+                    {"rolls": rolls, "first": first},
+                )
+            )
             if first is not None:
                 break
         state.initiative = [first, b if first == a else a]
         state.phase, state.mover = "movement", first
-        events.append(phase_event(state, f"Turn {state.turn} · movement phase: {first} move first, then /yasg next.", mover=first))
+        events.append(
+            phase_event(state, f"Turn {state.turn} · movement phase: {first} move first, then /yasg next.", mover=first)
+        )
         return events
 
     # --- /yasg next
 
-    def _next(self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
+    def _next(
+        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
+    ) -> list[Event]:
         if state.phase == "setup":
             return self._begin(state)
         if state.phase == "morale":
@@ -519,8 +637,13 @@ class PlayActions:
                 raise RuleError(f"{state.mover} are moving: they end their movement with /yasg next.")
             if state.mover == state.initiative[0]:
                 state.mover = state.initiative[1]
-                return [phase_event(state, f"Turn {state.turn} · movement phase: {state.mover} move now, then /yasg next.",
-                                    mover=state.mover)]
+                return [
+                    phase_event(
+                        state,
+                        f"Turn {state.turn} · movement phase: {state.mover} move now, then /yasg next.",
+                        mover=state.mover,
+                    )
+                ]
             return self._start_fire(state)
         acting = side_of(state, side) or self.whose_turn_of(state)
         events: list[Event] = []
@@ -539,14 +662,23 @@ class PlayActions:
     def _begin(self, state: YasgState) -> list[Event]:
         unplaced = [f.name for f in state.figures if f.square is None]
         if unplaced:
-            raise RuleError(f"Place every figure first: {joined(unplaced[:5])}{' …' if len(unplaced) > 5 else ''} "
-                            f"{'is' if len(unplaced) == 1 else 'are'} not on the board (/yasg place).")
+            raise RuleError(
+                f"Place every figure first: {joined(unplaced[:5])}{' …' if len(unplaced) > 5 else ''} "
+                f"{'is' if len(unplaced) == 1 else 'are'} not on the board (/yasg place)."
+            )
         state.phase, state.turn = "morale", 1
-        return [phase_event(state, "The battle begins. Turn 1 · morale phase: /yasg next rolls morale for every figure that must test.")]
+        return [
+            phase_event(
+                state,
+                "The battle begins. Turn 1 · morale phase: /yasg next rolls morale for every figure that must test.",
+            )
+        ]
 
     # --- /yasg look
 
-    def _look(self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
+    def _look(
+        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
+    ) -> list[Event]:
         fig = figure(state, params.get("figure"))
         target = figure(state, params.get("target"), "the figure to look at")
         if not fig.standing or not target.standing:
@@ -562,10 +694,20 @@ class PlayActions:
         try:
             shot = self.judge.shot(state, field, fig, target)
         except RuleError as exc:
-            return [Event("look", f"{where}: {exc.message}", {"figure": fig.name, "target": target.name, "can_fire": False})]
+            return [
+                Event("look", f"{where}: {exc.message}", {"figure": fig.name, "target": target.name, "can_fire": False})
+            ]
         why = self.judge.why_cannot_fire(state, fig) if state.phase != "setup" else None
         need = f"needs {shot.need} on a d10" if shot.need <= D10 else f"cannot hit (would need {shot.need})"
         text = f"{where}: {self._shot_terms(shot)}; {need}" + (f" — but {fig.name} {why}" if why else "") + "."
         if fig.square and target.square and adjacent(a, b):
-            text += f" In contact across its {side_towards(a, b).upper()} side." if self.judge.in_contact(field, fig, target) else ""
-        return [Event("look", text, {"figure": fig.name, "target": target.name, "needed": shot.need, "can_fire": why is None})]
+            text += (
+                f" In contact across its {side_towards(a, b).upper()} side."
+                if self.judge.in_contact(field, fig, target)
+                else ""
+            )
+        return [
+            Event(
+                "look", text, {"figure": fig.name, "target": target.name, "needed": shot.need, "can_fire": why is None}
+            )
+        ]

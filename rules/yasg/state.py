@@ -1,4 +1,5 @@
 """What a YASG game remembers (RULES-NOTES.md 1.4), as plain dataclasses that round-trip through JSON."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,4 +1,5 @@
 """After a battle the rosters carry its consequences; each figure keeps its history."""
+
 from __future__ import annotations
 
 import pytest
@@ -22,9 +23,17 @@ async def win_ssg(app: App, forced: ForcedDice):
     await app.act(caller(RED), "ssg", "next", {}, "/ssg next")
     for shooter, target in (("Rossi", "Big Jim"), ("Ada", "Bo"), ("Eli", "Bert")):
         forced.push_dice([6])
-        await app.act(caller(RED), "ssg", "shoot", {"shooter": shooter, "target": target, "range": 5.0, "los": "clear"}, "/ssg shoot")
+        await app.act(
+            caller(RED),
+            "ssg",
+            "shoot",
+            {"shooter": shooter, "target": target, "range": 5.0, "los": "clear"},
+            "/ssg shoot",
+        )
     forced.push_dice([6])
-    return await app.act(caller(RED), "ssg", "shoot", {"shooter": "Fay", "target": "Bill", "range": 5.0, "los": "clear"}, "/ssg shoot")
+    return await app.act(
+        caller(RED), "ssg", "shoot", {"shooter": "Fay", "target": "Bill", "range": 5.0, "los": "clear"}, "/ssg shoot"
+    )
 
 
 async def test_a_won_battle_posts_a_card_per_side_and_keeps_history(app: App, forced: ForcedDice) -> None:
@@ -64,7 +73,9 @@ async def test_a_medieval_serious_wound_heals_only_to_light(app: App, forced: Fo
     forced.push_dice([6, 1])
     await app.game_start(caller(GM, "Gina"))
     await app.decide(caller(RED, "Rita"), "first")
-    await app.act(caller(RED), "medieval", "move", {"figure": "Hugh", "distance": 6.0, "engage": "Olaf"}, "/medieval move")
+    await app.act(
+        caller(RED), "medieval", "move", {"figure": "Hugh", "distance": 6.0, "engage": "Olaf"}, "/medieval move"
+    )
     forced.push_dice([5, 2, 3, 5])  # 9 against 6; sword 3 and 5: 5 + 1 - 2 = serious (the seed's example)
     fought = await app.act(caller(RED), "medieval", "fight", {"figure": "Hugh"}, "/medieval fight")
     assert any(e.kind == "wound" and e.data["after"] == "serious" for e in fought.events)
@@ -136,7 +147,10 @@ async def test_each_campaign_numbers_its_battles_from_1_in_one_database(app: App
     # Rossi misses his next game: Elsewhere's battles do not count, this campaign's battle 2 does.
     async with app.db.transaction() as s:
         rossi = await s.scalar(select(Figure).where(Figure.name == "Rossi"))
-        rossi.status, rossi.history = "resting", [*rossi.history, {"battle": 1, "note": "misses 1 game", "games_out": 1}]
+        rossi.status, rossi.history = (
+            "resting",
+            [*rossi.history, {"battle": 1, "note": "misses 1 game", "games_out": 1}],
+        )
     forced.push_dice([6, 1])
     await app.game_start(caller(GM, "Gina", **elsewhere))  # Elsewhere's battle 3
     await app.game_end(caller(GM, "Gina", **elsewhere))

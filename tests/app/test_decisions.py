@@ -1,4 +1,5 @@
 """Decisions wait in the database for the one who must answer them."""
+
 from __future__ import annotations
 
 import pytest
@@ -50,7 +51,9 @@ async def test_open_decisions_are_listed_for_those_who_may_answer(app: App) -> N
     await ask(app, RED, "red")
     await ask(app, BLUE, "blue")
     assert [d.prompt for d in await app.open_decisions(caller(GM))] == [
-        "user2 asks to play red in C.", "user3 asks to play blue in C."]
+        "user2 asks to play red in C.",
+        "user3 asks to play blue in C.",
+    ]
     assert await app.open_decisions(caller(RED)) == []
     assert len(await app.open_decisions(caller(STRANGER), mine=False)) == 2
     with pytest.raises(Refusal, match="Nothing is waiting for your decision"):

@@ -4,6 +4,7 @@ The round trip (an exported file imports back to the same roster) is checked wit
 rosters for every ruleset (SSG, medieval, Sharpe, NSR, YASG), stats the rules roll at recruitment
 included, with and without house rules.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -12,7 +13,8 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import select
 
 from bot.app.base import clean_name
@@ -59,11 +61,17 @@ async def roster(app: App, channel: int = CHANNEL) -> list[tuple[Any, ...]]:
 
 async def everything(app: App) -> tuple[Any, ...]:
     async with app.db.transaction() as s:
-        campaigns = [(c.name, c.ruleset, c.gm_id, c.house_rules, c.settings, c.active)
-                     for c in await s.scalars(select(Campaign).order_by(Campaign.id))]
-        members = [(m.campaign_id, m.user_id, m.role, m.side) for m in await s.scalars(select(Member).order_by(Member.id))]
-        figures = [(f.campaign_id, f.name, f.side, f.kind, f.stats, f.status, f.history, f.owner_id)
-                   for f in await s.scalars(select(Figure).order_by(Figure.id))]
+        campaigns = [
+            (c.name, c.ruleset, c.gm_id, c.house_rules, c.settings, c.active)
+            for c in await s.scalars(select(Campaign).order_by(Campaign.id))
+        ]
+        members = [
+            (m.campaign_id, m.user_id, m.role, m.side) for m in await s.scalars(select(Member).order_by(Member.id))
+        ]
+        figures = [
+            (f.campaign_id, f.name, f.side, f.kind, f.stats, f.status, f.history, f.owner_id)
+            for f in await s.scalars(select(Figure).order_by(Figure.id))
+        ]
     return campaigns, members, figures
 
 
@@ -72,17 +80,20 @@ async def everything(app: App) -> tuple[Any, ...]:
 
 def test_a_syntax_error_says_its_line() -> None:
     with pytest.raises(FileProblems) as caught:
-        read(y("""
+        read(
+            y("""
             sides:
               red:
                 - name: Rossi
                   kind: [rifle
-            """))
+            """)
+        )
     assert caught.value.problems[0].startswith("line 5:")
 
 
 def test_values_keep_their_lines_and_dates_stay_text() -> None:
-    doc = read(y("""
+    doc = read(
+        y("""
         # a comment
         name: 007
         when: 2024-05-01
@@ -90,22 +101,26 @@ def test_values_keep_their_lines_and_dates_stay_text() -> None:
         list:
           - a
           - {b: 1}
-        """))
+        """)
+    )
     assert doc.data["when"] == "2024-05-01"
     assert doc.text("name") == "007" and doc.text("ok") == "yes"
     assert doc.line("name") == 2 and doc.line("list", 1, "b") == 7 and doc.line("list", 1, "nope") == 7
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("a: !!python/object/apply:os.system ['echo hi']\n", "line 1:"),
-    ("a: !!binary aGk=\n", "line 1: tag:yaml.org,2002:binary"),
-    ("a: 1\na: 2\n", "line 2: 'a' is given twice"),
-    ('a: "nul \\0 here"\n', "line 1: the text holds a character"),
-    ("a: .nan\n", "line 1: .nan is not a number"),
-    ("", "the file is empty"),
-    ("a: 1\n---\nb: 2\n", "line 2: a second YAML document"),
-    ("? [a, b]\n: 1\n", "line 1: a key must be a plain word"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("a: !!python/object/apply:os.system ['echo hi']\n", "line 1:"),
+        ("a: !!binary aGk=\n", "line 1: tag:yaml.org,2002:binary"),
+        ("a: 1\na: 2\n", "line 2: 'a' is given twice"),
+        ('a: "nul \\0 here"\n', "line 1: the text holds a character"),
+        ("a: .nan\n", "line 1: .nan is not a number"),
+        ("", "the file is empty"),
+        ("a: 1\n---\nb: 2\n", "line 2: a second YAML document"),
+        ("? [a, b]\n: 1\n", "line 1: a key must be a plain word"),
+    ],
+)
 def test_unsafe_or_odd_yaml_is_refused_with_its_line(text: str, expected: str) -> None:
     with pytest.raises(FileProblems) as caught:
         read(text.encode())
@@ -114,8 +129,10 @@ def test_unsafe_or_odd_yaml_is_refused_with_its_line(text: str, expected: str) -
 
 def test_an_alias_bomb_and_deep_nesting_are_refused_quickly() -> None:
     bomb = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
-    bomb += [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}]"
-             for i in range(1, 10)]
+    bomb += [
+        f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}]"
+        for i in range(1, 10)
+    ]
     with pytest.raises(FileProblems) as caught:
         read("\n".join(bomb).encode())
     assert "too much data" in caught.value.problems[0]
@@ -136,20 +153,26 @@ def test_size_and_encoding_are_checked_before_parsing() -> None:
 
 
 def test_the_rules_problems_are_placed_on_the_lines_that_hold_their_keys() -> None:
-    doc = read(y("""
+    doc = read(
+        y("""
         weapons:
           rifle:
             short: 30
         wound_chart:
           - {up_to: 0}
         foo: 1
-        """))
-    placed = place_data_problems(doc, [
-        "weapons.rifle: short range 30 is more than long range 24",
-        "wound_chart[0].result: missing",
-        "the top level: unknown key 'foo'",
-        "victory_removed: must be between 1 and 6",
-    ], "elsewhere")
+        """)
+    )
+    placed = place_data_problems(
+        doc,
+        [
+            "weapons.rifle: short range 30 is more than long range 24",
+            "wound_chart[0].result: missing",
+            "the top level: unknown key 'foo'",
+            "victory_removed: must be between 1 and 6",
+        ],
+        "elsewhere",
+    )
     assert placed[0].startswith("line 2: weapons.rifle")
     assert placed[1].startswith("line 5: wound_chart[0]")
     assert placed[2].startswith("line 6: foo is not a key")
@@ -186,8 +209,9 @@ async def test_a_player_exports_their_own_side_and_the_game_master_any(app: App)
     assert reply.ephemeral and name == "roster-northumbria-red.yaml"
     parsed = yaml.safe_load(data)
     assert parsed["ruleset"] == "medieval" and list(parsed["sides"]) == ["red"]
-    assert parsed["sides"]["red"] == [{"name": "Rossi", "kind": "Knight",
-                                       "stats": {"weapons": "Sword", "armour": "Chainmail+Small Shield"}}]
+    assert parsed["sides"]["red"] == [
+        {"name": "Rossi", "kind": "Knight", "stats": {"weapons": "Sword", "armour": "Chainmail+Small Shield"}}
+    ]
     with pytest.raises(Refusal, match="only the game master may export blue"):
         await app.roster_export(RITA, "blue")
     with pytest.raises(Refusal, match="Only the game master may export every side"):
@@ -196,7 +220,9 @@ async def test_a_player_exports_their_own_side_and_the_game_master_any(app: App)
         await app.roster_export(caller(STRANGER))
     everyone = yaml.safe_load((await app.roster_export(GINA)).files[0][1])
     assert {s: [f["name"] for f in fs] for s, fs in everyone["sides"].items()} == {"red": ["Rossi"], "blue": ["Ulf"]}
-    assert yaml.safe_load((await app.roster_export(GINA, "Blue")).files[0][1])["sides"] == {"blue": everyone["sides"]["blue"]}
+    assert yaml.safe_load((await app.roster_export(GINA, "Blue")).files[0][1])["sides"] == {
+        "blue": everyone["sides"]["blue"]
+    }
 
 
 # --- /roster import -------------------------------------------------------------------------------
@@ -207,7 +233,10 @@ async def test_every_problem_is_told_at_once_with_its_line_and_nothing_changes(a
     await app.roster_add(RITA, "Rossi", "Knight")
     await app.roster_add(BOB, "Ulf", "Viking Hero")
     before = await everything(app)
-    reply = await app.roster_import(RITA, "red.yaml", y("""
+    reply = await app.roster_import(
+        RITA,
+        "red.yaml",
+        y("""
         ruleset: medieval
         sides:
           red:
@@ -229,7 +258,8 @@ async def test_every_problem_is_told_at_once_with_its_line_and_nothing_changes(a
               colour: red
           green:
             - name: Gus
-        """))
+        """),
+    )
     found = problems(reply)
     assert found == [
         "line 6: “Ada”'s shoot must be from 0 to 12, not 15.",
@@ -253,16 +283,26 @@ async def test_import_adds_new_figures_updates_known_ones_and_leaves_the_rest(ap
     exported = yaml.safe_load((await app.roster_export(RITA)).files[0][1])
     exported["sides"]["red"][1]["stats"]["weapons"] = "Sword+Dagger"  # Ada takes a dagger
     del exported["sides"]["red"][2]  # Bea is not in the file: she stays
-    exported["sides"]["red"].append({"name": "Cy", "kind": "custom",
-                                     "stats": {"speed": 5, "bravery": 5, "shoot": 2, "fight": 4, "weapons": ["Bow"]}})
+    exported["sides"]["red"].append(
+        {
+            "name": "Cy",
+            "kind": "custom",
+            "stats": {"speed": 5, "bravery": 5, "shoot": 2, "fight": 4, "weapons": ["Bow"]},
+        }
+    )
     reply = await app.roster_import(RITA, "red.yaml", yaml.safe_dump(exported).encode())
     assert reply.cards[0].title == "Roster imported" and not reply.ephemeral
     assert reply.cards[0].description == "Rita imported red.yaml: 1 added (Cy); 1 changed (Ada); 1 unchanged."
     rows = {r[0]: r for r in await roster(app)}
     assert list(rows) == ["Rossi", "Ada", "Bea", "Cy"]
     assert rows["Ada"][3] == {"weapons": "Sword+Dagger", "armour": "Leather+Small Shield"}
-    assert rows["Cy"][2:] == ("custom", {"speed": 5, "bravery": 5, "shoot": 2, "fight": 4, "weapons": "Bow",
-                                         "armour": "none"}, "active", [], RED)
+    assert rows["Cy"][2:] == (
+        "custom",
+        {"speed": 5, "bravery": 5, "shoot": 2, "fight": 4, "weapons": "Bow", "armour": "none"},
+        "active",
+        [],
+        RED,
+    )
     again = await app.roster_import(RITA, "red.yaml", yaml.safe_dump(exported).encode())
     assert again.ephemeral and again.cards[0].title == "Nothing to change"
 
@@ -270,12 +310,16 @@ async def test_import_adds_new_figures_updates_known_ones_and_leaves_the_rest(ap
 async def test_names_match_ignoring_capitals_and_spaces_and_keep_the_campaigns_spelling(app: App) -> None:
     await medieval_table(app)
     await app.roster_add(RITA, "Big Jim", "Knight")
-    await app.roster_import(RITA, "red.yaml", y("""
+    await app.roster_import(
+        RITA,
+        "red.yaml",
+        y("""
         sides:
           red:
             - name: "  big   JIM "
               kind: Man at Arms
-        """))
+        """),
+    )
     assert [(r[0], r[2]) for r in await roster(app)] == [("Big Jim", "Man at Arms")]
 
 
@@ -341,7 +385,8 @@ async def test_a_player_imports_only_for_their_side_and_a_stranger_not_at_all(ap
     await medieval_table(app)
     file = y("sides:\n  blue:\n    - {name: Ulf, kind: Viking Hero}\n")
     assert problems(await app.roster_import(RITA, "b.yaml", file)) == [
-        "line 2: you play red: only the game master may import figures for blue"]
+        "line 2: you play red: only the game master may import figures for blue"
+    ]
     with pytest.raises(Refusal, match="not in this campaign"):
         await app.roster_import(caller(STRANGER), "b.yaml", file)
     await app.roster_import(BOB, "b.yaml", file)
@@ -368,31 +413,42 @@ async def test_the_replies_count_a_rosters_entries_as_the_ruleset_calls_them(app
     assert exported.cards[0].description.startswith("3 units of every side in **")
     french = await app.roster_export(caller(RED, "Rita", **elsewhere))
     assert french.cards[0].description.startswith("2 units of French in **")
-    assert (await app.campaign_export(caller(GM, "Gina", **elsewhere))).cards[0].description.endswith(": 3 members, 3 units.")
+    assert (
+        (await app.campaign_export(caller(GM, "Gina", **elsewhere)))
+        .cards[0]
+        .description.endswith(": 3 members, 3 units.")
+    )
     again = await app.roster_import(caller(RED, "Rita", **elsewhere), *french.files[0])
     assert again.cards[0].description.endswith(": 2 unchanged.")
     empty = await app.roster_import(caller(RED, "Rita", **elsewhere), "f.yaml", y("sides: {French: []}\n"))
     assert empty.cards[0].description == "Rita imported f.yaml: no units."
     assert problems(await app.roster_import(caller(RED, "Rita", **elsewhere), "f.yaml", y("version: 1\n"))) == [
-        "line 1: the file has no units: list them under sides (sides: {French: [...]})"]
+        "line 1: the file has no units: list them under sides (sides: {French: [...]})"
+    ]
 
 
 async def test_a_file_for_another_ruleset_or_a_campaign_file_is_refused(app: App) -> None:
     await medieval_table(app)
     assert problems(await app.roster_import(RITA, "r.yaml", y("ruleset: ssg\nsides: {red: []}\n"))) == [
-        "line 1: the file is for ssg, but this campaign plays medieval"]
+        "line 1: the file is for ssg, but this campaign plays medieval"
+    ]
     assert problems(await app.roster_import(RITA, "r.yaml", y("skirmish_gm: campaign\nsides: {red: []}\n"))) == [
-        "line 1: this is a “campaign” file, not a roster file: use /campaign import"]
-    assert problems(await app.roster_import(RITA, "r.yaml", y("- just\n- a list\n")))[0].startswith("line 1: a roster file is a mapping")
+        "line 1: this is a “campaign” file, not a roster file: use /campaign import"
+    ]
+    assert problems(await app.roster_import(RITA, "r.yaml", y("- just\n- a list\n")))[0].startswith(
+        "line 1: a roster file is a mapping"
+    )
     assert problems(await app.roster_import(RITA, "r.yaml", y("version: 1\n"))) == [
-        "line 1: the file has no figures: list them under sides (sides: {red: [...]})"]
+        "line 1: the file has no figures: list them under sides (sides: {red: [...]})"
+    ]
 
 
 async def test_more_than_five_hundred_figures_are_refused(app: App) -> None:
     await medieval_table(app)
     lines = ["sides:", "  red:"] + [f"    - {{name: Man {i}, kind: Knight}}" for i in range(501)]
     assert problems(await app.roster_import(GINA, "big.yaml", "\n".join(lines).encode())) == [
-        "line 1: 501 figures is more than one import takes (500); split the file"]
+        "line 1: 501 figures is more than one import takes (500); split the file"
+    ]
     assert await roster(app) == []
 
 
@@ -406,7 +462,8 @@ async def test_figures_in_the_game_in_progress_cannot_change_but_others_can_join
             - {name: Newcomer, kind: pistol}
         """)
     assert problems(await app.roster_import(RITA, "r.yaml", changed)) == [
-        "line 3: “Rossi” is in the game in progress: change it after /game end"]
+        "line 3: “Rossi” is in the game in progress: change it after /game end"
+    ]
     reply = await app.roster_import(RITA, "r.yaml", changed.replace(b"Rossi, kind: smg", b"Rossi, kind: rifle"))
     assert reply.cards[0].description == "Rita imported r.yaml: 1 added (Newcomer); 2 unchanged."
 
@@ -445,13 +502,21 @@ async def test_a_campaign_moves_to_a_new_channel_whole(app: App) -> None:
     parsed = yaml.safe_load(data)
     assert parsed["settings"] == {"pace": {"hours": 24, "then": "pass"}}  # the house rules' own text is not a setting
     assert parsed["house_rules"] == {"self_healing": True}
-    assert parsed["members"] == [{"user": GM, "name": "Gina", "role": "gm", "side": None},
-                                 {"user": RED, "name": "Rita", "role": "player", "side": "red"},
-                                 {"user": BLUE, "name": "Bob", "role": "player", "side": "blue"}]
-    assert parsed["sides"]["blue"] == [{"name": "Ulf", "kind": "Viking Hero",
-                                        "stats": {"weapons": "Sword", "armour": "Mailshirt+Large Shield"},
-                                        "status": "wounded", "history": [{"battle": 1, "wound": "light"}],
-                                        "owner": BLUE}]
+    assert parsed["members"] == [
+        {"user": GM, "name": "Gina", "role": "gm", "side": None},
+        {"user": RED, "name": "Rita", "role": "player", "side": "red"},
+        {"user": BLUE, "name": "Bob", "role": "player", "side": "blue"},
+    ]
+    assert parsed["sides"]["blue"] == [
+        {
+            "name": "Ulf",
+            "kind": "Viking Hero",
+            "stats": {"weapons": "Sword", "armour": "Mailshirt+Large Shield"},
+            "status": "wounded",
+            "history": [{"battle": 1, "wound": "light"}],
+            "owner": BLUE,
+        }
+    ]
     elsewhere = caller(GM, "Gina", channel=CHANNEL + 1)
     moved = await app.campaign_import(elsewhere, filename, data)
     assert moved.cards[0].title == "Campaign imported" and not moved.ephemeral
@@ -479,6 +544,7 @@ async def test_a_moved_campaign_goes_on_from_its_last_battle_and_its_resting_men
         figure.status, figure.history = "resting", [{"battle": 2, "note": "a broken arm", "games_out": 1}]
     [(filename, data)] = (await app.campaign_export(RITA)).files
     assert yaml.safe_load(data)["settings"] == {"battles_before": 2}
+
     def elsewhere() -> Caller:
         return caller(GM, "Gina", channel=CHANNEL + 1)
 
@@ -493,9 +559,13 @@ async def test_a_moved_campaign_goes_on_from_its_last_battle_and_its_resting_men
     await app.game_start(elsewhere())
     fourth = await app.game_status(elsewhere())
     assert "battle 4" in fourth.cards[0].title and "Ada" in str(fourth)
-    refused = await app.campaign_import(caller(GM, "Gina", channel=CHANNEL + 2), filename,
-                                        data.replace(b"battles_before: 2", b"battles_before: -1"))
-    assert refused.cards[0].title == "Not done" and "battles_before: must be a whole number from 0" in refused.cards[0].description
+    refused = await app.campaign_import(
+        caller(GM, "Gina", channel=CHANNEL + 2), filename, data.replace(b"battles_before: 2", b"battles_before: -1")
+    )
+    assert (
+        refused.cards[0].title == "Not done"
+        and "battles_before: must be a whole number from 0" in refused.cards[0].description
+    )
 
 
 async def test_campaign_import_into_this_campaign_is_for_its_game_master_between_battles(app: App, forced) -> None:
@@ -512,7 +582,10 @@ async def test_campaign_import_into_this_campaign_is_for_its_game_master_between
 
 async def test_campaign_import_checks_members_owners_and_rules_together(app: App) -> None:
     before = await everything(app)
-    reply = await app.campaign_import(GINA, "c.yaml", y("""
+    reply = await app.campaign_import(
+        GINA,
+        "c.yaml",
+        y("""
         skirmish_gm: campaign
         ruleset: ssg
         name: Iron Coast
@@ -526,11 +599,15 @@ async def test_campaign_import_checks_members_owners_and_rules_together(app: App
         sides:
           red:
             - {name: Rossi, kind: rifle, owner: 99}
-        """))
+        """),
+    )
     assert problems(reply) == [
         "line 6: weapons.rifle: short range 30 is more than long range 24",
     ]
-    reply = await app.campaign_import(GINA, "c.yaml", y("""
+    reply = await app.campaign_import(
+        GINA,
+        "c.yaml",
+        y("""
         skirmish_gm: campaign
         ruleset: ssg
         name: Iron Coast
@@ -541,7 +618,8 @@ async def test_campaign_import_checks_members_owners_and_rules_together(app: App
         sides:
           red:
             - {name: Rossi, kind: rifle, owner: 99}
-        """))
+        """),
+    )
     assert problems(reply) == [
         "line 6: user 2 is listed twice",
         "line 7: a member's role is gm or player, not “boss”",
@@ -549,7 +627,10 @@ async def test_campaign_import_checks_members_owners_and_rules_together(app: App
         "line 10: “Rossi”'s owner 99 is not a member of this campaign",
     ]
     assert await everything(app) == before
-    reply = await app.campaign_import(GINA, "c.yaml", y("""
+    reply = await app.campaign_import(
+        GINA,
+        "c.yaml",
+        y("""
         ruleset: ssg
         name: Iron Coast
         members:
@@ -558,18 +639,23 @@ async def test_campaign_import_checks_members_owners_and_rules_together(app: App
           red:
             - {name: Rossi, kind: rifle, owner: 2}
             - {name: Ada}
-        """))
+        """),
+    )
     assert reply.cards[0].title == "Campaign imported"
     assert [(r[0], r[2], r[6]) for r in await roster(app)] == [("Rossi", "rifle", RED), ("Ada", "rifle", GM)]
     async with app.db.transaction() as s:
         assert [(m.user_id, m.role, m.side) for m in await s.scalars(select(Member).order_by(Member.id))] == [
-            (GM, "gm", None), (RED, "player", "red")]
+            (GM, "gm", None),
+            (RED, "player", "red"),
+        ]
 
 
 async def test_a_campaign_file_needs_a_ruleset_and_a_name_to_start_a_campaign(app: App) -> None:
     found = problems(await app.campaign_import(GINA, "c.yaml", y("members: []\n")))
-    assert found == ["line 1: say which ruleset the file is for (ruleset: " + ", ".join(RULESETS) + ")",
-                     "line 1: a new campaign needs a name (name: The Peninsula)"]
+    assert found == [
+        "line 1: say which ruleset the file is for (ruleset: " + ", ".join(RULESETS) + ")",
+        "line 1: a new campaign needs a name (name: The Peninsula)",
+    ]
     found = problems(await app.campaign_import(GINA, "c.yaml", y("ruleset: ssg\n")))
     assert found == ["line 1: a new campaign needs a name (name: The Peninsula)"]
 
@@ -579,13 +665,17 @@ async def test_a_campaign_file_needs_a_ruleset_and_a_name_to_start_a_campaign(ap
 
 async def test_house_rules_are_checked_by_the_ruleset_with_lines_and_kept_as_written(app: App) -> None:
     await medieval_table(app)
-    reply = await app.rules_set(GINA, "house.yaml", y("""
+    reply = await app.rules_set(
+        GINA,
+        "house.yaml",
+        y("""
         # our table's rules
         self_healing: maybe
         weapons:
           Bow: {range: 18, rnage: 3}
         hit_on: 4
-        """))
+        """),
+    )
     assert problems(reply) == [
         "line 2: self_healing: expected yes or no, got 'maybe'",
         "line 4: weapons.Bow.rnage is not a key of the ruleset's tables (/campaign rules show tables:True lists them)",
@@ -618,7 +708,9 @@ async def test_house_rules_are_checked_by_the_ruleset_with_lines_and_kept_as_wri
 async def test_house_rules_that_would_break_the_rosters_are_refused(app: App) -> None:
     await medieval_table(app)
     await app.roster_add(RITA, "Ada", "custom", stats="speed=6 bravery=4 shoot=3 fight=3")
-    reply = await app.rules_set(GINA, "h.yaml", y("sides: [english, scots]\ncustom_limits: {speed: {low: 0, high: 4}}\n"))
+    reply = await app.rules_set(
+        GINA, "h.yaml", y("sides: [english, scots]\ncustom_limits: {speed: {low: 0, high: 4}}\n")
+    )
     assert problems(reply) == [
         "the roster's “Ada” fights for red, which these rules do not have",
         "“Rita” plays red, which these rules do not have",
@@ -657,13 +749,41 @@ async def test_house_rules_change_what_an_import_accepts(app: App) -> None:
 
 # --- the round trip ----------------------------------------------------------------------------------
 
-TRICKY = ["yes", "no", "null", "~", "2024-05-01", "1e3", "0x10", "- x", "#c", "a: b", "'", '"', "\\", "@everyone",
-          "line\nbreak", "\t", "🧨", "", " ", "007", "true"]
-JSON_TEXT = st.one_of(st.sampled_from(TRICKY), st.text(st.characters(blacklist_categories=("Cs",),
-                                                                      blacklist_characters="\x00"), max_size=20))
+TRICKY = [
+    "yes",
+    "no",
+    "null",
+    "~",
+    "2024-05-01",
+    "1e3",
+    "0x10",
+    "- x",
+    "#c",
+    "a: b",
+    "'",
+    '"',
+    "\\",
+    "@everyone",
+    "line\nbreak",
+    "\t",
+    "🧨",
+    "",
+    " ",
+    "007",
+    "true",
+]
+JSON_TEXT = st.one_of(
+    st.sampled_from(TRICKY),
+    st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"), max_size=20),
+)
 JSON_VALUE = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(-2**53, 2**53), JSON_TEXT,
-              st.floats(allow_nan=False, allow_infinity=False, width=64)),
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**53), 2**53),
+        JSON_TEXT,
+        st.floats(allow_nan=False, allow_infinity=False, width=64),
+    ),
     lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(JSON_TEXT, inner, max_size=3)),
     max_leaves=8,
 )
@@ -672,8 +792,11 @@ STATUSES = ["active", "active", "dead", "wounded", "missing 2 games"]
 
 def names() -> st.SearchStrategy[str]:
     raw = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=0, max_size=70)
-    return st.builds(lambda head, tail: head + tail, st.sampled_from(list("AbZ9éЖ")), raw).map(
-        lambda n: " ".join(n.split())[:64].strip()).filter(lambda n: any(ch.isalnum() for ch in n))
+    return (
+        st.builds(lambda head, tail: head + tail, st.sampled_from(list("AbZ9éЖ")), raw)
+        .map(lambda n: " ".join(n.split())[:64].strip())
+        .filter(lambda n: any(ch.isalnum() for ch in n))
+    )
 
 
 @st.composite
@@ -686,11 +809,17 @@ def medieval_figure(draw: Any) -> dict[str, Any]:
     kind = draw(st.sampled_from(["Knight", "Man at Arms", "Viking Warrior", "Viking Hero", "custom"]))
     stats: dict[str, Any] = {}
     if kind == "custom":
-        stats = {"speed": draw(st.integers(0, 24)), "bravery": draw(st.integers(0, 12)),
-                 "shoot": draw(st.integers(0, 12)), "fight": draw(st.integers(0, 12))}
+        stats = {
+            "speed": draw(st.integers(0, 24)),
+            "bravery": draw(st.integers(0, 12)),
+            "shoot": draw(st.integers(0, 12)),
+            "fight": draw(st.integers(0, 12)),
+        }
     if draw(st.booleans()):
-        stats["weapons"] = "+".join(draw(st.lists(st.sampled_from(["Sword", "Dagger", "Bow", "Greatsword"]),
-                                                  max_size=3, unique=True))) or "none"
+        stats["weapons"] = (
+            "+".join(draw(st.lists(st.sampled_from(["Sword", "Dagger", "Bow", "Greatsword"]), max_size=3, unique=True)))
+            or "none"
+        )
     if draw(st.booleans()):
         body = draw(st.sampled_from([None, "Leather", "Mailshirt", "Chainmail", "Plate"]))
         shield = draw(st.sampled_from([None, "Large Shield", "Small Shield"]))
@@ -709,8 +838,13 @@ def yes_no(draw: Any, value: bool, on_off: bool = True) -> Any:
     return draw(st.sampled_from(words if on_off else words[:3]))
 
 
-SHARPE_STATS = {"I": ["I", "i", "initiative"], "D": ["D", "dexterity"], "S": ["S", "strength"],
-                "C": ["C", "close_combat", "combat"], "F": ["F", "firing", "firing_skill"]}
+SHARPE_STATS = {
+    "I": ["I", "i", "initiative"],
+    "D": ["D", "dexterity"],
+    "S": ["S", "strength"],
+    "C": ["C", "close_combat", "combat"],
+    "F": ["F", "firing", "firing_skill"],
+}
 
 
 @st.composite
@@ -720,7 +854,7 @@ def sharpe_figure(draw: Any, tables: Any) -> dict[str, Any]:
     key = draw(st.sampled_from(sorted(tables.kinds)))
     kind = tables.kinds[key]
     stats: dict[str, Any] = {}
-    for stat in (["F"] if kind.piece else list(SHARPE_STATS)):
+    for stat in ["F"] if kind.piece else list(SHARPE_STATS):
         if draw(st.booleans()):
             low, high = tables.given_firing_range if stat == "F" else tables.given_ability_range
             stats[draw(st.sampled_from(SHARPE_STATS[stat]))] = draw(st.integers(low, high))
@@ -729,11 +863,15 @@ def sharpe_figure(draw: Any, tables: Any) -> dict[str, Any]:
         if draw(st.booleans()):
             chosen = draw(st.lists(st.sampled_from(carried), min_size=1, max_size=3))
             stats[draw(st.sampled_from(["weapons", "weapon"]))] = "+".join(
-                draw(st.sampled_from([w, tables.weapons[w].label, w.upper()])) for w in chosen)
+                draw(st.sampled_from([w, tables.weapons[w].label, w.upper()])) for w in chosen
+            )
         if draw(st.booleans()):
             stats[draw(st.sampled_from(["horse", "mounted"]))] = yes_no(draw, draw(st.booleans()), on_off=False)
-    return {"kind": draw(st.sampled_from([key, kind.label, *kind.aliases])), "stats": stats,
-            "dice": draw(st.integers(0, 2**32))}
+    return {
+        "kind": draw(st.sampled_from([key, kind.label, *kind.aliases])),
+        "stats": stats,
+        "dice": draw(st.integers(0, 2**32)),
+    }
 
 
 @st.composite
@@ -743,8 +881,14 @@ def nsr_figure(draw: Any, tables: Any) -> dict[str, Any]:
     troop = draw(st.sampled_from(list(tables.troop_types)))
     d = tables.unit_defaults[troop]
     stats: dict[str, Any] = {}
-    counts = {"officers": d.officers, "ncos": d.ncos, "sappers": 0, "key": 0, "standard": d.standard,
-              "musician": d.musician}
+    counts = {
+        "officers": d.officers,
+        "ncos": d.ncos,
+        "sappers": 0,
+        "key": 0,
+        "standard": d.standard,
+        "musician": d.musician,
+    }
     for key in ("officers", "ncos"):
         how = draw(st.sampled_from(["default", "flag", "count"]))
         if how == "flag":
@@ -799,35 +943,67 @@ def rosters(draw: Any, figure: Any, sides: tuple[str, str] = ("red", "blue")) ->
     out = []
     for name in chosen:
         spec = draw(figure)
-        out.append({**spec, "name": clean_name(name, "figure"), "side": draw(st.sampled_from(sides)),
-                    "status": draw(st.sampled_from(STATUSES)),
-                    "history": draw(st.lists(JSON_VALUE, max_size=3)), "owner": draw(st.sampled_from([GM, RED, BLUE]))})
+        out.append(
+            {
+                **spec,
+                "name": clean_name(name, "figure"),
+                "side": draw(st.sampled_from(sides)),
+                "status": draw(st.sampled_from(STATUSES)),
+                "history": draw(st.lists(JSON_VALUE, max_size=3)),
+                "owner": draw(st.sampled_from([GM, RED, BLUE])),
+            }
+        )
     return out
 
 
 _channels = itertools.count(50_000)
 
 
-async def seed(app: App, ruleset: str, figures: list[dict[str, Any]], channel: int,
-               house_rules: dict[str, Any] | None = None) -> None:
+async def seed(
+    app: App, ruleset: str, figures: list[dict[str, Any]], channel: int, house_rules: dict[str, Any] | None = None
+) -> None:
     """A campaign written straight into the database (not through import), its figures recruited
     as /roster add recruits them (what the rules roll, and the figure does not give, rolled with
     the figure's own ``dice``) and kept as the ruleset keeps them."""
     engine = get_engine(ruleset, house_rules)
     async with app.db.transaction() as s:
-        campaign = Campaign(guild_id=1001, channel_id=channel, name=f"Trip {channel}", ruleset=ruleset, gm_id=GM,
-                            active=True, settings={}, house_rules=house_rules)
+        campaign = Campaign(
+            guild_id=1001,
+            channel_id=channel,
+            name=f"Trip {channel}",
+            ruleset=ruleset,
+            gm_id=GM,
+            active=True,
+            settings={},
+            house_rules=house_rules,
+        )
         s.add(campaign)
         await s.flush()
         first, second = engine.sides()
-        s.add_all([Member(campaign_id=campaign.id, user_id=GM, display_name="Gina", role="gm", side=first),
-                   Member(campaign_id=campaign.id, user_id=RED, display_name="Rita", role="player", side=first),
-                   Member(campaign_id=campaign.id, user_id=BLUE, display_name="Bob", role="player", side=second)])
+        s.add_all(
+            [
+                Member(campaign_id=campaign.id, user_id=GM, display_name="Gina", role="gm", side=first),
+                Member(campaign_id=campaign.id, user_id=RED, display_name="Rita", role="player", side=first),
+                Member(campaign_id=campaign.id, user_id=BLUE, display_name="Bob", role="player", side=second),
+            ]
+        )
         for f in figures:
-            recruited = engine.recruit(FigureSpec(f["name"], f["side"], f["kind"], f["stats"]), RandomDice(f.get("dice", 0)))
+            recruited = engine.recruit(
+                FigureSpec(f["name"], f["side"], f["kind"], f["stats"]), RandomDice(f.get("dice", 0))
+            )
             spec = recruited.state
-            s.add(Figure(campaign_id=campaign.id, owner_id=f["owner"], name=spec.name, side=spec.side, kind=spec.kind,
-                         stats=dict(spec.stats), status=f["status"], history=f["history"]))
+            s.add(
+                Figure(
+                    campaign_id=campaign.id,
+                    owner_id=f["owner"],
+                    name=spec.name,
+                    side=spec.side,
+                    kind=spec.kind,
+                    stats=dict(spec.stats),
+                    status=f["status"],
+                    history=f["history"],
+                )
+            )
 
 
 def without_owner(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -840,12 +1016,16 @@ def by_name(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
 
 
 def trip_settings() -> Any:
-    return settings(max_examples=int(__import__("os").environ.get("TRIP_EXAMPLES", "20")), deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+    return settings(
+        max_examples=int(__import__("os").environ.get("TRIP_EXAMPLES", "20")),
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture],
+    )
 
 
-async def round_trip(app: App, ruleset: str, figures: list[dict[str, Any]],
-                     house_rules: dict[str, Any] | None = None) -> None:
+async def round_trip(
+    app: App, ruleset: str, figures: list[dict[str, Any]], house_rules: dict[str, Any] | None = None
+) -> None:
     source, target, moved = next(_channels), next(_channels), next(_channels)
     await seed(app, ruleset, figures, source, house_rules)
     gm_there = caller(GM, "Gina", channel=source)
@@ -855,8 +1035,9 @@ async def round_trip(app: App, ruleset: str, figures: list[dict[str, Any]],
     # was rolled at recruitment is in the file.
     await app.campaign_new(caller(GM, "Gina", channel=target), f"Target {target}", ruleset)
     if house_rules is not None:
-        set_rules = await app.rules_set(caller(GM, "Gina", channel=target), "house.yaml",
-                                        yaml.safe_dump(house_rules).encode())
+        set_rules = await app.rules_set(
+            caller(GM, "Gina", channel=target), "house.yaml", yaml.safe_dump(house_rules).encode()
+        )
         assert set_rules.cards[0].title == "House rules set", set_rules.cards[0].description
     reply = await app.roster_import(caller(GM, "Gina", channel=target), "roster.yaml", exported)
     assert reply.cards[0].title in ("Roster imported", "Nothing to change"), reply.cards[0].description
@@ -906,10 +1087,19 @@ async def test_a_yasg_roster_comes_back_from_its_file_the_same(app: App, figures
 
 #: House rules a round trip is played under: what they add is taken in the figures, and a
 #: campaign file carries them (its figures are read under them).
-SHARPE_HOUSE = {"given_ability_range": [1, 7],
-                "weapons": {"axe": {"label": "felling axe", "melee": True, "hands": 2}},
-                "kinds": {"pioneer": {"label": "pioneer", "aliases": ["sapper"], "weapons": ["musket", "axe"],
-                                      "firing_base": 5, "firing_die": True}}}
+SHARPE_HOUSE = {
+    "given_ability_range": [1, 7],
+    "weapons": {"axe": {"label": "felling axe", "melee": True, "hands": 2}},
+    "kinds": {
+        "pioneer": {
+            "label": "pioneer",
+            "aliases": ["sapper"],
+            "weapons": ["musket", "axe"],
+            "firing_base": 5,
+            "firing_die": True,
+        }
+    },
+}
 YASG_HOUSE = {"weapons": {"pike": {"fires": False, "close_combat": 2}}}
 
 
@@ -936,16 +1126,27 @@ def test_the_strategies_reach_what_a_roster_keeps() -> None:
     yes = ("yes", "Y", True, "on")
     sharpe = get_engine("sharpe")
     guns = {"gun", "artillery piece", "artillery", "cannon", "piece"}
-    left = find(sharpe_figure(sharpe.tables), lambda f: f["kind"] not in guns and not {"i", "initiative"} & set(folded(f)))
+    left = find(
+        sharpe_figure(sharpe.tables), lambda f: f["kind"] not in guns and not {"i", "initiative"} & set(folded(f))
+    )
     recruited = sharpe.recruit(FigureSpec("Hale", "british", left["kind"], left["stats"]), RandomDice(left["dice"]))
     assert 1 <= recruited.state.stats["I"] <= 6 and recruited.events  # rolled, and the roll told
     find(sharpe_figure(sharpe.tables), lambda f: f["kind"] in guns and {"f", "firing", "firing_skill"} & set(folded(f)))
     find(sharpe_figure(sharpe.tables), lambda f: str(folded(f).get("weapons", "")).count("+") == 2)
     nsr = get_engine("nsr").tables
-    find(nsr_figure(nsr), lambda f: f["kind"].casefold() in ("command", "command group", "staff") and "attached" in folded(f))
-    find(nsr_figure(nsr), lambda f: f["kind"].casefold() in ("artillery", "gun", "battery") and folded(f).get("british") in yes)
+    find(
+        nsr_figure(nsr),
+        lambda f: f["kind"].casefold() in ("command", "command group", "staff") and "attached" in folded(f),
+    )
+    find(
+        nsr_figure(nsr),
+        lambda f: f["kind"].casefold() in ("artillery", "gun", "battery") and folded(f).get("british") in yes,
+    )
     find(nsr_figure(nsr), lambda f: folded(f).get("officers", 0) >= 2 and folded(f).get("commander") in yes)
-    find(yasg_figure(get_engine("yasg", YASG_HOUSE).t), lambda f: str(f["stats"].get("weapon")).strip().casefold() == "pike")
+    find(
+        yasg_figure(get_engine("yasg", YASG_HOUSE).t),
+        lambda f: str(f["stats"].get("weapon")).strip().casefold() == "pike",
+    )
 
 
 def test_the_tables_of_each_ruleset_read_by_this_reader_match_pyyaml() -> None:
@@ -989,8 +1190,10 @@ class RollingEngine:
         stats = dict(spec.stats)
         if "I" not in stats:
             stats["I"] = dice.roll(6, f"{spec.name}: I")
-        return Outcome(self.check_figure(FigureSpec(spec.name, spec.side, spec.kind, stats)),
-                       [Event("recruit", f"{spec.name} has I {stats['I']}")])
+        return Outcome(
+            self.check_figure(FigureSpec(spec.name, spec.side, spec.kind, stats)),
+            [Event("recruit", f"{spec.name} has I {stats['I']}")],
+        )
 
 
 def test_rolled_stats_are_rolled_for_newcomers_and_never_again(forced) -> None:
@@ -1001,14 +1204,18 @@ def test_rolled_stats_are_rolled_for_newcomers_and_never_again(forced) -> None:
     dice = RecordingDice(forced)
     found: list[str] = []
     forced.push_dice([4])
-    doc = read(y("""
+    doc = read(
+        y("""
         sides:
           red:
             - name: Rossi
             - name: Ada
-        """))
+        """)
+    )
     read_sides(doc, ("sides",), RollingEngine(), Importer(RED, False, "red"), kept, dice, found)  # type: ignore[arg-type]
-    assert found == ["line 3: “Rossi” lacks stats the rules roll once, at recruitment: keep them as the export wrote them"]
+    assert found == [
+        "line 3: “Rossi” lacks stats the rules roll once, at recruitment: keep them as the export wrote them"
+    ]
     forced.push_dice([5])
     dice.rolled.clear()
     found = []
@@ -1057,8 +1264,9 @@ async def test_each_documented_example_imports(app: App, what: str, slug: str, d
 
 #: The roster examples made by /roster export (those of SSG and medieval are written by hand: an
 #: export of them writes the empty side, and a kit as its names joined with +).
-ROSTER_EXAMPLES = [(slug, data) for what, slug, data in doc_examples()
-                   if what == "roster" and slug in ("sharpe", "nsr", "yasg")]
+ROSTER_EXAMPLES = [
+    (slug, data) for what, slug, data in doc_examples() if what == "roster" and slug in ("sharpe", "nsr", "yasg")
+]
 
 
 @pytest.mark.parametrize("slug,data", ROSTER_EXAMPLES, ids=[slug for slug, _ in ROSTER_EXAMPLES])
@@ -1070,7 +1278,7 @@ async def test_a_documented_roster_is_what_the_export_writes(app: App, slug: str
     assert reply.cards[0].title == "Roster imported" and reply.rolls == [], reply.cards[0].description
     exported = (await app.roster_export(GINA, "all")).files[0][1].decode()
     example = data.decode()
-    assert exported[exported.index("\nsides:"):] == example[example.index("\nsides:"):]
+    assert exported[exported.index("\nsides:") :] == example[example.index("\nsides:") :]
 
 
 async def test_a_campaign_file_answers_a_waiting_request_to_join(app: App) -> None:
@@ -1079,11 +1287,15 @@ async def test_a_campaign_file_answers_a_waiting_request_to_join(app: App) -> No
     await app.campaign_new(GINA, "Iron Coast", "ssg")
     asked = await app.campaign_join(RITA, "blue")
     assert asked.decision is not None
-    reply = await app.campaign_import(GINA, "c.yaml", y("""
+    reply = await app.campaign_import(
+        GINA,
+        "c.yaml",
+        y("""
         ruleset: ssg
         members:
           - {user: 2, name: Rita, side: red}
-        """))
+        """),
+    )
     assert "Rita's request to join is granted" in dict((n, v) for n, v, _ in reply.cards[0].fields)["Members"]
     async with app.db.transaction() as s:
         member = await s.scalar(select(Member).where(Member.user_id == RED))
@@ -1095,25 +1307,42 @@ async def test_a_campaign_file_answers_a_waiting_request_to_join(app: App) -> No
 
 # --- hostile files ------------------------------------------------------------------------------------
 
-FIGURE_ISH = st.dictionaries(st.sampled_from(["name", "kind", "stats", "status", "history", "owner", "x"]),
-                             JSON_VALUE, max_size=6)
+FIGURE_ISH = st.dictionaries(
+    st.sampled_from(["name", "kind", "stats", "status", "history", "owner", "x"]), JSON_VALUE, max_size=6
+)
 FILE_ISH = st.one_of(
-    st.dictionaries(st.sampled_from(["skirmish_gm", "version", "ruleset", "sides", "campaign", "members", "settings",
-                                     "house_rules", "name"]),
-                    st.one_of(JSON_VALUE, st.dictionaries(st.sampled_from(["red", "blue", "green", "1"]),
-                                                          st.lists(st.one_of(FIGURE_ISH, JSON_VALUE), max_size=4)))),
+    st.dictionaries(
+        st.sampled_from(
+            ["skirmish_gm", "version", "ruleset", "sides", "campaign", "members", "settings", "house_rules", "name"]
+        ),
+        st.one_of(
+            JSON_VALUE,
+            st.dictionaries(
+                st.sampled_from(["red", "blue", "green", "1"]), st.lists(st.one_of(FIGURE_ISH, JSON_VALUE), max_size=4)
+            ),
+        ),
+    ),
     JSON_VALUE,
 )
 
 
-@settings(max_examples=int(__import__("os").environ.get("FUZZ_EXAMPLES", "60")), deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(content=st.one_of(FILE_ISH.map(lambda v: yaml.safe_dump(v, allow_unicode=True).encode()),
-                         st.binary(max_size=200), st.text(max_size=200).map(str.encode)),
-       command=st.sampled_from(["roster_import", "campaign_import", "rules_set"]),
-       who=st.sampled_from([GINA, RITA]))
-async def test_any_file_gets_an_answer_and_a_refused_one_changes_nothing(app: App, content: bytes, command: str,
-                                                                           who: Any) -> None:
+@settings(
+    max_examples=int(__import__("os").environ.get("FUZZ_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    content=st.one_of(
+        FILE_ISH.map(lambda v: yaml.safe_dump(v, allow_unicode=True).encode()),
+        st.binary(max_size=200),
+        st.text(max_size=200).map(str.encode),
+    ),
+    command=st.sampled_from(["roster_import", "campaign_import", "rules_set"]),
+    who=st.sampled_from([GINA, RITA]),
+)
+async def test_any_file_gets_an_answer_and_a_refused_one_changes_nothing(
+    app: App, content: bytes, command: str, who: Any
+) -> None:
     channel = next(_channels)
     here = caller(who.user_id, who.display_name, channel=channel)
     await app.campaign_new(caller(GM, "Gina", channel=channel), "Fuzz", "medieval")
@@ -1135,4 +1364,5 @@ def test_a_house_rule_on_a_list_names_what_differs_not_the_list_cut_short_twice(
     closer = [dict(table[0]), dict(table[1]), {"upto": 30, "mod": -1}, dict(table[3])]
     assert changes("sharpe", {"weapons": {"musket": {"ranges": closer}}}) == ["weapons.musket.ranges[2].upto: 36 → 30"]
     assert changes("sharpe", {"weapons": {"musket": {"ranges": table[:3]}}}) == [
-        "weapons.musket.ranges: 4 items → 3 items; from [3]: [{'upto': 48, 'mod': -2}] → []"]
+        "weapons.musket.ranges: 4 items → 3 items; from [3]: [{'upto': 48, 'mod': -2}] → []"
+    ]

@@ -1,5 +1,6 @@
 """States kept between commands (bot.app.loaded_states): built once per game and version, never
 one that did not commit, and never stale when another process moved the game on."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -80,7 +81,9 @@ async def test_an_action_keeps_the_state_it_committed(app: App, forced: ForcedDi
     assert app._states._kept[game.id][0] == game.version
 
 
-async def test_an_action_that_rolled_back_leaves_no_state_behind(app: App, forced: ForcedDice, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_an_action_that_rolled_back_leaves_no_state_behind(
+    app: App, forced: ForcedDice, monkeypatch: pytest.MonkeyPatch
+) -> None:
     await ssg_table(app, forced)
     await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
 

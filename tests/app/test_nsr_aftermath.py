@@ -1,4 +1,5 @@
 """NSR between battles through the application: a battle's losses come off the roster's units."""
+
 from __future__ import annotations
 
 from sqlalchemy import select
@@ -10,7 +11,14 @@ from bot.dice import ForcedDice
 from rules import get_engine
 from tests.support import BLUE, GM, RED, caller, join
 
-FULL_LIGNE = {"figures": 12, "officer": "yes", "nco": "yes", "weapon": "musket", "melee": "bayonet", "formation": "line"}
+FULL_LIGNE = {
+    "figures": 12,
+    "officer": "yes",
+    "nco": "yes",
+    "weapon": "musket",
+    "melee": "bayonet",
+    "formation": "line",
+}
 
 
 async def figures(app: App) -> dict[str, Figure]:
@@ -47,13 +55,15 @@ async def test_the_winning_volley_takes_each_sides_losses_off_the_roster(app: Ap
     won = await win_nsr(app, forced)
     cards = {c.title: c.description for c in won.cards}
     assert cards["After the battle: French"] == (
-        "**1er Ligne** — lost 1 figure (1 killed), among them the Commander-in-Chief; 11 remain")
+        "**1er Ligne** — lost 1 figure (1 killed), among them the Commander-in-Chief; 11 remain"
+    )
     assert cards["After the battle: Allied"] == "☠ **95th** — wiped out: all 2 figures lost (2 killed)"
     kept = await figures(app)
     ligne, rifles = kept["1er Ligne"], kept["95th"]
     assert ligne.status == "active" and ligne.stats == {**FULL_LIGNE, "figures": 11, "officer": "no"}
     assert [(h["battle"], h["note"]) for h in ligne.history] == [
-        (1, "lost 1 figure (1 killed), among them the Commander-in-Chief; 11 remain")]
+        (1, "lost 1 figure (1 killed), among them the Commander-in-Chief; 11 remain")
+    ]
     assert rifles.status == "dead" and rifles.history[-1]["note"].startswith("wiped out")
 
 

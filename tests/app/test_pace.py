@@ -1,5 +1,6 @@
 """Play-by-chat pace in the application layer: the deadline, the reminder, the timeout, and the
 game master answering for an absent player. A fake clock drives time; nothing sleeps."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -60,8 +61,12 @@ async def test_only_the_game_master_sets_a_deadline_and_bad_values_change_nothin
     for who in (RED, STRANGER):
         with pytest.raises(Refusal, match="Only the game master may set the turn deadline"):
             await app.set_deadline(caller(who), 24, "pass")
-    for hours, message in ((0, "from 0.25 to 720 hours"), (721, "from 0.25 to 720 hours"),
-                           (float("nan"), "from 0.25 to 720 hours"), (float("inf"), "from 0.25 to 720 hours")):
+    for hours, message in (
+        (0, "from 0.25 to 720 hours"),
+        (721, "from 0.25 to 720 hours"),
+        (float("nan"), "from 0.25 to 720 hours"),
+        (float("inf"), "from 0.25 to 720 hours"),
+    ):
         with pytest.raises(Refusal, match=message):
             await app.set_deadline(caller(GM), hours, "pass")
     with pytest.raises(Refusal, match="choose pass or gm"):
@@ -214,14 +219,21 @@ async def test_pass_answers_a_decision_with_its_first_choice(app: App, forced) -
     [row] = await deadlines(app)
     assert (row.kind, row.side) == ("decision", "red") and row.decision_id is not None
     reminder = await app.send_reminder(row.id, clock.at(9))
-    assert reminder is not None and "red's decision (red won the roll-off: go first or second?)" in reminder.reply.content
+    assert (
+        reminder is not None and "red's decision (red won the roll-off: go first or second?)" in reminder.reply.content
+    )
     notice = await app.apply_timeout(row.id, clock.at(12))
     assert notice is not None
     assert "the bot chose **first** for red" in notice.reply.cards[0].description
     async with app.db.transaction() as s:
         decision = await s.get(DecisionRecord, row.decision_id)
         assert (decision.status, decision.answer) == ("answered", "first")
-    assert (await log_commands(app))[-1] == ("/decide choice:first (deadline passed: the bot chose for red)", 0, "red", False)
+    assert (await log_commands(app))[-1] == (
+        "/decide choice:first (deadline passed: the bot chose for red)",
+        0,
+        "red",
+        False,
+    )
     rows = await deadlines(app)
     assert [(r.kind, r.side, r.status) for r in rows] == [("decision", "red", "closed"), ("turn", "red", "open")]
 
@@ -311,10 +323,20 @@ async def test_the_game_master_answers_by_button_and_a_player_answers_their_own(
 
 OTHER_RULESETS = {
     # ruleset: (sides, figures as (player, name, kind, stats), cards turned first)
-    "sharpe": (("british", "french"), [(RED, "Sharpe", "rifle_officer", "I=6 D=5 S=5 C=6 F=10"),
-                                       (RED, "Harper", "rifle_sergeant", "I=5 D=4 S=6 C=5 F=10"),
-                                       (BLUE, "Leroux", "officer", "I=5 D=4 S=4 C=5 F=7")], []),
-    "nsr": (("French", "Allied"), [(RED, "1er Ligne", "line", "figures=6"), (BLUE, "33rd Foot", "infantry", "figures=6")], ["2S"]),
+    "sharpe": (
+        ("british", "french"),
+        [
+            (RED, "Sharpe", "rifle_officer", "I=6 D=5 S=5 C=6 F=10"),
+            (RED, "Harper", "rifle_sergeant", "I=5 D=4 S=6 C=5 F=10"),
+            (BLUE, "Leroux", "officer", "I=5 D=4 S=4 C=5 F=7"),
+        ],
+        [],
+    ),
+    "nsr": (
+        ("French", "Allied"),
+        [(RED, "1er Ligne", "line", "figures=6"), (BLUE, "33rd Foot", "infantry", "figures=6")],
+        ["2S"],
+    ),
     "yasg": (("british", "french"), [(RED, "Sharpe", "A", "leader=yes"), (BLUE, "Ducos", "B", "leader=yes")], []),
 }
 
@@ -351,7 +373,10 @@ async def test_every_ruleset_passes_or_hands_the_game_master_the_reason(ruleset:
             passed += 1
             assert after.status == "closed"  # the game moved on
             command = (await log_commands(app))[-1][0]
-            assert f"(deadline passed: the bot {'chose' if row.kind == 'decision' else 'passed'} for {row.side})" in command
+            assert (
+                f"(deadline passed: the bot {'chose' if row.kind == 'decision' else 'passed'} for {row.side})"
+                in command
+            )
         else:
             assert after.outcome.startswith("gm: ") and notice.reply.ping_user_ids == [GM]
             assert "could not pass" in notice.reply.cards[0].description
@@ -373,4 +398,10 @@ def test_the_hour_and_its_words(monkeypatch: pytest.MonkeyPatch) -> None:
     for bad in ("0", "-3", "soon", "nan"):
         monkeypatch.setenv("SKIRMISH_GM_HOUR_SECONDS", bad)
         assert hour_length() == timedelta(hours=1)
-    assert [hours_text(h) for h in (24, 1, 1.5, 0.75, 0.001)] == ["24 hours", "1 hour", "1.5 hours", "45 minutes", "1 minute"]
+    assert [hours_text(h) for h in (24, 1, 1.5, 0.75, 0.001)] == [
+        "24 hours",
+        "1 hour",
+        "1.5 hours",
+        "45 minutes",
+        "1 minute",
+    ]

@@ -1,4 +1,5 @@
 """The log is the game: replaying it with its recorded dice gives the saved state."""
+
 from __future__ import annotations
 
 import asyncio
@@ -24,6 +25,7 @@ async def saved_and_replayed(app: App) -> tuple[dict, dict]:
 async def test_a_played_game_replays_to_its_saved_state(app: App, forced: ForcedDice) -> None:
     await ssg_table(app, forced)
     forced.fallback = SeededDice(11)
+
     def red():
         return caller(RED, "Rita")
 
@@ -33,7 +35,13 @@ async def test_a_played_game_replays_to_its_saved_state(app: App, forced: Forced
     await app.act(red(), "ssg", "next", {}, "/ssg next")
     await app.act(red(), "ssg", "melee", {}, "/ssg melee")
     await app.roll(red(), "2d6", "weather")
-    await app.act(caller(GM, "Gina"), "ssg", "shoot", {"shooter": "Ada", "target": "Bo", "range": 10.0, "los": "clear"}, "/ssg shoot")
+    await app.act(
+        caller(GM, "Gina"),
+        "ssg",
+        "shoot",
+        {"shooter": "Ada", "target": "Bo", "range": 10.0, "los": "clear"},
+        "/ssg shoot",
+    )
     saved, replayed = await saved_and_replayed(app)
     assert replayed == saved
 
@@ -42,8 +50,16 @@ async def test_fifty_actions_at_once_are_each_logged_once_and_replay(app: App, f
     await ssg_table(app, forced)
     forced.fallback = SeededDice(5)
     figures = ["Rossi", "Ada", "Cy", "Dee", "Eli", "Fay"]
-    moves = [app.act(caller(RED, "Rita", interaction_id=90_000 + n), "ssg", "move",
-                     {"figure": figures[n % 6], "distance": 0.5}, "/ssg move") for n in range(48)]
+    moves = [
+        app.act(
+            caller(RED, "Rita", interaction_id=90_000 + n),
+            "ssg",
+            "move",
+            {"figure": figures[n % 6], "distance": 0.5},
+            "/ssg move",
+        )
+        for n in range(48)
+    ]
     others = [app.roll(caller(RED, "Rita"), "1d6"), app.act(caller(BLUE, "Bob"), "ssg", "next", {}, "/ssg next")]
     results = await asyncio.gather(*moves, *others, return_exceptions=True)
     refused = [r for r in results if isinstance(r, Exception)]

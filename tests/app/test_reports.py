@@ -1,5 +1,6 @@
 """/game report, /game log a page at a time, and the game master's secret rolls, on SQLite and
 PostgreSQL: what each reader sees, in progress and after the battle, for a short game and a long one."""
+
 from __future__ import annotations
 
 import re
@@ -7,11 +8,11 @@ import re
 import pytest
 from sqlalchemy import event, func, insert, select
 
-from bot.db.plain import SessionTx
 from bot.app.replies import Refusal
 from bot.app.reports import LOG_PAGE_CHARS, LogPage
 from bot.app.service import App
 from bot.db.models import ActionRecord, EventRecord, Game, RollRecord
+from bot.db.plain import SessionTx
 from bot.dice import ForcedDice
 from bot.render.embeds import to_embeds
 from rules.core import Event
@@ -33,14 +34,23 @@ async def game_id(app: App) -> int:
 
 async def red_wins(app: App, forced: ForcedDice) -> None:
     """Red moves (and takes one move back), goes to shooting, and shoots four blue figures out."""
-    await app.act(caller(RED, "Rita"), "ssg", "move", {"figure": "Rossi", "distance": 2.0}, "/ssg move figure:Rossi distance:2")
+    await app.act(
+        caller(RED, "Rita"), "ssg", "move", {"figure": "Rossi", "distance": 2.0}, "/ssg move figure:Rossi distance:2"
+    )
     await app.game_undo(caller(RED, "Rita"))
-    await app.act(caller(RED, "Rita"), "ssg", "move", {"figure": "Rossi", "distance": 1.5}, "/ssg move figure:Rossi distance:1.5")
+    await app.act(
+        caller(RED, "Rita"), "ssg", "move", {"figure": "Rossi", "distance": 1.5}, "/ssg move figure:Rossi distance:1.5"
+    )
     await app.act(caller(RED, "Rita"), "ssg", "next", {}, "/ssg next")
     for target, shooter in SHOTS.items():
         forced.push_dice([6])
-        await app.act(caller(RED, "Rita"), "ssg", "shoot", {"shooter": shooter, "target": target, "range": 5.0, "los": "clear"},
-                      f"/ssg shoot shooter:{shooter} target:{target}")
+        await app.act(
+            caller(RED, "Rita"),
+            "ssg",
+            "shoot",
+            {"shooter": shooter, "target": target, "range": 5.0, "los": "clear"},
+            f"/ssg shoot shooter:{shooter} target:{target}",
+        )
 
 
 # --- the report ---------------------------------------------------------------------------------
@@ -63,8 +73,10 @@ async def test_the_report_of_a_won_battle_reads_as_a_document(app: App, forced: 
     assert "Played by Rita." in text[red:blue] and "- **Cy** (smg) — Rita" in text[red:blue]
     assert "- **Big Jim** (smg) — Bob" in text[blue:]
     # turn by turn: the start, then turn 1 with every action, each roll with its reason
-    battle_part = text[text.index("## The battle"):text.index("## Casualties")]
-    assert battle_part.index("### Before the first turn") < battle_part.index("**1.** Gina (game master): `/game start`")
+    battle_part = text[text.index("## The battle") : text.index("## Casualties")]
+    assert battle_part.index("### Before the first turn") < battle_part.index(
+        "**1.** Gina (game master): `/game start`"
+    )
     assert battle_part.index("`/game start`") < battle_part.index("### Turn 1") < battle_part.index("`/ssg next`")
     assert "- 🎲 d6 → **5** — Roll-off: red" in battle_part
     assert "- 🎲 d6 → **6** — Rossi: shot 1 of 1 at Big Jim" in battle_part
@@ -73,14 +85,17 @@ async def test_the_report_of_a_won_battle_reads_as_a_document(app: App, forced: 
     assert "- ~~Rossi moves 2″" in battle_part
     assert "**3.** Rita (red): `/ssg move figure:Rossi distance:1.5`" in battle_part
     # casualties, where things stand, the result
-    casualties = text[text.index("## Casualties"):text.index("## At the end")]
+    casualties = text[text.index("## Casualties") : text.index("## At the end")]
     assert "Lost: Blue 4." in casualties
     assert [line.split("*(action")[0] for line in casualties.splitlines() if line.startswith("- ☠")] == [
-        f"- ☠ {t} (blue) is removed from play by {s}. " for t, s in SHOTS.items()]
-    assert "~~Bo~~ — removed" in text[text.index("## At the end"):]
-    after = battle_part[battle_part.index("### After the battle"):]
-    assert after.startswith("### After the battle\n\n**9.** The battle's consequences for the rosters\n"
-                            "- Nothing rolled: each figure's history notes this battle.\n")
+        f"- ☠ {t} (blue) is removed from play by {s}. " for t, s in SHOTS.items()
+    ]
+    assert "~~Bo~~ — removed" in text[text.index("## At the end") :]
+    after = battle_part[battle_part.index("### After the battle") :]
+    assert after.startswith(
+        "### After the battle\n\n**9.** The battle's consequences for the rosters\n"
+        "- Nothing rolled: each figure's history notes this battle.\n"
+    )
     assert text.rstrip().endswith("🏆 **Red** won.")
     card = reply.cards[0]
     assert card.title == f"Report of battle {battle}"
@@ -118,8 +133,16 @@ async def test_a_medieval_battle_is_told_turn_by_turn(app: App, forced: ForcedDi
     await app.act(caller(RED, "Rita"), "medieval", "endturn", {}, "/medieval endturn")
     await app.game_end(caller(GM, "Gina"))
     text = report_text(await app.game_report(caller(RED)))
-    assert "- **Ruleset:** " in text and "- **Hugh** (Knight) — Rita" in text and "- **Olaf** (Viking Warrior) — Bob" in text
-    headings = [line for line in text.splitlines() if line.startswith("### ") and "Turn" in line or line.startswith("### Before")]
+    assert (
+        "- **Ruleset:** " in text
+        and "- **Hugh** (Knight) — Rita" in text
+        and "- **Olaf** (Viking Warrior) — Bob" in text
+    )
+    headings = [
+        line
+        for line in text.splitlines()
+        if (line.startswith("### ") and "Turn" in line) or line.startswith("### Before")
+    ]
     assert headings == ["### Before the first turn", "### Turn 1", "### Turn 2"]
     assert text.index("### Turn 1") < text.index("Bob (blue): `/medieval endturn`") < text.index("### Turn 2")
 
@@ -130,8 +153,20 @@ async def test_every_event_kind_that_tells_a_turn_is_read_back_from_the_log(app:
     async with app.db.transaction() as s:
         game = await s.scalar(select(Game))
         for seq, kind, bound in ((2, "bound", 2), (3, "shot", 9), (4, "turn", 3)):
-            await app._write(SessionTx(s), app._record(game, seq, caller(RED, "Rita"), f"/x {seq}", None, False, "red",
-                                                       [Event(kind, f"{kind} {bound}", {"bound": bound})], []))
+            await app._write(
+                SessionTx(s),
+                app._record(
+                    game,
+                    seq,
+                    caller(RED, "Rita"),
+                    f"/x {seq}",
+                    None,
+                    False,
+                    "red",
+                    [Event(kind, f"{kind} {bound}", {"bound": bound})],
+                    [],
+                ),
+            )
     text = report_text(await app.game_report(caller(RED)))
     assert [line for line in text.splitlines() if line.startswith("### Bo")] == ["### Bound 2", "### Bound 3"]
 
@@ -227,7 +262,9 @@ async def test_a_secret_roll_is_kept_and_shown_to_the_game_master_then_to_all(ap
     assert rolled.ephemeral is True and rolled.cards[0].title == "🔒 Secret roll: 2d6"
     assert "**Total: 7**" in rolled.cards[0].description
     async with app.db.transaction() as s:
-        rows = (await s.execute(select(RollRecord.value, RollRecord.secret).order_by(RollRecord.id.desc()).limit(2))).all()
+        rows = (
+            await s.execute(select(RollRecord.value, RollRecord.secret).order_by(RollRecord.id.desc()).limit(2))
+        ).all()
     assert [tuple(r) for r in rows] == [("4", True), ("3", True)]
     forced.push_dice([2])
     await app.roll(caller(BLUE, "Bob"), "1d6", "weather")  # an open roll after it stays open
@@ -257,7 +294,7 @@ async def test_a_secret_roll_is_kept_and_shown_to_the_game_master_then_to_all(ap
     page = (await app.game_log(caller(RED, "Rita"))).cards[0].description
     assert "🎲 d6 → **4** — Gina: ambush at the well" in page
     text = report_text(await app.game_report(caller(RED, "Rita")))
-    assert "Gina (game master): `/roll dice:2d6 reason:\"ambush at the well\" secret:True` — 🔒 *secret roll*" in text
+    assert 'Gina (game master): `/roll dice:2d6 reason:"ambush at the well" secret:True` — 🔒 *secret roll*' in text
     assert "- Gina rolls in secret 2d6 (3, 4) = `7`" in text
     assert "- **Secret rolls:** 1, revealed below (🔒)." in text
 
@@ -272,7 +309,9 @@ async def test_a_won_battle_reopened_by_undo_hides_its_secrets_again(app: App, f
     assert "reinforcements" not in report_text(await app.game_report(caller(BLUE)))
 
 
-async def test_a_repeated_delivery_of_a_secret_roll_is_applied_once_and_stays_private(app: App, forced: ForcedDice) -> None:
+async def test_a_repeated_delivery_of_a_secret_roll_is_applied_once_and_stays_private(
+    app: App, forced: ForcedDice
+) -> None:
     await ssg_table(app, forced)
     gm = caller(GM, "Gina", interaction_id=777)
     forced.push_dice([5])
@@ -348,9 +387,22 @@ async def seed_long_battle(app: App, actions: int) -> None:
         game = await s.scalar(select(Game))
         first = (await s.scalar(select(func.max(ActionRecord.id)))) + 1
         numbers = range(2, actions + 2)
-        await s.execute(insert(ActionRecord), [
-            {"id": first + n, "game_id": game.id, "seq": n, "user_id": RED, "side": "red", "by_gm": False,
-             "command": f"/ssg shoot n:{n}", "undone": False} for n in numbers])
+        await s.execute(
+            insert(ActionRecord),
+            [
+                {
+                    "id": first + n,
+                    "game_id": game.id,
+                    "seq": n,
+                    "user_id": RED,
+                    "side": "red",
+                    "by_gm": False,
+                    "command": f"/ssg shoot n:{n}",
+                    "undone": False,
+                }
+                for n in numbers
+            ],
+        )
         event_rows, roll_rows = [], []
         for n in numbers:
             events = [Event("shot", f"shot number {n}")]
@@ -358,10 +410,22 @@ async def seed_long_battle(app: App, actions: int) -> None:
                 events.append(Event("phase", f"Turn {n // 100 + 1} · red · movement phase.", {"turn": n // 100 + 1}))
             if n % 250 == 0:
                 events.append(Event("casualty", f"Figure {n} is out.", {"figure": f"F{n}", "side": "blue"}))
-            event_rows += [{"action_id": first + n, "seq": i, "kind": e.kind, "text": e.text, "data": dict(e.data)}
-                           for i, e in enumerate(events)]
-            roll_rows += [{"action_id": first + n, "seq": k, "kind": "die", "sides": 6, "value": str(n % 6 + 1),
-                           "reason": f"shot {n}, die {k}", "secret": False} for k in range(3)]
+            event_rows += [
+                {"action_id": first + n, "seq": i, "kind": e.kind, "text": e.text, "data": dict(e.data)}
+                for i, e in enumerate(events)
+            ]
+            roll_rows += [
+                {
+                    "action_id": first + n,
+                    "seq": k,
+                    "kind": "die",
+                    "sides": 6,
+                    "value": str(n % 6 + 1),
+                    "reason": f"shot {n}, die {k}",
+                    "secret": False,
+                }
+                for k in range(3)
+            ]
         await s.execute(insert(EventRecord), event_rows)
         await s.execute(insert(RollRecord), roll_rows)
 
@@ -369,7 +433,7 @@ async def seed_long_battle(app: App, actions: int) -> None:
 async def report_statements(app: App) -> int:
     seen: list[str] = []
 
-    def count(conn, cursor, statement, parameters, context, executemany) -> None:  # noqa: ANN001
+    def count(conn, cursor, statement, parameters, context, executemany) -> None:
         seen.append(statement)
 
     event.listen(app.db.engine.sync_engine, "before_cursor_execute", count)

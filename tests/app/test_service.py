@@ -1,4 +1,5 @@
 """The application layer on a real, migrated SQLite file: who may do what, and nothing lost."""
+
 from __future__ import annotations
 
 import asyncio
@@ -145,9 +146,17 @@ async def test_undo_reopens_a_game_won_by_mistake(app: App, forced: ForcedDice) 
     for target in ["Big Jim", "Bo", "Bert"]:
         forced.push_dice([6])
         shooter = {"Big Jim": "Rossi", "Bo": "Ada", "Bert": "Eli"}[target]
-        await app.act(caller(RED), "ssg", "shoot", {"shooter": shooter, "target": target, "range": 5.0, "los": "clear"}, "/ssg shoot")
+        await app.act(
+            caller(RED),
+            "ssg",
+            "shoot",
+            {"shooter": shooter, "target": target, "range": 5.0, "los": "clear"},
+            "/ssg shoot",
+        )
     forced.push_dice([6])
-    won = await app.act(caller(RED), "ssg", "shoot", {"shooter": "Fay", "target": "Bill", "range": 5.0, "los": "clear"}, "/ssg shoot")
+    won = await app.act(
+        caller(RED), "ssg", "shoot", {"shooter": "Fay", "target": "Bill", "range": 5.0, "los": "clear"}, "/ssg shoot"
+    )
     assert any(e.kind == "victory" for e in won.events)
     async with app.db.transaction() as s:
         game = await s.scalar(select(Game))
@@ -173,8 +182,10 @@ async def test_fifty_simultaneous_actions_are_serialised(app: App, forced: Force
 
 async def test_concurrent_moves_lose_no_update(app: App, forced: ForcedDice) -> None:
     await ssg_table(app, forced)
-    moves = [app.act(caller(RED), "ssg", "move", {"figure": name, "distance": 1.0}, "/ssg move")
-             for name in ["Rossi", "Ada", "Cy", "Dee", "Eli", "Fay"] * 4]
+    moves = [
+        app.act(caller(RED), "ssg", "move", {"figure": name, "distance": 1.0}, "/ssg move")
+        for name in ["Rossi", "Ada", "Cy", "Dee", "Eli", "Fay"] * 4
+    ]
     await asyncio.gather(*moves)
     state = await game_state(app)
     assert all(f["moved"] == 4.0 for f in state["figures"] if f["side"] == "red")
@@ -187,8 +198,11 @@ async def test_two_processes_on_one_database_lose_no_update(app: App, forced: Fo
     forced.fallback = SeededDice(3)
     other = App(await Database.open(app.db.url, upgrade=False), lambda: forced)
     try:
-        moves = [bot.act(caller(RED), "ssg", "move", {"figure": name, "distance": 0.5}, "/ssg move")
-                 for name in ["Rossi", "Ada", "Cy"] * 4 for bot in (app, other)]
+        moves = [
+            bot.act(caller(RED), "ssg", "move", {"figure": name, "distance": 0.5}, "/ssg move")
+            for name in ["Rossi", "Ada", "Cy"] * 4
+            for bot in (app, other)
+        ]
         rolls = [bot.roll(caller(BLUE), "1d6") for bot in (app, other) for _ in range(5)]
         await asyncio.gather(*moves, *rolls)
     finally:
@@ -211,14 +225,20 @@ def test_stats_and_command_lines() -> None:
     assert parse_stats("I=4 D=-1 horse=yes") == {"I": 4, "D": -1, "horse": "yes"}
     with pytest.raises(Refusal):
         parse_stats("I4")
-    assert command_line("ssg", "shoot", {"target": "Big Jim", "range": 14.0, "dice": None}) == '/ssg shoot target:"Big Jim" range:14'
+    assert (
+        command_line("ssg", "shoot", {"target": "Big Jim", "range": 14.0, "dice": None})
+        == '/ssg shoot target:"Big Jim" range:14'
+    )
     tricky = command_line("roll", "", {"reason": 'a "quoted" \\ thing'})
     assert shlex.split(tricky) == ["/roll", 'reason:a "quoted" \\ thing']
 
 
 def test_stats_values_may_hold_commas_and_spaces() -> None:
     assert parse_stats('speed=4, armour="mailshirt, small shield" bow=yes') == {
-        "speed": 4, "armour": "mailshirt, small shield", "bow": "yes"}
+        "speed": 4,
+        "armour": "mailshirt, small shield",
+        "bow": "yes",
+    }
     assert parse_stats("armour=mailshirt,small-shield") == {"armour": "mailshirt,small-shield"}
     with pytest.raises(Refusal, match="unclosed quote"):
         parse_stats('armour="mail')

@@ -1,4 +1,5 @@
 """The benchmark runs end to end in its smoke mode and reports every figure (never judged on speed)."""
+
 from __future__ import annotations
 
 import math

@@ -1,4 +1,5 @@
 """The terminal table as a newcomer runs it: a real process, a real SQLite file, forced dice."""
+
 from __future__ import annotations
 
 import json
@@ -6,7 +7,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-
 
 SETUP = """\
 /as Gina
@@ -75,7 +75,11 @@ def play(db: Path, script: str, *args: str, strict: bool = True) -> list[dict]:
     env = {**os.environ, "SKIRMISH_GM_DATA": str(db.parent / "data")}
     done = subprocess.run(
         [sys.executable, "-m", "bot", "play", "--db", str(db), "--json", *args],
-        input=script, capture_output=True, text=True, timeout=120, env=env,
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
@@ -127,17 +131,22 @@ def test_forced_dice_running_out_is_said_plainly_and_changes_nothing(tmp_path: P
 
 def test_bad_lines_are_refused_with_a_sentence(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite3"
-    script = "\n".join([
-        "hello",
-        "/nonsense",
-        "/roll",
-        "/roll dice:2d6 colour:red",
-        '/roll dice:"2d6',
-        "/game log count:many",
-        "/game log count:99",
-        "/campaign new name:x ruleset:chess",
-        "/roll dice:10000d6",
-    ]) + "\n"
+    script = (
+        "\n".join(
+            [
+                "hello",
+                "/nonsense",
+                "/roll",
+                "/roll dice:2d6 colour:red",
+                '/roll dice:"2d6',
+                "/game log count:many",
+                "/game log count:99",
+                "/campaign new name:x ruleset:chess",
+                "/roll dice:10000d6",
+            ]
+        )
+        + "\n"
+    )
     records = play(db, script)
     assert [r["ok"] for r in records] == [False] * 9
     errors = [r["error"] for r in records]
@@ -161,8 +170,14 @@ def test_seeded_dice_repeat(tmp_path: Path) -> None:
 def test_run_without_a_token_says_so_and_opens_the_terminal(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env["SKIRMISH_GM_DATA"] = str(tmp_path / "data")
-    done = subprocess.run([sys.executable, "-m", "bot", "run"], input="/roll dice:1d6\n",
-                          capture_output=True, text=True, timeout=60, env=env)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "run"],
+        input="/roll dice:1d6\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
     assert done.returncode == 0
     assert "No DISCORD_TOKEN is set" in done.stderr and "skirmish-gm play" in done.stderr
     assert "rolls 1d6" in done.stdout

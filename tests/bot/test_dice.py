@@ -1,12 +1,22 @@
 """Dice sources: secure, seeded, forced (with plain words when they run out), and free rolls."""
+
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.dice import (
-    FULL_DECK, MAX_FREE_DICE, DiceExhausted, ForcedDice, RecordingDice, SecureDice, SeededDice,
-    free_roll, parse_forced_cards, parse_forced_dice,
+    FULL_DECK,
+    MAX_FREE_DICE,
+    DiceExhausted,
+    ForcedDice,
+    RecordingDice,
+    SecureDice,
+    SeededDice,
+    free_roll,
+    parse_forced_cards,
+    parse_forced_dice,
 )
 from rules.core import RuleError, roll_dice
 
@@ -65,7 +75,10 @@ def test_recording_keeps_every_value_with_its_reason() -> None:
     recorder.roll(10, "second")
     recorder.draw(FULL_DECK, "card")
     assert [(r.kind, r.sides, r.value, r.reason) for r in recorder.rolled] == [
-        ("die", 6, "3", "first"), ("die", 10, "5", "second"), ("card", None, "KS", "card")]
+        ("die", 6, "3", "first"),
+        ("die", 10, "5", "second"),
+        ("card", None, "KS", "card"),
+    ]
 
 
 def test_free_roll_uses_the_given_source_for_every_die() -> None:
@@ -75,11 +88,20 @@ def test_free_roll_uses_the_given_source_for_every_die() -> None:
     assert all(r.reason == "stats" for r in recorder.rolled)
 
 
-@pytest.mark.parametrize("expression,message", [
-    ("", "Give some dice"), ("10000d6", "too many dice"), (f"{MAX_FREE_DICE + 1}d6", "too many dice"),
-    ("1d100000", "at most 1000 faces"), ("2d6+", "can't read"), ("x" * 300, "too long"),
-    ("1d0", "can't roll"), ("60d6+60d6", "too many dice"), ("1d6/0", "divide by zero"),
-])
+@pytest.mark.parametrize(
+    "expression,message",
+    [
+        ("", "Give some dice"),
+        ("10000d6", "too many dice"),
+        (f"{MAX_FREE_DICE + 1}d6", "too many dice"),
+        ("1d100000", "at most 1000 faces"),
+        ("2d6+", "can't read"),
+        ("x" * 300, "too long"),
+        ("1d0", "can't roll"),
+        ("60d6+60d6", "too many dice"),
+        ("1d6/0", "divide by zero"),
+    ],
+)
 def test_free_roll_refuses_silly_or_broken_input(expression: str, message: str) -> None:
     with pytest.raises(RuleError, match=message):
         free_roll(expression, SeededDice(1), "x")

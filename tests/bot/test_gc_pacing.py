@@ -1,5 +1,6 @@
 """Garbage collected between commands (bot.gc_pacing): after the last command in flight, a full
 collection every so many commands, and CPython's own thresholds back when the bot stops."""
+
 from __future__ import annotations
 
 import asyncio

@@ -1,5 +1,6 @@
 """A grid board drawn as text (the terminal) and as a PNG (Discord): coordinates, terrain, hedges
 and walls between squares, and every figure with its side's colour, facing, label, pips and marks."""
+
 from __future__ import annotations
 
 import io
@@ -14,9 +15,14 @@ from rules.core import Board, Grid, GridPiece, GridSquare
 
 def sample_grid() -> Grid:
     return Grid(
-        width=6, height=4,
-        squares=(GridSquare(1, 1, "hill", uphill=("s",)), GridSquare(2, 1, "open", {"n": "hedge"}),
-                 GridSquare(4, 2, "building"), GridSquare(3, 3, "open", {"w": "wall"})),
+        width=6,
+        height=4,
+        squares=(
+            GridSquare(1, 1, "hill", uphill=("s",)),
+            GridSquare(2, 1, "open", {"n": "hedge"}),
+            GridSquare(4, 2, "building"),
+            GridSquare(3, 3, "open", {"w": "wall"}),
+        ),
         pieces=(GridPiece(0, 0, "Able", "Ab", "red", "e"), GridPiece(5, 3, "Baker", "Bk", "blue", "w", ("pinned",), 2)),
     )
 
@@ -57,9 +63,15 @@ def test_hedges_and_walls_stand_between_squares() -> None:
 
 
 def test_marks_in_a_cell() -> None:
-    grid = Grid(4, 2, pieces=(GridPiece(0, 0, "Lying", "C1", "red", "s", ("fallen",)),
-                              GridPiece(1, 0, "Boss", "A2", "red", "n", ("leader",)),
-                              GridPiece(2, 0, "Odd", "X", "green", None)))
+    grid = Grid(
+        4,
+        2,
+        pieces=(
+            GridPiece(0, 0, "Lying", "C1", "red", "s", ("fallen",)),
+            GridPiece(1, 0, "Boss", "A2", "red", "n", ("leader",)),
+            GridPiece(2, 0, "Odd", "X", "green", None),
+        ),
+    )
     row = grid_text(grid).splitlines()[1]
     assert "C1v_" in row and "A2^*" in row and " x " in row  # green, the second side, in small letters
 
@@ -86,18 +98,18 @@ def test_grid_picture_is_a_png_of_the_board() -> None:
 def test_terrain_edges_and_marks_are_drawn() -> None:
     image = Image.open(io.BytesIO(grid_png(sample_grid())))
     roof = (MARGIN + 4 * CELL + 10, MARGIN + 2 * CELL + 10)
-    assert near(pixel(image, *roof), (160, 82, 60))                       # the building on E3
+    assert near(pixel(image, *roof), (160, 82, 60))  # the building on E3
     hedge = (MARGIN + 2 * CELL + CELL // 2, MARGIN + CELL)
-    assert near(pixel(image, *hedge), (46, 110, 40))                      # the hedge on C2's north side
+    assert near(pixel(image, *hedge), (46, 110, 40))  # the hedge on C2's north side
     wall = (MARGIN + 3 * CELL, MARGIN + 3 * CELL + CELL // 2 + 3)
-    assert near(pixel(image, *wall), (110, 106, 100), 60)                 # the wall on D4's west side
+    assert near(pixel(image, *wall), (110, 106, 100), 60)  # the wall on D4's west side
     hill = (MARGIN + CELL + CELL // 2, MARGIN + 2 * CELL - 4)
-    assert near(pixel(image, *hill), (140, 100, 50))                      # a hachure on B2's uphill side
+    assert near(pixel(image, *hill), (140, 100, 50))  # a hachure on B2's uphill side
     centre = (MARGIN + 5 * CELL + CELL // 2, MARGIN + 3 * CELL + CELL // 2 - 2)
     ring = (centre[0], centre[1] - (CELL / 2 - 9) - 2)
-    assert near(pixel(image, *ring), PINNED)                              # Baker is pinned
+    assert near(pixel(image, *ring), PINNED)  # Baker is pinned
     pip = (MARGIN + 5 * CELL + 6, MARGIN + 4 * CELL - 7)
-    assert near(pixel(image, *pip), (200, 20, 20))                        # with wound pips
+    assert near(pixel(image, *pip), (200, 20, 20))  # with wound pips
 
 
 def test_sides_with_the_same_colour_are_told_apart() -> None:

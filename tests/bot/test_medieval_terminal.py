@@ -1,5 +1,6 @@
 """A whole medieval game, four figures a side, in the terminal: a real process, a real SQLite file,
 forced dice given just before the command that rolls them (``/dice``), and a restart half way."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -147,15 +148,21 @@ def test_four_figures_a_side_to_the_end(tmp_path: Path) -> None:
     check_dice(first, TURN_1)
     refused = [(r["command"], r["error"]) for r in first if not r["ok"]]
     assert refused == [
-        ("/medieval move figure:Walt distance:1",
-         "Walt has already been activated this turn: each figure acts once a turn."),
+        (
+            "/medieval move figure:Walt distance:1",
+            "Walt has already been activated this turn: each figure acts once a turn.",
+        ),
         ("/medieval stand figure:Sven", "It is red's turn."),
     ]
     assert [e["data"]["figure"] for e in events(first, "casualty")] == ["Bjorn"]
     assert [e["text"] for e in events(first, "unrolled")] == ["Bjorn is out of action: Walt's other shot is not taken."]
     assert [(e["data"]["figure"], e["data"]["row"]) for e in events(first, "wound")] == [
-        ("Bjorn", "Killed"), ("Olaf", "Serious Wound"), ("Sven", "Knocked About"), ("Ada", "Serious Wound"),
-        ("Harald", "Serious Wound")]
+        ("Bjorn", "Killed"),
+        ("Olaf", "Serious Wound"),
+        ("Sven", "Knocked About"),
+        ("Ada", "Serious Wound"),
+        ("Harald", "Serious Wound"),
+    ]
     [prone] = events(first, "prone")
     assert prone["data"]["figure"] == "Sven"
     [breakoff] = events(first, "breakoff")
@@ -173,9 +180,15 @@ def test_four_figures_a_side_to_the_end(tmp_path: Path) -> None:
     casualties = [(e["data"]["figure"], e["data"]["health"]) for e in events(second, "casualty")]
     assert casualties == [("Olaf", "killed"), ("Harald", "collapsed"), ("Sven", "killed")]
     wounds = [(e["data"]["figure"], e["data"]["before"], e["data"]["after"]) for e in events(second, "wound")]
-    assert wounds == [("Olaf", "serious", "serious"), ("Olaf", "serious", "killed"), ("Sven", "full", "light"),
-                      ("Harald", "serious", "serious"), ("Ada", "light", "serious"), ("Sven", "light", "serious"),
-                      ("Sven", "serious", "killed")]
+    assert wounds == [
+        ("Olaf", "serious", "serious"),
+        ("Olaf", "serious", "killed"),
+        ("Sven", "full", "light"),
+        ("Harald", "serious", "serious"),
+        ("Ada", "light", "serious"),
+        ("Sven", "light", "serious"),
+        ("Sven", "serious", "killed"),
+    ]
     [held] = events(second, "held")
     assert held["data"]["figure"] == "Sven"
     [victory] = events(second, "victory")
@@ -184,8 +197,10 @@ def test_four_figures_a_side_to_the_end(tmp_path: Path) -> None:
     statuses = [r["text"] for r in second if r["command"] == "/game status"]
     mid, end = statuses
     assert "Turn 3 · red's turn" in mid and "Out of action: red 0/4 · blue 3/4" in mid
-    assert ("Ada — custom · seriously wounded: speed, shoot and fight halved (speed 3, Bravery 5, shoot 1, "
-            "fight 1); a Bravery test at each activation or it collapses · Unarmed; no armour · fighting Sven") in mid
+    assert (
+        "Ada — custom · seriously wounded: speed, shoot and fight halved (speed 3, Bravery 5, shoot 1, "
+        "fight 1); a Bravery test at each activation or it collapses · Unarmed; no armour · fighting Sven"
+    ) in mid
     assert "Sven — Viking Warrior · lightly wounded: −2 speed, Bravery, shoot and fight" in mid
     assert "Harald [out] — Viking Hero · collapsed" in mid
     assert "On the ground: Dagger (near Sven)" in mid

@@ -3,6 +3,7 @@
 Two players choose their units as the cards fall (/decide), in a real process on a real SQLite file,
 and the battle goes on across a restart.
 """
+
 from __future__ import annotations
 
 import json
@@ -80,7 +81,12 @@ def play(db: Path, script: str, *args: str) -> list[dict]:
     env = {**os.environ, "SKIRMISH_GM_DATA": str(db.parent / "data")}
     done = subprocess.run(
         [sys.executable, "-m", "bot", "play", "--db", str(db), "--json", "--strict-dice", *args],
-        input=script, capture_output=True, text=True, timeout=120, env=env, check=False,
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
     )
     assert done.returncode in (0, 1), done.stderr
     assert "Traceback" not in done.stderr, done.stderr
@@ -126,7 +132,9 @@ def test_a_turn_of_a_small_battle_in_the_terminal(tmp_path: Path) -> None:
     assert "33rd Foot — line · line · 2/6 fit, 4 killed · critical morale" in status["text"]
 
     melee = next(r for r in rest if r["command"] == "/nsr melee")
-    fights = [(e["data"]["winner"], e["data"]["loser"], e["data"]["outcome"]) for e in melee["events"] if e["kind"] == "fight"]
+    fights = [
+        (e["data"]["winner"], e["data"]["loser"], e["data"]["outcome"]) for e in melee["events"] if e["kind"] == "fight"
+    ]
     assert fights == [("Officer", "NCO", "killed"), ("NCO", "Private 1", "captured")]
     assert [d["value"] for d in melee["dice"]] == ["3", "2", "8", "1", "7", "6", "6", "5"]
     [rout] = [e for e in melee["events"] if e["kind"] == "morale"]

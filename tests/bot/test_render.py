@@ -1,7 +1,9 @@
 """Cards drawn as embeds always fit Discord's limits; as text they keep everything readable."""
+
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.app.replies import Card
 from bot.dice import RolledDie
@@ -15,7 +17,9 @@ cards = st.builds(
     Card,
     title=st.text(min_size=1, max_size=400),
     description=text,
-    fields=st.lists(st.tuples(st.text(min_size=1, max_size=300), st.text(min_size=1, max_size=2000), st.booleans()), max_size=30),
+    fields=st.lists(
+        st.tuples(st.text(min_size=1, max_size=300), st.text(min_size=1, max_size=2000), st.booleans()), max_size=30
+    ),
     footer=st.none() | st.text(max_size=3000),
 )
 
@@ -34,8 +38,10 @@ def test_embeds_fit_discord_whatever_the_cards(cards_: list[Card]) -> None:
 
 
 def test_dice_card_lists_every_die_and_a_casualty_card_follows() -> None:
-    events = [Event("shot", "Rossi fires at Bo: 6 = 6, needs 5: hit."),
-              Event("casualty", "Bo is removed.", {"figure": "Bo", "side": "blue", "by": "Rossi"})]
+    events = [
+        Event("shot", "Rossi fires at Bo: 6 = 6, needs 5: hit."),
+        Event("casualty", "Bo is removed.", {"figure": "Bo", "side": "blue", "by": "Rossi"}),
+    ]
     rolled = [RolledDie("die", 6, "6", "Rossi: shot 1 of 1 at Bo")]
     made = action_cards("Red · shoot", "Rita", "red", events, rolled)
     assert made[0].fields == [("Dice", "🎲 d6 → **6** — Rossi: shot 1 of 1 at Bo", False)]
@@ -45,8 +51,11 @@ def test_dice_card_lists_every_die_and_a_casualty_card_follows() -> None:
 
 
 def test_board_card_groups_figures_by_side() -> None:
-    board = Board("Turn 1 · red · movement phase", (("Active", "red"),),
-                  (FigureLine("Rossi", "red", "rifle"), FigureLine("Bo", "blue", "removed", out=True)))
+    board = Board(
+        "Turn 1 · red · movement phase",
+        (("Active", "red"),),
+        (FigureLine("Rossi", "red", "rifle"), FigureLine("Bo", "blue", "removed", out=True)),
+    )
     card = board_card("Table", board)
     assert ("Red", "Rossi — rifle", False) in card.fields and ("Blue", "~~Bo~~ — removed", False) in card.fields
     assert "Bo [out]" in cards_text([card])
@@ -56,8 +65,16 @@ def test_board_card_groups_figures_by_side() -> None:
 
 
 def test_a_wound_event_gets_its_own_card_with_what_now_applies() -> None:
-    event = Event("wound", "Bjorn's sword hits Walt: serious wound.",
-                  {"figure": "Walt", "side": "blue", "row": "Serious wound", "penalties": ["half speed", "Bravery test each turn"]})
+    event = Event(
+        "wound",
+        "Bjorn's sword hits Walt: serious wound.",
+        {
+            "figure": "Walt",
+            "side": "blue",
+            "row": "Serious wound",
+            "penalties": ["half speed", "Bravery test each turn"],
+        },
+    )
     made = action_cards("Red · fight", "Rita", "red", [event], [])
     assert made[1].title == "🩸 Wound: Walt — Serious wound"
     assert made[1].fields == [("Now in force", "half speed\nBravery test each turn", False)]

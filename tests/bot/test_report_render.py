@@ -1,5 +1,6 @@
 """The battle report as Markdown, and a log page's entries, drawn from plain data; and the report
 printed in the terminal."""
+
 from __future__ import annotations
 
 import os
@@ -9,7 +10,8 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.dice import RolledDie
 from bot.render.report import (
@@ -32,17 +34,36 @@ END = datetime(2025, 3, 2, 21, 30, tzinfo=UTC)
 
 
 def action(seq: int, *events: Event, rolls: tuple[RolledDie, ...] = (), **kw) -> LogAction:
-    return LogAction(seq=seq, actor=kw.pop("actor", "Rita"), by_gm=kw.pop("by_gm", False), side=kw.pop("side", "red"),
-                     command=kw.pop("command", f"/x act n:{seq}"), events=events, rolls=rolls, **kw)
+    return LogAction(
+        seq=seq,
+        actor=kw.pop("actor", "Rita"),
+        by_gm=kw.pop("by_gm", False),
+        side=kw.pop("side", "red"),
+        command=kw.pop("command", f"/x act n:{seq}"),
+        events=events,
+        rolls=rolls,
+        **kw,
+    )
 
 
 def report(actions: list[LogAction], **kw) -> BattleReport:
     fields = dict(
-        campaign="Iron Coast", battle=7, ruleset="Simple Skirmish Game", game_master="Gina", started=START, ended=END,
-        finished=True, winner="red",
-        sides=[ReportSide("red", ("Rita",), (ReportFigure("Rossi", "rifle", "Rita", {"skill": 6}),)),
-               ReportSide("blue", ("Bob", "Bea"), (ReportFigure("Bo", "pistol", "Bob"),))],
-        actions=actions, board=Board("Game over: red won", (), (FigureLine("Rossi", "red", "fine"), FigureLine("Bo", "blue", "removed", True))),
+        campaign="Iron Coast",
+        battle=7,
+        ruleset="Simple Skirmish Game",
+        game_master="Gina",
+        started=START,
+        ended=END,
+        finished=True,
+        winner="red",
+        sides=[
+            ReportSide("red", ("Rita",), (ReportFigure("Rossi", "rifle", "Rita", {"skill": 6}),)),
+            ReportSide("blue", ("Bob", "Bea"), (ReportFigure("Bo", "pistol", "Bob"),)),
+        ],
+        actions=actions,
+        board=Board(
+            "Game over: red won", (), (FigureLine("Rossi", "red", "fine"), FigureLine("Bo", "blue", "removed", True))
+        ),
     )
     fields.update(kw)
     return BattleReport(**fields)
@@ -51,7 +72,8 @@ def report(actions: list[LogAction], **kw) -> BattleReport:
 def test_the_head_the_sides_and_the_result() -> None:
     text = report_markdown(report([action(1, Event("setup", "Set up."))]))
     assert text.splitlines()[:7] == [
-        "# Iron Coast — battle 7", "",
+        "# Iron Coast — battle 7",
+        "",
         "- **Ruleset:** Simple Skirmish Game",
         "- **Fought:** 2025-03-01 18:00 UTC to 2025-03-02 21:30 UTC",
         "- **Game master:** Gina",
@@ -86,8 +108,12 @@ def test_bounds_are_told_by_the_last_marker_of_an_action() -> None:
     """Sharpe's "End of bound 1" and "Bound 2 begins" in one action open the heading of bound 2 only."""
     actions = [
         action(1, Event("turn", "Bound 1 · Harris (british) to act.", {"bound": 1})),
-        action(2, Event("bound", "End of bound 1.", {"bound": 1}), Event("bound", "Bound 2 begins.", {"bound": 2}),
-               Event("turn", "Bound 2 · Dubois (french) to act.", {"bound": 2})),
+        action(
+            2,
+            Event("bound", "End of bound 1.", {"bound": 1}),
+            Event("bound", "Bound 2 begins.", {"bound": 2}),
+            Event("turn", "Bound 2 · Dubois (french) to act.", {"bound": 2}),
+        ),
     ]
     text = report_markdown(report(actions))
     assert [line for line in text.splitlines() if line.startswith("### Bound")] == ["### Bound 1", "### Bound 2"]
@@ -99,13 +125,24 @@ def test_undone_secret_hidden_and_game_master_actions() -> None:
     die = RolledDie("die", 6, "4", "Gina: ambush")
     actions = [
         action(1, Event("move", "Rossi moves 2″."), undone=True),
-        action(2, Event("roll", "Gina rolls 1d6 (4) = `4`", {"secret": True}), rolls=(die,), actor="Gina", by_gm=True,
-               side=None, command="/roll dice:1d6 secret:True", secret=True),
+        action(
+            2,
+            Event("roll", "Gina rolls 1d6 (4) = `4`", {"secret": True}),
+            rolls=(die,),
+            actor="Gina",
+            by_gm=True,
+            side=None,
+            command="/roll dice:1d6 secret:True",
+            secret=True,
+        ),
         action(3, secret=True, hidden=True, actor="Gina", by_gm=True, side=None, command=""),
         action(4, Event("move", "Bo moves."), actor="Gina", by_gm=True, side="blue"),
     ]
     text = report_markdown(report(actions))
-    assert "**1.** ~~Rita (red): `/x act n:1`~~ — *taken back with /game undo; its dice stay in the log*\n- ~~Rossi moves 2″.~~" in text
+    assert (
+        "**1.** ~~Rita (red): `/x act n:1`~~ — *taken back with /game undo; its dice stay in the log*\n- ~~Rossi moves 2″.~~"
+        in text
+    )
     assert "**2.** Gina (game master): `/roll dice:1d6 secret:True` — 🔒 *secret roll*\n" in text
     assert "- 🎲 d6 → **4** — Gina: ambush" in text
     assert "**3.** 🔒 The game master rolled in secret: revealed when the battle ends." in text
@@ -114,9 +151,16 @@ def test_undone_secret_hidden_and_game_master_actions() -> None:
 
 def test_casualties_count_only_what_stands() -> None:
     out = Event("casualty", "Bo (blue) is removed.", {"figure": "Bo", "side": "blue"})
-    text = report_markdown(report([action(1, out, undone=True), action(2, out), action(3, Event("casualty", "X is out.", {}))]))
-    part = text[text.index("## Casualties"):text.index("## At the end")]
-    assert part.splitlines()[2:6] == ["Lost: Blue 1.", "", "- ☠ Bo (blue) is removed. *(action 2)*", "- ☠ X is out. *(action 3)*"]
+    text = report_markdown(
+        report([action(1, out, undone=True), action(2, out), action(3, Event("casualty", "X is out.", {}))])
+    )
+    part = text[text.index("## Casualties") : text.index("## At the end")]
+    assert part.splitlines()[2:6] == [
+        "Lost: Blue 1.",
+        "",
+        "- ☠ Bo (blue) is removed. *(action 2)*",
+        "- ☠ X is out. *(action 3)*",
+    ]
 
 
 def test_player_names_cannot_break_the_document() -> None:
@@ -139,8 +183,15 @@ def test_a_battle_in_progress_and_one_ended_by_the_game_master() -> None:
 
 def test_ten_thousand_actions_are_written_quickly() -> None:
     rolls = tuple(RolledDie("die", 6, str(k), f"shot {k}") for k in range(1, 4))
-    actions = [action(n, Event("shot", f"Shot {n}."), *([Event("phase", f"Turn {n // 50}.", {"turn": n // 50})] if n % 50 == 0 else []),
-                      rolls=rolls) for n in range(1, 10_001)]
+    actions = [
+        action(
+            n,
+            Event("shot", f"Shot {n}."),
+            *([Event("phase", f"Turn {n // 50}.", {"turn": n // 50})] if n % 50 == 0 else []),
+            rolls=rolls,
+        )
+        for n in range(1, 10_001)
+    ]
     began = time.perf_counter()
     text = report_markdown(report(actions))
     spent = time.perf_counter() - began
@@ -149,11 +200,26 @@ def test_ten_thousand_actions_are_written_quickly() -> None:
 
 
 entries = st.builds(
-    LogAction, seq=st.integers(1, 10**6), actor=st.text(max_size=120), by_gm=st.booleans(), side=st.none() | st.text(max_size=32),
-    command=st.text(max_size=2000), undone=st.booleans(), secret=st.booleans(), hidden=st.booleans(),
+    LogAction,
+    seq=st.integers(1, 10**6),
+    actor=st.text(max_size=120),
+    by_gm=st.booleans(),
+    side=st.none() | st.text(max_size=32),
+    command=st.text(max_size=2000),
+    undone=st.booleans(),
+    secret=st.booleans(),
+    hidden=st.booleans(),
     events=st.lists(st.builds(Event, kind=st.sampled_from(["shot", "phase"]), text=st.text(max_size=600)), max_size=30),
-    rolls=st.lists(st.builds(RolledDie, kind=st.sampled_from(["die", "card"]), sides=st.just(6), value=st.text(max_size=8),
-                             reason=st.text(max_size=400)), max_size=60),
+    rolls=st.lists(
+        st.builds(
+            RolledDie,
+            kind=st.sampled_from(["die", "card"]),
+            sides=st.just(6),
+            value=st.text(max_size=8),
+            reason=st.text(max_size=400),
+        ),
+        max_size=60,
+    ),
 )
 
 
@@ -181,17 +247,36 @@ def test_a_long_entry_says_what_it_left_out() -> None:
 def test_the_terminal_prints_the_report(tmp_path: Path) -> None:
     """``/game report`` in ``skirmish-gm play``: the Markdown printed between markers; the secret roll
     the game master made is shown (the game master asks, and then the battle is over)."""
-    script = SETUP + "/as Gina\n/roll dice:1d6 reason:omen secret:yes\n" + FIRST_HALF + "/as Gina\n/game end\n/as Bob\n/game report\n"
+    script = (
+        SETUP
+        + "/as Gina\n/roll dice:1d6 reason:omen secret:yes\n"
+        + FIRST_HALF
+        + "/as Gina\n/game end\n/as Bob\n/game report\n"
+    )
     env = {**os.environ, "SKIRMISH_GM_DATA": str(tmp_path / "data")}
     done = subprocess.run(
-        [sys.executable, "-m", "bot", "play", "--db", str(tmp_path / "t.sqlite3"), "--seed", "1",
-         "--dice", ",".join([SETUP_DICE, "4", FIRST_HALF_DICE])],
-        input=script, capture_output=True, text=True, timeout=120, env=env,
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "play",
+            "--db",
+            str(tmp_path / "t.sqlite3"),
+            "--seed",
+            "1",
+            "--dice",
+            ",".join([SETUP_DICE, "4", FIRST_HALF_DICE]),
+        ],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
     )
     assert "Traceback" not in done.stderr, done.stderr
     out = done.stdout
     assert "--- battle-1.md ---\n# Iron Coast — battle 1\n" in out and "--- end of battle-1.md ---" in out
-    report_part = out[out.index("--- battle-1.md ---"):]
+    report_part = out[out.index("--- battle-1.md ---") :]
     assert "Gina (game master): `/roll dice:1d6 reason:omen secret:True` — 🔒 *secret roll*" in report_part
     assert "- 🎲 d6 → **4** — Gina: omen" in report_part
     assert "- ☠ Big Jim (blue) is removed from play by Cy" in report_part

@@ -1,5 +1,6 @@
 """The pace scheduler with a fake clock: reminders and timeouts posted once, across restarts and
 with two bot processes on one database; the bot's poster pings only the players meant."""
+
 from __future__ import annotations
 
 import asyncio
@@ -168,9 +169,15 @@ async def test_the_bots_poster_mentions_only_the_pinged_players_and_adds_buttons
     bot.get_channel.return_value = None
     bot.get_partial_messageable.return_value = channel
     post = channel_poster(bot)
-    decision = PendingDecision(7, "red", (RED,), "Go first?", (Choice("first", "Go first"), Choice("second", "Go second")))
-    reply = Reply(cards=[Card(title="⏰", description="@everyone <@99>")], content=f"<@{RED}> @everyone",
-                  ping_user_ids=[RED], decision=decision)
+    decision = PendingDecision(
+        7, "red", (RED,), "Go first?", (Choice("first", "Go first"), Choice("second", "Go second"))
+    )
+    reply = Reply(
+        cards=[Card(title="⏰", description="@everyone <@99>")],
+        content=f"<@{RED}> @everyone",
+        ping_user_ids=[RED],
+        decision=decision,
+    )
     await post(CHANNEL, reply)
     bot.get_partial_messageable.assert_called_once_with(CHANNEL)
     kwargs: dict[str, Any] = channel.send.await_args.kwargs

@@ -6,6 +6,7 @@ the other player (/decide), a draw, a parry, a pass-out, a recovery, a failed at
 officer killed, a failed morale test, and the French conceding. The game stops halfway and goes on
 in a new process.
 """
+
 from __future__ import annotations
 
 import json
@@ -138,7 +139,11 @@ def play(db: Path, script: str) -> list[dict]:
     env = {**os.environ, "SKIRMISH_GM_DATA": str(db.parent / "data")}
     done = subprocess.run(
         [sys.executable, "-m", "bot", "play", "--db", str(db), "--json", "--strict-dice"],
-        input=script, capture_output=True, text=True, timeout=120, env=env,
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
@@ -158,8 +163,20 @@ def test_a_whole_sharpe_skirmish_in_the_terminal(tmp_path: Path) -> None:
     setup = play(db, SETUP)
     assert all(r["ok"] for r in setup), [r for r in setup if not r["ok"]]
     [order] = events(setup, "order")
-    assert order["data"]["order"] == ["Sharpe", "Leroux", "Harper", "Dubois", "Harris", "Lefevre", "Martin",
-                                      "Hagman", "Bernard", "Perkins", "Girard", "Cooper"]
+    assert order["data"]["order"] == [
+        "Sharpe",
+        "Leroux",
+        "Harper",
+        "Dubois",
+        "Harris",
+        "Lefevre",
+        "Martin",
+        "Hagman",
+        "Bernard",
+        "Perkins",
+        "Girard",
+        "Cooper",
+    ]
     assert "ties: Harris 5, Lefevre 2" in order["text"]
     assert setup[-1]["say"].endswith("british: your move.")
 
@@ -174,12 +191,19 @@ def test_a_whole_sharpe_skirmish_in_the_terminal(tmp_path: Path) -> None:
     assert "2 wounds (D6 1 + 1)" in shots[2] and shots[3].startswith("Wound 1 of 2 on Martin")
     assert "misfire" in shots[-2] and "miss" in shots[-1]
     wounds = events(first, "wound")
-    assert (wounds[0]["data"]["figure"], wounds[0]["data"]["location"], wounds[0]["data"]["severity"]) == ("Dubois", "chest", "serious")
+    assert (wounds[0]["data"]["figure"], wounds[0]["data"]["location"], wounds[0]["data"]["severity"]) == (
+        "Dubois",
+        "chest",
+        "serious",
+    )
     assert "knocked down" in wounds[0]["text"]
     [asked] = [r for r in first if r.get("decision")]
     assert asked["decision"]["decider"] == "french" and "parry" in asked["decision"]["choices"]
     assert "Lefevre: serious wound to the abdomen" in " ".join(event_texts(first, "wound"))
-    assert event_texts(first, "passout") == ["Dubois rolls 5: passes out from his wound.", "Lefevre rolls 2: stays conscious."]
+    assert event_texts(first, "passout") == [
+        "Dubois rolls 5: passes out from his wound.",
+        "Lefevre rolls 2: stays conscious.",
+    ]
     assert first[-1]["events"][-1]["text"] == "Bound 2 · Sharpe (british) to act."
 
     # A new process on the same file: bound 2 goes on where bound 1 ended.

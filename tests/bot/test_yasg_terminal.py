@@ -3,6 +3,7 @@ the game master alone with forced dice, from the first placement to the last fig
 
 Each command that rolls is preceded by the ``/dice`` it uses, in the notes' Dice order; the test
 checks that every command used exactly its own dice, and looks at the board pictures."""
+
 from __future__ import annotations
 
 import io
@@ -206,7 +207,11 @@ def play(db: Path, script: str, pictures: Path) -> list[dict]:
     env = {**os.environ, "SKIRMISH_GM_DATA": str(db.parent / "data")}
     done = subprocess.run(
         [sys.executable, "-m", "bot", "play", "--db", str(db), "--json", "--strict-dice", "--pictures", str(pictures)],
-        input=script, capture_output=True, text=True, timeout=180, env=env,
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
@@ -246,7 +251,19 @@ def test_a_solo_game_from_the_first_placement_to_the_last_figure_out(tmp_path: P
     each_command_used_its_dice(second)
 
     out = [e["data"]["figure"] for e in kinds(records, "casualty")]
-    assert out == ["Masson", "Perkins", "Dodd", "Vidal", "Leroux", "Morel", "Cooper", "Ducos", "Lebrun", "Girard", "Petit"]
+    assert out == [
+        "Masson",
+        "Perkins",
+        "Dodd",
+        "Vidal",
+        "Leroux",
+        "Morel",
+        "Cooper",
+        "Ducos",
+        "Lebrun",
+        "Girard",
+        "Petit",
+    ]
     [victory] = kinds(records, "victory")
     assert victory["data"] == {"winner": "british", "loser": "french"}
     assert "Game over: british won" in second[-2]["text"]

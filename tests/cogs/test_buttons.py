@@ -1,4 +1,5 @@
 """Decision buttons: only the decider may press, and they work after a restart."""
+
 from __future__ import annotations
 
 import pytest
@@ -29,7 +30,10 @@ async def test_the_view_has_one_button_per_choice(app: App) -> None:
     decision = await pending_join(app)
     view = decision_view(decision)
     assert view.timeout is None and view.is_persistent()
-    assert [c.custom_id for c in view.children] == [f"decision:{decision.decision_id}:0", f"decision:{decision.decision_id}:1"]
+    assert [c.custom_id for c in view.children] == [
+        f"decision:{decision.decision_id}:0",
+        f"decision:{decision.decision_id}:1",
+    ]
     assert [c.item.label for c in view.children] == ["Approve", "Refuse"]
 
 

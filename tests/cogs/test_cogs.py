@@ -1,4 +1,5 @@
 """The cogs driven directly, with interactions specced from the real discord.py classes."""
+
 from __future__ import annotations
 
 import logging
@@ -26,7 +27,9 @@ def command(bot: SkirmishBot, name: str) -> app_commands.Command:
     return found.get_command(sub) if sub else found
 
 
-async def invoke(bot: SkirmishBot, command_name: str, user: int, user_name: str = "", /, **options) -> discord.Interaction:
+async def invoke(
+    bot: SkirmishBot, command_name: str, user: int, user_name: str = "", /, **options
+) -> discord.Interaction:
     """Run a command as Discord would: the callback, and the tree's error handler on failure."""
     interaction = fake_interaction(bot, user, user_name)
     cmd = command(bot, command_name)
@@ -71,7 +74,7 @@ async def test_a_bug_is_logged_with_its_traceback_and_the_player_gets_a_sentence
 
 async def test_dice_card_is_public_and_the_next_player_is_pinged_alone(bot, app, forced) -> None:
     await ssg_table(app, forced)
-    await invoke(bot, "ssg next", RED, "Rita")            # movement → melee skipped → shooting
+    await invoke(bot, "ssg next", RED, "Rita")  # movement → melee skipped → shooting
     interaction = await invoke(bot, "ssg next", RED, "Rita")  # → blue's movement
     [sent] = interaction.sent
     assert sent["ephemeral"] is False

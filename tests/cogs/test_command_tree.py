@@ -1,4 +1,5 @@
 """The declared slash commands obey Discord's rules (names, sizes, option order)."""
+
 from __future__ import annotations
 
 import re

@@ -1,5 +1,6 @@
 """/roster export|import, /campaign export|import, /campaign rules and /campaign deadline through
 the real cogs (interactions specced from discord.py), and through the terminal."""
+
 from __future__ import annotations
 
 import asyncio
@@ -39,8 +40,9 @@ def find(bot: SkirmishBot, name: str) -> app_commands.Command:
     return node
 
 
-def attachment(data: bytes, filename: str = "roster.yaml", *, size: int | None = None, delay: float = 0.0,
-               fails: bool = False) -> MagicMock:
+def attachment(
+    data: bytes, filename: str = "roster.yaml", *, size: int | None = None, delay: float = 0.0, fails: bool = False
+) -> MagicMock:
     """A ``discord.Attachment`` (specced from the real class) whose ``read()`` gives ``data``."""
     file = MagicMock(spec=discord.Attachment)
     file.filename, file.size = filename, len(data) if size is None else size
@@ -55,8 +57,17 @@ def attachment(data: bytes, filename: str = "roster.yaml", *, size: int | None =
     return file
 
 
-async def invoke(bot: SkirmishBot, command_name: str, user: int, user_name: str = "", /, *, guild: int | None = None,
-                 interaction: Any = None, **options: Any) -> Any:
+async def invoke(
+    bot: SkirmishBot,
+    command_name: str,
+    user: int,
+    user_name: str = "",
+    /,
+    *,
+    guild: int | None = None,
+    interaction: Any = None,
+    **options: Any,
+) -> Any:
     interaction = interaction or fake_interaction(bot, user, user_name, **({"guild": guild} if guild else {}))
     cmd = find(bot, command_name)
     interaction.command = cmd
@@ -174,8 +185,17 @@ async def test_campaign_export_and_import_through_the_cogs(bot, app) -> None:
     sent = one(await invoke(bot, "campaign export", BLUE))
     [(name, data)] = files(sent).items()
     assert name.startswith("campaign-northumbria-") and yaml.safe_load(data)["sides"]["blue"][0]["owner"] == BLUE
-    moved = one(await invoke(bot, "campaign import", GM, "Gina", guild=None,
-                             interaction=fake_interaction(bot, GM, "Gina", channel=9999), file=attachment(data, name)))
+    moved = one(
+        await invoke(
+            bot,
+            "campaign import",
+            GM,
+            "Gina",
+            guild=None,
+            interaction=fake_interaction(bot, GM, "Gina", channel=9999),
+            file=attachment(data, name),
+        )
+    )
     assert moved["embeds"][0].title == "Campaign imported" and moved["ephemeral"] is False
     assert "1 added (Ulf)" in moved["embeds"][0].description
 
@@ -197,19 +217,33 @@ NOT_IN, NO_CAMPAIGN, GM_ONLY = "not in this campaign", "no campaign in this chan
 WHO = [
     ("roster export", {}, ["ok", "ok", "ok", NOT_IN, NO_CAMPAIGN]),
     ("roster export", {"side": "blue"}, ["ok", "only the game master may export blue", "ok", NOT_IN, NO_CAMPAIGN]),
-    ("roster import", {"file": b"sides: {red: [{name: Zed, kind: rifle}]}"},
-     ["ok", "ok", "you play blue", NOT_IN, NO_CAMPAIGN]),
+    (
+        "roster import",
+        {"file": b"sides: {red: [{name: Zed, kind: rifle}]}"},
+        ["ok", "ok", "you play blue", NOT_IN, NO_CAMPAIGN],
+    ),
     ("campaign export", {}, ["ok", "ok", "ok", NOT_IN, NO_CAMPAIGN]),
-    ("campaign import", {"file": b"ruleset: ssg\nname: X\n"}, ["A game is in progress", GM_ONLY, GM_ONLY, GM_ONLY, "already runs the campaign"]),
-    ("campaign rules set", {"file": b"move_max_inches: 5\n"}, ["between battles", GM_ONLY, GM_ONLY, GM_ONLY, NO_CAMPAIGN]),
+    (
+        "campaign import",
+        {"file": b"ruleset: ssg\nname: X\n"},
+        ["A game is in progress", GM_ONLY, GM_ONLY, GM_ONLY, "already runs the campaign"],
+    ),
+    (
+        "campaign rules set",
+        {"file": b"move_max_inches: 5\n"},
+        ["between battles", GM_ONLY, GM_ONLY, GM_ONLY, NO_CAMPAIGN],
+    ),
     ("campaign rules show", {}, ["ok", "ok", "ok", "ok", NO_CAMPAIGN]),
     ("campaign rules clear", {}, ["between battles", GM_ONLY, GM_ONLY, GM_ONLY, NO_CAMPAIGN]),
 ]
 
 
-@pytest.mark.parametrize("name,options,expected", WHO, ids=[f"{n}{':' + str(o.get('side')) if 'side' in o else ''}"
-                                                            for n, o, _ in WHO])
-async def test_who_may_use_the_exchange_commands(bot, app, forced, name: str, options: dict, expected: list[str]) -> None:
+@pytest.mark.parametrize(
+    "name,options,expected", WHO, ids=[f"{n}{':' + str(o.get('side')) if 'side' in o else ''}" for n, o, _ in WHO]
+)
+async def test_who_may_use_the_exchange_commands(
+    bot, app, forced, name: str, options: dict, expected: list[str]
+) -> None:
     await ssg_table(app, forced)
     for (role, user), outcome in zip(ROLES.items(), expected, strict=True):
         given = {k: attachment(v) if isinstance(v, bytes) else v for k, v in options.items()}
@@ -228,21 +262,31 @@ async def test_who_may_use_the_exchange_commands(bot, app, forced, name: str, op
 
 
 def play(db: Path, script: str, *args: str) -> list[dict[str, Any]]:
-    done = subprocess.run([sys.executable, "-m", "bot", "play", "--db", str(db), "--json", *args],
-                          input=script, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "play", "--db", str(db), "--json", *args],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode in (0, 1), done.stderr
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
 
 
 def test_the_terminal_exports_to_a_file_and_imports_a_local_path(tmp_path: Path) -> None:
     db, saved = tmp_path / "t.sqlite3", tmp_path / "files"
-    setup = play(db, """\
+    setup = play(
+        db,
+        """\
 /as Gina
 /campaign new name:"Iron Coast" ruleset:medieval
 /campaign join side:red
 /roster add name:Rossi kind:Knight
 /roster export
-""", "--files", str(saved))
+""",
+        "--files",
+        str(saved),
+    )
     assert all(r["ok"] for r in setup), setup
     [path] = setup[-1]["files"]
     text = Path(path).read_text()
@@ -251,14 +295,17 @@ def test_the_terminal_exports_to_a_file_and_imports_a_local_path(tmp_path: Path)
     edited.write_text(text + "  - {name: Ada, kind: custom, stats: {speed: 30, bravery: 4, shoot: 3, fight: 3}}\n")
     house = tmp_path / "house.yaml"
     house.write_text("custom_limits:\n  speed: {low: 0, high: 30}\n")
-    records = play(db, f"""\
+    records = play(
+        db,
+        f"""\
 /as Gina
 /roster import file:"{edited}"
 /campaign rules set file:"{house}"
 /roster import file:"{edited}"
 /campaign rules show
-/roster import file:"{tmp_path / 'missing.yaml'}"
-""")
+/roster import file:"{tmp_path / "missing.yaml"}"
+""",
+    )
     _, refused, rules, imported, shown, missing = records
     assert not refused["ok"] and "line 12: “Ada”'s speed must be from 0 to 24, not 30." in refused["error"]
     assert rules["ok"] and "custom_limits.speed.high: 24 → 30" in rules["text"]

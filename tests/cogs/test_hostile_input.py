@@ -1,5 +1,6 @@
 """Random and hostile option values at every command: a result or a short private refusal, never a
 traceback, and a refusal changes nothing."""
+
 from __future__ import annotations
 
 import asyncio
@@ -9,7 +10,8 @@ from pathlib import Path
 import pytest
 from discord import app_commands
 from discord.enums import AppCommandOptionType
-from hypothesis import HealthCheck, event, given, settings, strategies as st
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from bot.app.service import App
 from bot.client import SkirmishBot
@@ -20,9 +22,32 @@ from tests.cogs.test_permissions import ROLES, snapshot, template  # noqa: F401 
 from tests.support import SSG_BLUE, SSG_RED, fake_interaction
 
 NASTY_TEXT = [
-    "", " ", "\u200b", "\u200b\u200d\ufeff", "@everyone", "@here", "<@123>", "<@&456>", "**bold** `code` ~~x~~",
-    "x" * 10_000, "Rossi\u200b", "Big  Jim", "🧨" * 50, "../../etc/passwd", "'; DROP TABLE figures; --",
-    "\n\n\n", "Nobody", "rifle", "smg", "red", "blue", "approve", "1d6", "10000d6", "d%", "-1",
+    "",
+    " ",
+    "\u200b",
+    "\u200b\u200d\ufeff",
+    "@everyone",
+    "@here",
+    "<@123>",
+    "<@&456>",
+    "**bold** `code` ~~x~~",
+    "x" * 10_000,
+    "Rossi\u200b",
+    "Big  Jim",
+    "🧨" * 50,
+    "../../etc/passwd",
+    "'; DROP TABLE figures; --",
+    "\n\n\n",
+    "Nobody",
+    "rifle",
+    "smg",
+    "red",
+    "blue",
+    "approve",
+    "1d6",
+    "10000d6",
+    "d%",
+    "-1",
 ]
 FIGURES = SSG_RED + SSG_BLUE
 
@@ -32,9 +57,11 @@ def value_for(param: app_commands.Parameter) -> st.SearchStrategy:
     if param.choices:
         return st.sampled_from([c.value for c in param.choices])
     if kind is AppCommandOptionType.integer:
-        return st.one_of(st.integers(-2**63, 2**63 - 1), st.sampled_from([0, -1, 1, 3, 25, 10**12]))
+        return st.one_of(st.integers(-(2**63), 2**63 - 1), st.sampled_from([0, -1, 1, 3, 25, 10**12]))
     if kind is AppCommandOptionType.number:
-        return st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([0.0, -5.0, 4.0, 12.0, 24.0, 1e300]))
+        return st.one_of(
+            st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([0.0, -5.0, 4.0, 12.0, 24.0, 1e300])
+        )
     if kind is AppCommandOptionType.boolean:
         return st.booleans()
     return st.one_of(st.sampled_from(NASTY_TEXT + FIGURES), st.text(max_size=80))
@@ -102,13 +129,18 @@ def command_names(tmp_path_factory) -> list[app_commands.Command]:
         bot = SkirmishBot(App(None, lambda: None))  # type: ignore[arg-type]
         await bot.load_cogs()
         return [c for c in all_commands(bot) if c.qualified_name != "admin sync"]
+
     return asyncio.run(build())
 
 
 def test_hostile_values_at_every_command(template: Path, command_names, tmp_path_factory) -> None:  # noqa: F811
     workdir = tmp_path_factory.mktemp("hostile")
 
-    @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @settings(
+        max_examples=250,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
     @given(calls(command_names))
     def check(call) -> None:
         asyncio.run(run_one(template, workdir, *call))

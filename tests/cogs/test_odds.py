@@ -1,4 +1,5 @@
 """/odds: the chances of an action, asked with the action's own command line, seen only by the asker."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,12 +21,15 @@ async def test_odds_of_a_shot_are_exact_and_private(bot, app, forced) -> None:  
     assert "/ssg shoot" not in state_unchanged.sent[0]["embeds"][0].description  # asking the odds rolled nothing
 
 
-@pytest.mark.parametrize("line,message", [
-    ("roll dice:1d6", "a ruleset's action"),
-    ("ssg shoot shooter:Rossi target:Bo range:99 los:clear", "out of range"),
-    ("ssg fly figure:Rossi", "no command /ssg fly"),
-    ("ssg shoot shooter:Rossi", "needs target, range"),
-])
+@pytest.mark.parametrize(
+    "line,message",
+    [
+        ("roll dice:1d6", "a ruleset's action"),
+        ("ssg shoot shooter:Rossi target:Bo range:99 los:clear", "out of range"),
+        ("ssg fly figure:Rossi", "no command /ssg fly"),
+        ("ssg shoot shooter:Rossi", "needs target, range"),
+    ],
+)
 async def test_odds_refuses_what_is_not_a_legal_action_now(bot, app, forced, line: str, message: str) -> None:  # noqa: F811
     await ssg_table(app, forced)
     await invoke(bot, "ssg next", RED)

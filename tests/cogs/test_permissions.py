@@ -3,6 +3,7 @@
 The roles: the game master, the owner of the figure acted on (red's player), another player
 (blue's), a stranger in the same channel, and a member of another guild.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -37,10 +38,18 @@ TABLE = [
     ("campaign end", {}, [OK, GM_ONLY, GM_ONLY, GM_ONLY, NO_CAMPAIGN]),
     ("campaign join", {"side": "blue"}, [OK, OK, "already play blue", OK, NO_CAMPAIGN]),
     ("roster add", {"name": "Newcomer", "kind": "rifle"}, ["Say which side", OK, OK, NOT_IN, NO_CAMPAIGN]),
-    ("roster add", {"name": "Newcomer", "kind": "rifle", "side": "blue"}, [OK, "only the game master may add figures to blue", OK, NOT_IN, NO_CAMPAIGN]),
+    (
+        "roster add",
+        {"name": "Newcomer", "kind": "rifle", "side": "blue"},
+        [OK, "only the game master may add figures to blue", OK, NOT_IN, NO_CAMPAIGN],
+    ),
     ("roster list", {}, [OK, OK, OK, OK, NO_CAMPAIGN]),
     ("roster show", {"name": "Rossi"}, [OK, OK, OK, OK, NO_CAMPAIGN]),
-    ("roster remove", {"name": "Rossi"}, ["in the game in progress", "in the game in progress", "not yours", NOT_IN, NO_CAMPAIGN]),
+    (
+        "roster remove",
+        {"name": "Rossi"},
+        ["in the game in progress", "in the game in progress", "not yours", NOT_IN, NO_CAMPAIGN],
+    ),
     ("game start", {}, ["already in progress", GM_ONLY, GM_ONLY, GM_ONLY, NO_CAMPAIGN]),
     ("game status", {}, [OK, OK, OK, OK, NO_CAMPAIGN]),
     ("game log", {}, [OK, OK, OK, OK, NO_CAMPAIGN]),
@@ -48,12 +57,33 @@ TABLE = [
     ("game end", {}, [OK, GM_ONLY, GM_ONLY, GM_ONLY, NO_CAMPAIGN]),
     ("ssg move", {"figure": "Rossi", "distance": 1.0}, [OK, OK, "It is red's turn", NOT_IN, NO_CAMPAIGN]),
     ("ssg next", {}, [OK, OK, "It is red's turn", NOT_IN, NO_CAMPAIGN]),
-    ("decide", {"choice": "approve"}, [OK, "Nothing is waiting for your decision", "Nothing is waiting for your decision", "Nothing is waiting", NO_CAMPAIGN]),
+    (
+        "decide",
+        {"choice": "approve"},
+        [
+            OK,
+            "Nothing is waiting for your decision",
+            "Nothing is waiting for your decision",
+            "Nothing is waiting",
+            NO_CAMPAIGN,
+        ],
+    ),
     ("roll", {"dice": "1d6"}, [OK, OK, OK, OK, OK]),
-    ("admin sync", {}, ["Only the bot's owner", "Only the bot's owner", "Only the bot's owner", "Only the bot's owner", "Only the bot's owner"]),
+    (
+        "admin sync",
+        {},
+        [
+            "Only the bot's owner",
+            "Only the bot's owner",
+            "Only the bot's owner",
+            "Only the bot's owner",
+            "Only the bot's owner",
+        ],
+    ),
 ]
-CASES = [(name, options, role, expected)
-         for name, options, outcomes in TABLE for role, expected in zip(ROLES, outcomes)]
+CASES = [
+    (name, options, role, expected) for name, options, outcomes in TABLE for role, expected in zip(ROLES, outcomes)
+]
 
 
 async def build_table(path: Path) -> None:
@@ -103,8 +133,11 @@ async def snapshot(database: Database) -> tuple:
         )
 
 
-@pytest.mark.parametrize("name,options,role,expected", CASES,
-                         ids=[f"{n}:{r}{':' + o['side'] if 'side' in o and n == 'roster add' else ''}" for n, o, r, _ in CASES])
+@pytest.mark.parametrize(
+    "name,options,role,expected",
+    CASES,
+    ids=[f"{n}:{r}{':' + o['side'] if 'side' in o and n == 'roster add' else ''}" for n, o, r, _ in CASES],
+)
 async def test_who_may_use_each_command(table, name: str, options: dict, role: str, expected: str) -> None:
     bot, database = table
     before = await snapshot(database)

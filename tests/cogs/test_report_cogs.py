@@ -1,5 +1,6 @@
 """/game report, /game log's pages and buttons, and /roll secret through the real cogs: who may,
 what is attached, and buttons that work after a restart."""
+
 from __future__ import annotations
 
 import asyncio
@@ -20,15 +21,23 @@ SECRET_ONLY = "Only the game master may roll in secret."
 TABLE = [
     ("game report", {}, [OK, OK, OK, OK, NO_CAMPAIGN]),
     ("game log", {"page": 1, "count": 1}, [OK, OK, OK, OK, NO_CAMPAIGN]),
-    ("game log", {"page": 9}, ["there is no page 9", "there is no page 9", "there is no page 9", "there is no page 9", NO_CAMPAIGN]),
+    (
+        "game log",
+        {"page": 9},
+        ["there is no page 9", "there is no page 9", "there is no page 9", "there is no page 9", NO_CAMPAIGN],
+    ),
     ("game log", {"battle": 99}, ["no battle 99", "no battle 99", "no battle 99", "no battle 99", NO_CAMPAIGN]),
     ("roll", {"dice": "1d6", "secret": True}, [OK, SECRET_ONLY, SECRET_ONLY, SECRET_ONLY, SECRET_ONLY]),
 ]
-CASES = [(name, options, role, expected) for name, options, outcomes in TABLE for role, expected in zip(ROLES, outcomes)]
+CASES = [
+    (name, options, role, expected) for name, options, outcomes in TABLE for role, expected in zip(ROLES, outcomes)
+]
 
 
 @pytest.mark.parametrize("name,options,role,expected", CASES, ids=[f"{n}:{sorted(o)}:{r}" for n, o, r, _ in CASES])
-async def test_who_may_report_page_and_roll_in_secret(table, name: str, options: dict, role: str, expected: str) -> None:  # noqa: F811
+async def test_who_may_report_page_and_roll_in_secret(
+    table, name: str, options: dict, role: str, expected: str
+) -> None:
     bot, database = table
     before = await snapshot(database)
     guild = {"guild": 999} if role == "other guild" else {}
@@ -116,10 +125,15 @@ async def test_the_log_has_newer_and_older_buttons_when_it_has_pages(bot, app, f
     view = sent["view"]
     assert view.timeout is None and view.is_persistent()
     assert [(c.item.label, c.custom_id, c.item.disabled) for c in view.children] == [
-        (NEWER, "log:1:0:3", True), (OLDER, "log:1:2:3", False)]
+        (NEWER, "log:1:0:3", True),
+        (OLDER, "log:1:2:3", False),
+    ]
     assert sent["embeds"][0].footer.text.startswith("Page 1 of 3 · actions 7–5")
     last = await invoke(bot, "game log", RED, "Rita", count=3, page=3)
-    assert [(c.custom_id, c.item.disabled) for c in last.sent[0]["view"].children] == [("log:1:2:3", False), ("log:1:4:3", True)]
+    assert [(c.custom_id, c.item.disabled) for c in last.sent[0]["view"].children] == [
+        ("log:1:2:3", False),
+        ("log:1:4:3", True),
+    ]
 
 
 async def click(bot: SkirmishBot, user: int, custom_id: str):
@@ -154,15 +168,20 @@ async def test_a_fresh_bot_turns_the_page_of_an_old_log_as_its_reader_may_see_it
 async def test_a_button_for_a_page_or_battle_that_is_not_there_is_refused_privately(app: App, forced) -> None:
     await ssg_table(app, forced)
     bot = SkirmishBot(app)
-    for custom_id, sentence in (("log:1:7:10", "there is no page 7"), ("log:42:1:10", "There is no such battle in this campaign."),
-                                ("log:1:0:10", "Pages start at 1")):
+    for custom_id, sentence in (
+        ("log:1:7:10", "there is no page 7"),
+        ("log:42:1:10", "There is no such battle in this campaign."),
+        ("log:1:0:10", "Pages start at 1"),
+    ):
         interaction = await click(bot, RED, custom_id)
         [sent] = interaction.sent
         assert sent["ephemeral"] is True and sentence in sent["embeds"][0].description
         interaction.response.edit_message.assert_not_awaited()
 
 
-@pytest.mark.parametrize("custom_id", ["log:1:2", "log:x:1:1", "log:1:1:100", "decision:1:0", "log:1:1:1:1", "log::1:1"])
+@pytest.mark.parametrize(
+    "custom_id", ["log:1:2", "log:x:1:1", "log:1:1:100", "decision:1:0", "log:1:1:1:1", "log::1:1"]
+)
 def test_foreign_custom_ids_are_not_log_buttons(custom_id: str) -> None:
     assert LogPageButton.__discord_ui_compiled_template__.fullmatch(custom_id) is None
 

@@ -1,4 +1,5 @@
 """The persistence tests' own fixtures; the databases themselves come from tests/conftest.py."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,5 @@
 """The database layer against real SQLite and PostgreSQL: transactions, constraints, locking."""
+
 from __future__ import annotations
 
 import asyncio
@@ -37,9 +38,7 @@ GUILD, CHANNEL, GM, PLAYER = 111_111_111_111_111_111, 222_222_222_222_222_222, 3
 
 
 def new_campaign(channel: int = CHANNEL, *, active: bool = True, name: str = "Peninsula") -> Campaign:
-    return Campaign(
-        guild_id=GUILD, channel_id=channel, name=name, ruleset="ssg", gm_id=GM, active=active
-    )
+    return Campaign(guild_id=GUILD, channel_id=channel, name=name, ruleset="ssg", gm_id=GM, active=active)
 
 
 async def count(session: AsyncSession, model: type) -> int:
@@ -191,9 +190,7 @@ async def test_one_active_campaign_per_channel(db: Database) -> None:
 
     async with db.transaction() as session:
         active = (
-            await session.scalars(
-                select(Campaign.name).where(Campaign.channel_id == CHANNEL, Campaign.active)
-            )
+            await session.scalars(select(Campaign.name).where(Campaign.channel_id == CHANNEL, Campaign.active))
         ).all()
     assert active == ["Second"]
 
@@ -224,18 +221,14 @@ async def test_member_per_campaign_and_figure_names_are_unique(db: Database) -> 
         await session.flush()
         campaign_id = campaign.id
         session.add(Member(campaign_id=campaign_id, user_id=PLAYER, display_name="P", role="player"))
-        session.add(
-            Figure(campaign_id=campaign_id, owner_id=PLAYER, name="Rossi", side="British", kind="rifleman")
-        )
+        session.add(Figure(campaign_id=campaign_id, owner_id=PLAYER, name="Rossi", side="British", kind="rifleman"))
 
     with pytest.raises(IntegrityError):
         async with db.transaction() as session:
             session.add(Member(campaign_id=campaign_id, user_id=PLAYER, display_name="P2", role="player"))
     with pytest.raises(IntegrityError):
         async with db.transaction() as session:
-            session.add(
-                Figure(campaign_id=campaign_id, owner_id=GM, name="Rossi", side="French", kind="voltigeur")
-            )
+            session.add(Figure(campaign_id=campaign_id, owner_id=GM, name="Rossi", side="French", kind="voltigeur"))
     with pytest.raises(IntegrityError):
         async with db.transaction() as session:
             session.add(Member(campaign_id=campaign_id, user_id=GM, display_name="G", role="king"))
@@ -253,17 +246,19 @@ async def test_deleting_a_campaign_deletes_what_belongs_to_it(db: Database) -> N
     campaign_id, game_id = await make_game(db)
     async with db.transaction() as session:
         session.add(Member(campaign_id=campaign_id, user_id=GM, display_name="GM", role="gm"))
-        session.add(
-            Figure(campaign_id=campaign_id, owner_id=PLAYER, name="Rossi", side="British", kind="rifleman")
-        )
+        session.add(Figure(campaign_id=campaign_id, owner_id=PLAYER, name="Rossi", side="British", kind="rifleman"))
         record = action(game_id, 1, interaction_id=42)
         record.events = [EventRecord(seq=1, kind="shot", text="Rossi fires.", data={})]
         record.rolls = [RollRecord(seq=1, kind="die", sides=6, value="5", reason="Rossi: shot")]
         session.add(record)
         session.add(
             DecisionRecord(
-                campaign_id=campaign_id, game_id=game_id, decider="British", kind="morale",
-                prompt="Stand or fall back?", choices=[{"value": "stand", "label": "Stand"}],
+                campaign_id=campaign_id,
+                game_id=game_id,
+                decider="British",
+                kind="morale",
+                prompt="Stand or fall back?",
+                choices=[{"value": "stand", "label": "Stand"}],
                 resume={"action": "morale"},
             )
         )
@@ -286,9 +281,7 @@ async def test_relationships_load_explicitly_in_order_and_never_lazily(db: Datab
     async with db.transaction() as session:
         for seq in (2, 1, 3):
             record = action(game_id, seq)
-            record.events = [
-                EventRecord(seq=s, kind="note", text=f"{seq}.{s}", data={"n": s}) for s in (2, 1)
-            ]
+            record.events = [EventRecord(seq=s, kind="note", text=f"{seq}.{s}", data={"n": s}) for s in (2, 1)]
             record.rolls = [
                 RollRecord(seq=2, kind="card", value="10D", reason="initiative"),
                 RollRecord(seq=1, kind="die", sides=6, value="6", reason="shot", secret=True),
@@ -329,8 +322,13 @@ async def test_timestamps_are_timezone_aware_utc(db: Database) -> None:
         await session.flush()
         session.add(
             DecisionRecord(
-                campaign_id=campaign.id, decider="gm", kind="confirm", prompt="Sure?",
-                status="answered", answer="yes", answered_at=answered,
+                campaign_id=campaign.id,
+                decider="gm",
+                kind="confirm",
+                prompt="Sure?",
+                status="answered",
+                answer="yes",
+                answered_at=answered,
             )
         )
     before = datetime.now(UTC)
@@ -418,9 +416,7 @@ async def test_lock_game_refreshes_what_the_session_already_held(db: Database) -
         game.state = {"counter": 7}
         await session.flush()
         # Someone (here: raw SQL) changed the row; lock_game must not hand back the old copy.
-        await session.execute(
-            text("UPDATE games SET version = version + 1 WHERE id = :id"), {"id": game_id}
-        )
+        await session.execute(text("UPDATE games SET version = version + 1 WHERE id = :id"), {"id": game_id})
         again = await lock_game(session, game_id)
         assert again is game and game.version == 3 and game.state == {"counter": 7}
 

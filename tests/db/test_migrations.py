@@ -1,4 +1,5 @@
 """The migrations against real SQLite and PostgreSQL databases: up, down, up, and no drift."""
+
 from __future__ import annotations
 
 import io
@@ -12,8 +13,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from bot.db.database import Database, alembic_config, downgrade, make_engine, upgrade
 from bot.db.models import Base
@@ -44,9 +45,7 @@ async def _version(url: str) -> str | None:
     engine = make_engine(url)
     try:
         async with engine.connect() as conn:
-            return await conn.run_sync(
-                lambda sync_conn: MigrationContext.configure(sync_conn).get_current_revision()
-            )
+            return await conn.run_sync(lambda sync_conn: MigrationContext.configure(sync_conn).get_current_revision())
     finally:
         await engine.dispose()
 
@@ -205,19 +204,29 @@ async def test_0004_numbers_each_campaigns_battles_and_their_history(db_url: str
     try:
         async with engine.begin() as conn:
             for campaign in (1, 2):
-                await conn.execute(text(
-                    "INSERT INTO campaigns (id, guild_id, channel_id, name, ruleset, gm_id, active, settings, created_at) "
-                    "VALUES (:id, 1, :channel, 'C', 'ssg', 1, :active, '{}', CURRENT_TIMESTAMP)"),
-                    {"id": campaign, "channel": 100 + campaign, "active": True})
+                await conn.execute(
+                    text(
+                        "INSERT INTO campaigns (id, guild_id, channel_id, name, ruleset, gm_id, active, settings, created_at) "
+                        "VALUES (:id, 1, :channel, 'C', 'ssg', 1, :active, '{}', CURRENT_TIMESTAMP)"
+                    ),
+                    {"id": campaign, "channel": 100 + campaign, "active": True},
+                )
             # Games 1..5 made in turn by campaigns 1, 2, 1, 2, 1: each campaign's are 1, 2(, 3).
             for game, campaign in [(1, 1), (2, 2), (3, 1), (4, 2), (5, 1)]:
-                await conn.execute(text(
-                    "INSERT INTO games (id, campaign_id, ruleset, status, state, version, created_at) "
-                    "VALUES (:id, :campaign, 'ssg', 'ended', '{}', 1, CURRENT_TIMESTAMP)"), {"id": game, "campaign": campaign})
-            await conn.execute(text(
-                "INSERT INTO figures (id, campaign_id, owner_id, name, side, kind, stats, status, history, created_at) "
-                "VALUES (1, 1, 1, 'Rossi', 'red', 'rifle', '{}', 'resting', :history, CURRENT_TIMESTAMP)"),
-                {"history": json.dumps(history)})
+                await conn.execute(
+                    text(
+                        "INSERT INTO games (id, campaign_id, ruleset, status, state, version, created_at) "
+                        "VALUES (:id, :campaign, 'ssg', 'ended', '{}', 1, CURRENT_TIMESTAMP)"
+                    ),
+                    {"id": game, "campaign": campaign},
+                )
+            await conn.execute(
+                text(
+                    "INSERT INTO figures (id, campaign_id, owner_id, name, side, kind, stats, status, history, created_at) "
+                    "VALUES (1, 1, 1, 'Rossi', 'red', 'rifle', '{}', 'resting', :history, CURRENT_TIMESTAMP)"
+                ),
+                {"history": json.dumps(history)},
+            )
     finally:
         await engine.dispose()
 
@@ -229,9 +238,12 @@ async def test_0004_numbers_each_campaigns_battles_and_their_history(db_url: str
             numbers = (await conn.execute(text("SELECT id, campaign_id, number FROM games ORDER BY id"))).all()
             (written,) = (await conn.execute(text("SELECT history FROM figures"))).one()
             with pytest.raises(IntegrityError):  # one battle 2 a campaign
-                await conn.execute(text(
-                    "INSERT INTO games (id, campaign_id, number, ruleset, status, state, version, created_at) "
-                    "VALUES (6, 1, 2, 'ssg', 'ended', '{}', 1, CURRENT_TIMESTAMP)"))
+                await conn.execute(
+                    text(
+                        "INSERT INTO games (id, campaign_id, number, ruleset, status, state, version, created_at) "
+                        "VALUES (6, 1, 2, 'ssg', 'ended', '{}', 1, CURRENT_TIMESTAMP)"
+                    )
+                )
     finally:
         await engine.dispose()
     assert [tuple(row) for row in numbers] == [(1, 1, 1), (2, 2, 1), (3, 1, 2), (4, 2, 2), (5, 1, 3)]

@@ -1,6 +1,7 @@
 """Plain statements in a command's transaction (``Database.plain``), on SQLite straight on the
 driver and on PostgreSQL through a session: the same values back, all or nothing committed, and
 the ORM in the same transaction when a command asks for it."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -17,16 +18,31 @@ from bot.db.plain import SessionTx, SqliteTx
 CAMPAIGNS = Campaign.__table__
 GAMES = Game.__table__
 INSERT_CAMPAIGN = insert(CAMPAIGNS).returning(CAMPAIGNS.c.id)
-CAMPAIGN_BY_ID = select(CAMPAIGNS.c.name, CAMPAIGNS.c.active, CAMPAIGNS.c.house_rules, CAMPAIGNS.c.settings,
-                        CAMPAIGNS.c.created_at, CAMPAIGNS.c.gm_id).where(CAMPAIGNS.c.id == bindparam("id"))
+CAMPAIGN_BY_ID = select(
+    CAMPAIGNS.c.name,
+    CAMPAIGNS.c.active,
+    CAMPAIGNS.c.house_rules,
+    CAMPAIGNS.c.settings,
+    CAMPAIGNS.c.created_at,
+    CAMPAIGNS.c.gm_id,
+).where(CAMPAIGNS.c.id == bindparam("id"))
 RENAME = update(CAMPAIGNS).where(CAMPAIGNS.c.id == bindparam("campaign")).values(name=bindparam("new_name"))
 COUNT = select(func.count()).select_from(CAMPAIGNS)
 
 
 def campaign_values(channel: int, **overrides: object) -> dict[str, object]:
-    return {"guild_id": 1, "channel_id": channel, "name": f"Campaign {channel}", "ruleset": "ssg", "gm_id": 2 ** 40,
-            "active": True, "house_rules": None, "settings": {"battles_before": 3, "note": "ünïcode"},
-            "created_at": utcnow(), **overrides}
+    return {
+        "guild_id": 1,
+        "channel_id": channel,
+        "name": f"Campaign {channel}",
+        "ruleset": "ssg",
+        "gm_id": 2**40,
+        "active": True,
+        "house_rules": None,
+        "settings": {"battles_before": 3, "note": "ünïcode"},
+        "created_at": utcnow(),
+        **overrides,
+    }
 
 
 async def test_values_come_back_as_the_orm_would_give_them(database: Database) -> None:
@@ -35,7 +51,7 @@ async def test_values_come_back_as_the_orm_would_give_them(database: Database) -
         assert isinstance(tx, SqliteTx if database.is_sqlite else SessionTx)
         campaign_id = await tx.scalar(INSERT_CAMPAIGN, campaign_values(7, created_at=made, house_rules={"a": [1, 2]}))
         row = await tx.first(CAMPAIGN_BY_ID, {"id": campaign_id})
-    assert row == ("Campaign 7", True, {"a": [1, 2]}, {"battles_before": 3, "note": "ünïcode"}, made, 2 ** 40)
+    assert row == ("Campaign 7", True, {"a": [1, 2]}, {"battles_before": 3, "note": "ünïcode"}, made, 2**40)
     assert row[1] is True and row[4].tzinfo is not None
     async with database.transaction() as s:  # and the ORM reads the same row the same way
         campaign = await s.get_one(Campaign, campaign_id)
@@ -77,7 +93,9 @@ async def test_on_commit_runs_after_a_commit_and_never_after_a_rollback(database
     assert ran == ["kept"]
 
 
-async def test_a_failing_on_commit_callback_leaves_the_commit_standing(database: Database, caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_failing_on_commit_callback_leaves_the_commit_standing(
+    database: Database, caplog: pytest.LogCaptureFixture
+) -> None:
     async with database.plain() as tx:
         campaign_id = await tx.scalar(INSERT_CAMPAIGN, campaign_values(1))
         tx.on_commit(lambda: 1 / 0)

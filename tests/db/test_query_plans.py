@@ -1,5 +1,6 @@
 """The lookups every command makes reach their rows through an index (SQLite's query plans), so a
 database with thousands of campaigns in one guild answers as fast as one with a few."""
+
 from __future__ import annotations
 
 import sqlite3
@@ -21,7 +22,10 @@ HOT = {
     "the campaign's game": (base.ACTIVE_GAME, ["games"]),
     "an action's context": (games.ACTION_CONTEXT, ["actions", "decisions", "actions"]),
     "a roll's context": (rolls.ROLL_CONTEXT, ["actions", "actions"]),
-    "the channel's campaign and the caller's membership, plainly": (rows.CAMPAIGN_AND_MEMBER_ROW, ["campaigns", "members"]),
+    "the channel's campaign and the caller's membership, plainly": (
+        rows.CAMPAIGN_AND_MEMBER_ROW,
+        ["campaigns", "members"],
+    ),
     "the channel's campaign, plainly": (rows.CAMPAIGN_ROW, ["campaigns"]),
     "the campaign's game, plainly": (rows.ACTIVE_GAME_ROW, ["games"]),
     "the campaign's game, plainly and locked": (rows.LOCKED_GAME_ROW, ["games"]),

@@ -17,6 +17,7 @@ Used like::
         result = await slash_with_files(fake, cdn, rita, "roster import", file=Upload("red.yaml", data))
         exported = sent_files(fake, await fake.slash(rita, "roster export"))
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -83,8 +84,15 @@ class AttachmentHost:
         path = f"/attachments/{channel.id}/{aid}/{upload.filename}"
         self.files[path] = upload
         url = f"http://{self.host}:{self.port}{path}"
-        return {"id": aid, "filename": upload.filename, "size": len(upload.data), "url": url, "proxy_url": url,
-                "content_type": upload.content_type, "ephemeral": True}
+        return {
+            "id": aid,
+            "filename": upload.filename,
+            "size": len(upload.data),
+            "url": url,
+            "proxy_url": url,
+            "content_type": upload.content_type,
+            "ephemeral": True,
+        }
 
     async def _serve(self, request: web.Request) -> web.Response:
         upload = self.files.get(request.path)
@@ -94,8 +102,16 @@ class AttachmentHost:
         return web.Response(body=upload.data, content_type=upload.content_type.split(";")[0])
 
 
-async def send_slash_with_files(fake: FakeDiscord, cdn: AttachmentHost, user: FakeUser, command: str, /, *,
-                                at: FakeChannel | None = None, **options: Any) -> Any:
+async def send_slash_with_files(
+    fake: FakeDiscord,
+    cdn: AttachmentHost,
+    user: FakeUser,
+    command: str,
+    /,
+    *,
+    at: FakeChannel | None = None,
+    **options: Any,
+) -> Any:
     """:meth:`FakeDiscord.send_slash`, with :class:`Upload` values sent as ATTACHMENT options."""
     channel = at or fake.channel
     guild = fake.guild_of(channel)
@@ -106,7 +122,9 @@ async def send_slash_with_files(fake: FakeDiscord, cdn: AttachmentHost, user: Fa
     for name in uploads:
         if name not in by_name or by_name[name]["type"] != ATTACHMENT:
             raise InvalidInteraction(f"/{command} has no attachment option {name!r}")
-    missing = [o["name"] for o in declared if o["type"] == ATTACHMENT and o.get("required") and o["name"] not in uploads]
+    missing = [
+        o["name"] for o in declared if o["type"] == ATTACHMENT and o.get("required") and o["name"] not in uploads
+    ]
     if missing:
         raise InvalidInteraction(f"Discord's client does not send /{command} without {missing}")
     others = [o for o in declared if o["type"] != ATTACHMENT]
@@ -126,9 +144,17 @@ async def send_slash_with_files(fake: FakeDiscord, cdn: AttachmentHost, user: Fa
     return inter
 
 
-async def slash_with_files(fake: FakeDiscord, cdn: AttachmentHost, user: FakeUser, command: str, /, *,
-                           at: FakeChannel | None = None, timeout: float | None = None,
-                           **options: Any) -> InteractionResult:
+async def slash_with_files(
+    fake: FakeDiscord,
+    cdn: AttachmentHost,
+    user: FakeUser,
+    command: str,
+    /,
+    *,
+    at: FakeChannel | None = None,
+    timeout: float | None = None,
+    **options: Any,
+) -> InteractionResult:
     """``user`` runs ``/command`` with ``options`` (files as :class:`Upload`); the bot's answer."""
     inter = await send_slash_with_files(fake, cdn, user, command, at=at, **options)
     return await fake._result(inter, timeout)

@@ -10,6 +10,7 @@
   holds a traceback. Extra environment for one test: ``@pytest.mark.bot_env(DEV_GUILD_ID="{guild}")``
   (``{guild}`` and ``{channel}`` stand for the fake's default guild and channel ids).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -29,8 +30,16 @@ from tests.e2e.fake_discord import FakeDiscord
 
 REPO = Path(__file__).resolve().parents[2]
 #: Settings of the developer's own shell that must not leak into the bot under test.
-SCRUBBED = ("DISCORD_TOKEN", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL", "DEV_GUILD_ID", "DATABASE_URL",
-            "SKIRMISH_GM_DATA", "XDG_DATA_HOME", "LOG_LEVEL")
+SCRUBBED = (
+    "DISCORD_TOKEN",
+    "DISCORD_API_BASE",
+    "DISCORD_GATEWAY_URL",
+    "DEV_GUILD_ID",
+    "DATABASE_URL",
+    "SKIRMISH_GM_DATA",
+    "XDG_DATA_HOME",
+    "LOG_LEVEL",
+)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -84,14 +93,16 @@ class BotProcess:
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
-        env.update({
-            "DISCORD_TOKEN": self.fake.token,
-            "DISCORD_API_BASE": self.fake.api_base,
-            "DISCORD_GATEWAY_URL": self.fake.gateway_url,
-            "SKIRMISH_GM_DATA": str(self.data_dir),
-            "LOG_LEVEL": "INFO",
-            "PYTHONUNBUFFERED": "1",
-        })
+        env.update(
+            {
+                "DISCORD_TOKEN": self.fake.token,
+                "DISCORD_API_BASE": self.fake.api_base,
+                "DISCORD_GATEWAY_URL": self.fake.gateway_url,
+                "SKIRMISH_GM_DATA": str(self.data_dir),
+                "LOG_LEVEL": "INFO",
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
         env.update(self.extra_env)
         return env
 
@@ -110,8 +121,9 @@ class BotProcess:
             if len(self.fake.sessions) > sessions_before and session is not None and session.ready and synced:
                 return
             if self.process.poll() is not None:
-                raise RuntimeError(f"the bot exited with {self.process.returncode} before it was ready:\n"
-                                   f"{self.log_tail()}")
+                raise RuntimeError(
+                    f"the bot exited with {self.process.returncode} before it was ready:\n{self.log_tail()}"
+                )
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the bot was not ready after {timeout:g} s:\n{self.log_tail()}")
             await asyncio.sleep(0.02)
@@ -124,7 +136,11 @@ class BotProcess:
             log.flush()
             return subprocess.Popen(
                 [sys.executable, "-m", "bot", "run", "--db", str(self.db_path)],
-                cwd=REPO, env=self.env(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                cwd=REPO,
+                env=self.env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
             )
 
     async def stop(self, grace: float = 5.0) -> int | None:

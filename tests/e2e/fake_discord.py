@@ -22,6 +22,7 @@ the platform rules the schemas do not carry (see :func:`command_problems` and
 :func:`message_problems`); the 3-second and 15-minute windows are enforced as Discord does. Every
 breach is kept in :attr:`FakeDiscord.breaches`; the e2e fixture fails the test when any is left.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -90,7 +91,17 @@ SENDABLE_FLAGS = EPHEMERAL | SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONEN
 
 # Application command option types.
 SUB_COMMAND, SUB_COMMAND_GROUP, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = (
-    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
 )
 
 # Gateway opcodes.
@@ -213,7 +224,9 @@ def command_problems(command: Mapping[str, Any]) -> list[str]:
         problems += _option_problems(command.get("options") or [], label, depth=0)
         chars = _command_chars(command)
         if chars > COMMAND_CHARS_MAX:
-            problems.append(f"{label}: {chars} characters in names, descriptions and choices; Discord allows {COMMAND_CHARS_MAX}")
+            problems.append(
+                f"{label}: {chars} characters in names, descriptions and choices; Discord allows {COMMAND_CHARS_MAX}"
+            )
     else:
         if not isinstance(name, str) or not 1 <= len(name) <= 32:
             problems.append(f"{label}: name must be 1 to 32 characters")
@@ -375,9 +388,7 @@ class DiscordSchemas:
         if lenient_snowflakes:
             document = copy.deepcopy(document)
             strict = document["components"]["schemas"]["SnowflakeType"]
-            document["components"]["schemas"]["SnowflakeType"] = {
-                "anyOf": [strict, {"type": "integer", "minimum": 0}]
-            }
+            document["components"]["schemas"]["SnowflakeType"] = {"anyOf": [strict, {"type": "integer", "minimum": 0}]}
         resource = Resource.from_contents(document, default_specification=DRAFT202012)
         self._registry = Registry().with_resource("urn:discord-openapi", resource)
         self._validator_class = Draft202012Validator
@@ -521,8 +532,17 @@ class FakeGuild:
     def roles_payload(self) -> list[dict[str, Any]]:
         def role(rid: int, name: str, perms: int, position: int) -> dict[str, Any]:
             return {
-                "id": str(rid), "name": name, "color": 0, "hoist": False, "icon": None, "unicode_emoji": None,
-                "position": position, "permissions": str(perms), "managed": False, "mentionable": False, "flags": 0,
+                "id": str(rid),
+                "name": name,
+                "color": 0,
+                "hoist": False,
+                "icon": None,
+                "unicode_emoji": None,
+                "position": position,
+                "permissions": str(perms),
+                "managed": False,
+                "mentionable": False,
+                "flags": 0,
             }
 
         return [role(self.id, "@everyone", EVERYONE_PERMISSIONS, 0), role(self.admin_role_id, "Admin", 8, 1)]
@@ -748,8 +768,12 @@ class FakeInteraction:
 
     @property
     def label(self) -> str:
-        kinds = {APPLICATION_COMMAND: "/", AUTOCOMPLETE: "autocomplete /", MESSAGE_COMPONENT: "click ",
-                 MODAL_SUBMIT: "modal "}
+        kinds = {
+            APPLICATION_COMMAND: "/",
+            AUTOCOMPLETE: "autocomplete /",
+            MESSAGE_COMPONENT: "click ",
+            MODAL_SUBMIT: "modal ",
+        }
         name = self.data.get("custom_id") or command_path(self.data)
         return f"{kinds.get(self.type, '?')}{name} by {self.user.username} ({self.id})"
 
@@ -866,13 +890,18 @@ class InteractionResult:
         return [v for m in self.messages for v in m.field_values(name)]
 
     async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[FakeMessage]:
-        await self.fake.wait_until(lambda: len(self.interaction.followups) >= count, timeout,
-                                   f"{count} follow-up(s) to {self.interaction.label}")
+        await self.fake.wait_until(
+            lambda: len(self.interaction.followups) >= count,
+            timeout,
+            f"{count} follow-up(s) to {self.interaction.label}",
+        )
         return self.followups
 
     def __repr__(self) -> str:
-        return (f"<InteractionResult {self.interaction.label} type={self.type} ephemeral={self.ephemeral} "
-                f"text={self.text[:120]!r}>")
+        return (
+            f"<InteractionResult {self.interaction.label} type={self.type} ephemeral={self.ephemeral} "
+            f"text={self.text[:120]!r}>"
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -1120,8 +1149,11 @@ class FakeDiscord:
 
     def messages_in(self, channel: FakeChannel | None = None, *, ephemeral: bool | None = None) -> list[FakeMessage]:
         channel = channel or self.channel
-        return [m for m in self.messages if m.channel_id == channel.id and not m.deleted
-                and (ephemeral is None or m.ephemeral == ephemeral)]
+        return [
+            m
+            for m in self.messages
+            if m.channel_id == channel.id and not m.deleted and (ephemeral is None or m.ephemeral == ephemeral)
+        ]
 
     def breach(self, rule: str, detail: str) -> None:
         found = Breach(rule, detail)
@@ -1225,13 +1257,19 @@ class FakeDiscord:
     async def _middleware(self, request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
         if request.path in ("/gateway", "/gateway-resume"):
             return await handler(request)
-        path = request.path[len(API_PREFIX):] if request.path.startswith(API_PREFIX + "/") else request.path
+        path = request.path[len(API_PREFIX) :] if request.path.startswith(API_PREFIX + "/") else request.path
         request[FILES] = []
         body = await self._read_body(request)
         files = request[FILES]
-        record = RecordedRequest(request.method, path, dict(request.query), dict(request.headers), body,
-                                 files=[{k: v for k, v in f.items() if k != "data"} for f in files],
-                                 contents=[f["data"] for f in files])
+        record = RecordedRequest(
+            request.method,
+            path,
+            dict(request.query),
+            dict(request.headers),
+            body,
+            files=[{k: v for k, v in f.items() if k != "data"} for f in files],
+            contents=[f["data"] for f in files],
+        )
         self.requests.append(record)
         request[RECORD] = record
         public = path.startswith(("/interactions/", "/webhooks/"))  # the token is the credential
@@ -1274,7 +1312,9 @@ class FakeDiscord:
                     body = json.loads(await part.text())
                 else:
                     data = bytes(await part.read())
-                    request[FILES].append({"name": part.name, "filename": part.filename, "size": len(data), "data": data})
+                    request[FILES].append(
+                        {"name": part.name, "filename": part.filename, "size": len(data), "data": data}
+                    )
             return body
         raw = await request.read()
         self.breach("content-type", f"{request.method} {request.path} sent {ctype or 'no content type'}")
@@ -1350,11 +1390,18 @@ class FakeDiscord:
         return json_response({"url": self.gateway_url})
 
     async def _get_gateway_bot(self, request: web.Request) -> web.Response:
-        return json_response({
-            "url": self.gateway_url,
-            "shards": 1,
-            "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 86_400_000, "max_concurrency": 1},
-        })
+        return json_response(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 86_400_000,
+                    "max_concurrency": 1,
+                },
+            }
+        )
 
     # --- REST: commands ------------------------------------------------------------------------
 
@@ -1412,7 +1459,9 @@ class FakeDiscord:
             return refused
         gid, scope = self._scope(request)
         body = request[RECORD].body
-        problems = self._check_commands([body], f"POST {request[RECORD].path}", schema="ApplicationCommandCreateRequest")
+        problems = self._check_commands(
+            [body], f"POST {request[RECORD].path}", schema="ApplicationCommandCreateRequest"
+        )
         if problems:
             return discord_error(400, 50035, "Invalid Form Body", "; ".join(problems))
         stored = self._stored_command(body, gid)
@@ -1465,13 +1514,26 @@ class FakeDiscord:
         channel = self._channel_or_404(request)
         return json_response(channel.payload()) if channel else discord_error(404, 10003, "Unknown Channel")
 
-    def _new_message(self, channel: FakeChannel, data: Mapping[str, Any], *, flags: int = 0, type: int = 0,
-                     interaction: FakeInteraction | None = None) -> FakeMessage:
+    def _new_message(
+        self,
+        channel: FakeChannel,
+        data: Mapping[str, Any],
+        *,
+        flags: int = 0,
+        type: int = 0,
+        interaction: FakeInteraction | None = None,
+    ) -> FakeMessage:
         message = FakeMessage(
-            id=snowflake(), channel_id=channel.id, guild_id=channel.guild_id, author=self.bot_user,
-            content=data.get("content") or "", embeds=[normalise_embed(e) for e in data.get("embeds") or []],
-            components=stored_components(data.get("components")), flags=flags,
-            allowed_mentions=data.get("allowed_mentions"), type=type,
+            id=snowflake(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=self.bot_user,
+            content=data.get("content") or "",
+            embeds=[normalise_embed(e) for e in data.get("embeds") or []],
+            components=stored_components(data.get("components")),
+            flags=flags,
+            allowed_mentions=data.get("allowed_mentions"),
+            type=type,
         )
         if interaction is not None:
             message.webhook_id = self.application_id
@@ -1564,18 +1626,33 @@ class FakeDiscord:
             return discord_error(status, code, message, detail)
 
         if inter.responded_at is not None:
-            return refuse(400, 40060, "Interaction has already been acknowledged.", "one-response",
-                          "a second initial response; each interaction takes exactly one")
+            return refuse(
+                400,
+                40060,
+                "Interaction has already been acknowledged.",
+                "one-response",
+                "a second initial response; each interaction takes exactly one",
+            )
         elapsed = now - inter.created
         if elapsed > self.response_deadline:
-            return refuse(404, 10062, "Unknown interaction", "3-seconds",
-                          f"first response after {elapsed:.2f} s; Discord allows {self.response_deadline:g} s")
+            return refuse(
+                404,
+                10062,
+                "Unknown interaction",
+                "3-seconds",
+                f"first response after {elapsed:.2f} s; Discord allows {self.response_deadline:g} s",
+            )
         if not isinstance(body, Mapping) or not isinstance(body.get("type"), int):
             return refuse(400, 50035, "Invalid Form Body", "schema", "the callback body has no integer type")
         kind = body["type"]
         if kind not in ALLOWED_CALLBACKS.get(inter.type, set()):
-            return refuse(400, 50035, "Invalid Form Body", "callback-type",
-                          f"response type {kind} is not allowed for interaction type {inter.type}")
+            return refuse(
+                400,
+                50035,
+                "Invalid Form Body",
+                "callback-type",
+                f"response type {kind} is not allowed for interaction type {inter.type}",
+            )
         problems = self._validate(CALLBACK_SCHEMAS[kind], body, where)
         data = body.get("data") if isinstance(body.get("data"), Mapping) else {}
         if kind == CHANNEL_MESSAGE:
@@ -1605,8 +1682,11 @@ class FakeDiscord:
             if kind == DEFERRED_CHANNEL_MESSAGE:
                 flags = (flags & EPHEMERAL) | LOADING
             inter.original = self._new_message(
-                inter.channel, data if kind == CHANNEL_MESSAGE else {}, flags=flags,
-                type=20 if inter.type == APPLICATION_COMMAND else 0, interaction=inter,
+                inter.channel,
+                data if kind == CHANNEL_MESSAGE else {},
+                flags=flags,
+                type=20 if inter.type == APPLICATION_COMMAND else 0,
+                interaction=inter,
             )
             if kind == CHANNEL_MESSAGE:
                 resource = {"type": kind, "message": inter.original.payload()}
@@ -1669,8 +1749,11 @@ class FakeDiscord:
             return None, discord_error(404, 10015, "Unknown Webhook")
         age = self.now() - inter.created
         if age > self.followup_window:
-            self.breach("15-minutes", f"{where} for {inter.label}: {age:.0f} s after the interaction; "
-                                      f"its token lasts {self.followup_window:g} s")
+            self.breach(
+                "15-minutes",
+                f"{where} for {inter.label}: {age:.0f} s after the interaction; "
+                f"its token lasts {self.followup_window:g} s",
+            )
             return None, discord_error(401, 50027, "Invalid Webhook Token")
         if inter.responded_at is None:
             self.breach("webhook", f"{where} for {inter.label} before any initial response")
@@ -1693,8 +1776,9 @@ class FakeDiscord:
             message = inter.original  # the first follow-up after a deferral fills the "thinking" message
             message.apply({k: v for k, v in body.items() if k != "flags"})
         else:
-            message = self._new_message(inter.channel, body, flags=int(body.get("flags") or 0) & SENDABLE_FLAGS,
-                                        interaction=inter)
+            message = self._new_message(
+                inter.channel, body, flags=int(body.get("flags") or 0) & SENDABLE_FLAGS, interaction=inter
+            )
             inter.followups.append(message)
         if not _truthy(record.query.get("wait")):
             return empty_response(bucket="webhook")
@@ -1750,8 +1834,16 @@ class FakeDiscord:
     # --- the gateway -----------------------------------------------------------------------------
 
     def _log_gateway(self, conn: _Connection, direction: str, frame: Mapping[str, Any]) -> None:
-        self.gateway_log.append({"conn": conn.number, "dir": direction, "op": frame.get("op"),
-                                 "t": frame.get("t"), "s": frame.get("s"), "at": time.monotonic()})
+        self.gateway_log.append(
+            {
+                "conn": conn.number,
+                "dir": direction,
+                "op": frame.get("op"),
+                "t": frame.get("t"),
+                "s": frame.get("s"),
+                "at": time.monotonic(),
+            }
+        )
 
     async def _send(self, conn: _Connection, frame: Mapping[str, Any]) -> None:
         if await conn.send(frame):
@@ -1776,8 +1868,15 @@ class FakeDiscord:
                 self.breach("gateway", problem)
             await ws.close(code=4012 if "version" in problems[0] else 4000, message=problems[0][:120].encode())
             return ws
-        await self._send(conn, {"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms,
-                                                   "_trace": ["fake-discord"]}, "s": None, "t": None})
+        await self._send(
+            conn,
+            {
+                "op": HELLO,
+                "d": {"heartbeat_interval": self.heartbeat_interval_ms, "_trace": ["fake-discord"]},
+                "s": None,
+                "t": None,
+            },
+        )
         try:
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:
@@ -1804,8 +1903,11 @@ class FakeDiscord:
         allowed = self.heartbeat_interval_ms / 1000 * 1.5 + 1.0
         gap = until - conn.last_beat
         if conn.session is not None and gap > allowed:
-            self.breach("heartbeat", f"connection {conn.number}: {gap:.1f} s without a heartbeat; "
-                                     f"HELLO asked for one every {self.heartbeat_interval_ms / 1000:g} s")
+            self.breach(
+                "heartbeat",
+                f"connection {conn.number}: {gap:.1f} s without a heartbeat; "
+                f"HELLO asked for one every {self.heartbeat_interval_ms / 1000:g} s",
+            )
 
     async def _gateway_frame(self, conn: _Connection, frame: Mapping[str, Any]) -> None:
         self._log_gateway(conn, "recv", frame)
@@ -1813,7 +1915,9 @@ class FakeDiscord:
         now = time.monotonic()
         conn.received = [t for t in conn.received if now - t < 60.0] + [now]
         if len(conn.received) > 120:
-            self.breach("gateway-rate", f"connection {conn.number}: more than 120 frames in 60 s (Discord closes with 4008)")
+            self.breach(
+                "gateway-rate", f"connection {conn.number}: more than 120 frames in 60 s (Discord closes with 4008)"
+            )
         if op == HEARTBEAT:
             self._heartbeat_gap(conn, now)
             conn.last_beat = now
@@ -1858,23 +1962,26 @@ class FakeDiscord:
         self.sessions.append(session)
         me = self.bot_user.payload()
         me.update({"verified": True, "mfa_enabled": False, "email": None})
-        await session.dispatch("READY", {
-            "v": API_VERSION,
-            "user": me,
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
-            "session_id": session.id,
-            "session_type": "normal",
-            "resume_gateway_url": self.resume_gateway_url,
-            "application": {"id": str(self.application_id), "flags": 0},
-            "private_channels": [],
-            "relationships": [],
-            "presences": [],
-            "guild_join_requests": [],
-            "geo_ordered_rtc_regions": ["fake"],
-            "user_settings": {},
-            "auth": {},
-            "_trace": ["fake-discord"],
-        })
+        await session.dispatch(
+            "READY",
+            {
+                "v": API_VERSION,
+                "user": me,
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
+                "session_id": session.id,
+                "session_type": "normal",
+                "resume_gateway_url": self.resume_gateway_url,
+                "application": {"id": str(self.application_id), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "guild_join_requests": [],
+                "geo_ordered_rtc_regions": ["fake"],
+                "user_settings": {},
+                "auth": {},
+                "_trace": ["fake-discord"],
+            },
+        )
         if intents & GUILDS_INTENT:
             for guild in self.guilds:
                 await session.dispatch("GUILD_CREATE", self.guild_payload(guild))
@@ -1982,15 +2089,24 @@ class FakeDiscord:
             await self._send(session.conn, {"op": INVALID_SESSION, "d": resumable, "s": None, "t": None})
 
     async def wait_resumed(self, count: int = 1, timeout: float = 10.0) -> GatewaySession:
-        await self.wait_until(lambda: self.session is not None and self.session.resumed >= count
-                              and self.session.conn is not None, timeout, "a RESUME")
+        await self.wait_until(
+            lambda: self.session is not None and self.session.resumed >= count and self.session.conn is not None,
+            timeout,
+            "a RESUME",
+        )
         assert self.session is not None
         return self.session
 
     # --- playing users: interactions ---------------------------------------------------------
 
-    def _interaction(self, kind: int, user: FakeUser, channel: FakeChannel | None, data: dict[str, Any],
-                     message: FakeMessage | None = None) -> FakeInteraction:
+    def _interaction(
+        self,
+        kind: int,
+        user: FakeUser,
+        channel: FakeChannel | None,
+        data: dict[str, Any],
+        message: FakeMessage | None = None,
+    ) -> FakeInteraction:
         channel = channel or self.channel
         guild = self.guild_of(channel)
         if user.id not in guild.members:
@@ -2057,18 +2173,24 @@ class FakeDiscord:
             raise InvalidInteraction("name a command")
         command = self.find_command(parts[0], guild)
         if command is None:
-            raise InvalidInteraction(f"no command /{parts[0]} has been synced (synced: "
-                                     f"{sorted(c['name'] for c in self.commands(guild) + self.commands())})")
+            raise InvalidInteraction(
+                f"no command /{parts[0]} has been synced (synced: "
+                f"{sorted(c['name'] for c in self.commands(guild) + self.commands())})"
+            )
         data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": command.get("type", 1)}
         if command.get("guild_id"):
             data["guild_id"] = command["guild_id"]
         node = data
         declared = command.get("options") or []
         for part in parts[1:]:
-            option = next((o for o in declared if o["name"] == part and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)), None)
+            option = next(
+                (o for o in declared if o["name"] == part and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)), None
+            )
             if option is None:
                 subs = [o["name"] for o in declared if o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)]
-                raise InvalidInteraction(f"/{' '.join(parts[:parts.index(part)])} has no subcommand {part!r} (it has {subs})")
+                raise InvalidInteraction(
+                    f"/{' '.join(parts[: parts.index(part)])} has no subcommand {part!r} (it has {subs})"
+                )
             child: dict[str, Any] = {"name": part, "type": option["type"], "options": []}
             node.setdefault("options", []).append(child)
             node = child
@@ -2078,8 +2200,9 @@ class FakeDiscord:
         node.setdefault("options", [])
         return data, declared, node
 
-    def _option_value(self, path: str, decl: Mapping[str, Any], value: Any, resolved: dict[str, Any],
-                      guild: FakeGuild) -> Any:
+    def _option_value(
+        self, path: str, decl: Mapping[str, Any], value: Any, resolved: dict[str, Any], guild: FakeGuild
+    ) -> Any:
         kind, name = decl["type"], decl["name"]
         where = f"/{path} {name}"
         if kind == STRING:
@@ -2094,7 +2217,7 @@ class FakeDiscord:
                 if isinstance(value, float) and not value.is_integer():
                     raise InvalidInteraction(f"{where} takes a whole number, not {value!r}")
                 value = int(value)
-            if "min_value" in decl and value < decl["min_value"] or "max_value" in decl and value > decl["max_value"]:
+            if ("min_value" in decl and value < decl["min_value"]) or ("max_value" in decl and value > decl["max_value"]):
                 raise InvalidInteraction(f"{where}: Discord's client refuses {value!r} (outside its range)")
         elif kind == BOOLEAN:
             if not isinstance(value, bool):
@@ -2105,15 +2228,18 @@ class FakeDiscord:
                 raise InvalidInteraction(f"{where}: unknown user {value!r}")
             resolved.setdefault("users", {})[str(user.id)] = user.payload()
             if user.id in guild.members:
-                resolved.setdefault("members", {})[str(user.id)] = guild.member_payload(user, with_user=False,
-                                                                                        permissions=True)
+                resolved.setdefault("members", {})[str(user.id)] = guild.member_payload(
+                    user, with_user=False, permissions=True
+                )
             value = str(user.id)
         elif kind == CHANNEL:
             channel = value if isinstance(value, FakeChannel) else self.channel_by_id(int(value))
             if channel is None:
                 raise InvalidInteraction(f"{where}: unknown channel {value!r}")
             resolved.setdefault("channels", {})[str(channel.id)] = {
-                **channel.payload(), "permissions": str(ALL_PERMISSIONS)}
+                **channel.payload(),
+                "permissions": str(ALL_PERMISSIONS),
+            }
             value = str(channel.id)
         elif kind == ROLE:
             role = next((r for r in guild.roles_payload() if r["id"] == str(value)), None)
@@ -2128,9 +2254,16 @@ class FakeDiscord:
             raise InvalidInteraction(f"{where} must be one of {[c['value'] for c in choices]}, not {value!r}")
         return value
 
-    def _build_options(self, path: str, declared: Sequence[Mapping[str, Any]], options: Mapping[str, Any],
-                       guild: FakeGuild, *, focused: str | None = None, focused_value: str = ""
-                       ) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any] | None]:
+    def _build_options(
+        self,
+        path: str,
+        declared: Sequence[Mapping[str, Any]],
+        options: Mapping[str, Any],
+        guild: FakeGuild,
+        *,
+        focused: str | None = None,
+        focused_value: str = "",
+    ) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any] | None]:
         by_name = {o["name"]: o for o in declared}
         values: list[dict[str, Any]] = []
         resolved: dict[str, Any] = {}
@@ -2141,8 +2274,9 @@ class FakeDiscord:
             if name not in by_name:
                 raise InvalidInteraction(f"/{path} has no option {name!r} (it has {sorted(by_name)})")
             decl = by_name[name]
-            values.append({"name": name, "type": decl["type"],
-                           "value": self._option_value(path, decl, value, resolved, guild)})
+            values.append(
+                {"name": name, "type": decl["type"], "value": self._option_value(path, decl, value, resolved, guild)}
+            )
         if focused is not None:
             focused_decl = by_name.get(focused)
             if focused_decl is None:
@@ -2158,8 +2292,9 @@ class FakeDiscord:
                 raise InvalidInteraction(f"Discord's client does not send /{path} without {missing}")
         return values, resolved, focused_decl
 
-    async def send_slash(self, user: FakeUser, command: str, /, *, at: FakeChannel | None = None,
-                         **options: Any) -> FakeInteraction:
+    async def send_slash(
+        self, user: FakeUser, command: str, /, *, at: FakeChannel | None = None, **options: Any
+    ) -> FakeInteraction:
         """Dispatch a slash command without waiting for the answer."""
         channel = at or self.channel
         guild = self.guild_of(channel)
@@ -2175,20 +2310,38 @@ class FakeDiscord:
         await self._dispatch(inter)
         return inter
 
-    async def slash(self, user: FakeUser, command: str, /, *, at: FakeChannel | None = None,
-                    timeout: float | None = None, **options: Any) -> InteractionResult:
+    async def slash(
+        self,
+        user: FakeUser,
+        command: str,
+        /,
+        *,
+        at: FakeChannel | None = None,
+        timeout: float | None = None,
+        **options: Any,
+    ) -> InteractionResult:
         """``user`` runs ``/command`` with ``options``, typed from the synced definitions; the bot's answer."""
         inter = await self.send_slash(user, command, at=at, **options)
         return await self._result(inter, timeout)
 
-    async def autocomplete(self, user: FakeUser, command: str, /, *, focused: str, value: str = "",
-                           at: FakeChannel | None = None, **others: Any) -> InteractionResult:
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        command: str,
+        /,
+        *,
+        focused: str,
+        value: str = "",
+        at: FakeChannel | None = None,
+        **others: Any,
+    ) -> InteractionResult:
         """``user`` types ``value`` into option ``focused``; the result's ``choices`` are the bot's suggestions."""
         channel = at or self.channel
         guild = self.guild_of(channel)
         data, declared, node = self._subcommand(command, guild)
-        node["options"], resolved, decl = self._build_options(command, declared, others, guild,
-                                                              focused=focused, focused_value=value)
+        node["options"], resolved, decl = self._build_options(
+            command, declared, others, guild, focused=focused, focused_value=value
+        )
         if resolved:
             data["resolved"] = resolved
         inter = self._interaction(AUTOCOMPLETE, user, channel, data)
@@ -2196,8 +2349,14 @@ class FakeDiscord:
         await self._dispatch(inter)
         return await self._result(inter, None)
 
-    async def click(self, user: FakeUser, message: FakeMessage | InteractionResult, custom_id: str, *,
-                    values: Sequence[str] | None = None) -> InteractionResult:
+    async def click(
+        self,
+        user: FakeUser,
+        message: FakeMessage | InteractionResult,
+        custom_id: str,
+        *,
+        values: Sequence[str] | None = None,
+    ) -> InteractionResult:
         """``user`` presses the button (or picks ``values`` in the select menu) ``custom_id`` of ``message``."""
         if isinstance(message, InteractionResult):
             if message.message is None:
@@ -2205,7 +2364,9 @@ class FakeDiscord:
             message = message.message
         component = next((c for c in walk_components(message.components) if c.get("custom_id") == custom_id), None)
         if component is None:
-            raise InvalidInteraction(f"message {message.id} has no component {custom_id!r} (it has {message.custom_ids})")
+            raise InvalidInteraction(
+                f"message {message.id} has no component {custom_id!r} (it has {message.custom_ids})"
+            )
         if component.get("disabled"):
             raise InvalidInteraction(f"{custom_id!r} is disabled: Discord's client does not send the click")
         if message.ephemeral and message.interaction_user is not None and message.interaction_user.id != user.id:
@@ -2218,8 +2379,9 @@ class FakeDiscord:
         await self._dispatch(inter)
         return await self._result(inter, None)
 
-    async def modal_submit(self, user: FakeUser, opened_by: InteractionResult, values: Mapping[str, str]
-                           ) -> InteractionResult:
+    async def modal_submit(
+        self, user: FakeUser, opened_by: InteractionResult, values: Mapping[str, str]
+    ) -> InteractionResult:
         """``user`` fills the modal the bot opened in answer to ``opened_by`` and submits it."""
         modal = opened_by.modal
         if modal is None:
@@ -2243,16 +2405,20 @@ class FakeDiscord:
                 if component.get("required", True) and not text:
                     raise InvalidInteraction(f"the modal's {cid!r} is required")
                 if text and not component.get("min_length", 0) <= len(text) <= component.get("max_length", 4000):
-                    raise InvalidInteraction(f"the modal's {cid!r} takes {component.get('min_length', 0)}-"
-                                             f"{component.get('max_length', 4000)} characters")
+                    raise InvalidInteraction(
+                        f"the modal's {cid!r} takes {component.get('min_length', 0)}-"
+                        f"{component.get('max_length', 4000)} characters"
+                    )
                 return {"type": 4, "custom_id": cid, "value": text}
             return {"type": kind, "custom_id": cid, "values": list(given or [])}
 
         unknown = set(values) - {c.get("custom_id") for c in walk_components(modal.get("components") or [])}
         if unknown:
             raise InvalidInteraction(f"the modal has no input {sorted(unknown)}")
-        data = {"custom_id": modal["custom_id"],
-                "components": [a for a in (answer(c) for c in modal.get("components") or []) if a]}
+        data = {
+            "custom_id": modal["custom_id"],
+            "components": [a for a in (answer(c) for c in modal.get("components") or []) if a],
+        }
         inter = self._interaction(MODAL_SUBMIT, user, origin.channel, data, origin.message)
         inter.origin = origin
         await self._dispatch(inter)

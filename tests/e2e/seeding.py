@@ -1,5 +1,6 @@
 """Campaigns written straight into the bot's database through the application layer, so a test
 or the benchmark starts from a game in progress without sending dozens of setup commands."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -40,7 +41,9 @@ async def seed_ssg(app: App, fake: FakeDiscord, table: Table, *, per_side: int =
         from bot.db.models import Campaign
 
         async with app.db.transaction() as s:
-            campaign = await s.scalar(select(Campaign).where(Campaign.channel_id == table.channel.id, Campaign.active.is_(True)))
+            campaign = await s.scalar(
+                select(Campaign).where(Campaign.channel_id == table.channel.id, Campaign.active.is_(True))
+            )
             campaign.house_rules = {"figures_per_side": per_side}
     for player, side in ((red, "red"), (blue, "blue")):
         asked = await app.campaign_join(player, side)

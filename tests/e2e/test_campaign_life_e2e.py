@@ -24,12 +24,14 @@ seven features of issue 8 as a table would:
 Discord's dice are the secure ones, so every assertion holds whatever they roll: who goes first,
 which card is turned, which character acts are read from the bot's own answers.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import pytest
 import yaml
@@ -110,7 +112,7 @@ class Life:
 
     fake: FakeDiscord
     cdn: AttachmentHost
-    case: "Case"
+    case: Case
     gm: FakeUser
     player: dict[str, FakeUser]
     started: InteractionResult | None = None
@@ -250,7 +252,10 @@ async def play_medieval(life: Life) -> None:
     assert started is not None
     chooser = re.search(r"\b(red|blue) chooses who goes first", started.text)[1]  # type: ignore[index]
     assert started.message.pings.users == {life.user_of(chooser).id}  # type: ignore[union-attr]
-    assert started.content == f"<@{life.user_of(chooser).id}> Waiting for {chooser}: {chooser} won the roll-off: go first or second?"
+    assert (
+        started.content
+        == f"<@{life.user_of(chooser).id}> Waiting for {chooser}: {chooser} won the roll-off: go first or second?"
+    )
     chosen = await life.answer_by_button(started.message, 0)  # type: ignore[arg-type]
     assert f"{chooser} chooses to go first: turn 1 · {chooser}'s turn." in chosen.text
     me, foe = life.user_of(chooser), life.other(chooser)
@@ -261,8 +266,10 @@ async def play_medieval(life: Life) -> None:
     assert f"— {mine}: " in card["description"] or f"— {theirs}: " in card["description"]
     fought = await life.act(me, "medieval fight", figure=mine)
     assert f"Hand-to-hand: {mine} " in fought.text and f"; {theirs} " in fought.text
-    assert [reason for _, _, reason in dice_lines(fought)][:2] == [f"{mine}: hand-to-hand against {theirs}",
-                                                                     f"{theirs}: hand-to-hand against {mine}"]
+    assert [reason for _, _, reason in dice_lines(fought)][:2] == [
+        f"{mine}: hand-to-hand against {theirs}",
+        f"{theirs}: hand-to-hand against {mine}",
+    ]
     ended = await life.act(me, "medieval endturn")
     assert ended.message.pings.users == {life.user_of(foe).id} and f"Turn 1 · {foe}'s turn." in ended.text  # type: ignore[union-attr]
 
@@ -319,8 +326,9 @@ async def play_nsr(life: Life) -> None:
         card = await life.odds(me, "nsr move", "simulation")
         assert card["description"].startswith("`/nsr move ")
         moved = await life.act(me, "nsr move")
-        assert re.search(rf"{re.escape(unit)} moves \(\w+, cross country\): \d+D6 [\d+−() joker]+ = \d+ → up to \d+″\.",
-                         moved.text), moved.text
+        assert re.search(
+            rf"{re.escape(unit)} moves \(\w+, cross country\): \d+D6 [\d+−() joker]+ = \d+ → up to \d+″\.", moved.text
+        ), moved.text
         assert all(faces == 6 and reason.startswith(f"{unit}: ") for faces, _, reason in dice_lines(moved))
         return
     raise AssertionError("no unit was chosen to move in eight cards")
@@ -336,7 +344,9 @@ async def play_yasg(life: Life) -> None:
     for user, side, row, facing in ((rita, "british", 4, "S"), (bob, "french", 8, "N")):
         for name, column in zip(life.case.figures[side], "FG"):
             placed = await life.act(user, "yasg place", figure=name, square=f"{column}{row}")
-            assert f"{name} ({side}, class " in placed.text and f"stands at {column}{row}, facing {facing}." in placed.text
+            assert (
+                f"{name} ({side}, class " in placed.text and f"stands at {column}{row}, facing {facing}." in placed.text
+            )
     assert "Setup: every figure is on the board." in life.last.text  # type: ignore[union-attr]
     assert "The battle begins. Turn 1 · morale phase" in (await life.act(rita, "yasg next")).text
     rolled = await life.act(rita, "yasg next")
@@ -355,47 +365,85 @@ async def play_yasg(life: Life) -> None:
 
 CASES = [
     Case(
-        "ssg", "Simple Skirmish Game", ("red", "blue"),
-        {"red": b"# Rita's squad\nsides:\n  red:\n    - {name: Rossi, kind: rifle}\n    - {name: Cy, kind: submachine gun}\n",
-         "blue": b"skirmish_gm: roster\nruleset: ssg\nsides:\n  blue:\n    - name: Bo\n      kind: pistol\n"
-                 b"    - name: Big Jim\n      kind: smg\n"},
+        "ssg",
+        "Simple Skirmish Game",
+        ("red", "blue"),
+        {
+            "red": b"# Rita's squad\nsides:\n  red:\n    - {name: Rossi, kind: rifle}\n    - {name: Cy, kind: submachine gun}\n",
+            "blue": b"skirmish_gm: roster\nruleset: ssg\nsides:\n  blue:\n    - name: Bo\n      kind: pistol\n"
+            b"    - name: Big Jim\n      kind: smg\n",
+        },
         {"red": ["Rossi", "Cy"], "blue": ["Bo", "Big Jim"]},
         b"# Our club's quick game: two a side.\nfigures_per_side: 2\nvictory_removed: 2\n",
-        ["figures_per_side: 6 → 2", "victory_removed: 4 → 2"], play_ssg, "Iron Coast", finish_ssg),
+        ["figures_per_side: 6 → 2", "victory_removed: 4 → 2"],
+        play_ssg,
+        "Iron Coast",
+        finish_ssg,
+    ),
     Case(
-        "medieval", "Medieval Skirmish (knights, men at arms and Vikings)", ("red", "blue"),
-        {"red": b"sides:\n  red:\n    - name: Sir Hugh\n      kind: Knight\n"
-                b"      stats: {weapons: Sword, armour: Chainmail+Small Shield}\n"
-                b"    - name: Ada\n      kind: custom\n"
-                b"      stats: {speed: 6, bravery: 5, shoot: 4, fight: 3, weapons: [Bow, Dagger], armour: Leather}\n",
-         "blue": b"sides:\n  blue:\n    - {name: Olaf, kind: Viking Warrior}\n    - {name: Harald, kind: Viking Hero}\n"},
+        "medieval",
+        "Medieval Skirmish (knights, men at arms and Vikings)",
+        ("red", "blue"),
+        {
+            "red": b"sides:\n  red:\n    - name: Sir Hugh\n      kind: Knight\n"
+            b"      stats: {weapons: Sword, armour: Chainmail+Small Shield}\n"
+            b"    - name: Ada\n      kind: custom\n"
+            b"      stats: {speed: 6, bravery: 5, shoot: 4, fight: 3, weapons: [Bow, Dagger], armour: Leather}\n",
+            "blue": b"sides:\n  blue:\n    - {name: Olaf, kind: Viking Warrior}\n    - {name: Harald, kind: Viking Hero}\n",
+        },
         {"red": ["Sir Hugh", "Ada"], "blue": ["Olaf", "Harald"]},
         b"natural_one_misses: true  # A-MED-4, the stricter reading\n",
-        ["natural_one_misses: no → yes"], play_medieval, "Northumbria"),
+        ["natural_one_misses: no → yes"],
+        play_medieval,
+        "Northumbria",
+    ),
     Case(
-        "sharpe", "Sharpe's Skirmish", ("british", "french"),
-        {"british": b"sides:\n  british:\n    - {name: Harris, kind: rifleman, stats: {I: 4, D: 4, S: 3, C: 3, F: 9}}\n"
-                    b"    - {name: Sharpe, kind: rifle_officer, stats: {I: 6, D: 5, S: 5, C: 6, F: 10}}\n",
-         "french": b"sides:\n  french:\n    - {name: Dubois, kind: voltigeur, stats: {I: 4, D: 3, S: 3, C: 3, F: 6}}\n"
-                   b"    - {name: Leroux, kind: officer, stats: {I: 5, D: 4, S: 4, C: 5, F: 7}}\n"},
+        "sharpe",
+        "Sharpe's Skirmish",
+        ("british", "french"),
+        {
+            "british": b"sides:\n  british:\n    - {name: Harris, kind: rifleman, stats: {I: 4, D: 4, S: 3, C: 3, F: 9}}\n"
+            b"    - {name: Sharpe, kind: rifle_officer, stats: {I: 6, D: 5, S: 5, C: 6, F: 10}}\n",
+            "french": b"sides:\n  french:\n    - {name: Dubois, kind: voltigeur, stats: {I: 4, D: 3, S: 3, C: 3, F: 6}}\n"
+            b"    - {name: Leroux, kind: officer, stats: {I: 5, D: 4, S: 4, C: 5, F: 7}}\n",
+        },
         {"british": ["Harris", "Sharpe"], "french": ["Dubois", "Leroux"]},
         b"options:\n  head5: serious   # the playsheet's Head 5\n",
-        ["options.head5: light → serious"], play_sharpe, "Talavera"),
+        ["options.head5: light → serious"],
+        play_sharpe,
+        "Talavera",
+    ),
     Case(
-        "nsr", "Napoleonic Skirmish Rules", ("French", "Allied"),
-        {"French": b"sides:\n  French:\n    - {name: 1er Ligne, kind: line, stats: {figures: 6}}\n"
-                   b"    - {name: Chasseurs, kind: mounted, stats: {figures: 3}}\n",
-         "Allied": b"sides:\n  Allied:\n    - {name: 33rd Foot, kind: line, stats: {figures: 6}}\n"
-                   b"    - {name: Militia, kind: militia, stats: {figures: 2, officer: no}}\n"},
+        "nsr",
+        "Napoleonic Skirmish Rules",
+        ("French", "Allied"),
+        {
+            "French": b"sides:\n  French:\n    - {name: 1er Ligne, kind: line, stats: {figures: 6}}\n"
+            b"    - {name: Chasseurs, kind: mounted, stats: {figures: 3}}\n",
+            "Allied": b"sides:\n  Allied:\n    - {name: 33rd Foot, kind: line, stats: {figures: 6}}\n"
+            b"    - {name: Militia, kind: militia, stats: {figures: 2, officer: no}}\n",
+        },
         {"French": ["1er Ligne", "Chasseurs"], "Allied": ["33rd Foot", "Militia"]},
         b"options: {smoothed_firing_rows: true}\n",
-        ["options.smoothed_firing_rows: no → yes"], play_nsr, "Talavera", entries="units"),
+        ["options.smoothed_firing_rows: no → yes"],
+        play_nsr,
+        "Talavera",
+        entries="units",
+    ),
     Case(
-        "yasg", "Yet Another Skirmish Game", ("british", "french"),
-        {"british": b"sides:\n  british:\n    - {name: Harper, kind: A, stats: {leader: yes}}\n    - {name: Cooper, kind: B}\n",
-         "french": b"sides:\n  french:\n    - {name: Lebrun, kind: A}\n    - {name: Dubois, kind: B}\n"},
+        "yasg",
+        "Yet Another Skirmish Game",
+        ("british", "french"),
+        {
+            "british": b"sides:\n  british:\n    - {name: Harper, kind: A, stats: {leader: yes}}\n    - {name: Cooper, kind: B}\n",
+            "french": b"sides:\n  french:\n    - {name: Lebrun, kind: A}\n    - {name: Dubois, kind: B}\n",
+        },
         {"british": ["Harper", "Cooper"], "french": ["Lebrun", "Dubois"]},
-        b"board: open field\n", ["board: farm → open field"], play_yasg, "Hougoumont"),
+        b"board: open field\n",
+        ["board: farm → open field"],
+        play_yasg,
+        "Hougoumont",
+    ),
 ]
 
 
@@ -406,9 +454,16 @@ def slug_of(name: str) -> str:
 async def wait_posted(fake: FakeDiscord, channel: FakeChannel, title: str, what: str) -> FakeMessage:
     """The one message the bot posted on its own (not an answer) in ``channel`` with an embed whose
     title starts with ``title``."""
+
     def found() -> list[FakeMessage]:
-        return [m for m in fake.messages_in(channel) if m.interaction is None and m.author.bot
-                and any((e.get("title") or "").startswith(title) for e in m.embeds)]
+        return [
+            m
+            for m in fake.messages_in(channel)
+            if m.interaction is None
+            and m.author.bot
+            and any((e.get("title") or "").startswith(title) for e in m.embeds)
+        ]
+
     [message] = await fake.wait_until(found, 10, what)
     return message
 
@@ -427,7 +482,8 @@ async def test_a_campaign_lives_through_a_battle(fake: FakeDiscord, bot: Any, ca
         new = public(await fake.slash(gina, "campaign new", name=case.campaign, ruleset=case.slug))
         assert embed(new, "New campaign")["description"].startswith(
             f"**{case.campaign}** begins: {case.title}. Gina is the game master.\nPlayers: /campaign join with a side "
-            f"({first}, {second}), then /roster add.")
+            f"({first}, {second}), then /roster add."
+        )
         asked = public(await fake.slash(rita, "campaign join", side=first))
         assert asked.message.pings.users == {gina.id}  # type: ignore[union-attr]
         assert f"Rita asks to play **{first}**" in asked.text
@@ -442,10 +498,13 @@ async def test_a_campaign_lives_through_a_battle(fake: FakeDiscord, bot: Any, ca
         # --- each side's roster comes in as a YAML file --------------------------------------------
         for side, user in player.items():
             name = f"{side.lower()}-{case.slug}.yaml"
-            imported = public(await slash_with_files(fake, cdn, user, "roster import", file=Upload(name, case.roster[side])))
+            imported = public(
+                await slash_with_files(fake, cdn, user, "roster import", file=Upload(name, case.roster[side]))
+            )
             names = case.figures[side]
             assert embed(imported, "Roster imported")["description"] == (
-                f"{user.display_name} imported {name}: 2 added ({names[0]}, {names[1]}).")
+                f"{user.display_name} imported {name}: 2 added ({names[0]}, {names[1]})."
+            )
         assert len(cdn.downloads) == 2
         listed = private(await fake.slash(bob, "roster list"))
         for side, names in case.figures.items():
@@ -453,9 +512,13 @@ async def test_a_campaign_lives_through_a_battle(fake: FakeDiscord, bot: Any, ca
             assert [line.split(" — ")[0] for line in listing.splitlines()] == sorted(names)
 
         # --- house rules: set by the game master, read back by a player ----------------------------
-        house = public(await slash_with_files(fake, cdn, gina, "campaign rules set", file=Upload("house.yaml", case.house)))
+        house = public(
+            await slash_with_files(fake, cdn, gina, "campaign rules set", file=Upload("house.yaml", case.house))
+        )
         assert embed(house, "House rules set")["description"].splitlines() == [
-            f"Gina set the house rules of **{case.campaign}** from house.yaml:", *case.house_changes]
+            f"Gina set the house rules of **{case.campaign}** from house.yaml:",
+            *case.house_changes,
+        ]
         shown = private(await fake.slash(rita, "campaign rules show"))
         assert embed(shown, f"House rules: {case.campaign}")["description"].splitlines() == case.house_changes
         assert any(name.startswith("Switches (") for name in (f["name"] for f in shown.embeds[0]["fields"]))
@@ -488,8 +551,11 @@ async def test_a_campaign_lives_through_a_battle(fake: FakeDiscord, bot: Any, ca
         assert "then the game master decides." in reminder.text
         passed = await wait_posted(fake, fake.channel, f"⏰ Deadline passed: {what}", "the deadline")
         assert passed.pings.users == {gina.id}
-        how = (f"answer it for {waiting_side} with /decide or its buttons" if kind == "decision"
-               else f"act for {waiting_side} with the /{case.slug} commands")
+        how = (
+            f"answer it for {waiting_side} with /decide or its buttons"
+            if kind == "decision"
+            else f"act for {waiting_side} with the /{case.slug} commands"
+        )
         assert f"The game master decides: {how}, or wait for {waiting_side}." in passed.text
         longer = public(await fake.slash(gina, "campaign deadline", hours=48.0, then="pass"))
         assert "Every move waits at most **48 hours**." in longer.text
@@ -502,8 +568,9 @@ async def test_a_campaign_lives_through_a_battle(fake: FakeDiscord, bot: Any, ca
         [page] = log.embeds
         battle = int(re.fullmatch(r"Log of battle (\d+)", page["title"])[1])  # type: ignore[index]
         assert battle == 1  # the campaign's first battle, whatever the database's id for it
-        assert re.fullmatch(r"Page 1 of 1 · actions \d+–1, newest first · /game report has the whole battle",
-                            page["footer"]["text"])
+        assert re.fullmatch(
+            r"Page 1 of 1 · actions \d+–1, newest first · /game report has the whole battle", page["footer"]["text"]
+        )
         assert page["description"].index(f"`{life.commands[-1]}") < page["description"].index("`/game start`")
 
         # --- the end: a post-battle card per side, every figure in it ------------------------------
@@ -559,13 +626,18 @@ async def test_a_campaign_lives_through_a_battle(fake: FakeDiscord, bot: Any, ca
         whole = private(await fake.slash(gina, "campaign export"))
         [(name, data)] = sent_files(fake, whole).items()
         assert re.fullmatch(rf"campaign-{files}-\d{{4}}-\d\d-\d\d\.yaml", name)
-        assert embed(whole, "Campaign exported")["description"] == f"**{name}**: 3 members, 4 {case.entries}, house rules."
+        assert (
+            embed(whole, "Campaign exported")["description"] == f"**{name}**: 3 members, 4 {case.entries}, house rules."
+        )
         campaign = yaml.safe_load(data)
         assert campaign["ruleset"] == case.slug and campaign["name"] == case.campaign
         assert campaign["house_rules"] == yaml.safe_load(case.house)
         assert campaign["settings"]["pace"] == {"hours": 48.0, "on_timeout": "pass", "remind_at": 0.75}
         assert {(m["name"], m["role"], m["side"]) for m in campaign["members"]} == {
-            ("Gina", "gm", None), ("Rita", "player", first), ("Bob", "player", second)}
+            ("Gina", "gm", None),
+            ("Rita", "player", first),
+            ("Bob", "player", second),
+        }
         for side, names in case.figures.items():
             kept = {f["name"]: f for f in campaign["sides"][side]}
             assert sorted(kept) == sorted(names)
@@ -575,7 +647,9 @@ async def test_a_campaign_lives_through_a_battle(fake: FakeDiscord, bot: Any, ca
         moved = public(await slash_with_files(fake, cdn, gina, "campaign import", at=annex, file=Upload(name, data)))
         described = embed(moved, "Campaign imported")["description"]
         assert described.startswith(f"**{case.campaign}** ({case.title}), game master Gina.\n")
-        assert described.endswith(f"Gina imported {name}: 4 added ({', '.join(n for ns in case.figures.values() for n in ns)}).")
+        assert described.endswith(
+            f"Gina imported {name}: 4 added ({', '.join(n for ns in case.figures.values() for n in ns)})."
+        )
         again = private(await fake.slash(bob, "roster show", name=them, at=annex))
         assert embed(again, them)["fields"][-1] == history  # the history came along
         rules_there = private(await fake.slash(rita, "campaign rules show", at=annex))

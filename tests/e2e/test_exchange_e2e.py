@@ -4,6 +4,7 @@ Users attach files to slash commands (served from a loopback stand-in for Discor
 see ``attachments.py``); the files the bot attaches to its answers are kept and read back. A
 500-figure roster is imported within Discord's 3-second window.
 """
+
 from __future__ import annotations
 
 import time
@@ -78,19 +79,24 @@ async def test_a_roster_and_a_campaign_travel_as_yaml_files(fake: FakeDiscord, b
         assert again.ephemeral and card(again)["title"] == "Nothing to change"
 
         # The game master's house rules: checked, announced, and shown with the ruleset's switches.
-        rules = await slash_with_files(fake, cdn, gina, "campaign rules set",
-                                       file=Upload("house.yaml", b"self_healing: true\nbravery_pass: 8\n"))
+        rules = await slash_with_files(
+            fake, cdn, gina, "campaign rules set", file=Upload("house.yaml", b"self_healing: true\nbravery_pass: 8\n")
+        )
         assert not rules.ephemeral and "bravery_pass: 9 → 8" in card(rules)["description"]
         shown = await fake.slash(rita, "campaign rules show", tables=True)
-        assert shown.ephemeral and sent_file_names(fake, shown) == ["house-rules-northumbria.yaml", "tables-medieval.yaml"]
+        assert shown.ephemeral and sent_file_names(fake, shown) == [
+            "house-rules-northumbria.yaml",
+            "tables-medieval.yaml",
+        ]
         assert "(house rule; the rules say no)" in shown.text
 
         # The whole campaign moves to a new channel.
         whole = await fake.slash(gina, "campaign export")
         [(campaign_name, campaign_data)] = sent_files(fake, whole).items()
         annex = fake.add_channel("annex")
-        moved = await slash_with_files(fake, cdn, gina, "campaign import", at=annex,
-                                       file=Upload(campaign_name, campaign_data))
+        moved = await slash_with_files(
+            fake, cdn, gina, "campaign import", at=annex, file=Upload(campaign_name, campaign_data)
+        )
         assert not moved.ephemeral and card(moved)["title"] == "Campaign imported"
         listed = await fake.slash(rita, "roster list", at=annex)
         assert "Sir Rossi — Knight" in listed.text and "Ada — custom" in listed.text
@@ -111,8 +117,11 @@ async def test_five_hundred_figures_import_within_three_seconds(fake: FakeDiscor
     gina = fake.add_user("Gina")
     lines = ["sides:", "  red:"]
     for i in range(250):
-        lines += [f"    - name: Man {i}", "      kind: custom",
-                  "      stats: {speed: 6, bravery: 4, shoot: 3, fight: 3, weapons: Sword+Dagger, armour: Leather}"]
+        lines += [
+            f"    - name: Man {i}",
+            "      kind: custom",
+            "      stats: {speed: 6, bravery: 4, shoot: 3, fight: 3, weapons: Sword+Dagger, armour: Leather}",
+        ]
     lines.append("  blue:")
     lines += [f"    - {{name: Viking {i}, kind: Viking Warrior}}" for i in range(250)]
     data = ("\n".join(lines) + "\n").encode()
@@ -124,7 +133,10 @@ async def test_five_hundred_figures_import_within_three_seconds(fake: FakeDiscor
         assert card(result)["title"] == "Roster imported", card(result)
         assert "500 added" in card(result)["description"]
         assert result.elapsed is not None and result.elapsed < 3.0
-        print(f"500 figures ({len(data) // 1024} KiB) imported; answered in {result.elapsed:.2f} s ({took:.2f} s in all)")
-        too_many = await slash_with_files(fake, cdn, gina, "roster import",
-                                          file=Upload("more.yaml", data + b"    - {name: One More, kind: Knight}\n"))
+        print(
+            f"500 figures ({len(data) // 1024} KiB) imported; answered in {result.elapsed:.2f} s ({took:.2f} s in all)"
+        )
+        too_many = await slash_with_files(
+            fake, cdn, gina, "roster import", file=Upload("more.yaml", data + b"    - {name: One More, kind: Knight}\n")
+        )
         assert too_many.ephemeral and "501 figures is more than one import takes (500)" in too_many.text

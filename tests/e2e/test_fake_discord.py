@@ -3,6 +3,7 @@
 Most tests drive it with a minimal gateway client and plain HTTP (no bot), so each rule is seen
 to fire on purpose; the last ones run the real bot against it (login, sync, heartbeats, RESUME).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -29,7 +30,9 @@ ZLIB_SUFFIX = b"\x00\x00\xff\xff"
 STRICT = DiscordSchemas(lenient_snowflakes=False)
 
 PING_COMMAND = {
-    "name": "ping", "description": "Answer", "type": 1,
+    "name": "ping",
+    "description": "Answer",
+    "type": 1,
     "options": [
         {"type": 3, "name": "word", "description": "A word", "required": False, "autocomplete": True},
         {"type": 4, "name": "times", "description": "How often", "required": False, "min_value": 1, "max_value": 5},
@@ -76,8 +79,16 @@ class RawGateway:
         await self.ws.send_str(json.dumps(payload))
 
     async def identify(self, token: str, intents: int = 1) -> dict[str, Any]:
-        await self.send({"op": 2, "d": {"token": token, "intents": intents,
-                                        "properties": {"os": "linux", "browser": "raw", "device": "raw"}}})
+        await self.send(
+            {
+                "op": 2,
+                "d": {
+                    "token": token,
+                    "intents": intents,
+                    "properties": {"os": "linux", "browser": "raw", "device": "raw"},
+                },
+            }
+        )
         ready = await self.dispatch("READY")
         self.ready = ready["d"]
         return ready
@@ -102,8 +113,9 @@ async def client(fake: FakeDiscord, http: aiohttp.ClientSession) -> AsyncIterato
     gateway = await RawGateway.connect(http, fake.gateway_url)
     assert (await gateway.receive())["op"] == 10
     await gateway.identify(fake.token)
-    async with http.put(f"{fake.api_base}/applications/{fake.application_id}/commands",
-                        json=[PING_COMMAND], headers=auth(fake)) as answer:
+    async with http.put(
+        f"{fake.api_base}/applications/{fake.application_id}/commands", json=[PING_COMMAND], headers=auth(fake)
+    ) as answer:
         assert answer.status == 200, await answer.text()
     yield gateway
     await gateway.ws.close()
@@ -113,8 +125,9 @@ def auth(fake: FakeDiscord) -> dict[str, str]:
     return {"Authorization": f"Bot {fake.token}", "User-Agent": "DiscordBot (https://example.org, 1.0)"}
 
 
-async def answer(http: aiohttp.ClientSession, fake: FakeDiscord, interaction: dict[str, Any],
-                 body: dict[str, Any]) -> tuple[int, Any]:
+async def answer(
+    http: aiohttp.ClientSession, fake: FakeDiscord, interaction: dict[str, Any], body: dict[str, Any]
+) -> tuple[int, Any]:
     url = f"{fake.api_base}/interactions/{interaction['id']}/{interaction['token']}/callback?with_response=1"
     async with http.post(url, json=body) as response:
         text = await response.text()
@@ -189,14 +202,33 @@ def test_the_committed_schemas_are_what_extract_py_makes_of_discords_spec() -> N
 
 def test_rule_helpers_say_what_is_wrong() -> None:
     assert command_problems(PING_COMMAND) == []
-    assert any("choices and autocomplete" in p for p in command_problems(
-        {"name": "x", "description": "y", "options": [{"type": 3, "name": "a", "description": "b", "autocomplete": True,
-                                                        "choices": [{"name": "c", "value": "c"}]}]}))
+    assert any(
+        "choices and autocomplete" in p
+        for p in command_problems(
+            {
+                "name": "x",
+                "description": "y",
+                "options": [
+                    {
+                        "type": 3,
+                        "name": "a",
+                        "description": "b",
+                        "autocomplete": True,
+                        "choices": [{"name": "c", "value": "c"}],
+                    }
+                ],
+            }
+        )
+    )
     big = [{"title": "t", "description": "d" * 2500}] * 3
     assert any("7503 characters" in p for p in message_problems({"embeds": big}, must_have_content=True))
     assert any("empty message" in p for p in message_problems({"content": ""}, must_have_content=True))
-    assert any("mutually exclusive" in p for p in message_problems(
-        {"content": "x", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}, must_have_content=True))
+    assert any(
+        "mutually exclusive" in p
+        for p in message_problems(
+            {"content": "x", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}, must_have_content=True
+        )
+    )
 
 
 # --- the gateway -------------------------------------------------------------------------------
@@ -280,8 +312,10 @@ async def test_a_bad_embed_is_refused_and_recorded(
     event = await client.dispatch("INTERACTION_CREATE")
     data = event["d"]
     assert data["attachment_size_limit"] > 0 and data["member"]["user"]["id"] == str(user.id)
-    assert data["data"]["options"] == [{"name": "word", "type": 3, "value": "hi"},
-                                       {"name": "times", "type": 4, "value": 2}]
+    assert data["data"]["options"] == [
+        {"name": "word", "type": 3, "value": "hi"},
+        {"name": "times", "type": 4, "value": 2},
+    ]
     status, body = await answer(http, fake, data, {"type": 4, "data": {"embeds": [{"title": "x" * 300}]}})
     assert status == 400 and body["code"] == 50035
     breaches = fake.take_breaches()
@@ -370,8 +404,12 @@ async def test_a_message_pings_only_whom_allowed_mentions_allows(
     pending = await fake.send_slash(rita, "ping")
     data = (await client.dispatch("INTERACTION_CREATE"))["d"]
     content = f"<@{rita.id}> @everyone, your move"
-    await answer(http, fake, data, {"type": 4, "data": {"content": content, "allowed_mentions": {
-        "parse": [], "users": [rita.id]}}})  # an integer snowflake, as discord.py sends it
+    await answer(
+        http,
+        fake,
+        data,
+        {"type": 4, "data": {"content": content, "allowed_mentions": {"parse": [], "users": [rita.id]}}},
+    )  # an integer snowflake, as discord.py sends it
     pings = pending.original.pings  # type: ignore[union-attr]
     assert pings.users == {rita.id} and not pings.everyone and not pings.roles
     assert fake.breaches == []
@@ -397,8 +435,11 @@ async def test_a_button_opens_a_modal_whose_submit_updates_the_message(
     click = (await client.dispatch("INTERACTION_CREATE"))["d"]
     assert click["type"] == 3 and click["data"] == {"custom_id": "name:1", "component_type": 2}
     assert click["message"]["id"] == str(shown.message.id)  # type: ignore[union-attr]
-    modal = {"custom_id": "modal:1", "title": "Name", "components": [
-        {"type": 1, "components": [{"type": 4, "custom_id": "what", "style": 1, "label": "Name"}]}]}
+    modal = {
+        "custom_id": "modal:1",
+        "title": "Name",
+        "components": [{"type": 1, "components": [{"type": 4, "custom_id": "what", "style": 1, "label": "Name"}]}],
+    }
     assert (await answer(http, fake, click, {"type": 9, "data": modal}))[0] == 200
     opened = await task
     assert opened.modal is not None and opened.modal["custom_id"] == "modal:1"
@@ -406,9 +447,12 @@ async def test_a_button_opens_a_modal_whose_submit_updates_the_message(
     task = asyncio.create_task(fake.modal_submit(gina, opened, {"what": "Rossi"}))
     submit = (await client.dispatch("INTERACTION_CREATE"))["d"]
     assert submit["type"] == 5
-    assert submit["data"]["components"] == [{"type": 1, "components": [
-        {"type": 4, "custom_id": "what", "value": "Rossi"}]}]
-    assert (await answer(http, fake, submit, {"type": 7, "data": {"content": "Named Rossi", "components": []}}))[0] == 200
+    assert submit["data"]["components"] == [
+        {"type": 1, "components": [{"type": 4, "custom_id": "what", "value": "Rossi"}]}
+    ]
+    assert (await answer(http, fake, submit, {"type": 7, "data": {"content": "Named Rossi", "components": []}}))[
+        0
+    ] == 200
     updated = await task
     assert updated.message is shown.message and shown.content == "Named Rossi" and shown.components == []
 
@@ -470,8 +514,11 @@ async def test_slash_refuses_what_discords_client_would_never_send(fake: FakeDis
 
 async def test_the_bot_logs_in_syncs_and_identifies(fake: FakeDiscord, bot: Any) -> None:
     paths = [(r.method, r.path) for r in fake.requests]
-    assert paths[:3] == [("GET", "/users/@me"), ("GET", "/oauth2/applications/@me"),
-                         ("PUT", f"/applications/{fake.application_id}/commands")]
+    assert paths[:3] == [
+        ("GET", "/users/@me"),
+        ("GET", "/oauth2/applications/@me"),
+        ("PUT", f"/applications/{fake.application_id}/commands"),
+    ]
     assert fake.validated["ApplicationCommandUpdateRequest"] == len(fake.commands())
     assert {"campaign", "roster", "game", "roll", "admin", "ssg"} <= {c["name"] for c in fake.commands()}
     [identify] = fake.identifies
@@ -525,6 +572,7 @@ async def test_the_bot_heartbeats_and_resumes_when_the_socket_drops(fake: FakeDi
     assert (await fake.slash(gina, "roll", dice="1d6")).type == 4
 
     await fake.invalidate_session(resumable=False)  # op 9: identify anew
-    await fake.wait_until(lambda: len(fake.identifies) == 2 and fake.session is not session
-                          and fake.session.ready, 10, "a new IDENTIFY")  # type: ignore[union-attr]
+    await fake.wait_until(
+        lambda: len(fake.identifies) == 2 and fake.session is not session and fake.session.ready, 10, "a new IDENTIFY"
+    )  # type: ignore[union-attr]
     assert (await fake.slash(gina, "roll", dice="1d6")).type == 4

@@ -2,6 +2,7 @@
 the roll-off winner chooses by button, then both players activate, charge and fight with slash
 commands until one side has no figure left in action. Discord's dice are the secure ones, so the
 game plays on whatever they say (with a bound on the turns)."""
+
 from __future__ import annotations
 
 from typing import Any

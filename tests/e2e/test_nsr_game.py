@@ -1,5 +1,6 @@
 """NSR through the loopback Discord: cards turned on the secure deck, each one a choice of unit for
 the side its colour names, answered by button by that side's player (and refused to the other)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -26,8 +27,10 @@ async def test_two_players_choose_their_units_by_button(fake: FakeDiscord, bot: 
     for user, side in ((table.red, "French"), (table.blue, "Allied")):
         asked = await app.campaign_join(as_caller(user), side)
         await app.decide(as_caller(table.gm), "approve", asked.decision.decision_id)
-    units = {table.red: [("1er Ligne", "line", "figures=6"), ("Chasseurs", "mounted", "figures=3")],
-             table.blue: [("33rd Foot", "infantry", "figures=6"), ("Militia", "militia", "figures=2 officer=no")]}
+    units = {
+        table.red: [("1er Ligne", "line", "figures=6"), ("Chasseurs", "mounted", "figures=3")],
+        table.blue: [("33rd Foot", "infantry", "figures=6"), ("Militia", "militia", "figures=2 officer=no")],
+    }
     for user, entries in units.items():
         for name, kind, stats in entries:
             added = await fake.slash(user, "roster add", name=name, kind=kind, stats=stats)
@@ -40,7 +43,9 @@ async def test_two_players_choose_their_units_by_button(fake: FakeDiscord, bot: 
     for _ in range(STEPS):
         async with app.db.transaction() as s:
             game = await s.scalar(select(Game).order_by(Game.id.desc()))
-            decision = await s.scalar(select(DecisionRecord).where(DecisionRecord.status == "open").order_by(DecisionRecord.id.desc()))
+            decision = await s.scalar(
+                select(DecisionRecord).where(DecisionRecord.status == "open").order_by(DecisionRecord.id.desc())
+            )
         if game.status != "active":
             break
         if decision is None:

@@ -5,6 +5,7 @@ master sets the deadline with ``/campaign deadline``; the bot's scheduler posts 
 timeout in the campaign's channel with its REST client, and the fake records them. One deadline
 falls due while the bot is down and is caught up once on restart.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -62,7 +63,8 @@ async def test_reminder_timeout_and_a_restart_in_the_channel(fake: FakeDiscord, 
         await asyncio.sleep(max(0.0, (row.due_at - utcnow()).total_seconds()) + 0.5)
         await bot.start()
         [caught_up] = await fake.wait_until(
-            lambda: bot_posts(fake, table.channel, f"Deadline passed: {second}'s turn"), 10, "the caught-up timeout")
+            lambda: bot_posts(fake, table.channel, f"Deadline passed: {second}'s turn"), 10, "the caught-up timeout"
+        )
         cleared = await fake.slash(table.gm, "campaign deadline")  # the game master stops the clock
         assert "No turn deadline any more" in cleared.text
         await asyncio.sleep(1.0)
@@ -75,7 +77,9 @@ async def test_reminder_timeout_and_a_restart_in_the_channel(fake: FakeDiscord, 
         await app.db.close()
 
 
-async def test_the_game_master_is_pinged_and_answers_by_button_for_the_absent_player(fake: FakeDiscord, bot: Any) -> None:
+async def test_the_game_master_is_pinged_and_answers_by_button_for_the_absent_player(
+    fake: FakeDiscord, bot: Any
+) -> None:
     table = new_table(fake, 0)
     app = await seeded_app(bot.db_path)
     guild = fake.guild_of(table.channel).id

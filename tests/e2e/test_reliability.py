@@ -1,6 +1,7 @@
 """What players do to a bot in real life: it is killed mid-burst, its socket drops, Discord
 delivers an interaction twice, fifty players press at once. Nothing answered is lost, nothing is
 half-applied, nothing is applied twice, and the log replays to the saved state."""
+
 from __future__ import annotations
 
 import asyncio
@@ -36,9 +37,13 @@ async def log_and_state(app) -> tuple[list[ActionRecord], dict, dict]:
     return records, game.state, engine.dump_state(replay(engine, records))
 
 
-async def test_sigkill_in_a_burst_loses_nothing_answered_and_applies_nothing_by_half(fake: FakeDiscord, bot: Any) -> None:
+async def test_sigkill_in_a_burst_loses_nothing_answered_and_applies_nothing_by_half(
+    fake: FakeDiscord, bot: Any
+) -> None:
     app, table, mover, figures = await seeded(fake, bot)
-    sent = [await fake.send_slash(mover, "ssg move", figure=figures[n % len(figures)], distance=0.05) for n in range(60)]
+    sent = [
+        await fake.send_slash(mover, "ssg move", figure=figures[n % len(figures)], distance=0.05) for n in range(60)
+    ]
     await fake.wait_until(lambda: sum(i.responded_at is not None for i in sent) >= 15, 10, "15 answers")
     bot.process.kill()  # SIGKILL: no goodbye
     bot.process.wait()
@@ -53,8 +58,10 @@ async def test_sigkill_in_a_burst_loses_nothing_answered_and_applies_nothing_by_
     assert answered <= logged  # every answered action is still there
     assert replayed == saved  # and none is half-applied
     moves = [r for r in records if r.action and r.action.get("name") == "move"]
-    assert sum(f["moved"] for f in saved["figures"]) == round(0.05 * len(moves), 6) or abs(
-        sum(f["moved"] for f in saved["figures"]) - 0.05 * len(moves)) < 1e-6
+    assert (
+        sum(f["moved"] for f in saved["figures"]) == round(0.05 * len(moves), 6)
+        or abs(sum(f["moved"] for f in saved["figures"]) - 0.05 * len(moves)) < 1e-6
+    )
     after = await fake.slash(mover, "ssg next")
     assert not after.ephemeral and "phase" in after.text  # play goes on
     await app.db.close()
@@ -87,8 +94,9 @@ async def test_the_same_interaction_delivered_twice_is_applied_once(fake: FakeDi
 
 async def test_fifty_actions_at_one_game_at_once_are_serialised(fake: FakeDiscord, bot: Any) -> None:
     app, table, mover, figures = await seeded(fake, bot)
-    sent = await asyncio.gather(*(fake.send_slash(mover, "ssg move", figure=figures[n % len(figures)], distance=0.08)
-                                  for n in range(50)))
+    sent = await asyncio.gather(
+        *(fake.send_slash(mover, "ssg move", figure=figures[n % len(figures)], distance=0.08) for n in range(50))
+    )
     await fake.wait_until(lambda: all(i.responded_at is not None for i in sent), 15, "fifty answers")
     results = [fake.interactions[i.id] for i in sent]
     assert all(r.responded_at - r.created < 3 for r in results)

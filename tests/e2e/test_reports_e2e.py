@@ -6,6 +6,7 @@ read with :func:`tests.e2e.attachments.sent_files`) are the same report built fr
 
 Another campaign's battle comes first in the database: this campaign's is still its battle 1,
 while the page buttons carry the game's internal id (2), which players never see."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,9 +23,17 @@ from tests.e2e.seeding import new_table, seed_ssg, seeded_app
 def attachments(fake: FakeDiscord, result: InteractionResult) -> list[dict[str, Any]]:
     """The files the bot uploaded with its answer to ``result`` (first response and follow-ups)."""
     inter = result.interaction
-    return [f for r in fake.requests if r.method == "POST" and r.status in (200, 204)
-            and (r.path.startswith(f"/interactions/{inter.id}/") or r.path.startswith(f"/webhooks/{fake.application_id}/{inter.token}"))
-            for f in r.files]
+    return [
+        f
+        for r in fake.requests
+        if r.method == "POST"
+        and r.status in (200, 204)
+        and (
+            r.path.startswith(f"/interactions/{inter.id}/")
+            or r.path.startswith(f"/webhooks/{fake.application_id}/{inter.token}")
+        )
+        for f in r.files
+    ]
 
 
 async def test_secret_roll_log_pages_and_the_report_attachment(fake: FakeDiscord, bot: Any) -> None:
@@ -64,7 +73,10 @@ async def test_secret_roll_log_pages_and_the_report_attachment(fake: FakeDiscord
         gm_log = await fake.slash(table.gm, "game log", count=3, page=2)
         assert "does the bridge hold" in gm_log.text
         past_end = await fake.slash(table.blue, "game log", page=5)
-        assert past_end.ephemeral and f"Battle {battle}'s log has 1 page of 10 actions: there is no page 5." in past_end.text
+        assert (
+            past_end.ephemeral
+            and f"Battle {battle}'s log has 1 page of 10 actions: there is no page 5." in past_end.text
+        )
 
         # a report while the battle goes on: private, attached, the secret kept back
         going = await fake.slash(table.blue, "game report")

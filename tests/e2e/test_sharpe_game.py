@@ -1,6 +1,7 @@
 """Sharpe's Skirmish through the loopback Discord: six characters a side in batting order, melee
 with the defender's choice answered by button (and refused to anyone else), played on Discord's
 secure dice until a side falls or the bound limit, then the game master ends it."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -13,12 +14,22 @@ from rules import get_engine
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.seeding import new_table, seeded_app
 
-BRITISH = [("Sharpe", "rifle_officer", "I=6 D=5 S=5 C=6 F=10"), ("Harper", "rifle_sergeant", "I=5 D=4 S=6 C=5 F=10"),
-           ("Harris", "rifleman", "I=4 D=4 S=3 C=3 F=9"), ("Hagman", "rifleman", "I=3 D=3 S=3 C=3 F=11"),
-           ("Perkins", "rifleman", "I=2 D=4 S=3 C=3 F=8"), ("Cooper", "rifleman", "I=1 D=3 S=4 C=3 F=8")]
-FRENCH = [("Leroux", "officer", "I=5 D=4 S=4 C=5 F=7"), ("Dubois", "voltigeur", "I=4 D=3 S=3 C=3"),
-          ("Martin", "voltigeur", "I=3 D=3 S=3 C=3"), ("Bernard", "chasseur", "I=3 D=3 S=3 C=3"),
-          ("Girard", "chasseur", "I=2 D=3 S=3 C=3"), ("Lefevre", "sergeant", "I=2 D=3 S=3 C=4")]
+BRITISH = [
+    ("Sharpe", "rifle_officer", "I=6 D=5 S=5 C=6 F=10"),
+    ("Harper", "rifle_sergeant", "I=5 D=4 S=6 C=5 F=10"),
+    ("Harris", "rifleman", "I=4 D=4 S=3 C=3 F=9"),
+    ("Hagman", "rifleman", "I=3 D=3 S=3 C=3 F=11"),
+    ("Perkins", "rifleman", "I=2 D=4 S=3 C=3 F=8"),
+    ("Cooper", "rifleman", "I=1 D=3 S=4 C=3 F=8"),
+]
+FRENCH = [
+    ("Leroux", "officer", "I=5 D=4 S=4 C=5 F=7"),
+    ("Dubois", "voltigeur", "I=4 D=3 S=3 C=3"),
+    ("Martin", "voltigeur", "I=3 D=3 S=3 C=3"),
+    ("Bernard", "chasseur", "I=3 D=3 S=3 C=3"),
+    ("Girard", "chasseur", "I=2 D=3 S=3 C=3"),
+    ("Lefevre", "sergeant", "I=2 D=3 S=3 C=4"),
+]
 MAX_STEPS = 150
 
 
@@ -46,7 +57,9 @@ async def test_six_a_side_melee_decided_by_buttons(fake: FakeDiscord, bot: Any) 
     async def game():
         async with app.db.transaction() as s:
             row = await s.scalar(select(Game).order_by(Game.id.desc()))
-            decision = await s.scalar(select(DecisionRecord).where(DecisionRecord.status == "open").order_by(DecisionRecord.id.desc()))
+            decision = await s.scalar(
+                select(DecisionRecord).where(DecisionRecord.status == "open").order_by(DecisionRecord.id.desc())
+            )
         return row, engine.load_state(row.state), decision
 
     last, attacked, by_button, refused = started, set(), 0, 0

@@ -10,6 +10,7 @@ short range with clear line of sight (a hit on 5+), turn after turn, until the v
 the number of turns is bounded. Every answer went through the fake Discord's checks (schemas,
 limits, the 3-second rule), and the fixture fails the test on any breach.
 """
+
 from __future__ import annotations
 
 import re
@@ -146,8 +147,16 @@ async def test_two_players_and_a_game_master_play_ssg_to_a_winner(fake: FakeDisc
     unknown = refusal(await fake.slash(player[first], "ssg move", figure="Zed", distance=1.0))
     assert unknown == "There is no figure called “Zed” in this game."
     assert "not in this campaign" in refusal(await fake.slash(stranger, "ssg next"))
-    early = refusal(await fake.slash(player[first], "ssg shoot", shooter=next(iter(roster[first])),
-                                     target=next(iter(roster[second])), range=5.0, los="clear"))
+    early = refusal(
+        await fake.slash(
+            player[first],
+            "ssg shoot",
+            shooter=next(iter(roster[first])),
+            target=next(iter(roster[second])),
+            range=5.0,
+            los="clear",
+        )
+    )
     assert "shooting phase" in early
 
     # --- the bot goes down mid-battle and comes back: the game goes on where it was -------------
@@ -205,8 +214,9 @@ async def test_two_players_and_a_game_master_play_ssg_to_a_winner(fake: FakeDisc
             rolls = dice_lines(shot)
             naturals = [int(m["natural"]) for m in map(SHOT.match, shot.embeds[0]["description"].splitlines()) if m]
             assert [value for value, _ in rolls] == naturals
-            assert all(reason.startswith(f"{shooter}: shot ") and reason.endswith(f"at {target}")
-                       for _, reason in rolls)
+            assert all(
+                reason.startswith(f"{shooter}: shot ") and reason.endswith(f"at {target}") for _, reason in rolls
+            )
             assert len(rolls) <= (3 if roster[active][shooter] == "smg" else 1)
             dice_seen += len(rolls)
             winner = settle(shot)

@@ -1,4 +1,5 @@
 """YASG through the loopback Discord: the board arrives as a picture with the game's cards."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -9,8 +10,12 @@ from tests.e2e.seeding import new_table, seeded_app
 
 
 def board_uploads(fake: FakeDiscord) -> list[dict[str, Any]]:
-    return [f for r in fake.requests_to("POST", r"/interactions/\d+/[^/]+/callback") for f in r.files
-            if f.get("filename") == "board.png"]
+    return [
+        f
+        for r in fake.requests_to("POST", r"/interactions/\d+/[^/]+/callback")
+        for f in r.files
+        if f.get("filename") == "board.png"
+    ]
 
 
 async def test_the_board_picture_comes_with_start_and_status(fake: FakeDiscord, bot: Any) -> None:

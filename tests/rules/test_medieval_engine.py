@@ -4,11 +4,13 @@ wounds, Bravery, healing and plunder, with forced dice in the notes' Dice order.
 Tests that rest on a resolution of the notes cite it (A-MED-n). The helpers here are shared by the
 other test_medieval_* modules.
 """
+
 from __future__ import annotations
 
 import json
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -48,8 +50,15 @@ def begin(engine: MedievalEngine, first: str = "red", figures: Sequence[FigureSp
     return engine.act(out.state, Action("order", "red", {"choice": choice}), ScriptedDice()).state
 
 
-def play(engine: MedievalEngine, state: MedState, name: str, *dice: int, side: str | None = "active",
-         by_gm: bool = False, **params: Any) -> Outcome[MedState]:
+def play(
+    engine: MedievalEngine,
+    state: MedState,
+    name: str,
+    *dice: int,
+    side: str | None = "active",
+    by_gm: bool = False,
+    **params: Any,
+) -> Outcome[MedState]:
     """Act with exactly these forced dice, checking the given state is left untouched."""
     before = json.dumps(engine.dump_state(state), sort_keys=True)
     source = ScriptedDice(*dice)
@@ -61,8 +70,15 @@ def play(engine: MedievalEngine, state: MedState, name: str, *dice: int, side: s
     return outcome
 
 
-def refuse(engine: MedievalEngine, state: MedState, name: str, match: str, side: str | None = "active",
-           by_gm: bool = False, **params: Any) -> RuleError:
+def refuse(
+    engine: MedievalEngine,
+    state: MedState,
+    name: str,
+    match: str,
+    side: str | None = "active",
+    by_gm: bool = False,
+    **params: Any,
+) -> RuleError:
     """The action is refused with ``match`` in its message, no die is rolled, nothing changes."""
     before = json.dumps(engine.dump_state(state), sort_keys=True)
     source = ScriptedDice(6, 6, 6, 6, 6, 6)
@@ -75,8 +91,9 @@ def refuse(engine: MedievalEngine, state: MedState, name: str, match: str, side:
     return caught.value
 
 
-def edit(engine: MedievalEngine, state: MedState, figures: dict[str, dict[str, Any]] | None = None,
-         **changes: Any) -> MedState:
+def edit(
+    engine: MedievalEngine, state: MedState, figures: dict[str, dict[str, Any]] | None = None, **changes: Any
+) -> MedState:
     """A copy of ``state`` with figures and top-level fields changed (through the data)."""
     data = engine.dump_state(state)
     for fig in data["figures"]:
@@ -189,8 +206,9 @@ def test_start_gives_each_figure_its_profile_and_kit(engine: MedievalEngine) -> 
 # --- turns and activation ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["activate", "move", "stand", "shoot", "fight", "breakoff", "heal", "pickup",
-                                  "endturn"])
+@pytest.mark.parametrize(
+    "name", ["activate", "move", "stand", "shoot", "fight", "breakoff", "heal", "pickup", "endturn"]
+)
 def test_only_the_active_side_acts(engine: MedievalEngine, name: str) -> None:
     state = begin(engine)
     refuse(engine, state, name, "It is red's turn.", side="blue", figure="Olaf", distance=1.0)
@@ -292,8 +310,14 @@ def test_move_refusals(engine: MedievalEngine) -> None:
     refuse(engine, held, "move", "in hand-to-hand with Olaf", figure="Hugh", distance=1.0)
     dead = edit(engine, state, {"Olaf": {"health": "killed"}})
     refuse(engine, dead, "move", "Olaf is killed and out of action", figure="Hugh", distance=1.0, engage="Olaf")
-    refuse(engine, edit(engine, state, {"Hugh": {"health": "collapsed"}}), "move", "Hugh is collapsed",
-           figure="Hugh", distance=1.0)
+    refuse(
+        engine,
+        edit(engine, state, {"Hugh": {"health": "collapsed"}}),
+        "move",
+        "Hugh is collapsed",
+        figure="Hugh",
+        distance=1.0,
+    )
 
 
 def test_engaging_without_moving(engine: MedievalEngine) -> None:
@@ -352,8 +376,10 @@ def test_moving_modifier_a_med_9(walt_moved: float, bjorn_moved: float, once: bo
     assert [(m["reason"], m["value"]) for m in shots[0].data["modifiers"]] == modifiers
 
 
-@pytest.mark.parametrize("weapon, rng, over", [("Bow", 7.5, False), ("Bow", 7.6, True), ("Bow", 15.0, True),
-                                               ("Dagger", 1.5, False), ("Dagger", 1.6, True)])
+@pytest.mark.parametrize(
+    "weapon, rng, over",
+    [("Bow", 7.5, False), ("Bow", 7.6, True), ("Bow", 15.0, True), ("Dagger", 1.5, False), ("Dagger", 1.6, True)],
+)
 def test_over_half_range_a_med_11(engine: MedievalEngine, weapon: str, rng: float, over: bool) -> None:
     state = edit(engine, begin(engine), {"Walt": {"weapons": ["Bow", "Dagger"]}})
     shots, _ = shot(engine, state, 1, figure="Walt", target="Bjorn", range=rng, shots=1, weapon=weapon)
@@ -362,31 +388,61 @@ def test_over_half_range_a_med_11(engine: MedievalEngine, weapon: str, rng: floa
 
 def test_out_of_range_is_refused(engine: MedievalEngine) -> None:
     state = begin(engine)
-    refuse(engine, state, "shoot", "Bjorn is out of range: Walt's Bow reaches 15″, not 15.5″",
-           figure="Walt", target="Bjorn", range=15.5)
+    refuse(
+        engine,
+        state,
+        "shoot",
+        "Bjorn is out of range: Walt's Bow reaches 15″, not 15.5″",
+        figure="Walt",
+        target="Bjorn",
+        range=15.5,
+    )
     refuse(engine, state, "shoot", "Ada's Dagger reaches 3″", figure="Ada", target="Bjorn", range=4.0)
 
 
 def test_prone_target_a_med_8_and_close_combat_a_med_10(engine: MedievalEngine) -> None:
     state = engaged(engine, edit(engine, begin(engine), {"Olaf": {"prone": True}}), "Hugh", "Olaf")
     shots, _ = shot(engine, state, 6, 1, figure="Walt", target="Olaf", range=5.0, shots=1)
-    assert [(m["reason"], m["value"]) for m in shots[0].data["modifiers"]] == [("target prone", -1),
-                                                                                ("target in close combat", -2)]
+    assert [(m["reason"], m["value"]) for m in shots[0].data["modifiers"]] == [
+        ("target prone", -1),
+        ("target in close combat", -2),
+    ]
     assert shots[0].data["total"] == 6 + 3 - 3
 
 
 def test_a_figure_in_contact_may_only_throw_at_its_opponent_a_med_10(engine: MedievalEngine) -> None:
     state = engaged(engine, begin(engine), "Ada", "Olaf")
-    refuse(engine, state, "shoot", "Ada is in hand-to-hand with Olaf and may not shoot",
-           figure="Ada", target="Bjorn", range=2.0)
+    refuse(
+        engine,
+        state,
+        "shoot",
+        "Ada is in hand-to-hand with Olaf and may not shoot",
+        figure="Ada",
+        target="Bjorn",
+        range=2.0,
+    )
     shots, _ = shot(engine, state, 3, 1, figure="Ada", target="Olaf", range=0.0)
     assert shots[0].data["modifiers"] == [] and shots[0].data["hit"] is True
     strict = make_engine({"shooter_in_contact_may_throw_at_opponent": False})
-    refuse(strict, engaged(strict, begin(strict), "Ada", "Olaf"), "shoot", "may not shoot.",
-           figure="Ada", target="Olaf", range=0.0)
+    refuse(
+        strict,
+        engaged(strict, begin(strict), "Ada", "Olaf"),
+        "shoot",
+        "may not shoot.",
+        figure="Ada",
+        target="Olaf",
+        range=0.0,
+    )
     walt = engaged(engine, begin(engine), "Walt", "Olaf")
-    refuse(engine, walt, "shoot", "Walt is in hand-to-hand with Olaf and may not shoot",
-           figure="Walt", target="Olaf", range=0.0)
+    refuse(
+        engine,
+        walt,
+        "shoot",
+        "Walt is in hand-to-hand with Olaf and may not shoot",
+        figure="Walt",
+        target="Olaf",
+        range=0.0,
+    )
 
 
 @pytest.mark.parametrize("roll, hit", [(1, False), (2, True), (6, True)])
@@ -404,8 +460,15 @@ def test_no_automatic_miss_a_med_4() -> None:
     shots, _ = shot(engine, state, 1, 1, figure="Hugh", target="Olaf", range=5.0, shots=1)
     assert shots[0].data["hit"] is True and shots[0].data["total"] == 5
     strict = make_engine({"natural_one_misses": True})
-    shots, _ = shot(strict, edit(strict, begin(strict), {"Hugh": {"weapons": ["Bow"]}}), 1,
-                    figure="Hugh", target="Olaf", range=5.0, shots=1)
+    shots, _ = shot(
+        strict,
+        edit(strict, begin(strict), {"Hugh": {"weapons": ["Bow"]}}),
+        1,
+        figure="Hugh",
+        target="Olaf",
+        range=5.0,
+        shots=1,
+    )
     assert shots[0].data["hit"] is False and "a natural 1 always misses" in shots[0].text
 
 
@@ -429,21 +492,27 @@ def test_bow_rate_of_fire_two_shots_in_dice_order(engine: MedievalEngine) -> Non
         "Walt: Bow damage on Bjorn, highest of 1D6",
         "Bjorn: Bravery test (knocked about), D6 + 4 vs 9",
     ]
-    assert kinds(out) == ["activation", "shot", "wound", "bravery", "prone", "shot", "wound", "bravery",
-                          "knocked-back"]
+    assert kinds(out) == ["activation", "shot", "wound", "bravery", "prone", "shot", "wound", "bravery", "knocked-back"]
     assert fig(out.state, "Walt").shots == 2
-    refuse(engine, out.state, "shoot", "Walt has used its Bow's rate of fire (2) this turn",
-           figure="Walt", target="Bjorn", range=10.0)
+    refuse(
+        engine,
+        out.state,
+        "shoot",
+        "Walt has used its Bow's rate of fire (2) this turn",
+        figure="Walt",
+        target="Bjorn",
+        range=10.0,
+    )
 
 
 def test_shots_may_be_split_between_targets(engine: MedievalEngine) -> None:
     state = play(engine, begin(engine), "shoot", 1, figure="Walt", target="Bjorn", range=10.0, shots=1).state
     out = play(engine, state, "shoot", 1, figure="Walt", target="Olaf", range=10.0)
     assert out.events[0].data["of"] == 1 and fig(out.state, "Walt").shots == 2
-    refuse(engine, begin(engine), "shoot", "give shots from 1 to 2", figure="Walt", target="Olaf",
-           range=10.0, shots=3)
-    refuse(engine, begin(engine), "shoot", "give shots from 1 to 2", figure="Walt", target="Olaf",
-           range=10.0, shots=1.5)
+    refuse(engine, begin(engine), "shoot", "give shots from 1 to 2", figure="Walt", target="Olaf", range=10.0, shots=3)
+    refuse(
+        engine, begin(engine), "shoot", "give shots from 1 to 2", figure="Walt", target="Olaf", range=10.0, shots=1.5
+    )
 
 
 def test_the_second_shot_is_not_taken_at_a_dead_target(engine: MedievalEngine) -> None:
@@ -457,8 +526,9 @@ def test_the_second_shot_is_not_taken_at_a_dead_target(engine: MedievalEngine) -
 def test_one_shooting_weapon_a_turn(engine: MedievalEngine) -> None:
     state = edit(engine, begin(engine), {"Walt": {"weapons": ["Bow", "Dagger"]}})
     state = play(engine, state, "shoot", 1, figure="Walt", target="Bjorn", range=10.0, shots=1).state
-    refuse(engine, state, "shoot", "has shot its Bow this turn", figure="Walt", target="Bjorn", range=2.0,
-           weapon="dagger")
+    refuse(
+        engine, state, "shoot", "has shot its Bow this turn", figure="Walt", target="Bjorn", range=2.0, weapon="dagger"
+    )
     free = make_engine({"one_shooting_weapon_per_turn": False})
     state = edit(free, begin(free), {"Walt": {"weapons": ["Bow", "Dagger"]}})
     state = play(free, state, "shoot", 1, figure="Walt", target="Bjorn", range=10.0, shots=1).state
@@ -467,16 +537,38 @@ def test_one_shooting_weapon_a_turn(engine: MedievalEngine) -> None:
 
 def test_what_cannot_shoot(engine: MedievalEngine) -> None:
     state = begin(engine)
-    refuse(engine, state, "shoot", "Hugh carries nothing to shoot or throw (Sword)", figure="Hugh",
-           target="Olaf", range=2.0)
-    refuse(engine, state, "shoot", "Walt's Sword is a hand-to-hand weapon", figure="Walt", target="Olaf",
-           range=2.0, weapon="sword")
-    refuse(engine, state, "shoot", "Walt does not carry “Greatsword”", figure="Walt", target="Olaf",
-           range=2.0, weapon="Greatsword")
+    refuse(
+        engine,
+        state,
+        "shoot",
+        "Hugh carries nothing to shoot or throw (Sword)",
+        figure="Hugh",
+        target="Olaf",
+        range=2.0,
+    )
+    refuse(
+        engine,
+        state,
+        "shoot",
+        "Walt's Sword is a hand-to-hand weapon",
+        figure="Walt",
+        target="Olaf",
+        range=2.0,
+        weapon="sword",
+    )
+    refuse(
+        engine,
+        state,
+        "shoot",
+        "Walt does not carry “Greatsword”",
+        figure="Walt",
+        target="Olaf",
+        range=2.0,
+        weapon="Greatsword",
+    )
     refuse(engine, state, "shoot", "own side", figure="Walt", target="Hugh", range=2.0)
     refuse(engine, state, "shoot", "Name the figure Walt shoots at", figure="Walt", range=2.0)
-    refuse(engine, state, "shoot", "cover as none, soft or hard", figure="Walt", target="Olaf", range=2.0,
-           cover="wall")
+    refuse(engine, state, "shoot", "cover as none, soft or hard", figure="Walt", target="Olaf", range=2.0, cover="wall")
     refuse(engine, state, "shoot", "0″ or more", figure="Walt", target="Olaf", range=-2.0)
 
 
@@ -500,8 +592,10 @@ def test_hand_to_hand_higher_total_wounds_with_its_weapon(engine: MedievalEngine
     state = engaged(engine, begin(engine), "Hugh", "Olaf")
     out = play(engine, state, "fight", 4, 3, 2, 5, figure="Hugh")
     assert play.last_dice.reasons == [
-        "Hugh: hand-to-hand against Olaf", "Olaf: hand-to-hand against Hugh",
-        "Hugh: Sword damage on Olaf, highest of 2D6 (1 of 2)", "Hugh: Sword damage on Olaf, highest of 2D6 (2 of 2)",
+        "Hugh: hand-to-hand against Olaf",
+        "Olaf: hand-to-hand against Hugh",
+        "Hugh: Sword damage on Olaf, highest of 2D6 (1 of 2)",
+        "Hugh: Sword damage on Olaf, highest of 2D6 (2 of 2)",
     ]
     fight = event(out, "fight")
     assert fight.data["totals"] == {"Hugh": 8, "Olaf": 7} and fight.data["winner"] == "Hugh"
@@ -543,8 +637,9 @@ def test_a_tie_does_nothing_a_med_3(engine: MedievalEngine) -> None:
         ("none", "none", ["Olaf"], 4, 3),
     ],
 )
-def test_close_combat_factors(engine: MedievalEngine, height: str, barricade: str, prone: list[str],
-                              mine: int, theirs: int) -> None:
+def test_close_combat_factors(
+    engine: MedievalEngine, height: str, barricade: str, prone: list[str], mine: int, theirs: int
+) -> None:
     state = engaged(engine, edit(engine, begin(engine), {n: {"prone": True} for n in prone}), "Hugh", "Olaf")
     dice = (3, 3) if mine == theirs else (3, 3, 1, 1)
     out = play(engine, state, "fight", *dice, figure="Hugh", height=height, barricade=barricade)
@@ -605,13 +700,16 @@ def test_the_seeds_example_sword_two_and_four(engine: MedievalEngine) -> None:
     wound = event(out, "wound")
     assert (wound.data["armour"], wound.data["score"], wound.data["row"]) == (2, 3, "Light Wound")
     assert fig(out.state, "Bjorn").health == "light"
-    assert wound.text.startswith("Wound chart: Hugh's Sword hits Bjorn: dice 2, 4 → 4 + 1 Power − 2 Armour = 3: "
-                                 "Light Wound. Bjorn goes from full health to lightly wounded: −2 speed, Bravery, "
-                                 "shoot and fight (speed 4, Bravery 2, shoot 1, fight 1)")
+    assert wound.text.startswith(
+        "Wound chart: Hugh's Sword hits Bjorn: dice 2, 4 → 4 + 1 Power − 2 Armour = 3: "
+        "Light Wound. Bjorn goes from full health to lightly wounded: −2 speed, Bravery, "
+        "shoot and fight (speed 4, Bravery 2, shoot 1, fight 1)"
+    )
 
 
-def hit_with(engine: MedievalEngine, armour: list[str], die: int, bravery_die: int | None = None,
-             health: str = "full") -> Outcome[MedState]:
+def hit_with(
+    engine: MedievalEngine, armour: list[str], die: int, bravery_die: int | None = None, health: str = "full"
+) -> Outcome[MedState]:
     """Walt's bow (power 0, 1 die) hits Bjorn wearing ``armour`` with damage ``die``."""
     state = edit(engine, begin(engine), {"Bjorn": {"armour": armour, "health": health}})
     dice = (6, die) if bravery_die is None else (6, die, bravery_die)
@@ -631,8 +729,9 @@ def hit_with(engine: MedievalEngine, armour: list[str], die: int, bravery_die: i
         ([], 6, 6, "Killed", "killed"),
     ],
 )
-def test_every_row_of_the_wound_chart(engine: MedievalEngine, armour: list[str], die: int, score: int,
-                                      row: str, result: str) -> None:
+def test_every_row_of_the_wound_chart(
+    engine: MedievalEngine, armour: list[str], die: int, score: int, row: str, result: str
+) -> None:
     out = hit_with(engine, armour, die, 6 if result == "knocked_about" else None)
     wound = event(out, "wound")
     assert (wound.data["score"], wound.data["row"], wound.data["result"]) == (score, row, result)
@@ -679,12 +778,20 @@ def test_a_serious_wound_on_a_healed_figure_clears_the_healed_mark(engine: Medie
 @pytest.mark.parametrize("breaks", [True, False])
 def test_knocked_about_pass_knocked_back_a_med_7(breaks: bool) -> None:
     engine = make_engine({"knocked_back_breaks_contact": breaks})
-    state = engaged(engine, edit(engine, begin(engine), {"Olaf": {"armour": ["Plate", "Large Shield"]}}),
-                    "Hugh", "Olaf")
+    state = engaged(
+        engine, edit(engine, begin(engine), {"Olaf": {"armour": ["Plate", "Large Shield"]}}), "Hugh", "Olaf"
+    )
     out = play(engine, state, "fight", 6, 1, 5, 5, 5, figure="Hugh")
     assert kinds(out)[-3:] == ["wound", "bravery", "knocked-back"]
-    assert event(out, "bravery").data == {"figure": "Olaf", "purpose": "knocked about", "roll": 5, "bravery": 4,
-                                          "total": 9, "needed": 9, "passed": True}
+    assert event(out, "bravery").data == {
+        "figure": "Olaf",
+        "purpose": "knocked about",
+        "roll": 5,
+        "bravery": 4,
+        "total": 9,
+        "needed": 9,
+        "passed": True,
+    }
     assert "knocked back 1″ directly away from Hugh" in out.events[-1].text
     assert out.state.contacts == ([] if breaks else [["Hugh", "Olaf"]])
     assert not fig(out.state, "Olaf").prone
@@ -736,8 +843,10 @@ def test_the_last_figure_collapsing_loses_the_game(engine: MedievalEngine) -> No
 def test_breaking_off_wins_and_moves_away_a_med_2(engine: MedievalEngine) -> None:
     state = engaged(engine, begin(engine), "Hugh", "Olaf")
     out = play(engine, state, "breakoff", 3, 4, figure="Hugh", distance=3.0)
-    assert play.last_dice.reasons == ["Hugh: Bravery to break off from Olaf, D6 + 6",
-                                      "Olaf: Bravery to hold Hugh, D6 + 4"]
+    assert play.last_dice.reasons == [
+        "Hugh: Bravery to break off from Olaf, D6 + 6",
+        "Olaf: Bravery to hold Hugh, D6 + 4",
+    ]
     assert event(out, "breakoff").data["totals"] == {"Hugh": 9, "Olaf": 8}
     assert out.state.contacts == [] and fig(out.state, "Hugh").moved == 3.0
 
@@ -757,8 +866,7 @@ def test_losing_a_break_off_holds_the_mover(engine: MedievalEngine) -> None:
     out = play(engine, state, "breakoff", 6, 5, figure="Ned", distance=2.0)
     assert kinds(out) == ["activation", "breakoff", "held"] and fig(out.state, "Ned").stuck
     assert out.state.contacts == [["Ned", "Harald"]]
-    refuse(engine, out.state, "breakoff", "Ned lost its break-off and may move no further", figure="Ned",
-           distance=1.0)
+    refuse(engine, out.state, "breakoff", "Ned lost its break-off and may move no further", figure="Ned", distance=1.0)
 
 
 def test_breaking_off_from_two_stops_at_the_first_that_holds(engine: MedievalEngine) -> None:
@@ -774,8 +882,9 @@ def test_break_off_refusals(engine: MedievalEngine) -> None:
     held = engaged(engine, state, "Hugh", "Olaf")
     refuse(engine, held, "breakoff", "more than 0″", figure="Hugh", distance=0.0)
     refuse(engine, held, "breakoff", "only 6″ of movement left", figure="Hugh", distance=7.0)
-    refuse(engine, edit(engine, held, {"Hugh": {"prone": True}}), "breakoff", "Hugh is prone", figure="Hugh",
-           distance=2.0)
+    refuse(
+        engine, edit(engine, held, {"Hugh": {"prone": True}}), "breakoff", "Hugh is prone", figure="Hugh", distance=2.0
+    )
 
 
 def test_light_wound_lowers_the_break_off_bravery(engine: MedievalEngine) -> None:
@@ -801,21 +910,35 @@ def test_healing_serious_to_light_and_no_further(engine: MedievalEngine) -> None
     hugh = fig(out.state, "Hugh")
     assert (hugh.health, hugh.healed_from_serious) == ("light", True)
     assert "cannot be healed back to full health" in next(
-        line.status for line in engine.board(out.state).figures if line.name == "Hugh")
-    refuse(engine, out.state, "heal", "Hugh was treated for a serious wound and cannot be healed to full health",
-           figure="Ned", patient="Hugh")
+        line.status for line in engine.board(out.state).figures if line.name == "Hugh"
+    )
+    refuse(
+        engine,
+        out.state,
+        "heal",
+        "Hugh was treated for a serious wound and cannot be healed to full health",
+        figure="Ned",
+        patient="Hugh",
+    )
 
 
 def test_healing_refusals(engine: MedievalEngine) -> None:
-    state = edit(engine, begin(engine), {"Hugh": {"health": "light"}, "Olaf": {"health": "light"},
-                                          "Ned": {"health": "killed"}})
+    state = edit(
+        engine, begin(engine), {"Hugh": {"health": "light"}, "Olaf": {"health": "light"}, "Ned": {"health": "killed"}}
+    )
     refuse(engine, state, "heal", "Ada cannot treat itself", figure="Ada", patient="Ada")
     refuse(engine, state, "heal", "Walt is not wounded", figure="Ada", patient="Walt")
     refuse(engine, state, "heal", "Olaf is an enemy", figure="Ada", patient="Olaf")
     refuse(engine, state, "heal", "Ned is killed and cannot be treated", figure="Ada", patient="Ned")
     refuse(engine, state, "heal", "Name the figure Ada treats", figure="Ada")
-    refuse(engine, engaged(engine, state, "Ada", "Olaf"), "heal", "Ada is in hand-to-hand with Olaf",
-           figure="Ada", patient="Hugh")
+    refuse(
+        engine,
+        engaged(engine, state, "Ada", "Olaf"),
+        "heal",
+        "Ada is in hand-to-hand with Olaf",
+        figure="Ada",
+        patient="Hugh",
+    )
     shot_first = play(engine, state, "shoot", 1, figure="Ada", target="Olaf", range=1.0).state
     refuse(engine, shot_first, "heal", "Ada has shot or fought this turn", figure="Ada", patient="Hugh")
 
@@ -838,25 +961,53 @@ def test_plundering_a_killed_figure(engine: MedievalEngine) -> None:
     out = play(engine, out.state, "pickup", figure="Ada", item="small-shield", source="olaf")
     assert fig(out.state, "Ada").armour == ["Small Shield"]
     assert out.events[-1].text == "Ada plunders Olaf's Small Shield."
-    refuse(engine, out.state, "pickup", "Olaf has no “Small Shield” (it has Leather)", figure="Ada",
-           item="Small Shield", source="Olaf")
-    refuse(engine, state, "pickup", "Hugh already has Chainmail: one piece of body armour at most",
-           figure="Hugh", item="leather", source="Olaf")
+    refuse(
+        engine,
+        out.state,
+        "pickup",
+        "Olaf has no “Small Shield” (it has Leather)",
+        figure="Ada",
+        item="Small Shield",
+        source="Olaf",
+    )
+    refuse(
+        engine,
+        state,
+        "pickup",
+        "Hugh already has Chainmail: one piece of body armour at most",
+        figure="Hugh",
+        item="leather",
+        source="Olaf",
+    )
 
 
 def test_plunder_refusals_and_the_collapsed_switch() -> None:
     engine = make_engine()
     state = edit(engine, begin(engine), {"Sven": {"health": "collapsed"}})
-    refuse(engine, state, "pickup", "Olaf is full health: only killed figures may be plundered",
-           figure="Ada", item="battleaxe", source="Olaf")
+    refuse(
+        engine,
+        state,
+        "pickup",
+        "Olaf is full health: only killed figures may be plundered",
+        figure="Ada",
+        item="battleaxe",
+        source="Olaf",
+    )
     refuse(engine, state, "pickup", "Sven is collapsed", figure="Ada", item="battleaxe", source="Sven")
-    refuse(engine, engaged(engine, state, "Ada", "Olaf"), "pickup", "no time to pick anything up",
-           figure="Ada", item="dagger")
+    refuse(
+        engine,
+        engaged(engine, state, "Ada", "Olaf"),
+        "pickup",
+        "no time to pick anything up",
+        figure="Ada",
+        item="dagger",
+    )
     refuse(engine, state, "pickup", "Name what Ada picks up", figure="Ada")
     loose = make_engine({"plunder_from": ["killed", "collapsed"]})
     state = edit(loose, begin(loose), {"Sven": {"health": "collapsed"}})
-    assert "Dagger" in fig(play(loose, state, "pickup", figure="Hugh", item="dagger", source="Sven").state,
-                           "Hugh").weapons
+    assert (
+        "Dagger" in fig(play(loose, state, "pickup", figure="Hugh", item="dagger", source="Sven").state, "Hugh").weapons
+    )
 
 
 # --- board, storage -----------------------------------------------------------------------------------
@@ -868,12 +1019,16 @@ def test_board_shows_health_penalties_and_kit(engine: MedievalEngine) -> None:
     board = engine.board(state)
     assert board.headline == "Turn 1 · red's turn · activating Hugh"
     lines = {line.name: line.status for line in board.figures}
-    assert lines["Hugh"] == ("Knight · lightly wounded: −2 speed, Bravery, shoot and fight (speed 4, Bravery 4, "
-                             "shoot 2, fight 2) · Sword; Chainmail + Small Shield (armour 3) · fighting Olaf · "
-                             "moved 2″ of 4″ · activated now")
-    assert lines["Olaf"] == ("Viking Warrior · seriously wounded: speed, shoot and fight halved (speed 3, Bravery 4, "
-                             "shoot 1, fight 2); a Bravery test at each activation or it collapses · Battleaxe; "
-                             "Leather + Small Shield (armour 2) · prone · fighting Hugh")
+    assert lines["Hugh"] == (
+        "Knight · lightly wounded: −2 speed, Bravery, shoot and fight (speed 4, Bravery 4, "
+        "shoot 2, fight 2) · Sword; Chainmail + Small Shield (armour 3) · fighting Olaf · "
+        "moved 2″ of 4″ · activated now"
+    )
+    assert lines["Olaf"] == (
+        "Viking Warrior · seriously wounded: speed, shoot and fight halved (speed 3, Bravery 4, "
+        "shoot 1, fight 2); a Bravery test at each activation or it collapses · Battleaxe; "
+        "Leather + Small Shield (armour 2) · prone · fighting Hugh"
+    )
     assert lines["Walt"] == "Man at Arms · full health · Bow, Sword; Leather (armour 1)"
     assert lines["Ada"] == "custom · full health · Dagger; no armour"
     facts = dict(board.facts)
@@ -918,8 +1073,10 @@ def test_load_state_refuses_unknown_kit(engine: MedievalEngine) -> None:
 
 
 def test_the_game_over_refuses_everything(engine: MedievalEngine) -> None:
-    figures = roster(red=[("Walt", "Man at Arms", {"weapons": "bow", "armour": "none"})],
-                     blue=[("Bjorn", "custom", {"speed": 6, "bravery": 4, "shoot": 3, "fight": 3})])
+    figures = roster(
+        red=[("Walt", "Man at Arms", {"weapons": "bow", "armour": "none"})],
+        blue=[("Bjorn", "custom", {"speed": 6, "bravery": 4, "shoot": 3, "fight": 3})],
+    )
     out = play(engine, begin(engine, figures=figures), "shoot", 6, 6, figure="Walt", target="Bjorn", range=2.0)
     assert kinds(out)[-3:] == ["wound", "casualty", "victory"]
     assert out.events[-1].text == "red wins: none of blue's figures is left in action."
@@ -930,20 +1087,68 @@ def test_the_game_over_refuses_everything(engine: MedievalEngine) -> None:
 
 # --- hostile values ----------------------------------------------------------------------------------
 
-NASTY: list[Any] = [None, "", " ", "\u200b", "x" * 10_000, "@everyone", "🧨" * 50, -1, 0, 2.5, 1e300, float("inf"),
-                    float("nan"), True, [], {}, "Olaf", "olaf", "Walt", "Ada", "Hugh", "Bjorn", "hard", "mine",
-                    "dagger", "Sword", "Small Shield"]
-PARAMS = ["figure", "target", "range", "distance", "engage", "cover", "shots", "weapon", "opponent", "height",
-          "barricade", "patient", "item", "source", "choice"]
+NASTY: list[Any] = [
+    None,
+    "",
+    " ",
+    "\u200b",
+    "x" * 10_000,
+    "@everyone",
+    "🧨" * 50,
+    -1,
+    0,
+    2.5,
+    1e300,
+    float("inf"),
+    float("nan"),
+    True,
+    [],
+    {},
+    "Olaf",
+    "olaf",
+    "Walt",
+    "Ada",
+    "Hugh",
+    "Bjorn",
+    "hard",
+    "mine",
+    "dagger",
+    "Sword",
+    "Small Shield",
+]
+PARAMS = [
+    "figure",
+    "target",
+    "range",
+    "distance",
+    "engage",
+    "cover",
+    "shots",
+    "weapon",
+    "opponent",
+    "height",
+    "barricade",
+    "patient",
+    "item",
+    "source",
+    "choice",
+]
 
 
-@pytest.mark.parametrize("name", ["activate", "move", "stand", "shoot", "fight", "breakoff", "heal", "pickup",
-                                  "endturn", "order"])
+@pytest.mark.parametrize(
+    "name", ["activate", "move", "stand", "shoot", "fight", "breakoff", "heal", "pickup", "endturn", "order"]
+)
 def test_hostile_values_give_a_result_or_a_sentence(engine: MedievalEngine, name: str) -> None:
     """Whatever the options hold: an outcome that round-trips, or a RuleError that changed nothing."""
     rng = random.Random(name)
-    state = engaged(engine, edit(engine, begin(engine), {"Olaf": {"health": "killed"}, "Hugh": {"prone": True},
-                                                          "Ned": {"health": "light"}}), "Ada", "Sven")
+    state = engaged(
+        engine,
+        edit(
+            engine, begin(engine), {"Olaf": {"health": "killed"}, "Hugh": {"prone": True}, "Ned": {"health": "light"}}
+        ),
+        "Ada",
+        "Sven",
+    )
     before = json.dumps(engine.dump_state(state), sort_keys=True)
     for trial in range(150):
         params = {k: rng.choice(NASTY) for k in rng.sample(PARAMS, rng.randint(0, len(PARAMS)))}

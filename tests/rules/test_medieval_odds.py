@@ -1,6 +1,7 @@
 """The engine against the exact odds of RULES-NOTES.md section 7 (MEDIEVAL): every die face forced
 (exhaustive, so the percentages match to the notes' two decimals) and seeded random dice (within
 four standard errors)."""
+
 from __future__ import annotations
 
 import functools
@@ -85,8 +86,12 @@ def shooting_state(firer: str, modifier: int) -> MedState:
     health = {"Shoot 3": "full", "Shoot 4": "full", "Shoot 1 (light)": "light", "Shoot 1 (serious)": "serious"}[firer]
     archer = "Hugh" if firer == "Shoot 4" else "Walt"
     changes = {
-        archer: {"weapons": ["Bow"], "health": health, "moved": 1.0 if factors.get("moving") else 0.0,
-                 "activated": True},
+        archer: {
+            "weapons": ["Bow"],
+            "health": health,
+            "moved": 1.0 if factors.get("moving") else 0.0,
+            "activated": True,
+        },
         "Olaf": {"armour": HEAVY, "prone": bool(factors.get("prone"))},
     }
     contacts = [["Hugh", "Olaf"]] if factors.get("melee") else []
@@ -98,8 +103,13 @@ def shooting_state(firer: str, modifier: int) -> MedState:
 
 def shoot_once(state: MedState, factors: dict[str, Any], dice: Any) -> bool:
     archer = state.current
-    params = {"figure": archer, "target": "Olaf", "range": 10.0 if factors.get("far") else 5.0,
-              "cover": factors["cover"], "shots": 1}
+    params = {
+        "figure": archer,
+        "target": "Olaf",
+        "range": 10.0 if factors.get("far") else 5.0,
+        "cover": factors["cover"],
+        "shots": 1,
+    }
     out = ENGINE.act(state, Action("shoot", "red", params), dice)
     return next(e.data["hit"] for e in out.events if e.kind == "shot")
 
@@ -122,15 +132,27 @@ def test_shooting_hit_chances_with_random_dice() -> None:
 
 
 #: Section 7, "Bow (ROF 2): P(at least one hit) and expected hits".
-BOW = {(3, 0): (97.22, 1.667), (3, 1): (88.89, 1.333), (3, 2): (75.00, 1.000), (3, 3): (55.56, 0.667),
-       (4, 0): (100.00, 2.000), (4, 1): (97.22, 1.667), (4, 2): (88.89, 1.333), (4, 3): (75.00, 1.000)}
+BOW = {
+    (3, 0): (97.22, 1.667),
+    (3, 1): (88.89, 1.333),
+    (3, 2): (75.00, 1.000),
+    (3, 3): (55.56, 0.667),
+    (4, 0): (100.00, 2.000),
+    (4, 1): (97.22, 1.667),
+    (4, 2): (88.89, 1.333),
+    (4, 3): (75.00, 1.000),
+}
 
 
 def bow_volley(shoot: int, modifier: int, dice: Any) -> int:
     state = shooting_state("Shoot 4" if shoot == 4 else "Shoot 3", modifier)
     factors = FACTORS[modifier]
-    params = {"figure": state.current, "target": "Olaf", "range": 10.0 if factors.get("far") else 5.0,
-              "cover": factors["cover"]}
+    params = {
+        "figure": state.current,
+        "target": "Olaf",
+        "range": 10.0 if factors.get("far") else 5.0,
+        "cover": factors["cover"],
+    }
     out = ENGINE.act(state, Action("shoot", "red", params), dice)
     return sum(e.data["hit"] for e in out.events if e.kind == "shot")
 
@@ -181,11 +203,23 @@ GREATSWORD = [
     [3.70, 8.80, 45.37, 42.13, 0.00],
     [12.50, 17.13, 70.37, 0.00, 0.00],
 ]
-WOUND_TABLES = {"Unarmed": ONE_DIE, "Dagger": ONE_DIE, "Bow": ONE_DIE, "Sword": SWORD, "Battleaxe": SWORD,
-                "Greatsword": GREATSWORD}
+WOUND_TABLES = {
+    "Unarmed": ONE_DIE,
+    "Dagger": ONE_DIE,
+    "Bow": ONE_DIE,
+    "Sword": SWORD,
+    "Battleaxe": SWORD,
+    "Greatsword": GREATSWORD,
+}
 #: The notes' examples of each armour total.
-ARMOUR = [[], ["Leather"], ["Mailshirt", "Small Shield"], ["Chainmail", "Small Shield"], ["Plate", "Small Shield"],
-          ["Plate", "Large Shield"]]
+ARMOUR = [
+    [],
+    ["Leather"],
+    ["Mailshirt", "Small Shield"],
+    ["Chainmail", "Small Shield"],
+    ["Plate", "Small Shield"],
+    ["Plate", "Large Shield"],
+]
 
 
 @functools.cache
@@ -207,7 +241,7 @@ def test_wound_outcomes_exactly(weapon: str) -> None:
         tally = dict.fromkeys(ROWS, 0)
         for faces in itertools.product(range(1, 7), repeat=count):
             tally[wound_result(weapon, armour, Faces(*faces, 6))] += 1
-        got = [pct(tally[r], 6 ** count) for r in ROWS]
+        got = [pct(tally[r], 6**count) for r in ROWS]
         assert got == WOUND_TABLES[weapon][total], (weapon, total)
 
 
@@ -238,9 +272,17 @@ def test_a_sword_blow_through_the_engine_with_random_dice() -> None:
 # --- hand to hand --------------------------------------------------------------------------------
 
 #: Section 7, "Hand-to-hand: ... edge; 1D6 each": A wins, tie, B wins.
-EDGES = {-4: (2.78, 5.56, 91.67), -3: (8.33, 8.33, 83.33), -2: (16.67, 11.11, 72.22), -1: (27.78, 13.89, 58.33),
-         0: (41.67, 16.67, 41.67), 1: (58.33, 13.89, 27.78), 2: (72.22, 11.11, 16.67), 3: (83.33, 8.33, 8.33),
-         4: (91.67, 5.56, 2.78)}
+EDGES = {
+    -4: (2.78, 5.56, 91.67),
+    -3: (8.33, 8.33, 83.33),
+    -2: (16.67, 11.11, 72.22),
+    -1: (27.78, 13.89, 58.33),
+    0: (41.67, 16.67, 41.67),
+    1: (58.33, 13.89, 27.78),
+    2: (72.22, 11.11, 16.67),
+    3: (83.33, 8.33, 8.33),
+    4: (91.67, 5.56, 2.78),
+}
 
 
 def edge_state(edge: int) -> tuple[MedState, dict[str, Any]]:
@@ -278,8 +320,14 @@ def test_hand_to_hand_with_random_dice(edge: int) -> None:
 # --- Bravery -------------------------------------------------------------------------------------
 
 #: Section 7, "Bravery test: P(D6 + Bravery >= 9)".
-BRAVERY = [("Hugh", "full", 6, 66.67), ("Harald", "full", 6, 66.67), ("Ned", "full", 4, 33.33),
-           ("Olaf", "full", 4, 33.33), ("Ned", "light", 2, 0.00), ("Hugh", "light", 4, 33.33)]
+BRAVERY = [
+    ("Hugh", "full", 6, 66.67),
+    ("Harald", "full", 6, 66.67),
+    ("Ned", "full", 4, 33.33),
+    ("Olaf", "full", 4, 33.33),
+    ("Ned", "light", 2, 0.00),
+    ("Hugh", "light", 4, 33.33),
+]
 
 
 @pytest.mark.parametrize("name, health, bravery, chance", BRAVERY)
@@ -294,6 +342,8 @@ def test_serious_wound_activation_test_with_random_dice() -> None:
     state = edit(ENGINE, START, {"Hugh": {"health": "serious"}})
     dice = RandomDice(6)
     n = 1500
-    stood = sum(fig(ENGINE.act(state, Action("activate", "red", {"figure": "Hugh"}), dice).state, "Hugh").health
-                == "serious" for _ in range(n))
+    stood = sum(
+        fig(ENGINE.act(state, Action("activate", "red", {"figure": "Hugh"}), dice).state, "Hugh").health == "serious"
+        for _ in range(n)
+    )
     assert within(stood, n, 2 / 3)

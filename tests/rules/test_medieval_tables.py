@@ -1,4 +1,5 @@
 """The medieval tables (every value of the seed's tables), house rules, and roster entries."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -56,16 +57,23 @@ def test_figure_stats(engine: MedievalEngine, kind: str, speed: int, bravery: in
         ("Unarmed", 0, 0, 0, None, 1),
     ],
 )
-def test_weapon_stats(engine: MedievalEngine, weapon: str, accuracy: int, power: int, rng: float,
-                      rof: int | None, damage: int) -> None:
+def test_weapon_stats(
+    engine: MedievalEngine, weapon: str, accuracy: int, power: int, rng: float, rof: int | None, damage: int
+) -> None:
     w = engine.tables.weapons[weapon]
     assert (w.accuracy, w.power, w.range, w.rof, w.damage) == (accuracy, power, rng, rof, damage)
 
 
 @pytest.mark.parametrize(
     "piece, protection, slot",
-    [("Leather", 1, "body"), ("Mailshirt", 1, "body"), ("Chainmail", 2, "body"), ("Plate", 3, "body"),
-     ("Large Shield", 2, "shield"), ("Small Shield", 1, "shield")],
+    [
+        ("Leather", 1, "body"),
+        ("Mailshirt", 1, "body"),
+        ("Chainmail", 2, "body"),
+        ("Plate", 3, "body"),
+        ("Large Shield", 2, "shield"),
+        ("Small Shield", 1, "shield"),
+    ],
 )
 def test_armour_stats(engine: MedievalEngine, piece: str, protection: int, slot: str) -> None:
     assert (engine.tables.armour[piece].protection, engine.tables.armour[piece].slot) == (protection, slot)
@@ -73,22 +81,46 @@ def test_armour_stats(engine: MedievalEngine, piece: str, protection: int, slot:
 
 @pytest.mark.parametrize(
     "armour, total",
-    [([], 0), (["Leather"], 1), (["Mailshirt", "Small Shield"], 2), (["Chainmail"], 2),
-     (["Plate", "Small Shield"], 4), (["Chainmail", "Large Shield"], 4), (["Plate", "Large Shield"], 5),
-     (["Large Shield"], 2)],
+    [
+        ([], 0),
+        (["Leather"], 1),
+        (["Mailshirt", "Small Shield"], 2),
+        (["Chainmail"], 2),
+        (["Plate", "Small Shield"], 4),
+        (["Chainmail", "Large Shield"], 4),
+        (["Plate", "Large Shield"], 5),
+        (["Large Shield"], 2),
+    ],
 )
 def test_armour_adds_up_a_med_13(engine: MedievalEngine, armour: list[str], total: int) -> None:
     """Body armour and shield add up (the seed's example: Mailshirt + Small Shield = 2)."""
     state = edit(engine, begin(engine), {"Bjorn": {"armour": armour}})
-    out = play(engine, state, "shoot", 6, 1, *((6,) if 1 - total == 1 else ()),
-               figure="Walt", target="Bjorn", range=5.0, shots=1)
+    out = play(
+        engine,
+        state,
+        "shoot",
+        6,
+        1,
+        *((6,) if 1 - total == 1 else ()),
+        figure="Walt",
+        target="Bjorn",
+        range=5.0,
+        shots=1,
+    )
     assert event(out, "wound").data["armour"] == total
 
 
 def test_shooting_factors(engine: MedievalEngine) -> None:
     m = engine.tables.shooting_modifiers
     assert (m.open, m.hard_cover, m.soft_cover, m.moving, m.over_half_range, m.prone, m.in_close_combat) == (
-        0, -2, -1, -1, -1, -1, -2)
+        0,
+        -2,
+        -1,
+        -1,
+        -1,
+        -1,
+        -2,
+    )
     assert engine.tables.hit_on == 5
 
 
@@ -99,8 +131,13 @@ def test_close_combat_factors(engine: MedievalEngine) -> None:
 
 def test_wound_chart(engine: MedievalEngine) -> None:
     rows = [(r.up_to, r.result, r.label) for r in engine.tables.wound_chart]
-    assert rows == [(0, "no_effect", "No Effect"), (1, "knocked_about", "Knocked About"), (3, "light", "Light Wound"),
-                    (5, "serious", "Serious Wound"), (None, "killed", "Killed")]
+    assert rows == [
+        (0, "no_effect", "No Effect"),
+        (1, "knocked_about", "Knocked About"),
+        (3, "light", "Light Wound"),
+        (5, "serious", "Serious Wound"),
+        (None, "killed", "Killed"),
+    ]
 
 
 def test_wounds_and_bravery_numbers(engine: MedievalEngine) -> None:
@@ -109,7 +146,10 @@ def test_wounds_and_bravery_numbers(engine: MedievalEngine) -> None:
     assert t.light_wound_modifiers == {"speed": -2, "shoot": -2, "fight": -2, "bravery": -2}
     assert t.serious_wound_halves == ["speed", "shoot", "fight"] and t.halving_rounds == "down"
     assert {h: (tr.light, tr.serious) for h, tr in t.wound_transitions.items()} == {
-        "full": ("light", "serious"), "light": ("serious", "serious"), "serious": ("serious", "killed")}
+        "full": ("light", "serious"),
+        "light": ("serious", "serious"),
+        "serious": ("serious", "killed"),
+    }
 
 
 def test_the_resolutions_defaults(engine: MedievalEngine) -> None:
@@ -129,8 +169,10 @@ def test_ground_scales(engine: MedievalEngine) -> None:
     assert scales["3-inch"].inches_per_metre == 1.5 and scales["54mm"].inches_per_metre == 1.0
     assert scales["other"].inches_per_metre is None and "half a figure's standing height" in scales["other"].rule
     other = make_engine({"ground_scale": "3-inch"})
-    assert ("Ground scale", "3-inch figures (about Playmobil size): 1 metre = 1.5 inches (3.75 cm, about 4 cm)") in \
-        other.board(begin(other)).facts
+    assert (
+        "Ground scale",
+        "3-inch figures (about Playmobil size): 1 metre = 1.5 inches (3.75 cm, about 4 cm)",
+    ) in other.board(begin(other)).facts
 
 
 @pytest.mark.parametrize("rounding, halves", [("down", (3, 1, 2)), ("up", (3, 2, 2))])
@@ -145,26 +187,46 @@ def test_halving_rounds_a_med_5(rounding: str, halves: tuple) -> None:
 
 
 def test_house_rules_add_a_weapon_armour_and_a_profile() -> None:
-    engine = make_engine({
-        "weapons": {"Spear": {"accuracy": 1, "power": 1, "range": 0, "rof": None, "damage": 2, "melee": True},
-                    "Crossbow": {"accuracy": 1, "power": 1, "range": 18, "rof": 1, "damage": 1, "melee": False}},
-        "armour": {"Helmet": {"protection": 1, "slot": "head"}},
-        "armour_slots": ["body", "shield", "head"],
-        "profiles": {"Huscarl": {"speed": 5, "bravery": 5, "shoot": 2, "fight": 5, "weapons": ["Spear"],
-                                 "armour": ["Mailshirt", "Helmet"]}},
-    })
+    engine = make_engine(
+        {
+            "weapons": {
+                "Spear": {"accuracy": 1, "power": 1, "range": 0, "rof": None, "damage": 2, "melee": True},
+                "Crossbow": {"accuracy": 1, "power": 1, "range": 18, "rof": 1, "damage": 1, "melee": False},
+            },
+            "armour": {"Helmet": {"protection": 1, "slot": "head"}},
+            "armour_slots": ["body", "shield", "head"],
+            "profiles": {
+                "Huscarl": {
+                    "speed": 5,
+                    "bravery": 5,
+                    "shoot": 2,
+                    "fight": 5,
+                    "weapons": ["Spear"],
+                    "armour": ["Mailshirt", "Helmet"],
+                }
+            },
+        }
+    )
     assert "Huscarl" in engine.kinds()
     spec = engine.check_figure(FigureSpec("Ulf", "blue", "huscarl"))
     assert dict(spec.stats) == {"weapons": "Spear", "armour": "Mailshirt+Helmet"}
-    figures = roster() + [spec, FigureSpec("Bow", "red", "custom", {"speed": 6, "bravery": 4, "shoot": 3, "fight": 3,
-                                                                    "weapons": "crossbow", "armour": "helmet"})]
+    figures = roster() + [
+        spec,
+        FigureSpec(
+            "Bow",
+            "red",
+            "custom",
+            {"speed": 6, "bravery": 4, "shoot": 3, "fight": 3, "weapons": "crossbow", "armour": "helmet"},
+        ),
+    ]
     state = engaged(engine, begin(engine, figures=figures), "Hugh", "Ulf")
     out = play(engine, state, "fight", 1, 1, 1, 1, figure="Hugh")
     assert event(out, "fight").data["totals"] == {"Hugh": 5, "Ulf": 7}  # Spear Accuracy +1
     assert event(out, "wound").data["armour"] == 3
     state = play(engine, state, "endturn").state
-    state = play(engine, play(engine, state, "endturn").state, "shoot", 1, figure="Bow", target="Olaf",
-                 range=10.0).state
+    state = play(
+        engine, play(engine, state, "endturn").state, "shoot", 1, figure="Bow", target="Olaf", range=10.0
+    ).state
     assert fig(state, "Bow").shots == 1
 
 
@@ -199,10 +261,14 @@ def test_malformed_house_rule_names_its_path() -> None:
         ({"weapons": {"Sword": {"damage": 0}}}, "weapons.Sword.damage"),
         ({"weapons": {"Sword": {"melee": False}}}, "weapons.Sword: has no range"),
         ({"weapons": {"Sword": {"thrown": True}}}, "weapons.Sword.thrown"),
-        ({"weapons": {"Big+Axe": {"accuracy": 0, "power": 1, "range": 0, "rof": None, "damage": 2, "melee": True}}},
-         "may not contain +"),
-        ({"weapons": {"sword": {"accuracy": 0, "power": 1, "range": 0, "rof": None, "damage": 2, "melee": True}}},
-         "differ only in capitals"),
+        (
+            {"weapons": {"Big+Axe": {"accuracy": 0, "power": 1, "range": 0, "rof": None, "damage": 2, "melee": True}}},
+            "may not contain +",
+        ),
+        (
+            {"weapons": {"sword": {"accuracy": 0, "power": 1, "range": 0, "rof": None, "damage": 2, "melee": True}}},
+            "differ only in capitals",
+        ),
         ({"unarmed": "Fists"}, "unarmed"),
         ({"armour": {"Plate": {"slot": "hat"}}}, "armour.Plate.slot"),
         ({"armour": {"Plate": {"protection": -1}}}, "armour.Plate.protection"),
@@ -210,9 +276,15 @@ def test_malformed_house_rule_names_its_path() -> None:
         ({"profiles": {"Knight": {"armour": ["Plate", "Chainmail"]}}}, "profiles.Knight.armour: at most one"),
         ({"custom_limits": {"speed": {"low": 5, "high": 1}}}, "custom_limits.speed"),
         ({"custom_limits": {"luck": {"low": 0, "high": 1}}}, "custom_limits.luck"),
-        ({"wound_chart": [{"up_to": 3, "result": "light", "label": "x"},
-                          {"up_to": 1, "result": "killed", "label": "y"}]},
-         "wound_chart"),
+        (
+            {
+                "wound_chart": [
+                    {"up_to": 3, "result": "light", "label": "x"},
+                    {"up_to": 1, "result": "killed", "label": "y"},
+                ]
+            },
+            "wound_chart",
+        ),
         ({"wound_chart": []}, "wound_chart"),
         ({"wound_chart": [{"up_to": None, "result": "dead", "label": "x"}]}, "wound_chart[0].result"),
         ({"wound_transitions": {"killed": {"light": "killed", "serious": "killed"}}}, "wound_transitions.killed"),
@@ -236,8 +308,14 @@ def test_table_checks_types_cannot_make(override: dict[str, Any], fragment: str)
 
 @pytest.mark.parametrize(
     "kind, expected",
-    [("knight", "Knight"), ("MAN AT ARMS", "Man at Arms"), ("man-at-arms", "Man at Arms"),
-     ("viking_warrior", "Viking Warrior"), ("Viking  Hero", "Viking Hero"), ("Custom", "custom")],
+    [
+        ("knight", "Knight"),
+        ("MAN AT ARMS", "Man at Arms"),
+        ("man-at-arms", "Man at Arms"),
+        ("viking_warrior", "Viking Warrior"),
+        ("Viking  Hero", "Viking Hero"),
+        ("Custom", "custom"),
+    ],
 )
 def test_kinds_are_matched_loosely(engine: MedievalEngine, kind: str, expected: str) -> None:
     stats = {"speed": 5, "bravery": 5, "shoot": 5, "fight": 5} if expected == "custom" else {}
@@ -246,8 +324,12 @@ def test_kinds_are_matched_loosely(engine: MedievalEngine, kind: str, expected: 
 
 @pytest.mark.parametrize(
     "kind, weapons, armour",
-    [("Knight", "Sword", "Chainmail+Small Shield"), ("Man at Arms", "Sword", "Leather+Small Shield"),
-     ("Viking Warrior", "Battleaxe", "Leather+Small Shield"), ("Viking Hero", "Sword", "Mailshirt+Large Shield")],
+    [
+        ("Knight", "Sword", "Chainmail+Small Shield"),
+        ("Man at Arms", "Sword", "Leather+Small Shield"),
+        ("Viking Warrior", "Battleaxe", "Leather+Small Shield"),
+        ("Viking Hero", "Sword", "Mailshirt+Large Shield"),
+    ],
 )
 def test_profiles_bring_their_kit(engine: MedievalEngine, kind: str, weapons: str, armour: str) -> None:
     assert dict(engine.check_figure(FigureSpec("Ulf", "red", kind)).stats) == {"weapons": weapons, "armour": armour}
@@ -256,12 +338,24 @@ def test_profiles_bring_their_kit(engine: MedievalEngine, kind: str, weapons: st
 def test_a_custom_figure_with_its_kit(engine: MedievalEngine) -> None:
     """The documented form:
     stats:"speed=5 bravery=5 shoot=2 fight=4 weapons=battleaxe+dagger armour=mailshirt+small-shield"."""
-    stats = {"speed": 5, "bravery": 5, "shoot": 2, "fight": 4, "weapons": "battleaxe+dagger",
-             "armour": "mailshirt+small-shield"}
+    stats = {
+        "speed": 5,
+        "bravery": 5,
+        "shoot": 2,
+        "fight": 4,
+        "weapons": "battleaxe+dagger",
+        "armour": "mailshirt+small-shield",
+    }
     spec = engine.check_figure(FigureSpec("  Ulf  the  Tall ", "BLUE", "custom", stats))
     assert (spec.name, spec.side, spec.kind) == ("Ulf the Tall", "blue", "custom")
-    assert dict(spec.stats) == {"speed": 5, "bravery": 5, "shoot": 2, "fight": 4, "weapons": "Battleaxe+Dagger",
-                                "armour": "Mailshirt+Small Shield"}
+    assert dict(spec.stats) == {
+        "speed": 5,
+        "bravery": 5,
+        "shoot": 2,
+        "fight": 4,
+        "weapons": "Battleaxe+Dagger",
+        "armour": "Mailshirt+Small Shield",
+    }
     assert engine.check_figure(spec) == spec  # what the roster keeps is accepted again at /game start
 
 
@@ -282,8 +376,9 @@ def test_recruit_rolls_nothing_and_says_what_the_figure_is(engine: MedievalEngin
     dice = ScriptedDice()
     out = engine.recruit(FigureSpec("Hugh", "red", "Knight"), dice)
     assert dice.rolls == []
-    assert out.events[0].text == ("Hugh: Knight — speed 6″, Bravery 6, shoot 4, fight 4, health full; "
-                                  "Sword; Chainmail + Small Shield (armour 3).")
+    assert out.events[0].text == (
+        "Hugh: Knight — speed 6″, Bravery 6, shoot 4, fight 4, health full; Sword; Chainmail + Small Shield (armour 3)."
+    )
 
 
 @pytest.mark.parametrize(
@@ -294,12 +389,18 @@ def test_recruit_rolls_nothing_and_says_what_the_figure_is(engine: MedievalEngin
         (FigureSpec("Ulf", "red", ""), "Give “Ulf” a kind: Knight, Man at Arms, Viking Warrior, Viking Hero or custom"),
         (FigureSpec("Ulf", "red", "Dragon"), "“Dragon” is not a kind of figure here"),
         (FigureSpec("Ulf", "red", "custom", {"speed": 5, "bravery": 5, "shoot": 2}), "give its fight"),
-        (FigureSpec("Ulf", "red", "custom", {"speed": 5, "bravery": 5, "shoot": 2, "fight": "lots"}),
-         "fight must be a whole number"),
-        (FigureSpec("Ulf", "red", "custom", {"speed": 50, "bravery": 5, "shoot": 2, "fight": 4}),
-         "speed must be from 0 to 24, not 50"),
-        (FigureSpec("Ulf", "red", "Knight", {"fight": 6}),
-         "is a Knight, whose fight is 4: to give a figure its own stats use kind:custom"),
+        (
+            FigureSpec("Ulf", "red", "custom", {"speed": 5, "bravery": 5, "shoot": 2, "fight": "lots"}),
+            "fight must be a whole number",
+        ),
+        (
+            FigureSpec("Ulf", "red", "custom", {"speed": 50, "bravery": 5, "shoot": 2, "fight": 4}),
+            "speed must be from 0 to 24, not 50",
+        ),
+        (
+            FigureSpec("Ulf", "red", "Knight", {"fight": 6}),
+            "is a Knight, whose fight is 4: to give a figure its own stats use kind:custom",
+        ),
         (FigureSpec("Ulf", "red", "Knight", {"luck": 6}), "a stat “luck” this game does not use"),
         (FigureSpec("Ulf", "red", "Knight", {"weapons": "lance"}), "carries “lance”, which is not a weapon here"),
         (FigureSpec("Ulf", "red", "Knight", {"armour": "kevlar"}), "wears “kevlar”, which is not armour here"),

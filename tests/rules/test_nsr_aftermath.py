@@ -1,4 +1,5 @@
 """Between battles: each unit's killed, captured and routed figures leave its roster entry."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,14 +34,18 @@ def after(engine: NsrEngine, state: NsrState, specs: list[FigureSpec]) -> dict[s
 
 
 def line_fight(engine: NsrEngine, target: FigureSpec | None = None) -> tuple[NsrState, list[FigureSpec]]:
-    specs = [unit("1er Ligne", "French", "line", figures=12), unit("Hussars", "French", "mounted", figures=6),
-             target or unit("33rd Foot", "Allied", "line", figures=12)]
+    specs = [
+        unit("1er Ligne", "French", "line", figures=12),
+        unit("Hussars", "French", "mounted", figures=6),
+        target or unit("33rd Foot", "Allied", "line", figures=12),
+    ]
     return stage(engine, specs, "fire", "1er Ligne"), specs
 
 
 def fire(engine: NsrEngine, state: NsrState, die: int, cards: list[str]) -> NsrState:
-    return act(engine, state, "fire", dice=[die], cards=[*cards, NEXT],
-               **{"class": "I", "target": "33rd Foot", "range": 10}).state
+    return act(
+        engine, state, "fire", dice=[die], cards=[*cards, NEXT], **{"class": "I", "target": "33rd Foot", "range": 10}
+    ).state
 
 
 def test_the_killed_leave_the_unit_and_the_wounded_recover(engine: NsrEngine) -> None:
@@ -49,8 +54,14 @@ def test_the_killed_leave_the_unit_and_the_wounded_recover(engine: NsrEngine) ->
     foot = after(engine, state, specs)["33rd Foot"]
     assert foot.status == "active"
     assert foot.note == "lost 2 figures (2 killed); 10 remain, 1 wounded recovering"
-    assert dict(foot.stats) == {"figures": 10, "officer": "yes", "nco": "yes", "weapon": "musket", "melee": "bayonet",
-                                "formation": "line"}
+    assert dict(foot.stats) == {
+        "figures": 10,
+        "officer": "yes",
+        "nco": "yes",
+        "weapon": "musket",
+        "melee": "bayonet",
+        "formation": "line",
+    }
 
 
 def test_a_unit_untouched_is_written_back_in_full(engine: NsrEngine) -> None:
@@ -81,8 +92,12 @@ def test_the_commander_in_chief_killed_by_an_ace(engine: NsrEngine) -> None:
 
 def test_captured_in_close_combat_and_a_unit_wiped_out(engine: NsrEngine) -> None:
     """The close-combat test's fight: the Militia's NCO killed, its last private captured."""
-    specs = [unit("Chasseurs", "French", "mounted", figures=3), unit("Reserve", "French", "line", figures=6),
-             unit("Militia", "Allied", "militia", figures=2, officer="no"), unit("Foot", "Allied", "line", figures=6)]
+    specs = [
+        unit("Chasseurs", "French", "mounted", figures=3),
+        unit("Reserve", "French", "line", figures=6),
+        unit("Militia", "Allied", "militia", figures=2, officer="no"),
+        unit("Foot", "Allied", "line", figures=6),
+    ]
     state = stage(engine, specs, "close_combat")
     state.charges = [Charge("Chasseurs", "Militia"), Charge("Reserve", "Foot")]
     state = act(engine, state, "melee", dice=[3, 2, 8, 1, 7, 6]).state
@@ -104,8 +119,11 @@ def test_a_wounded_loser_taken_prisoner_leaves_with_the_prisoners(engine: NsrEng
 
 def test_routed_figures_leave_and_the_routed_units_wounded_stay(engine: NsrEngine) -> None:
     """The morale test's rout: 33rd Foot under half strength fails critical morale and the Allies lose."""
-    specs = [unit("1er Ligne", "French", "line", figures=12), unit("33rd Foot", "Allied", "line", figures=12),
-             unit("Militia", "Allied", "militia", figures=6)]
+    specs = [
+        unit("1er Ligne", "French", "line", figures=12),
+        unit("33rd Foot", "Allied", "line", figures=12),
+        unit("Militia", "Allied", "militia", figures=6),
+    ]
     state = stage(engine, specs, "fire", "1er Ligne")
     for name in ("33rd Foot", "Militia"):
         get(state, name).fired = True
@@ -117,8 +135,10 @@ def test_routed_figures_leave_and_the_routed_units_wounded_stay(engine: NsrEngin
     state = act(engine, state, "hold", dice=[6, 6, 6, 6]).state
     assert state.over and state.winner == "French"
     results = after(engine, state, specs)
-    assert results["33rd Foot"].note == ("lost 11 figures (6 killed, 5 routed), among them the Commander-in-Chief "
-                                         "and the NCO; 1 remains, 1 wounded recovering")
+    assert results["33rd Foot"].note == (
+        "lost 11 figures (6 killed, 5 routed), among them the Commander-in-Chief "
+        "and the NCO; 1 remains, 1 wounded recovering"
+    )
     assert dict(results["33rd Foot"].stats)["figures"] == 1 and dict(results["33rd Foot"].stats)["officer"] == "no"
     assert results["Militia"].status == "dead"
     assert results["Militia"].note == "wiped out: all 6 figures lost (4 killed, 2 routed)"
@@ -127,11 +147,14 @@ def test_routed_figures_leave_and_the_routed_units_wounded_stay(engine: NsrEngin
     assert back["33rd Foot"].note == "lost 6 figures (6 killed); 6 remain, 1 wounded recovering"
 
 
-@pytest.mark.parametrize(("wounded", "note", "figures"), [
-    ("recover", "no losses; 12 figures, 2 wounded recovering", 12),
-    ("heavy_leave", "lost 1 figure (1 invalided); 11 remain, 1 wounded recovering", 11),
-    ("leave", "lost 2 figures (2 invalided); 10 remain", 10),
-])
+@pytest.mark.parametrize(
+    ("wounded", "note", "figures"),
+    [
+        ("recover", "no losses; 12 figures, 2 wounded recovering", 12),
+        ("heavy_leave", "lost 1 figure (1 invalided); 11 remain, 1 wounded recovering", 11),
+        ("leave", "lost 2 figures (2 invalided); 10 remain", 10),
+    ],
+)
 def test_the_campaign_decides_what_becomes_of_the_wounded(wounded: str, note: str, figures: int) -> None:
     engine = make_engine({"campaign": {"wounded": wounded}})
     state, specs = line_fight(engine)
@@ -143,8 +166,11 @@ def test_the_campaign_decides_what_becomes_of_the_wounded(wounded: str, note: st
 
 
 def test_a_commander_unit_keeps_its_mark_while_an_officer_is_left(engine: NsrEngine) -> None:
-    specs = [unit("Staff", "French", "command", figures=4, officers=2, commander="yes"), unit("Guard", "French", "command"),
-             unit("33rd Foot", "Allied", "line", figures=6)]
+    specs = [
+        unit("Staff", "French", "command", figures=4, officers=2, commander="yes"),
+        unit("Guard", "French", "command"),
+        unit("33rd Foot", "Allied", "line", figures=6),
+    ]
     state = stage(engine, specs, "fire", "33rd Foot")
     staff = get(state, "Staff")
     assert [f.name for f in staff.figures][:3] == ["Commander-in-Chief", "Officer 2", "Standard"]
@@ -155,7 +181,10 @@ def test_a_commander_unit_keeps_its_mark_while_an_officer_is_left(engine: NsrEng
     results = after(engine, state, specs)
     assert results["Staff"].note == "lost 1 figure (1 killed), among them the Commander-in-Chief; 3 remain"
     assert dict(results["Staff"].stats)["officer"] == "yes" and dict(results["Staff"].stats)["commander"] == "yes"
-    assert results["Guard"].note == "lost 2 figures (1 killed, 1 captured), among them the officer and the standard; 1 remains"
+    assert (
+        results["Guard"].note
+        == "lost 2 figures (1 killed, 1 captured), among them the officer and the standard; 1 remains"
+    )
     assert dict(results["Guard"].stats)["standard"] == 0 and dict(results["Guard"].stats)["officer"] == "no"
     strike(state, staff, staff.figures[1], "captured", "test", [])
     staff_after = after(engine, state, specs)["Staff"]
@@ -163,8 +192,11 @@ def test_a_commander_unit_keeps_its_mark_while_an_officer_is_left(engine: NsrEng
 
 
 def test_a_gun_with_no_gunner_left_is_disbanded_and_a_destroyed_gun_replaced(engine: NsrEngine) -> None:
-    specs = [unit("Foot Battery", "French", "artillery"), unit("Horse Battery", "French", "artillery"),
-             unit("33rd Foot", "Allied", "line", figures=6)]
+    specs = [
+        unit("Foot Battery", "French", "artillery"),
+        unit("Horse Battery", "French", "artillery"),
+        unit("33rd Foot", "Allied", "line", figures=6),
+    ]
     state = stage(engine, specs, "fire", "33rd Foot")
     battery = get(state, "Foot Battery")
     for f in battery.figures[1:]:
@@ -172,9 +204,14 @@ def test_a_gun_with_no_gunner_left_is_disbanded_and_a_destroyed_gun_replaced(eng
     get(state, "Horse Battery").gun_destroyed = True
     results = after(engine, state, specs)
     assert results["Foot Battery"].status == "dead"
-    assert results["Foot Battery"].note == "lost 3 figures (3 killed); 1 remains; no gunner left to serve the gun: disbanded"
+    assert (
+        results["Foot Battery"].note
+        == "lost 3 figures (3 killed); 1 remains; no gunner left to serve the gun: disbanded"
+    )
     horse = results["Horse Battery"]
-    assert horse.status == "active" and horse.note == "no losses; 4 figures; gun destroyed, a new one for the next battle"
+    assert (
+        horse.status == "active" and horse.note == "no losses; 4 figures; gun destroyed, a new one for the next battle"
+    )
     lost = after(make_engine({"campaign": {"destroyed_gun": "disband"}}), state, specs)["Horse Battery"]
     assert lost.status == "dead" and lost.note == "no losses; 4 figures; gun destroyed: disbanded"
 
@@ -184,7 +221,9 @@ def test_a_unit_below_the_campaigns_minimum_disbands() -> None:
     state, specs = line_fight(engine, unit("33rd Foot", "Allied", "line", figures=4))
     state = fire(engine, state, 6, ["3H", "4H", "5H"])  # 3 hits: the third finds no private, and is lost
     result = after(engine, state, specs)["33rd Foot"]
-    assert result.status == "dead" and result.note == "lost 2 figures (2 killed); 2 remain; too few to fight on: disbanded"
+    assert (
+        result.status == "dead" and result.note == "lost 2 figures (2 killed); 2 remain; too few to fight on: disbanded"
+    )
     with pytest.raises(DataError, match="campaign.disband_below"):
         make_engine({"campaign": {"disband_below": 0}})
     with pytest.raises(DataError, match="campaign.wounded"):

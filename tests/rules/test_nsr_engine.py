@@ -1,4 +1,5 @@
 """The NSR engine as the shell sees it: rosters of units, the card deck and decisions, the turn, storage."""
+
 from __future__ import annotations
 
 import json
@@ -34,43 +35,73 @@ def engine() -> NsrEngine:
 def test_recruit_writes_the_unit_out_in_full_and_rolls_nothing(engine: NsrEngine) -> None:
     dice = ScriptedDice()
     out = engine.recruit(FigureSpec("1er Ligne", "french", "Infantry", {"figures": 11, "formation": "column"}), dice)
-    assert out.state == FigureSpec("1er Ligne", "French", "line", {
-        "figures": 11, "officer": "yes", "nco": "yes", "weapon": "musket", "melee": "bayonet", "formation": "march_column"})
+    assert out.state == FigureSpec(
+        "1er Ligne",
+        "French",
+        "line",
+        {
+            "figures": 11,
+            "officer": "yes",
+            "nco": "yes",
+            "weapon": "musket",
+            "melee": "bayonet",
+            "formation": "march_column",
+        },
+    )
     assert dice.log == [] and out.events == []
     assert engine.check_figure(FigureSpec("Gun", "Allied", "gun", {})).stats == {}
 
 
 def test_a_unit_is_built_from_its_stats(engine: NsrEngine) -> None:
-    state = stage(engine, [unit("Sappers", "French", "line", figures=6, sappers=2, officers=2),
-                           unit("Staff", "French", "command", commander="yes"),
-                           unit("Hussars", "Allied", "mounted"), unit("Gun", "Allied", "artillery")])
+    state = stage(
+        engine,
+        [
+            unit("Sappers", "French", "line", figures=6, sappers=2, officers=2),
+            unit("Staff", "French", "command", commander="yes"),
+            unit("Hussars", "Allied", "mounted"),
+            unit("Gun", "Allied", "artillery"),
+        ],
+    )
     roles = {u.name: [(f.name, f.role, f.rank, f.key) for f in u.figures] for u in state.units}
-    assert roles["Sappers"] == [("Officer 1", "officer", 2, False), ("Officer 2", "officer", 2, False),
-                                ("NCO", "nco", 1, False), ("Sapper 1", "sapper", 0, True), ("Sapper 2", "sapper", 0, True),
-                                ("Private 1", "private", 0, False)]
-    assert roles["Staff"] == [("Commander-in-Chief", "commander", 3, False), ("Standard", "standard", 0, True),
-                              ("Musician", "musician", 0, True)]
+    assert roles["Sappers"] == [
+        ("Officer 1", "officer", 2, False),
+        ("Officer 2", "officer", 2, False),
+        ("NCO", "nco", 1, False),
+        ("Sapper 1", "sapper", 0, True),
+        ("Sapper 2", "sapper", 0, True),
+        ("Private 1", "private", 0, False),
+    ]
+    assert roles["Staff"] == [
+        ("Commander-in-Chief", "commander", 3, False),
+        ("Standard", "standard", 0, True),
+        ("Musician", "musician", 0, True),
+    ]
     assert len(roles["Hussars"]) == 12 and roles["Hussars"][2] == ("Trooper 1", "trooper", 0, True)
     assert [r[1] for r in roles["Gun"]] == ["officer", "gunner", "gunner", "gunner"]
     assert {s: (c.unit, c.figure) for s, c in state.commanders.items()} == {
-        "French": ("Staff", "Commander-in-Chief"), "Allied": ("Hussars", "Commander-in-Chief")}
+        "French": ("Staff", "Commander-in-Chief"),
+        "Allied": ("Hussars", "Commander-in-Chief"),
+    }
 
 
-@pytest.mark.parametrize(("spec", "match"), [
-    (FigureSpec("X", "Prussian", "line"), "no side called"),
-    (FigureSpec("X", "French", "dragoons"), "does not know"),
-    (FigureSpec("X", "French", "line", {"colour": "blue"}), "no stat"),
-    (FigureSpec("X", "French", "line", {"figures": 2, "sappers": 2}), "cannot hold"),
-    (FigureSpec("X", "French", "line", {"weapon": "artillery"}), "serves a gun"),
-    (FigureSpec("X", "French", "artillery", {"weapon": "musket"}), "serves a gun"),
-    (FigureSpec("X", "French", "line", {"formation": "open"}), "may form"),
-    (FigureSpec("X", "French", "line", {"officer": "maybe"}), "yes or no"),
-    (FigureSpec("X", "French", "line", {"figures": "many"}), "whole number"),
-    (FigureSpec("X", "French", "line", {"commander": "yes", "officer": "no"}), "has none"),
-    (FigureSpec("X", "French", "artillery", {"figures": 1}), "gunner"),
-    (FigureSpec("X", "French", "line", {"melee": "spoon"}), "melee weapon"),
-    (FigureSpec(" ", "French", "line"), "needs a name"),
-])
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        (FigureSpec("X", "Prussian", "line"), "no side called"),
+        (FigureSpec("X", "French", "dragoons"), "does not know"),
+        (FigureSpec("X", "French", "line", {"colour": "blue"}), "no stat"),
+        (FigureSpec("X", "French", "line", {"figures": 2, "sappers": 2}), "cannot hold"),
+        (FigureSpec("X", "French", "line", {"weapon": "artillery"}), "serves a gun"),
+        (FigureSpec("X", "French", "artillery", {"weapon": "musket"}), "serves a gun"),
+        (FigureSpec("X", "French", "line", {"formation": "open"}), "may form"),
+        (FigureSpec("X", "French", "line", {"officer": "maybe"}), "yes or no"),
+        (FigureSpec("X", "French", "line", {"figures": "many"}), "whole number"),
+        (FigureSpec("X", "French", "line", {"commander": "yes", "officer": "no"}), "has none"),
+        (FigureSpec("X", "French", "artillery", {"figures": 1}), "gunner"),
+        (FigureSpec("X", "French", "line", {"melee": "spoon"}), "melee weapon"),
+        (FigureSpec(" ", "French", "line"), "needs a name"),
+    ],
+)
 def test_bad_units_are_refused_with_a_sentence(engine: NsrEngine, spec: FigureSpec, match: str) -> None:
     with pytest.raises(RuleError) as caught:
         engine.recruit(spec, ScriptedDice())
@@ -83,8 +114,14 @@ def test_start_needs_both_sides_unique_names_and_one_commander(engine: NsrEngine
     with pytest.raises(RuleError, match="Two units are called"):
         engine.start([unit("A", "French", "line"), unit("a", "Allied", "line")], ScriptedDice())
     with pytest.raises(RuleError, match="mark only one"):
-        engine.start([unit("A", "French", "line", commander="yes"), unit("B", "French", "line", commander="yes"),
-                      unit("C", "Allied", "line")], ScriptedDice())
+        engine.start(
+            [
+                unit("A", "French", "line", commander="yes"),
+                unit("B", "French", "line", commander="yes"),
+                unit("C", "Allied", "line"),
+            ],
+            ScriptedDice(),
+        )
 
 
 # --- the deck and the choice of unit ------------------------------------------------------------------
@@ -228,8 +265,9 @@ def test_the_board_shows_every_unit_and_the_deck(engine: NsrEngine) -> None:
 
 def test_the_state_round_trips_through_json(engine: NsrEngine) -> None:
     state = stage(engine, small_battle(), "fire", "1er Ligne")
-    out = act(engine, state, "fire", target="33rd Foot", range=3, dice=[6], cards=["AH", "KD", "5C", NEXT],
-              **{"class": "I"})
+    out = act(
+        engine, state, "fire", target="33rd Foot", range=3, dice=[6], cards=["AH", "KD", "5C", NEXT], **{"class": "I"}
+    )
     data = json.loads(json.dumps(engine.dump_state(out.state)))
     again = engine.load_state(data)
     assert engine.dump_state(again) == engine.dump_state(out.state)
@@ -275,8 +313,9 @@ def test_pending_gives_the_shell_the_waiting_card_back(engine: NsrEngine) -> Non
 
 def test_odds_outcome_names_the_figures_lost(engine: NsrEngine) -> None:
     state = stage(engine, small_battle(), "fire", "1er Ligne")
-    out = act(engine, state, "fire", target="33rd Foot", range=3, dice=[6], cards=["3H", "KD", "5C", NEXT],
-              **{"class": "I"})
+    out = act(
+        engine, state, "fire", target="33rd Foot", range=3, dice=[6], cards=["3H", "KD", "5C", NEXT], **{"class": "I"}
+    )
     assert engine.odds_outcome(out.events) == "33rd Foot: 1 killed, 2 wounded"
     assert engine.odds_outcome([]) == "no effect"
 

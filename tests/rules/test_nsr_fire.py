@@ -1,4 +1,5 @@
 """The fire phase: the firing chart played, casualty cards, artillery, volleys, pistols, Joker Fire."""
+
 from __future__ import annotations
 
 import pytest
@@ -26,8 +27,10 @@ def engine() -> NsrEngine:
 
 
 def line_fight(engine: NsrEngine, figures: int = 12, target: FigureSpec | None = None, **stats) -> NsrState:
-    specs = [unit("1er Ligne", "French", "line", figures=figures, **stats),
-             target or unit("33rd Foot", "Allied", "line", figures=20)]
+    specs = [
+        unit("1er Ligne", "French", "line", figures=figures, **stats),
+        target or unit("33rd Foot", "Allied", "line", figures=20),
+    ]
     return stage(engine, specs, "fire", "1er Ligne")
 
 
@@ -70,30 +73,75 @@ def test_no_die_is_rolled_when_the_fire_is_refused(engine: NsrEngine) -> None:
     refuse(engine, state, "volley", "half range", target="33rd Foot", range=7, **{"class": "I"})
     refuse(engine, state, "move", "only in the movement phase")
     refuse(engine, state, "fire", "It is French's turn", side="Allied", target="33rd Foot", range=5, **{"class": "I"})
-    refuse(engine, state, "fire", "is not the unit acting now", unit="33rd Foot", target="33rd Foot", range=5,
-           **{"class": "I"})
+    refuse(
+        engine,
+        state,
+        "fire",
+        "is not the unit acting now",
+        unit="33rd Foot",
+        target="33rd Foot",
+        range=5,
+        **{"class": "I"},
+    )
 
 
 def test_the_game_master_may_fire_for_the_side(engine: NsrEngine) -> None:
     state = line_fight(engine)
-    out = act(engine, state, "fire", side=None, by_gm=True, target="33rd Foot", range=10, dice=[3],
-              cards=["3C", "4C", NEXT], **{"class": "I"})
+    out = act(
+        engine,
+        state,
+        "fire",
+        side=None,
+        by_gm=True,
+        target="33rd Foot",
+        range=10,
+        dice=[3],
+        cards=["3C", "4C", NEXT],
+        **{"class": "I"},
+    )
     assert events(out, "fire")[0]["hits"] == 2
 
 
 def test_two_targets_share_the_firers(engine: NsrEngine) -> None:
     """A-NSR-24: one die per (weapon, target) group; dice first, then the cards group by group."""
-    specs = [unit("1er Ligne", "French", "line", figures=14), unit("33rd Foot", "Allied", "line", figures=20),
-             unit("95th", "Allied", "light", figures=10)]
+    specs = [
+        unit("1er Ligne", "French", "line", figures=14),
+        unit("33rd Foot", "Allied", "line", figures=20),
+        unit("95th", "Allied", "light", figures=10),
+    ]
     state = stage(engine, specs, "fire", "1er Ligne")
-    out = act(engine, state, "fire", target="33rd Foot", range=10, firers=8, target2="95th", range2=10, class2="II",
-              dice=[3, 6], cards=["3C", "4C", "5C", NEXT], **{"class": "I"})
+    out = act(
+        engine,
+        state,
+        "fire",
+        target="33rd Foot",
+        range=10,
+        firers=8,
+        target2="95th",
+        range2=10,
+        class2="II",
+        dice=[3, 6],
+        cards=["3C", "4C", "5C", NEXT],
+        **{"class": "I"},
+    )
     groups = events(out, "fire")
     assert [(g["target"], g["firers"], g["hits"]) for g in groups] == [("33rd Foot", 8, 2), ("95th", 5, 1)]
     assert [r for k, _, r in act.last.log if k == "die"] == [
-        "1er Ligne: fire at 33rd Foot (musket, class I)", "1er Ligne: fire at 95th (musket, class II)"]
-    refuse(engine, state, "fire", "give firers for the first", target="33rd Foot", range=10, target2="95th",
-           range2=10, class2="II", **{"class": "I"})
+        "1er Ligne: fire at 33rd Foot (musket, class I)",
+        "1er Ligne: fire at 95th (musket, class II)",
+    ]
+    refuse(
+        engine,
+        state,
+        "fire",
+        "give firers for the first",
+        target="33rd Foot",
+        range=10,
+        target2="95th",
+        range2=10,
+        class2="II",
+        **{"class": "I"},
+    )
 
 
 # --- casualty cards --------------------------------------------------------------------------------
@@ -210,8 +258,10 @@ def test_a_unit_in_a_building_fires_one_figure_per_opening(engine: NsrEngine) ->
 
 
 def gun_fight(engine: NsrEngine, crew: int = 4, target: FigureSpec | None = None, **stats) -> NsrState:
-    specs = [unit("Battery", "French", "artillery", formation="manhandled", **stats),
-             target or unit("33rd Foot", "Allied", "line", figures=20)]
+    specs = [
+        unit("Battery", "French", "artillery", formation="manhandled", **stats),
+        target or unit("33rd Foot", "Allied", "line", figures=20),
+    ]
     state = stage(engine, specs, "fire", "Battery")
     for f in get(state, "Battery").figures[crew:]:
         f.status = "killed"
@@ -223,7 +273,9 @@ def test_a_gun_counts_as_12_9_or_6_figures_by_its_crew(engine: NsrEngine) -> Non
     for crew, hits in ((4, 4), (3, 3), (2, 2)):
         state = gun_fight(engine, crew)
         cards = ["2C", "3C", "4C", "5C"][:hits] + [NEXT]
-        out = act(engine, state, "fire", target="33rd Foot", range=30, shot="ball", dice=[6], cards=cards, **{"class": "I"})
+        out = act(
+            engine, state, "fire", target="33rd Foot", range=30, shot="ball", dice=[6], cards=cards, **{"class": "I"}
+        )
         assert events(out, "fire")[0]["figures"] == {4: 12, 3: 9, 2: 6}[crew]
         assert events(out, "fire")[0]["hits"] == hits
     state = gun_fight(engine, 1)
@@ -241,8 +293,17 @@ def test_grapeshot_uses_the_musket_chart_doubled_without_the_half_range_bonus(en
 
 def test_ball_at_half_range_gets_the_bonus(engine: NsrEngine) -> None:
     state = gun_fight(engine)
-    out = act(engine, state, "fire", target="33rd Foot", range=18, shot="ball", dice=[5], cards=["2C", "3C", "4C", "5C", NEXT],
-              **{"class": "I"})
+    out = act(
+        engine,
+        state,
+        "fire",
+        target="33rd Foot",
+        range=18,
+        shot="ball",
+        dice=[5],
+        cards=["2C", "3C", "4C", "5C", NEXT],
+        **{"class": "I"},
+    )
     assert events(out, "fire")[0]["column"] == "6" and events(out, "fire")[0]["hits"] == 4
 
 
@@ -254,27 +315,51 @@ def test_a_limbered_gun_cannot_fire_nor_one_unlimbered_this_turn(engine: NsrEngi
     get(state, "Battery").limbered_turn = 1
     refuse(engine, state, "fire", "takes the whole turn", target="33rd Foot", range=30, shot="ball", **{"class": "I"})
     state = gun_fight(engine)
-    refuse(engine, state, "fire", "one target", target="33rd Foot", range=30, target2="33rd Foot", range2=3,
-           shot="ball", **{"class": "I"})
+    refuse(
+        engine,
+        state,
+        "fire",
+        "one target",
+        target="33rd Foot",
+        range=30,
+        target2="33rd Foot",
+        range2=3,
+        shot="ball",
+        **{"class": "I"},
+    )
 
 
 def test_british_ball_at_class_ii_reads_class_i(engine: NsrEngine) -> None:
     """Special rule 8 (a switch in the options)."""
-    specs = [unit("Battery", "Allied", "artillery", formation="manhandled", british="yes"),
-             unit("Voltigeurs", "French", "light", figures=20)]
+    specs = [
+        unit("Battery", "Allied", "artillery", formation="manhandled", british="yes"),
+        unit("Voltigeurs", "French", "light", figures=20),
+    ]
     state = stage(engine, specs, "fire", "Battery", card="2H")
-    out = act(engine, state, "fire", target="Voltigeurs", range=30, shot="ball", dice=[6],
-              cards=["2C", "3C", "4C", "5C", "KS"], **{"class": "II"})
+    out = act(
+        engine,
+        state,
+        "fire",
+        target="Voltigeurs",
+        range=30,
+        shot="ball",
+        dice=[6],
+        cards=["2C", "3C", "4C", "5C", "KS"],
+        **{"class": "II"},
+    )
     assert (events(out, "fire")[0]["class"], events(out, "fire")[0]["hits"]) == ("I", 4)
 
 
 def test_firing_at_a_gun_crew_only_red_court_cards_count(engine: NsrEngine) -> None:
     """Special rule 7 (A-NSR-20): class II; A/K/Q/J of hearts kill, of diamonds wound; the rest miss."""
-    specs = [unit("1er Ligne", "French", "line", figures=25),
-             unit("Gun", "Allied", "artillery", formation="manhandled")]
+    specs = [
+        unit("1er Ligne", "French", "line", figures=25),
+        unit("Gun", "Allied", "artillery", formation="manhandled"),
+    ]
     state = stage(engine, specs, "fire", "1er Ligne")
-    out = act(engine, state, "fire", target="Gun", range=10, dice=[6], cards=["5H", "KS", "QD", "AH", NEXT],
-              **{"class": "I"})
+    out = act(
+        engine, state, "fire", target="Gun", range=10, dice=[6], cards=["5H", "KS", "QD", "AH", NEXT], **{"class": "I"}
+    )
     assert events(out, "fire")[0]["class"] == "II" and events(out, "fire")[0]["hits"] == 4  # 24 x 1/5
     assert [e["outcome"] for e in events(out, "hit")] == ["no_hit", "no_hit", "heavy", "killed"]
     assert status(out.state, "Gun")["Gunner 1"] == "wounded/heavy"
@@ -283,8 +368,17 @@ def test_firing_at_a_gun_crew_only_red_court_cards_count(engine: NsrEngine) -> N
 
 def test_a_joker_pulled_by_artillery_at_artillery_destroys_the_gun(engine: NsrEngine) -> None:
     state = gun_fight(engine, target=unit("Enemy gun", "Allied", "artillery", formation="manhandled"))
-    out = act(engine, state, "fire", target="Enemy gun", range=30, shot="ball", dice=[6], cards=["BJ", NEXT],
-              **{"class": "II"})
+    out = act(
+        engine,
+        state,
+        "fire",
+        target="Enemy gun",
+        range=30,
+        shot="ball",
+        dice=[6],
+        cards=["BJ", NEXT],
+        **{"class": "II"},
+    )
     assert get(out.state, "Enemy gun").gun_destroyed and "gun" in kinds(out)
 
 
@@ -363,8 +457,13 @@ def with_joker(state: NsrState, roll: int) -> NsrState:
 def test_joker_fire_effects(engine: NsrEngine) -> None:
     """A-NSR-19: 1 half the figures (down), 2 hits doubled, 3 two shots a figure, 5 hits halved (up), 6 +1."""
     results = {}
-    for roll, cards in ((1, ["3C"]), (2, ["3C", "4C", "5C", "6C"]), (3, ["3C", "4C", "5C", "6C", "7C"]),
-                        (5, ["3C"]), (6, ["3C", "4C", "5C"])):
+    for roll, cards in (
+        (1, ["3C"]),
+        (2, ["3C", "4C", "5C", "6C"]),
+        (3, ["3C", "4C", "5C", "6C", "7C"]),
+        (5, ["3C"]),
+        (6, ["3C", "4C", "5C"]),
+    ):
         out = fire(engine, with_joker(line_fight(engine), roll), range=10, dice=[5], cards=cards + [NEXT])
         results[roll] = events(out, "fire")[0]["hits"]
     assert results == {1: 1, 2: 4, 3: 5, 5: 1, 6: 3}

@@ -2,6 +2,7 @@
 
 Imported by the other ``test_nsr_*`` modules; its own tests check the helpers themselves.
 """
+
 from __future__ import annotations
 
 import json
@@ -86,8 +87,9 @@ def small_battle() -> list[FigureSpec]:
     ]
 
 
-def stage(engine: NsrEngine, specs: Sequence[FigureSpec], phase: str = "movement", active: str | None = None,
-          card: str = "2S") -> NsrState:
+def stage(
+    engine: NsrEngine, specs: Sequence[FigureSpec], phase: str = "movement", active: str | None = None, card: str = "2S"
+) -> NsrState:
     """A battle at ``phase`` with ``active`` acting on ``card`` (no card turned, no decision waiting)."""
     state = engine.start(list(specs), ScriptedDice(cards=["2S"])).state
     state.pending = None
@@ -107,8 +109,17 @@ def snapshot(engine: NsrEngine, state: NsrState) -> str:
     return json.dumps(engine.dump_state(state), sort_keys=True)
 
 
-def act(engine: NsrEngine, state: NsrState, order: str, side: str | None = None, *, dice: Iterable[int] = (),
-        cards: Iterable[str] = (), by_gm: bool = False, **params: Any) -> Outcome[NsrState]:
+def act(
+    engine: NsrEngine,
+    state: NsrState,
+    order: str,
+    side: str | None = None,
+    *,
+    dice: Iterable[int] = (),
+    cards: Iterable[str] = (),
+    by_gm: bool = False,
+    **params: Any,
+) -> Outcome[NsrState]:
     """Act with exactly these forced dice and cards; the given state must be left as it was."""
     before = snapshot(engine, state)
     source = ScriptedDice(dice, cards)
@@ -121,8 +132,15 @@ def act(engine: NsrEngine, state: NsrState, order: str, side: str | None = None,
     return outcome
 
 
-def refuse(engine: NsrEngine, state: NsrState, order: str, match: str, side: str | None = None,
-           by_gm: bool = False, **params: Any) -> RuleError:
+def refuse(
+    engine: NsrEngine,
+    state: NsrState,
+    order: str,
+    match: str,
+    side: str | None = None,
+    by_gm: bool = False,
+    **params: Any,
+) -> RuleError:
     """Refused with ``match`` in the sentence; no die rolled, no card turned, nothing changed."""
     before = snapshot(engine, state)
     source = ScriptedDice([6] * 40, list(FULL_DECK))

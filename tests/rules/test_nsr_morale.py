@@ -1,4 +1,5 @@
 """The morale phase: major, critical (and rallying) and pinned checks, routs; 2D6 less than the number."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,8 +15,11 @@ def engine() -> NsrEngine:
 
 def end_of_fire(engine: NsrEngine, **extra) -> object:
     """The fire phase's last unit (1er Ligne) about to hold: then the morale phase and turn 2."""
-    specs = [unit("1er Ligne", "French", "line", figures=12), unit("33rd Foot", "Allied", "line", figures=12),
-             unit("Militia", "Allied", "militia", figures=6, **extra)]
+    specs = [
+        unit("1er Ligne", "French", "line", figures=12),
+        unit("33rd Foot", "Allied", "line", figures=12),
+        unit("Militia", "Allied", "militia", figures=6, **extra),
+    ]
     state = stage(engine, specs, "fire", "1er Ligne")
     for name in ("33rd Foot", "Militia"):
         get(state, name).fired = True
@@ -23,7 +27,7 @@ def end_of_fire(engine: NsrEngine, **extra) -> object:
 
 
 def kill(state, name: str, count: int, start: int = 2) -> None:
-    for f in get(state, name).figures[start:start + count]:
+    for f in get(state, name).figures[start : start + count]:
         f.status = "killed"
 
 
@@ -109,15 +113,22 @@ def test_the_order_of_checks_major_critical_pinned(engine: NsrEngine) -> None:
     out = act(engine, state, "hold", dice=[1, 1, 1, 1, 1, 1], cards=["KS"])
     assert [m[0] for m in morale(out)] == ["major", "critical", "pinned"]
     assert [r for r in act.last.reasons if "morale" in r] == [
-        "Allied: major morale (Commander-in-Chief lost) (1 of 2)", "Allied: major morale (Commander-in-Chief lost) (2 of 2)",
-        "33rd Foot: critical morale (1 of 2)", "33rd Foot: critical morale (2 of 2)",
-        "Militia: pinned morale (1 of 2)", "Militia: pinned morale (2 of 2)"]
+        "Allied: major morale (Commander-in-Chief lost) (1 of 2)",
+        "Allied: major morale (Commander-in-Chief lost) (2 of 2)",
+        "33rd Foot: critical morale (1 of 2)",
+        "33rd Foot: critical morale (2 of 2)",
+        "Militia: pinned morale (1 of 2)",
+        "Militia: pinned morale (2 of 2)",
+    ]
 
 
 def test_a_command_group_uses_its_attached_units_numbers(engine: NsrEngine) -> None:
     """A-NSR-27."""
-    specs = [unit("1er Ligne", "French", "line", figures=12), unit("Staff", "Allied", "command", attached="Grenadiers"),
-             unit("Grenadiers", "Allied", "grenadiers", figures=6)]
+    specs = [
+        unit("1er Ligne", "French", "line", figures=12),
+        unit("Staff", "Allied", "command", attached="Grenadiers"),
+        unit("Grenadiers", "Allied", "grenadiers", figures=6),
+    ]
     state = stage(engine, specs, "fire", "1er Ligne")
     get(state, "Staff").fired = get(state, "Grenadiers").fired = True
     get(state, "Staff").critical = True

@@ -1,5 +1,6 @@
 """The movement phase: the movement chart rolled, rough ground and the wounded, formations, guns,
 charges and the Joker Movement chart."""
+
 from __future__ import annotations
 
 import pytest
@@ -26,8 +27,11 @@ def engine() -> NsrEngine:
 
 
 def moving(engine: NsrEngine, kind: str = "line", **stats) -> NsrState:
-    specs = [unit("Mover", "French", kind, **stats), unit("33rd Foot", "Allied", "line", figures=12),
-             unit("Gun", "Allied", "artillery")]
+    specs = [
+        unit("Mover", "French", kind, **stats),
+        unit("33rd Foot", "Allied", "line", figures=12),
+        unit("Gun", "Allied", "artillery"),
+    ]
     return stage(engine, specs, "movement", "Mover")
 
 
@@ -47,8 +51,9 @@ def test_each_column_of_the_chart_is_rolled(engine: NsrEngine) -> None:
     assert moved(out) == 3
     out = act(engine, moving(engine, "light"), "move", dice=[1, 1, 1], cards=[NEXT])  # light open order: 3 dice
     assert moved(out) == 3
-    out = act(engine, moving(engine, "mounted", formation="march_column"), "move", going="road",
-              dice=[1] * 5, cards=[NEXT])
+    out = act(
+        engine, moving(engine, "mounted", formation="march_column"), "move", going="road", dice=[1] * 5, cards=[NEXT]
+    )
     assert moved(out) == 5
     refuse(engine, moving(engine), "move", "no road rate", going="road")
 
@@ -189,8 +194,12 @@ def test_joker_movement_1_adds_a_die_4_takes_one_away(engine: NsrEngine) -> None
     chosen = act(engine, joker(engine), "choose", choice="Mover", dice=[4])
     out = act(engine, chosen.state, "move", dice=[3, 4, 5], cards=[NEXT])
     assert moved(out) == 2
-    assert act.last.reasons == ["Mover: move, cross country, 2D6 (1 of 2)", "Mover: move, cross country, 2D6 (2 of 2)",
-                                "Mover: Joker Movement 4, one D6 less", "Movement phase: the next card"]
+    assert act.last.reasons == [
+        "Mover: move, cross country, 2D6 (1 of 2)",
+        "Mover: move, cross country, 2D6 (2 of 2)",
+        "Mover: Joker Movement 4, one D6 less",
+        "Movement phase: the next card",
+    ]
 
 
 def test_joker_movement_2_and_3_end_the_activation(engine: NsrEngine) -> None:
@@ -205,7 +214,9 @@ def test_joker_movement_5_heals_the_lightly_wounded(engine: NsrEngine) -> None:
     get(state, "Mover").figures[3].status, get(state, "Mover").figures[3].wound = "wounded", "light"
     get(state, "Mover").figures[4].status, get(state, "Mover").figures[4].wound = "wounded", "heavy"
     out = act(engine, state, "choose", choice="Mover", dice=[5])
-    assert status(out.state, "Mover")["Private 2"] == "fit" and status(out.state, "Mover")["Private 3"] == "wounded/heavy"
+    assert (
+        status(out.state, "Mover")["Private 2"] == "fit" and status(out.state, "Mover")["Private 3"] == "wounded/heavy"
+    )
     assert out.state.active == "Mover"
 
 

@@ -1,4 +1,5 @@
 """Seeded dice agree with the exact odds of RULES-NOTES.md section 7 (NSR), within 4 standard errors."""
+
 from __future__ import annotations
 
 import math
@@ -36,14 +37,27 @@ def share(hits: int, n: int, expected: float) -> None:
 # --- fire: expected hits -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("weapon", "firers", "klass", "rng", "expected"), [  # section 7: "E (plain | +1 half range)"
-    ("musket", 11, "I", 10, 2.00), ("musket", 11, "I", 5, 7 / 3), ("musket", 11, "II", 10, 7 / 6),
-    ("musket", 20, "III", 5, 7 / 3), ("rifle", 10, "I", 10, 19 / 6), ("rifle", 16, "II", 5, 10 / 3),
-    ("carbine", 16, "I", 3, 10 / 3), ("carbine", 16, "I", 5, 17 / 6), ("pistol", 12, "IV", 2, 1.00),
-])
+@pytest.mark.parametrize(
+    ("weapon", "firers", "klass", "rng", "expected"),
+    [  # section 7: "E (plain | +1 half range)"
+        ("musket", 11, "I", 10, 2.00),
+        ("musket", 11, "I", 5, 7 / 3),
+        ("musket", 11, "II", 10, 7 / 6),
+        ("musket", 20, "III", 5, 7 / 3),
+        ("rifle", 10, "I", 10, 19 / 6),
+        ("rifle", 16, "II", 5, 10 / 3),
+        ("carbine", 16, "I", 3, 10 / 3),
+        ("carbine", 16, "I", 5, 17 / 6),
+        ("pistol", 12, "IV", 2, 1.00),
+    ],
+)
 def test_expected_hits_of_small_arms(engine: NsrEngine, weapon, firers, klass, rng, expected) -> None:
-    state = stage(engine, [unit("F", "French", "line", figures=firers + 1, weapon=weapon),
-                           unit("T", "Allied", "line")], "fire", "F")
+    state = stage(
+        engine,
+        [unit("F", "French", "line", figures=firers + 1, weapon=weapon), unit("T", "Allied", "line")],
+        "fire",
+        "F",
+    )
     shooter = get(state, "F")
     [group] = fire.plan_fire(engine.charts, state, shooter, {"target": "T", "range": rng, "class": klass})
     dice = RandomDice(11)
@@ -51,12 +65,19 @@ def test_expected_hits_of_small_arms(engine: NsrEngine, weapon, firers, klass, r
     close(values, expected)
 
 
-@pytest.mark.parametrize(("shot", "crew", "klass", "rng", "expected"), [
-    ("ball", 4, "I", 30, 3.00), ("ball", 3, "I", 10, 7 / 3), ("ball", 4, "II", 10, 1.00), ("grape", 4, "I", 10, 34 / 6),
-])
+@pytest.mark.parametrize(
+    ("shot", "crew", "klass", "rng", "expected"),
+    [
+        ("ball", 4, "I", 30, 3.00),
+        ("ball", 3, "I", 10, 7 / 3),
+        ("ball", 4, "II", 10, 1.00),
+        ("grape", 4, "I", 10, 34 / 6),
+    ],
+)
 def test_expected_hits_of_guns(engine: NsrEngine, shot, crew, klass, rng, expected) -> None:
-    state = stage(engine, [unit("G", "French", "artillery", formation="manhandled"), unit("T", "Allied", "line")],
-                  "fire", "G")
+    state = stage(
+        engine, [unit("G", "French", "artillery", formation="manhandled"), unit("T", "Allied", "line")], "fire", "G"
+    )
     gun = get(state, "G")
     for f in gun.figures[crew:]:
         f.status = "killed"
@@ -90,9 +111,16 @@ def test_casualty_cards_of_normal_fire(engine: NsrEngine) -> None:
     share(counts["face"], n, 12 / 52)
 
 
-@pytest.mark.parametrize(("klass", "killed", "wounded"), [
-    ("I", 0.50, 0.25), ("II", 0.25, 0.25), ("III", 0.1538, 0.3462), ("IV", 0.0769, 0.1731), ("gun", 0.0769, 0.0769),
-])
+@pytest.mark.parametrize(
+    ("klass", "killed", "wounded"),
+    [
+        ("I", 0.50, 0.25),
+        ("II", 0.25, 0.25),
+        ("III", 0.1538, 0.3462),
+        ("IV", 0.0769, 0.1731),
+        ("gun", 0.0769, 0.0769),
+    ],
+)
 def test_volley_cards(engine: NsrEngine, klass: str, killed: float, wounded: float) -> None:
     """The second card of a class III/IV hit comes from the same deck (without the first): within tolerance."""
     state, shooter, target = deck_state(engine)
@@ -104,8 +132,9 @@ def test_volley_cards(engine: NsrEngine, klass: str, killed: float, wounded: flo
     for _ in range(n):
         state.deck = fresh_deck()
         card = fire._casualty_card(state, shooter, target, "x", dice, [])
-        result = fire._volley_outcome(engine.charts, state, shooter, target, "II" if vs_gun else klass, card, vs_gun,
-                                      "x", dice, [])
+        result = fire._volley_outcome(
+            engine.charts, state, shooter, target, "II" if vs_gun else klass, card, vs_gun, "x", dice, []
+        )
         if result is not None:
             tally["killed" if result[0] == "killed" else "wounded"] += 1
     share(tally["killed"], n, killed)
@@ -158,21 +187,33 @@ def test_one_fight_agrees_with_the_exact_odds(engine: NsrEngine, edge: int) -> N
 # --- charges and morale ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("troop", "leader", "square", "p"), [
-    ("grenadiers", True, False, 0.9), ("militia", False, False, 0.4), ("mounted", True, True, 0.4),
-    ("mounted", False, True, 0.3),
-])
+@pytest.mark.parametrize(
+    ("troop", "leader", "square", "p"),
+    [
+        ("grenadiers", True, False, 0.9),
+        ("militia", False, False, 0.4),
+        ("mounted", True, True, 0.4),
+        ("mounted", False, True, 0.3),
+    ],
+)
 def test_closing_into_combat(engine: NsrEngine, troop: str, leader: bool, square: bool, p: float) -> None:
     stats = {} if leader else {"officer": "no", "nco": "no"}
-    state = stage(engine, [unit("A", "French", troop, figures=4, **stats),
-                           unit("B", "Allied", "line", formation="square" if square else "line")])
+    state = stage(
+        engine,
+        [
+            unit("A", "French", troop, figures=4, **stats),
+            unit("B", "Allied", "line", formation="square" if square else "line"),
+        ],
+    )
     dice, n = RandomDice(6), 4000
     closes = sum(close_combat.close_in(engine.charts, get(state, "A"), get(state, "B"), dice, []) for _ in range(n))
     share(closes, n, p)
 
 
-@pytest.mark.parametrize(("troop", "leader", "p"), [("line", True, 0.8333), ("militia", False, 0.2778),
-                                                    ("light", True, 0.7222), ("grenadiers", False, 0.7222)])
+@pytest.mark.parametrize(
+    ("troop", "leader", "p"),
+    [("line", True, 0.8333), ("militia", False, 0.2778), ("light", True, 0.7222), ("grenadiers", False, 0.7222)],
+)
 def test_critical_morale_passes(engine: NsrEngine, troop: str, leader: bool, p: float) -> None:
     stats = {} if leader else {"officer": "no", "nco": "no"}
     state = stage(engine, [unit("A", "French", troop, figures=4, **stats), unit("B", "Allied", "line")])

@@ -1,4 +1,5 @@
 """Every chart of the NSR seed, cell by cell, as tables.yaml holds it and as the engine reads it."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -18,13 +19,21 @@ def engine() -> NsrEngine:
 
 # The seed's MOVEMENT CHART: [cross country, road, charge, road charge]; "-" is None.
 MOVEMENT = {
-    ("line", "line"): [2, None, 3, None], ("line", "march_column"): [2, 3, 4, 4],
-    ("grenadiers", "line"): [2, None, 3, None], ("grenadiers", "march_column"): [3, 4, 4, 4],
+    ("line", "line"): [2, None, 3, None],
+    ("line", "march_column"): [2, 3, 4, 4],
+    ("grenadiers", "line"): [2, None, 3, None],
+    ("grenadiers", "march_column"): [3, 4, 4, 4],
     ("grenadiers", "open_order"): [3, 4, 5, None],
-    ("light", "line"): [3, None, 4, None], ("light", "march_column"): [3, 4, 5, 5], ("light", "open_order"): [3, 4, 5, None],
-    ("militia", "line"): [2, None, 3, None], ("militia", "march_column"): [2, 3, 3, 4],
-    ("artillery", "limbered"): [3, 4, None, None], ("artillery", "manhandled"): [2, 2, None, None],
-    ("mounted", "line"): [4, None, 6, None], ("mounted", "march_column"): [4, 5, 6, 6], ("mounted", "open_order"): [4, None, 6, None],
+    ("light", "line"): [3, None, 4, None],
+    ("light", "march_column"): [3, 4, 5, 5],
+    ("light", "open_order"): [3, 4, 5, None],
+    ("militia", "line"): [2, None, 3, None],
+    ("militia", "march_column"): [2, 3, 3, 4],
+    ("artillery", "limbered"): [3, 4, None, None],
+    ("artillery", "manhandled"): [2, 2, None, None],
+    ("mounted", "line"): [4, None, 6, None],
+    ("mounted", "march_column"): [4, 5, 6, 6],
+    ("mounted", "open_order"): [4, None, 6, None],
     ("guerillas", "open_order"): [3, 4, 5, None],
 }
 
@@ -39,31 +48,59 @@ FIRING = {
 RANGES = {"musket": 12, "rifle": 16, "carbine": 6, "pistol": 3, "ball": 36, "grapeshot": 16}
 
 CLOSE_IN = {  # [close w/ leader, close w/o, stand w/, stand w/o]
-    "grenadiers": [9, 8, 8, 7], "line": [7, 6, 8, 7], "militia": [5, 4, 6, 5],
-    "light": [8, 6, 6, 5], "mounted": [8, 7, 7, 6], "guerillas": [7, 4, 8, 5],
+    "grenadiers": [9, 8, 8, 7],
+    "line": [7, 6, 8, 7],
+    "militia": [5, 4, 6, 5],
+    "light": [8, 6, 6, 5],
+    "mounted": [8, 7, 7, 6],
+    "guerillas": [7, 4, 8, 5],
 }
 CLOSE_COMBAT = {  # Gren, Line, Militia, Light, Mounted, Gunners
-    "charging_or_countercharging": [2, 1, 0, 1, 3, 0], "defending_in_open_order": [1, 0, 0, 1, 1, 0],
-    "defending_in_close_order": [2, 1, 1, 1, 1, 1], "defending_in_square": [3, 2, 1, 1, 0, 1],
-    "defending_linear_object": [2, 1, 1, 1, 1, 1], "defending_building": [3, 2, 1, 1, 0, 1],
-    "uphill": [1, 1, 1, 1, 1, 1], "attacked_from_rear": [-2, -2, -2, -2, -2, -2], "leader": [3, 2, 2, 1, 3, 3],
-    "lance_pike_halberd_axe": [2, 2, 1, 1, 2, 2], "each_additional_opponent": [-1, -1, -1, -1, -1, -1],
+    "charging_or_countercharging": [2, 1, 0, 1, 3, 0],
+    "defending_in_open_order": [1, 0, 0, 1, 1, 0],
+    "defending_in_close_order": [2, 1, 1, 1, 1, 1],
+    "defending_in_square": [3, 2, 1, 1, 0, 1],
+    "defending_linear_object": [2, 1, 1, 1, 1, 1],
+    "defending_building": [3, 2, 1, 1, 0, 1],
+    "uphill": [1, 1, 1, 1, 1, 1],
+    "attacked_from_rear": [-2, -2, -2, -2, -2, -2],
+    "leader": [3, 2, 2, 1, 3, 3],
+    "lance_pike_halberd_axe": [2, 2, 1, 1, 2, 2],
+    "each_additional_opponent": [-1, -1, -1, -1, -1, -1],
     "no_bayonet": [-1, -1, -1, -1, 0, -1],
 }
 MORALE = {  # major, critical with leader, without
-    "grenadiers": (10, 11, 9), "line": (9, 10, 8), "militia": (7, 8, 6), "light": (8, 9, 7),
-    "mounted": (9, 10, 8), "guerillas": (7, 8, 6),
+    "grenadiers": (10, 11, 9),
+    "line": (9, 10, 8),
+    "militia": (7, 8, 6),
+    "light": (8, 9, 7),
+    "mounted": (9, 10, 8),
+    "guerillas": (7, 8, 6),
 }
 BREACH = {  # door, window, masonry/wood wall, rock wall
-    "ball": [2, 1, 4, 8], "grapeshot": [4, 1, 8, 12], "sapper": [3, 1, 10, 20], "grenadier": [5, 2, 15, 25],
-    "line_or_light": [7, 3, 20, 30], "militia": [9, 3, 25, 35], "guerillas": [8, 3, 25, 35],
+    "ball": [2, 1, 4, 8],
+    "grapeshot": [4, 1, 8, 12],
+    "sapper": [3, 1, 10, 20],
+    "grenadier": [5, 2, 15, 25],
+    "line_or_light": [7, 3, 20, 30],
+    "militia": [9, 3, 25, 35],
+    "guerillas": [8, 3, 25, 35],
 }
 
 
 def test_identity_and_registry(engine: NsrEngine) -> None:
     assert (engine.slug, engine.title) == ("nsr", "Napoleonic Skirmish Rules")
     assert list(engine.sides()) == ["French", "Allied"]
-    assert list(engine.kinds()) == ["line", "grenadiers", "light", "militia", "mounted", "guerillas", "artillery", "command"]
+    assert list(engine.kinds()) == [
+        "line",
+        "grenadiers",
+        "light",
+        "militia",
+        "mounted",
+        "guerillas",
+        "artillery",
+        "command",
+    ]
     assert ruleset_titles()["nsr"] == "Napoleonic Skirmish Rules"
     assert isinstance(get_engine("nsr"), NsrEngine)
 
@@ -89,7 +126,8 @@ def test_square_uses_the_line_row_and_may_not_charge(engine: NsrEngine) -> None:
 def test_firing_chart_cell(engine: NsrEngine, weapon: str, klass: str) -> None:
     expected = [Fraction(x) for x in FIRING[weapon][klass].split()]
     assert [engine.charts.fraction(weapon, klass, die) for die in (1, 2, 3, 4, 5, 6, 7)] == (
-        [expected[0]] + [expected[1]] * 4 + [expected[2]] * 2)  # A-NSR-5: 7+ reads the 6 column
+        [expected[0]] + [expected[1]] * 4 + [expected[2]] * 2
+    )  # A-NSR-5: 7+ reads the 6 column
     assert engine.tables.firing_chart[weapon].max_range == RANGES[weapon]
 
 
@@ -100,12 +138,23 @@ def test_firing_chart_cell_played(engine: NsrEngine, weapon: str, klass: str, di
     """Each small-arms cell through a whole fire action: twice the denominator firing scores two hits."""
     cell = Fraction(FIRING[weapon][klass].split()[column])
     firers = 2 * cell.denominator
-    specs = [unit("Shooters", "French", "line", figures=firers + 2, weapon=weapon),
-             unit("Targets", "Allied", "line", figures=20, officer="no", nco="no")]
+    specs = [
+        unit("Shooters", "French", "line", figures=firers + 2, weapon=weapon),
+        unit("Targets", "Allied", "line", figures=20, officer="no", nco="no"),
+    ]
     state = stage(engine, specs, "fire", "Shooters")
     far = RANGES[weapon]  # beyond half range: no +1
-    out = act(engine, state, "fire", target="Targets", range=far, dice=[die], cards=["2C", "3C", NEXT], firers=firers,
-              **{"class": klass})
+    out = act(
+        engine,
+        state,
+        "fire",
+        target="Targets",
+        range=far,
+        dice=[die],
+        cards=["2C", "3C", NEXT],
+        firers=firers,
+        **{"class": klass},
+    )
     [fire] = events(out, "fire")
     assert (fire["fraction"], fire["hits"]) == (f"{cell.numerator}/{cell.denominator}", 2)
 
@@ -129,7 +178,11 @@ def test_artillery_equivalents_and_casualty_cards(engine: NsrEngine) -> None:
     }
     assert t.volley_second_card == {"A": "killed", "K": "killed", "Q": "killed", "J": "killed", "number": "wounded"}
     crew = t.vs_artillery_crew
-    assert (crew.target_class, sorted(crew.ranks), crew.suits) == ("II", ["A", "J", "K", "Q"], {"H": "killed", "D": "heavy"})
+    assert (crew.target_class, sorted(crew.ranks), crew.suits) == (
+        "II",
+        ["A", "J", "K", "Q"],
+        {"H": "killed", "D": "heavy"},
+    )
     assert (t.officer_pistol.wound_on, t.officer_pistol.kill_on, t.officer_pistol.max_range) == (5, 6, 3)
 
 
@@ -143,8 +196,12 @@ def test_joker_charts_have_six_results(engine: NsrEngine) -> None:
 @pytest.mark.parametrize("troop", sorted(CLOSE_IN))
 def test_close_into_combat_chart_row(engine: NsrEngine, troop: str) -> None:
     c = engine.charts
-    got = [c.close_in_max(troop, "close", True), c.close_in_max(troop, "close", False),
-           c.close_in_max(troop, "stand", True), c.close_in_max(troop, "stand", False)]
+    got = [
+        c.close_in_max(troop, "close", True),
+        c.close_in_max(troop, "close", False),
+        c.close_in_max(troop, "stand", True),
+        c.close_in_max(troop, "stand", False),
+    ]
     assert got == CLOSE_IN[troop]
     assert engine.tables.mounted_vs_square == -4  # A-NSR-11
 
@@ -198,8 +255,16 @@ def test_smoothed_rows_switch(engine: NsrEngine) -> None:
     """A-NSR-1: verbatim by default; the smoothed Musket and Carbine class I rows as a house rule."""
     assert engine.charts.fraction("musket", "I", 1) == Fraction(1, 8)
     smooth = make_engine({"options": {"smoothed_firing_rows": True}})
-    assert [smooth.charts.fraction("musket", "I", d) for d in (1, 3, 6)] == [Fraction(1, 5), Fraction(1, 4), Fraction(1, 3)]
-    assert [smooth.charts.fraction("carbine", "I", d) for d in (1, 3, 6)] == [Fraction(1, 6), Fraction(1, 5), Fraction(1, 4)]
+    assert [smooth.charts.fraction("musket", "I", d) for d in (1, 3, 6)] == [
+        Fraction(1, 5),
+        Fraction(1, 4),
+        Fraction(1, 3),
+    ]
+    assert [smooth.charts.fraction("carbine", "I", d) for d in (1, 3, 6)] == [
+        Fraction(1, 6),
+        Fraction(1, 5),
+        Fraction(1, 4),
+    ]
     assert smooth.charts.fraction("musket", "II", 1) == Fraction(1, 7)
 
 
@@ -223,8 +288,13 @@ def test_malformed_house_rules_name_their_paths() -> None:
     problems = " | ".join(caught.value.problems)
     assert "options.card_for_side_without_units" in problems and "gun_movers" in problems
     with pytest.raises(DataError) as caught:
-        make_engine({"firing_chart": {"musket": {"hits": {"I": ["1/8", "a quarter", "1/3"]}}},
-                     "close_into_combat": {"line": {"close": [7]}}, "joker_fire": {7: "extra"}})
+        make_engine(
+            {
+                "firing_chart": {"musket": {"hits": {"I": ["1/8", "a quarter", "1/3"]}}},
+                "close_into_combat": {"line": {"close": [7]}},
+                "joker_fire": {7: "extra"},
+            }
+        )
     problems = " | ".join(caught.value.problems)
     assert "firing_chart.musket.hits.I: 'a quarter' is not a fraction" in problems
     assert "close_into_combat.line.close" in problems

@@ -1,4 +1,5 @@
 """Fighting in towns (MOUT): buildings, occupying them, loopholes and breaches by hand and by gun."""
+
 from __future__ import annotations
 
 import pytest
@@ -89,8 +90,15 @@ def test_a_breach_by_hand_goes_faster_with_more_workers(engine: NsrEngine) -> No
 
 
 def test_work_does_not_count_in_a_turn_the_workers_are_hit(engine: NsrEngine) -> None:
-    out = act(engine, town(engine, "grenadiers", figures=6), "work", building="Farm", task="rock_wall", workers=2,
-              cards=[NEXT])
+    out = act(
+        engine,
+        town(engine, "grenadiers", figures=6),
+        "work",
+        building="Farm",
+        task="rock_wall",
+        workers=2,
+        cards=[NEXT],
+    )
     assert "25 figure-turns" in texts(out)
     get(out.state, "Workers").hit_this_turn = True
     log: list[Event] = []

@@ -1,4 +1,5 @@
 """Odds by enumerating every dice sequence agree with the exact odds in the rules notes (section 7)."""
+
 from __future__ import annotations
 
 import pytest
@@ -38,7 +39,9 @@ def shot(shooter: str, target: str, rng: float, los: str) -> Action:
     return Action("shoot", "red", {"shooter": shooter, "target": target, "range": rng, "los": los})
 
 
-@pytest.mark.parametrize("rng,los,hit", [(10, "clear", 1 / 3), (20, "clear", 1 / 6), (10, "partial", 1 / 6), (20, "partial", 0.0)])
+@pytest.mark.parametrize(
+    "rng,los,hit", [(10, "clear", 1 / 3), (20, "clear", 1 / 6), (10, "partial", 1 / 6), (20, "partial", 0.0)]
+)
 def test_ssg_rifle_shot_odds_are_exact(shooting, rng: float, los: str, hit: float) -> None:
     engine, state = shooting
     result = odds(engine, state, shot("Rossi", "Bo", rng, los), SeededDice(0))
@@ -77,7 +80,9 @@ def test_melee_odds_with_re_rolled_ties_converge_to_even() -> None:
     engine = get_engine("ssg")
     specs = [FigureSpec(n, "red", "rifle") for n in RED] + [FigureSpec(n, "blue", "rifle") for n in BLUE]
     state = engine.start(specs, Forced([6, 1])).state
-    state = engine.act(state, Action("move", "red", {"figure": "Rossi", "distance": 2.0, "contact": "Bo"}), Forced([])).state
+    state = engine.act(
+        state, Action("move", "red", {"figure": "Rossi", "distance": 2.0, "contact": "Bo"}), Forced([])
+    ).state
     state = engine.act(state, Action("next", "red"), Forced([])).state
     result = odds(engine, state, Action("melee", "red", {}), SeededDice(5), exact_limit=2000, simulations=6000)
     chances = dict(result.outcomes)
@@ -85,7 +90,10 @@ def test_melee_odds_with_re_rolled_ties_converge_to_even() -> None:
 
 
 def test_default_outcome_names_casualties_wounds_and_misfires() -> None:
-    events = [Event("misfire", "click"), Event("wound", "hit", {"figure": "Walt", "row": "Light wound"}),
-              Event("casualty", "down", {"figure": "Bo"})]
+    events = [
+        Event("misfire", "click"),
+        Event("wound", "hit", {"figure": "Walt", "row": "Light wound"}),
+        Event("casualty", "down", {"figure": "Bo"}),
+    ]
     assert default_outcome(events) == "misfire; Walt: Light wound; Bo out"
     assert default_outcome([Event("shot", "miss")]) == "no effect"

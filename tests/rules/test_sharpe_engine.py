@@ -1,5 +1,6 @@
 """The Sharpe engine as the shell sees it: tables and house rules, rosters and recruiting, the start
 and the order of movement, turns and bounds, permissions, victory, storage, the board, between games."""
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,18 @@ def test_identity_and_registry() -> None:
     assert ruleset_titles()["sharpe"] == TITLE
     engine = get_engine("sharpe")
     assert isinstance(engine, SharpeEngine) and engine.sides() == ["british", "french"]
-    assert {"line_infantry", "voltigeur", "chasseur", "rifleman", "special_character", "sergeant", "officer",
-            "artillery_crew", "cavalryman", "gun"} <= set(engine.kinds())
+    assert {
+        "line_infantry",
+        "voltigeur",
+        "chasseur",
+        "rifleman",
+        "special_character",
+        "sergeant",
+        "officer",
+        "artillery_crew",
+        "cavalryman",
+        "gun",
+    } <= set(engine.kinds())
 
 
 def test_tables_hold_the_seed_numbers() -> None:
@@ -53,24 +64,27 @@ def test_house_rules_override_one_key() -> None:
     assert engine.tables.weapons["pistol"].reload_bounds == 2 and engine.tables.weapons["pistol"].hands == 1
 
 
-@pytest.mark.parametrize("override, fragment", [
-    ({"sides": ["british"]}, "sides"),
-    ({"options": {"head5": "kill"}}, "options.head5"),
-    ({"options": {"kill_outcome": "maybe"}}, "options.kill_outcome"),
-    ({"kinds": {"rifleman": {"weapons": ["lance"]}}}, "kinds.rifleman.weapons"),
-    ({"weapons": {"pistol": {"hands": 3}}}, "weapons.pistol.hands"),
-    ({"weapons": {"musket": {"ranges": [{"upto": 24}, {"upto": 6}]}}}, "bands must go up"),
-    ({"location_d6": ["legs", "legs", "legs"]}, "location_d6"),
-    ({"wound_table": {"head": ["none"]}}, "wound_table.head"),
-    ({"shooting": {"misfire_2d6": [13]}}, "shooting.misfire_2d6"),
-    ({"shooting": {"hard_cover_hides": ["tail"]}}, "hard_cover_hides"),
-    ({"wound_points": {"out_at": 1}}, "wound_points"),
-    ({"melee_preference": ["pistol"]}, "melee_preference"),
-    ({"horses": {"wounded_pace": "sprint"}}, "wounded_pace"),
-    ({"movement": {"foot": {"fly": 6}}}, "movement.foot"),
-    ({"scenario": {"weather": "snow"}}, "scenario.weather"),
-    ({"kinds": {"rifleman": {"aliases": ["voltigeur"]}}}, "also names"),
-])
+@pytest.mark.parametrize(
+    "override, fragment",
+    [
+        ({"sides": ["british"]}, "sides"),
+        ({"options": {"head5": "kill"}}, "options.head5"),
+        ({"options": {"kill_outcome": "maybe"}}, "options.kill_outcome"),
+        ({"kinds": {"rifleman": {"weapons": ["lance"]}}}, "kinds.rifleman.weapons"),
+        ({"weapons": {"pistol": {"hands": 3}}}, "weapons.pistol.hands"),
+        ({"weapons": {"musket": {"ranges": [{"upto": 24}, {"upto": 6}]}}}, "bands must go up"),
+        ({"location_d6": ["legs", "legs", "legs"]}, "location_d6"),
+        ({"wound_table": {"head": ["none"]}}, "wound_table.head"),
+        ({"shooting": {"misfire_2d6": [13]}}, "shooting.misfire_2d6"),
+        ({"shooting": {"hard_cover_hides": ["tail"]}}, "hard_cover_hides"),
+        ({"wound_points": {"out_at": 1}}, "wound_points"),
+        ({"melee_preference": ["pistol"]}, "melee_preference"),
+        ({"horses": {"wounded_pace": "sprint"}}, "wounded_pace"),
+        ({"movement": {"foot": {"fly": 6}}}, "movement.foot"),
+        ({"scenario": {"weather": "snow"}}, "scenario.weather"),
+        ({"kinds": {"rifleman": {"aliases": ["voltigeur"]}}}, "also names"),
+    ],
+)
 def test_bad_house_rules_are_named(override: dict, fragment: str) -> None:
     with pytest.raises(DataError) as caught:
         make_engine(override)
@@ -80,41 +94,81 @@ def test_bad_house_rules_are_named(override: dict, fragment: str) -> None:
 # --- rosters -----------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind, expected", [("Rifleman", "rifleman"), ("95th", "rifleman"), ("line infantry", "line_infantry"),
-                                            ("Line_Infantry", "line_infantry"), ("captain", "officer"), ("cannon", "gun"),
-                                            ("special character", "special_character"), ("Chasseur", "chasseur")])
+@pytest.mark.parametrize(
+    "kind, expected",
+    [
+        ("Rifleman", "rifleman"),
+        ("95th", "rifleman"),
+        ("line infantry", "line_infantry"),
+        ("Line_Infantry", "line_infantry"),
+        ("captain", "officer"),
+        ("cannon", "gun"),
+        ("special character", "special_character"),
+        ("Chasseur", "chasseur"),
+    ],
+)
 def test_kinds_by_name_and_alias(kind: str, expected: str) -> None:
     assert make_engine().check_figure(FigureSpec("X", "British", kind)).kind == expected
 
 
 def test_stats_are_normalised() -> None:
-    spec = make_engine().check_figure(FigureSpec(" Rifleman   Harris ", "british", "rifleman",
-                                                 {"i": 4, "dexterity": 3, "horse": "no", "weapons": "Baker rifle+sword+rifle"}))
-    assert spec.name == "Rifleman Harris" and spec.stats == {"I": 4, "D": 3, "weapons": "baker_rifle+sword", "horse": "no"}
+    spec = make_engine().check_figure(
+        FigureSpec(
+            " Rifleman   Harris ",
+            "british",
+            "rifleman",
+            {"i": 4, "dexterity": 3, "horse": "no", "weapons": "Baker rifle+sword+rifle"},
+        )
+    )
+    assert spec.name == "Rifleman Harris" and spec.stats == {
+        "I": 4,
+        "D": 3,
+        "weapons": "baker_rifle+sword",
+        "horse": "no",
+    }
 
 
-@pytest.mark.parametrize("given, horse", [("yes", "yes"), ("Y", "yes"), ("true", "yes"), ("1", "yes"), ("on", "yes"),
-                                          (True, "yes"), (1, "yes"), ("no", "no"), ("n", "no"), ("false", "no"),
-                                          ("0", "no"), (" OFF ", "no"), (False, "no"), (0, "no")])
+@pytest.mark.parametrize(
+    "given, horse",
+    [
+        ("yes", "yes"),
+        ("Y", "yes"),
+        ("true", "yes"),
+        ("1", "yes"),
+        ("on", "yes"),
+        (True, "yes"),
+        (1, "yes"),
+        ("no", "no"),
+        ("n", "no"),
+        ("false", "no"),
+        ("0", "no"),
+        (" OFF ", "no"),
+        (False, "no"),
+        (0, "no"),
+    ],
+)
 def test_a_horse_is_given_with_the_words_nsr_and_yasg_take(given: object, horse: str) -> None:
     spec = make_engine().check_figure(FigureSpec("A", "british", "rifleman", {"horse": given}))
     assert spec.stats["horse"] == horse
 
 
-@pytest.mark.parametrize("spec, fragment", [
-    (FigureSpec("", "british", "rifleman"), "needs a name"),
-    (FigureSpec("A", "spanish", "rifleman"), "no side called"),
-    (FigureSpec("A", "british", "pikeman"), "does not know"),
-    (FigureSpec("A", "british", "rifleman", {"luck": 3}), "does not use"),
-    (FigureSpec("A", "british", "rifleman", {"I": 7}), "from 1 to 6"),
-    (FigureSpec("A", "british", "rifleman", {"F": 13}), "from 2 to 12"),
-    (FigureSpec("A", "british", "rifleman", {"I": "four"}), "whole number"),
-    (FigureSpec("A", "british", "rifleman", {"i": 3, "I": 4}), "twice"),
-    (FigureSpec("A", "british", "rifleman", {"weapons": "lance"}), "does not know"),
-    (FigureSpec("A", "british", "rifleman", {"weapons": "artillery"}), "kind gun"),
-    (FigureSpec("A", "british", "rifleman", {"horse": "maybe"}), "yes or no"),
-    (FigureSpec("A", "british", "gun", {"I": 3}), "only a firing skill"),
-])
+@pytest.mark.parametrize(
+    "spec, fragment",
+    [
+        (FigureSpec("", "british", "rifleman"), "needs a name"),
+        (FigureSpec("A", "spanish", "rifleman"), "no side called"),
+        (FigureSpec("A", "british", "pikeman"), "does not know"),
+        (FigureSpec("A", "british", "rifleman", {"luck": 3}), "does not use"),
+        (FigureSpec("A", "british", "rifleman", {"I": 7}), "from 1 to 6"),
+        (FigureSpec("A", "british", "rifleman", {"F": 13}), "from 2 to 12"),
+        (FigureSpec("A", "british", "rifleman", {"I": "four"}), "whole number"),
+        (FigureSpec("A", "british", "rifleman", {"i": 3, "I": 4}), "twice"),
+        (FigureSpec("A", "british", "rifleman", {"weapons": "lance"}), "does not know"),
+        (FigureSpec("A", "british", "rifleman", {"weapons": "artillery"}), "kind gun"),
+        (FigureSpec("A", "british", "rifleman", {"horse": "maybe"}), "yes or no"),
+        (FigureSpec("A", "british", "gun", {"I": 3}), "only a firing skill"),
+    ],
+)
 def test_check_figure_refuses(spec: FigureSpec, fragment: str) -> None:
     with pytest.raises(RuleError) as caught:
         make_engine().check_figure(spec)
@@ -126,10 +180,17 @@ def test_recruit_rolls_i_d_s_c_then_f_by_kind() -> None:
     dice = ScriptedDice(4, 3, 5, 2, 6)
     out = engine.recruit(FigureSpec("Harris", "british", "rifleman"), dice)
     assert out.state.stats == {"I": 4, "D": 3, "S": 5, "C": 2, "F": 12}
-    assert dice.reasons == ["Harris: I (1D6)", "Harris: D (1D6)", "Harris: S (1D6)", "Harris: C (1D6)",
-                            "Harris: firing skill (D6 + 6)"]
+    assert dice.reasons == [
+        "Harris: I (1D6)",
+        "Harris: D (1D6)",
+        "Harris: S (1D6)",
+        "Harris: C (1D6)",
+        "Harris: firing skill (D6 + 6)",
+    ]
     assert "rolls I 4, D 3, S 5, C 2, F 6+6 = 12" in out.events[0].text
-    special = engine.recruit(FigureSpec("Tongue", "british", "special character", {"I": 1, "D": 1, "S": 1, "C": 1}), ScriptedDice(2))
+    special = engine.recruit(
+        FigureSpec("Tongue", "british", "special character", {"I": 1, "D": 1, "S": 1, "C": 1}), ScriptedDice(2)
+    )
     assert special.state.stats["F"] == 5
     line = engine.recruit(FigureSpec("Pat", "british", "line", {"I": 1, "D": 1, "S": 1}), ScriptedDice(3))
     assert line.state.stats == {"I": 1, "D": 1, "S": 1, "C": 3, "F": 6}
@@ -141,8 +202,12 @@ def test_recruit_rolls_i_d_s_c_then_f_by_kind() -> None:
 
 
 def specs() -> list[FigureSpec]:
-    return [fig("Harris", "british", "rifleman", I=4), fig("Perkins", "british", "rifleman", I=2),
-            fig("Dubois", "french", "voltigeur", I=3), fig("Martin", "french", "voltigeur", I=3)]
+    return [
+        fig("Harris", "british", "rifleman", I=4),
+        fig("Perkins", "british", "rifleman", I=2),
+        fig("Dubois", "french", "voltigeur", I=3),
+        fig("Martin", "french", "voltigeur", I=3),
+    ]
 
 
 def test_order_of_movement_is_d6_plus_initiative_ties_by_unmodified_d6() -> None:
@@ -152,8 +217,9 @@ def test_order_of_movement_is_d6_plus_initiative_ties_by_unmodified_d6() -> None
     # Harris 6, Perkins 8, Dubois 6, Martin 6: a three-way tie rolls 4, 4, 5, then Harris and Dubois again 5, 2.
     assert out.state.order == ["Perkins", "Martin", "Harris", "Dubois"]
     assert out.state.active == "Perkins" and engine.whose_turn(out.state) == "british"
-    assert [r[2] for r in dice.rolls][:4] == [f"{n}: order of movement, D6 + I {i}" for n, i in
-                                              (("Harris", 4), ("Perkins", 2), ("Dubois", 3), ("Martin", 3))]
+    assert [r[2] for r in dice.rolls][:4] == [
+        f"{n}: order of movement, D6 + I {i}" for n, i in (("Harris", 4), ("Perkins", 2), ("Dubois", 3), ("Martin", 3))
+    ]
     assert "ties: Harris 4, Dubois 4, Martin 5; Harris 5, Dubois 2" in events(out, "order")[0].text
     assert events(out, "turn")[0].text == "Bound 1 · Perkins (british) to act."
 
@@ -168,15 +234,23 @@ def test_start_refuses_bad_rosters() -> None:
 
 def test_start_rolls_stats_a_roster_lacks() -> None:
     engine = make_engine()
-    out = engine.start([FigureSpec("Harris", "british", "rifleman"), fig("Dubois", "french", "voltigeur")],
-                       ScriptedDice(4, 3, 3, 3, 2, 6, 1))
+    out = engine.start(
+        [FigureSpec("Harris", "british", "rifleman"), fig("Dubois", "french", "voltigeur")],
+        ScriptedDice(4, 3, 3, 3, 2, 6, 1),
+    )
     assert char(out.state, "Harris").F == 8 and events(out, "recruit")
 
 
 def test_guns_are_not_in_the_order() -> None:
     engine = make_engine()
-    out = engine.start([fig("Harris", "british", "rifleman"), fig("Bess", "british", "gun", F=8),
-                        fig("Dubois", "french", "voltigeur")], ScriptedDice(6, 1))
+    out = engine.start(
+        [
+            fig("Harris", "british", "rifleman"),
+            fig("Bess", "british", "gun", F=8),
+            fig("Dubois", "french", "voltigeur"),
+        ],
+        ScriptedDice(6, 1),
+    )
     assert out.state.order == ["Harris", "Dubois"] and out.state.guns[0].F == 8
     assert any(line.name == "Bess" for line in engine.board(out.state).figures)
 
@@ -215,7 +289,7 @@ def test_unknown_actions_and_figures_are_refused() -> None:
 def test_reroll_the_order_every_bound_variant() -> None:
     engine = make_engine({"options": {"reroll_order_every_bound": True}})
     state = begin(engine, specs())
-    char(state, "Perkins").wounds.append(Wound("legs", "serious", 1, "x"))     # I 2 − 2 = 0
+    char(state, "Perkins").wounds.append(Wound("legs", "serious", 1, "x"))  # I 2 − 2 = 0
     for _ in range(3):
         state = play(engine, state, "done").state
     out = play(engine, state, "done", 1, 6, 1, 4)
@@ -269,8 +343,15 @@ def test_concede() -> None:
 
 def test_state_round_trips_through_json_with_a_pending_decision() -> None:
     engine = make_engine()
-    state = begin(engine, [fig("Sharpe", "british", "rifle_officer", C=5), fig("Lancier", "french", "cavalryman"),
-                           fig("Bess", "british", "gun"), fig("Dubois", "french", "voltigeur")])
+    state = begin(
+        engine,
+        [
+            fig("Sharpe", "british", "rifle_officer", C=5),
+            fig("Lancier", "french", "cavalryman"),
+            fig("Bess", "british", "gun"),
+            fig("Dubois", "french", "voltigeur"),
+        ],
+    )
     char(state, "Dubois").wounds.append(Wound("chest", "serious", 1, "Sharpe"))
     state.dropped.append(__import__("rules.sharpe.state", fromlist=["Dropped"]).Dropped("musket", "X", 1))
     asked = play(engine, state, "attack", defender="Lancier", at="horse")
@@ -280,13 +361,16 @@ def test_state_round_trips_through_json_with_a_pending_decision() -> None:
     assert engine.whose_turn(loaded) == "french"
 
 
-@pytest.mark.parametrize("change, fragment", [
-    (lambda d: d["characters"][0].update(side="spanish"), "characters[0].side"),
-    (lambda d: d.update(order=["Nobody"]), "order"),
-    (lambda d: d.update(active="Nobody"), "active"),
-    (lambda d: d["characters"][0].update(weapons=["lance"]), "weapons"),
-    (lambda d: d.update(bound="one"), "bound"),
-])
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        (lambda d: d["characters"][0].update(side="spanish"), "characters[0].side"),
+        (lambda d: d.update(order=["Nobody"]), "order"),
+        (lambda d: d.update(active="Nobody"), "active"),
+        (lambda d: d["characters"][0].update(weapons=["lance"]), "weapons"),
+        (lambda d: d.update(bound="one"), "bound"),
+    ],
+)
 def test_load_state_reports_problems(change, fragment: str) -> None:
     engine = make_engine()
     data = json.loads(json.dumps(engine.dump_state(begin(engine, specs()))))
@@ -338,9 +422,15 @@ def test_between_games_missing_d6_games() -> None:
     engine = make_engine({"options": {"kill_outcome": "miss_d6_games"}})
     results = engine.after_battle(finished_state(), ScriptedDice(2, 5))
     assert [(r.fate, r.misses) for r in results] == [("injured", 2), ("injured", 5)]
-    assert [r.text for r in results] == ["Perkins rolls 2: he misses the next 2 games.", "Dubois rolls 5: he misses the next 5 games."]
+    assert [r.text for r in results] == [
+        "Perkins rolls 2: he misses the next 2 games.",
+        "Dubois rolls 5: he misses the next 5 games.",
+    ]
     one = engine.after_battle(finished_state(), ScriptedDice(1, 1))
-    assert [r.text for r in one] == ["Perkins rolls 1: he misses the next game.", "Dubois rolls 1: he misses the next game."]
+    assert [r.text for r in one] == [
+        "Perkins rolls 1: he misses the next game.",
+        "Dubois rolls 1: he misses the next game.",
+    ]
 
 
 def test_between_games_no_lasting_harm() -> None:
@@ -365,8 +455,15 @@ def test_a_seeded_game_never_breaks() -> None:
     """Random but legal actions for many bounds: the engine keeps its promises (no crash, state round-trips)."""
     engine = make_engine()
     dice = SeededDice(11)
-    state = begin(engine, [fig("Sharpe", "british", "rifle_officer", F=10), fig("Harper", "british", "rifle_sergeant", F=9),
-                           fig("Dubois", "french", "voltigeur"), fig("Lancier", "french", "cavalryman")])
+    state = begin(
+        engine,
+        [
+            fig("Sharpe", "british", "rifle_officer", F=10),
+            fig("Harper", "british", "rifle_sergeant", F=9),
+            fig("Dubois", "french", "voltigeur"),
+            fig("Lancier", "french", "cavalryman"),
+        ],
+    )
     targets = {"british": ["Dubois", "Lancier"], "french": ["Sharpe", "Harper"]}
     for step in range(200):
         if state.over:

@@ -4,6 +4,7 @@
    Sergeant (S 6) and Harris (S 4) force the door of strength 10, rolling 4 and 3.
 2. The Captain's melee (18): six points all round against four Frenchmen, an officer and a push.
 """
+
 from __future__ import annotations
 
 from tests.rules.test_sharpe_helpers import (
@@ -31,10 +32,10 @@ def door_game(**options):
 def test_oak_door_harris_and_the_sergeant_force_it_a_sharpe_5() -> None:
     engine, state = door_game()
     state = play(engine, state, "move", figure="Harris", pace="walk", distance=5).state
-    state = play(engine, state, "done").state          # Harris waits at the door
+    state = play(engine, state, "done").state  # Harris waits at the door
     shot = play(engine, state, "shoot", 5, 4, target="Harris", range=40)
     [line] = texts(shot, "shot")
-    assert "skill 6 −1 target moving −2 range 40″ = 3 · 2D6 = 9 > 3: miss" in line   # "the shot goes wide"
+    assert "skill 6 −1 target moving −2 range 40″ = 3 · 2D6 = 9 > 3: miss" in line  # "the shot goes wide"
     state = play(engine, shot.state, "done").state
     state = play(engine, state, "move", figure="Sergeant", distance=6).state
     door = play(engine, state, "task", 4, 3, helpers="Harris", strength=10, object="the oak door")
@@ -71,7 +72,9 @@ def test_oak_door_with_the_dodge_house_rule_harris_takes_the_shot() -> None:
     assert asked.pending is not None and asked.pending.decider == "british"
     assert [c.value for c in asked.pending.choices] == ["dodge", "take"]
     refused(engine, asked.state, "done", "Waiting for the british")
-    took = play(engine, asked.state, "defend", 5, 4, side="british", choice="take", pending=asked.pending.params["pending"])
+    took = play(
+        engine, asked.state, "defend", 5, 4, side="british", choice="take", pending=asked.pending.params["pending"]
+    )
     assert "miss" in texts(took, "shot")[0]
     assert engine.whose_turn(took.state) == "french"
 
@@ -108,9 +111,9 @@ def captain_game():
 
 def test_the_captains_melee_a_sharpe_23() -> None:
     engine, state = captain_game()
+
     def cap(s):
         return char(s, "Captain")
-
 
     # The Captain attacks a French soldier and seriously wounds him; the man recoils.
     asked = play(engine, state, "attack", defender="Jean")
@@ -119,9 +122,9 @@ def test_the_captains_melee_a_sharpe_23() -> None:
     assert "C 6 + D6 4 = 10 vs parry C 2 + D6 2 = 4: hit" in texts(hit, "melee")[0]
     assert "location 1: legs" in texts(hit, "melee")[0] and "= 8: serious wound" in texts(hit, "melee")[0]
     assert char(hit.state, "Jean").crawl_only and "recoils 1″" in texts(hit, "wound")[0]
-    assert cap(hit.state).spent["C"] == 1                                   # 6 → 5
+    assert cap(hit.state).spent["C"] == 1  # 6 → 5
     state = play(engine, hit.state, "done").state
-    assert state.active == "Pierre"                                          # Jean is wounded: no turn
+    assert state.active == "Pierre"  # Jean is wounded: no turn
 
     # A second soldier from the right: the Captain does not turn but ripostes (−1, A-SHARPE-8).
     asked = play(engine, state, "attack", defender="Captain", flank="right")
@@ -131,8 +134,8 @@ def test_the_captains_melee_a_sharpe_23() -> None:
     line = texts(rip, "melee")[0]
     assert "C 2 +1 from the right, not turned + D6 3 = 6" in line
     assert "riposte C 5 −1 not turned + D6 4 = 8: the riposte goes home" in line and "serious wound" in line
-    assert cap(rip.state).spent["C"] == 3                                   # 5 → 3
-    assert rip.state.active == "Paul"                                        # Pierre's turn ended with his wound
+    assert cap(rip.state).spent["C"] == 3  # 5 → 3
+    assert rip.state.active == "Paul"  # Pierre's turn ended with his wound
 
     # A third from the left: the Captain turns (D 6, throws 5) and parries a 1.
     asked = play(engine, rip.state, "attack", defender="Captain", flank="left")
@@ -141,7 +144,7 @@ def test_the_captains_melee_a_sharpe_23() -> None:
     assert "turn" not in {c.value for c in turned.pending.choices}
     parried = play(engine, turned.state, "defend", 1, 2, side="british", choice="parry")
     assert "C 2 + D6 1 = 3 vs parry C 3 + D6 2 = 5: parried" in texts(parried, "melee")[0]
-    assert cap(parried.state).spent == {"I": 0, "D": 1, "S": 0, "C": 4}     # C 2, D 5
+    assert cap(parried.state).spent == {"I": 0, "D": 1, "S": 0, "C": 4}  # C 2, D 5
     state = play(engine, parried.state, "done").state
 
     # The officer from the left: turn against D 5, then a dodge, 3 +1 for a sword thrust = 4 ≤ D 4.
@@ -150,7 +153,7 @@ def test_the_captains_melee_a_sharpe_23() -> None:
     assert "D6 4 vs D 5: succeeds" in texts(turned, "check")[0]
     dodged = play(engine, turned.state, "defend", 3, side="british", choice="dodge")
     assert "D6 3 +1 a sword thrust = 4 vs D 4: succeeds" in texts(dodged, "melee")[0]
-    assert cap(dodged.state).spent["D"] == 3                                # D 3
+    assert cap(dodged.state).spent["D"] == 3  # D 3
     state = play(engine, dodged.state, "done").state
 
     # The next man fails to push an attacker aside; the one after succeeds.
@@ -163,7 +166,7 @@ def test_the_captains_melee_a_sharpe_23() -> None:
     # He cannot dodge (still in contact with the officer); a distraction on a 6 fails; then a draw.
     asked = play(engine, pushed.state, "attack", defender="Captain", flank="left")
     offered = {c.value for c in asked.pending.choices}
-    assert "dodge" not in offered and {"parry", "riposte", "distract"} <= offered      # A-SHARPE-29
+    assert "dodge" not in offered and {"parry", "riposte", "distract"} <= offered  # A-SHARPE-29
     failed = play(engine, asked.state, "defend", 6, side="british", choice="distract")
     assert "fails (a 6 always fails)" in texts(failed, "check")[0]
     draw = play(engine, failed.state, "defend", 3, 6, side="british", choice="parry")
@@ -177,7 +180,7 @@ def test_the_captains_melee_a_sharpe_23() -> None:
     asked = play(engine, state, "attack", defender="Officer")
     killed = play(engine, asked.state, "defend", 6, 1, 6, 2, 1, side="french", choice="parry")
     assert "kill" in texts(killed, "melee")[0] and char(killed.state, "Officer").out
-    assert "they hold" in texts(killed, "morale")[0]                                   # 14 (optional)
+    assert "they hold" in texts(killed, "morale")[0]  # 14 (optional)
     state = play(engine, killed.state, "done").state
     while state.active != "Marcel":
         state = play(engine, state, "done").state

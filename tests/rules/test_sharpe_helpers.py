@@ -1,16 +1,19 @@
 """Helpers the Sharpe tests share: forced and seeded dice, rosters, and acting with a check that
 the given state is never changed."""
+
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
 from rules.core import Action, FigureSpec, Outcome, RuleError
 from rules.sharpe.engine import SharpeEngine, make_engine
 from rules.sharpe.state import SharpeState
-from tests.dice import RandomDice as SeededDice, ScriptedDice  # noqa: F401  (re-exported to the Sharpe tests)
+from tests.dice import RandomDice as SeededDice
+from tests.dice import ScriptedDice
 
 
 def fig(name: str, side: str, kind: str, **stats: Any) -> FigureSpec:
@@ -31,8 +34,15 @@ def begin(engine: SharpeEngine, specs: list[FigureSpec], order: Sequence[str] | 
     return state
 
 
-def play(engine: SharpeEngine, state: SharpeState, name: str, *dice: int, side: str | None = None,
-         by_gm: bool = False, **params: Any) -> Outcome[SharpeState]:
+def play(
+    engine: SharpeEngine,
+    state: SharpeState,
+    name: str,
+    *dice: int,
+    side: str | None = None,
+    by_gm: bool = False,
+    **params: Any,
+) -> Outcome[SharpeState]:
     """Act with exactly these forced dice (all used), checking the given state is left untouched."""
     before = json.dumps(engine.dump_state(state), sort_keys=True)
     forced = ScriptedDice(*dice)
@@ -45,8 +55,16 @@ def play(engine: SharpeEngine, state: SharpeState, name: str, *dice: int, side: 
     return outcome
 
 
-def refused(engine: SharpeEngine, state: SharpeState, name: str, fragment: str, *, side: str | None = None,
-            by_gm: bool = False, **params: Any) -> str:
+def refused(
+    engine: SharpeEngine,
+    state: SharpeState,
+    name: str,
+    fragment: str,
+    *,
+    side: str | None = None,
+    by_gm: bool = False,
+    **params: Any,
+) -> str:
     """The action is refused with a sentence holding ``fragment``, before any die is rolled."""
     before = json.dumps(engine.dump_state(state), sort_keys=True)
     forced = ScriptedDice()

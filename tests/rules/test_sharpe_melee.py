@@ -1,6 +1,7 @@
 """Melee (8-11) and its optional parts (15-17): the defender's choice, turning, second attacks, every
 combat and wound modifier, draws, recoil and follow-up, bare hands, capture, silent approach,
 distraction, dodging, killing unconscious men and fighting horsemen."""
+
 from __future__ import annotations
 
 import pytest
@@ -67,7 +68,7 @@ def test_second_attacks_from_the_flank_when_he_does_not_turn(flank: str, bonus: 
     assert "turn" in choices(asked) and f"+{bonus} to him unless Dubois turns" in asked.pending.prompt
     parried = answer(engine, asked, "parry", 1, 6)
     assert f"C 4 +{bonus} from the {flank}, not turned + D6 1 = {5 + bonus}" in line(parried)
-    assert "vs parry C 2 + D6 6 = 8" in line(parried)                       # a parry takes no penalty
+    assert "vs parry C 2 + D6 6 = 8" in line(parried)  # a parry takes no penalty
 
 
 def test_riposte_when_not_turned_is_minus_one_a_sharpe_8() -> None:
@@ -106,13 +107,13 @@ def test_a_draw_holds_him_so_he_cannot_turn_a_sharpe_23() -> None:
 def test_no_points_left_means_a_bare_d6_a_sharpe_9() -> None:
     engine, state = game()
     char(state, "Dubois").spent.update({"C": 3, "D": 4, "I": 4})
-    out = play(engine, state, "attack", 1, 6, defender="Dubois")           # one choice: taken at once
+    out = play(engine, state, "attack", 1, 6, defender="Dubois")  # one choice: taken at once
     assert out.pending is None and "vs bare D6 6: a draw" in line(out)
     char(state, "Dubois").spent.update({"C": 3, "D": 0, "I": 4})
     asked = play(engine, state, "attack", defender="Dubois")
     assert choices(asked) == ["dodge", "d6"]
     char(state, "Dubois").spent.update({"C": 2, "D": 0, "I": 4})
-    assert choices(play(engine, state, "attack", defender="Dubois")) == ["parry", "dodge"]   # one C: no riposte
+    assert choices(play(engine, state, "attack", defender="Dubois")) == ["parry", "dodge"]  # one C: no riposte
 
 
 def test_riposte_needs_two_points_and_a_weapon() -> None:
@@ -120,7 +121,10 @@ def test_riposte_needs_two_points_and_a_weapon() -> None:
     char(state, "Dubois").spent["C"] = 2
     assert "riposte" not in choices(play(engine, state, "attack", defender="Dubois"))
     engine2 = new_engine()
-    state2 = begin(engine2, [fig("Sharpe", "british", "rifle_officer", C=5), fig("Pistolier", "french", "officer", weapons=["pistol"])])
+    state2 = begin(
+        engine2,
+        [fig("Sharpe", "british", "rifle_officer", C=5), fig("Pistolier", "french", "officer", weapons=["pistol"])],
+    )
     asked = play(engine2, state2, "attack", defender="Pistolier")
     assert "riposte" not in choices(asked)
     out = answer(engine2, asked, "parry", 1, 6)
@@ -131,7 +135,7 @@ def test_no_dodge_while_in_contact_with_another_enemy_a_sharpe_29() -> None:
     engine, state = game()
     state.contacts.append(Contact("Dubois", "Harris", 1))
     assert "dodge" not in choices(play(engine, state, "attack", defender="Dubois"))
-    state.contacts = [Contact("Dubois", "Martin", 1)]                      # a comrade does not pin him
+    state.contacts = [Contact("Dubois", "Martin", 1)]  # a comrade does not pin him
     assert "dodge" in choices(play(engine, state, "attack", defender="Dubois"))
 
 
@@ -150,13 +154,18 @@ def test_a_man_with_no_room_still_parries_by_default_a_sharpe_28() -> None:
 
 
 def state_specs():
-    return [fig("Sharpe", "british", "rifle_officer", I=6, D=5, S=5, C=5, F=10), fig("Dubois", "french", "voltigeur", C=3)]
+    return [
+        fig("Sharpe", "british", "rifle_officer", I=6, D=5, S=5, C=5, F=10),
+        fig("Dubois", "french", "voltigeur", C=3),
+    ]
 
 
 @pytest.mark.parametrize("strength, mod", [(1, -1), (2, -1), (3, 0), (4, 0), (5, 1), (6, 1)])
 def test_attacker_strength_on_the_wound_roll(strength: int, mod: int) -> None:
     engine = new_engine()
-    state = begin(engine, [fig("Sharpe", "british", "rifle_officer", S=strength, C=5), fig("Dubois", "french", "voltigeur", C=3)])
+    state = begin(
+        engine, [fig("Sharpe", "british", "rifle_officer", S=strength, C=5), fig("Dubois", "french", "voltigeur", C=3)]
+    )
     out = answer(engine, play(engine, state, "attack", defender="Dubois"), "parry", 6, 1, 1, 1)
     expected = f"score 7 + D6 1{'' if not mod else (' +1' if mod > 0 else ' −1')}{f' strength {strength}' if mod else ''} = {8 + mod}"
     assert expected in line(out)
@@ -165,7 +174,9 @@ def test_attacker_strength_on_the_wound_roll(strength: int, mod: int) -> None:
 def test_uphill_horseback_fallen_and_left_hand() -> None:
     engine, state = game()
     char(state, "Dubois").down = "fallen"
-    out = answer(engine, play(engine, state, "attack", defender="Dubois", uphill="attacker", left_hand=True), "parry", 1, 6)
+    out = answer(
+        engine, play(engine, state, "attack", defender="Dubois", uphill="attacker", left_hand=True), "parry", 1, 6
+    )
     assert "C 5 +1 uphill +1 a fallen man −1 left hand + D6 1 = 7" in line(out)
     assert "vs parry C 3 −1 on the ground + D6 6 = 8" in line(out)
     up = answer(engine, play(engine, game()[1], "attack", defender="Dubois", uphill="defender"), "parry", 1, 6)
@@ -200,9 +211,13 @@ def test_bare_hands_blows_a_sharpe_31() -> None:
     engine, state = game()
     punch = answer(engine, play(engine, state, "attack", defender="Dubois", weapon="bare"), "parry", 6, 1, 1, 1, 5, 1)
     assert "location 1 → 1 → 5: chest" in line(punch) and "−1 no weapon" in line(punch)
-    kick = answer(engine, play(engine, state, "attack", defender="Dubois", weapon="bare", blow="kick"), "parry", 6, 1, 5, 1)
+    kick = answer(
+        engine, play(engine, state, "attack", defender="Dubois", weapon="bare", blow="kick"), "parry", 6, 1, 5, 1
+    )
     assert "kick location 5: abdomen" in line(kick)
-    butt = answer(engine, play(engine, state, "attack", defender="Dubois", weapon="bare", blow="headbutt"), "parry", 6, 1, 1, 1)
+    butt = answer(
+        engine, play(engine, state, "attack", defender="Dubois", weapon="bare", blow="headbutt"), "parry", 6, 1, 1, 1
+    )
     assert "location: head (head butt)" in line(butt)
     refused(engine, state, "attack", "bare hands", defender="Dubois", blow="kick")
 
@@ -279,7 +294,7 @@ def test_dodge_a_sword_thrust_is_plus_one_and_a_failed_dodge_is_2d6_a_sharpe_30(
     assert "the blow lands" in line(failed) and "2D6 3+4 +1 strength 5 = 8" in line(failed)
     state.active = "Harris"
     plain = answer(engine, play(engine, state, "attack", defender="Dubois"), "dodge", 4)
-    assert "D6 4 vs D 4: succeeds" in line(plain)                           # a bayonet is no sword
+    assert "D6 4 vs D 4: succeeds" in line(plain)  # a bayonet is no sword
 
 
 def test_one_attack_and_no_shooting_after_it() -> None:

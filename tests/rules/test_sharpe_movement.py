@@ -1,5 +1,6 @@
 """Movement (4) and actions (5): paces, wounds and bad going, contact, horses' paces and turns,
 falls, rising, collisions, pushing, action checks and their modifiers, strength tasks, loading guns."""
+
 from __future__ import annotations
 
 import pytest
@@ -118,8 +119,17 @@ def mounted(pace: str = "halt", **options):
     return engine, state
 
 
-@pytest.mark.parametrize("start, pace, ok", [("halt", "walk", True), ("halt", "trot", False), ("trot", "gallop", False),
-                                              ("canter", "gallop", True), ("gallop", "walk", False), ("gallop", "canter", True)])
+@pytest.mark.parametrize(
+    "start, pace, ok",
+    [
+        ("halt", "walk", True),
+        ("halt", "trot", False),
+        ("trot", "gallop", False),
+        ("canter", "gallop", True),
+        ("gallop", "walk", False),
+        ("gallop", "canter", True),
+    ],
+)
 def test_a_horse_changes_pace_one_step_at_a_time(start: str, pace: str, ok: bool) -> None:
     engine, state = mounted(start)
     if ok:
@@ -128,7 +138,9 @@ def test_a_horse_changes_pace_one_step_at_a_time(start: str, pace: str, ok: bool
         refused(engine, state, "move", "one step at a time", pace=pace, distance=3)
 
 
-@pytest.mark.parametrize("pace, limit, distance", [("walk", 180, 6), ("trot", 180, 9), ("canter", 90, 12), ("gallop", 45, 15)])
+@pytest.mark.parametrize(
+    "pace, limit, distance", [("walk", 180, 6), ("trot", 180, 9), ("canter", 90, 12), ("gallop", 45, 15)]
+)
 def test_mounted_distances_and_turns(pace: str, limit: int, distance: float) -> None:
     engine, state = mounted(pace)
     assert play(engine, state, "move", pace=pace, distance=distance, turn=limit)
@@ -184,8 +196,18 @@ def test_jumping_down_heights(height: int, mod: int) -> None:
     assert event.data["total"] == 1 + mod
 
 
-@pytest.mark.parametrize("situation, mod", [("backwards", 0), ("backwards_bad_going", 1), ("run_bad_going", 1),
-                                            ("low_wall", 1), ("fight_bad_going", 1), ("high_wall", 1), ("climb_tree", 0)])
+@pytest.mark.parametrize(
+    "situation, mod",
+    [
+        ("backwards", 0),
+        ("backwards_bad_going", 1),
+        ("run_bad_going", 1),
+        ("low_wall", 1),
+        ("fight_bad_going", 1),
+        ("high_wall", 1),
+        ("climb_tree", 0),
+    ],
+)
 def test_action_modifiers(situation: str, mod: int) -> None:
     engine, state = game()
     out = play(engine, state, "check", 2, ability="D", situation=situation)
@@ -200,7 +222,7 @@ def test_a_natural_six_always_fails_and_checks_cost_a_point_a_sharpe_5() -> None
     five = play(engine, state, "check", 5, ability="S", modifier=2)
     assert "fails" in texts(five)[0]
     again = play(engine, six.state, "check", 5, ability="S")
-    assert "vs S 5: succeeds" in texts(again)[0]                  # the first check cost a point
+    assert "vs S 5: succeeds" in texts(again)[0]  # the first check cost a point
 
 
 def test_a_failed_dexterity_check_on_an_obstacle_is_a_fall() -> None:

@@ -1,5 +1,6 @@
 """The engine against the exact odds of RULES-NOTES.md section 7 (Sharpe): seeded dice, each
 procedure played through the engine a few thousand times, within four standard errors."""
+
 from __future__ import annotations
 
 import copy
@@ -33,11 +34,14 @@ def first(outcome, kind: str) -> Any:
 # --- shooting ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind, skill, params, p_hit", [
-    ("line_infantry", 6, {"range": 20}, 0.3889),                  # skill 6, +0
-    ("rifleman", 8, {"range": 10}, 0.8056),                       # skill 8, +1 short range
-    ("rifleman", 10, {"range": 20}, 0.8889),                      # skill 10, +0
-])
+@pytest.mark.parametrize(
+    "kind, skill, params, p_hit",
+    [
+        ("line_infantry", 6, {"range": 20}, 0.3889),  # skill 6, +0
+        ("rifleman", 8, {"range": 10}, 0.8056),  # skill 8, +1 short range
+        ("rifleman", 10, {"range": 20}, 0.8889),  # skill 10, +0
+    ],
+)
 def test_hit_odds_and_misfires(kind: str, skill: int, params: dict, p_hit: float) -> None:
     engine = new_engine()
     state = begin(engine, [fig("Shooter", "british", kind, F=skill), fig("Target", "french", "voltigeur")])
@@ -66,10 +70,13 @@ class HitThenRandom(SeededDice):
         return super().roll(sides, reason)
 
 
-@pytest.mark.parametrize("down, expected", [
-    ("", {"none": 0.0648, "light": 0.3380, "serious": 0.4722, "kill": 0.1250}),
-    ("fallen", {"none": 0.0185, "light": 0.2500, "serious": 0.5139, "kill": 0.2176}),
-])
+@pytest.mark.parametrize(
+    "down, expected",
+    [
+        ("", {"none": 0.0648, "light": 0.3380, "serious": 0.4722, "kill": 0.1250}),
+        ("fallen", {"none": 0.0185, "light": 0.2500, "serious": 0.5139, "kill": 0.2176}),
+    ],
+)
 def test_wound_distribution_of_one_hit(down: str, expected: dict[str, float]) -> None:
     engine = new_engine()
     state = begin(engine, [fig("Shooter", "british", "line_infantry"), fig("Target", "french", "voltigeur")])
@@ -99,9 +106,14 @@ def test_wound_distribution_by_location() -> None:
 def test_melee_attack_against_a_parry_edge_zero() -> None:
     """Edge 0 (C 4 against a bare-handed parry C 5 −1), strength 3 (wound modifier 0)."""
     engine = new_engine()
-    state = begin(engine, [fig("Attacker", "british", "officer", C=4, S=3),
-                           fig("Defender", "french", "officer", C=5, weapons=["pistol"])])
-    char(state, "Defender").spent.update({"D": 4, "I": 4})     # nothing left but the parry: taken at once
+    state = begin(
+        engine,
+        [
+            fig("Attacker", "british", "officer", C=4, S=3),
+            fig("Defender", "french", "officer", C=5, weapons=["pistol"]),
+        ],
+    )
+    char(state, "Defender").spent.update({"D": 4, "I": 4})  # nothing left but the parry: taken at once
     n = 2000
     results = []
     for outcome in run(engine, state, "attack", {"defender": "Defender"}, n, 17):
@@ -127,8 +139,14 @@ def test_action_check_odds(ability: int, modifier: int, p: float) -> None:
 
 def test_the_oak_door_succeeds_five_times_in_nine() -> None:
     engine = new_engine()
-    state = begin(engine, [fig("Sergeant", "british", "rifle_sergeant", S=6), fig("Harris", "british", "rifleman", S=4),
-                           fig("Dubois", "french", "voltigeur")])
+    state = begin(
+        engine,
+        [
+            fig("Sergeant", "british", "rifle_sergeant", S=6),
+            fig("Harris", "british", "rifleman", S=4),
+            fig("Dubois", "french", "voltigeur"),
+        ],
+    )
     n = 2000
     outcomes = run(engine, state, "task", {"helpers": "Harris", "strength": 10, "object": "the oak door"}, n, 9)
     assert close(sum(1 for o in outcomes if first(o, "task").data["ok"]), n, 5 / 9)

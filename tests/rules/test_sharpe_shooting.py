@@ -1,5 +1,6 @@
 """Shooting (7): every modifier, every range band, caps, misfires and weather, reloading over bounds,
 automatic hits, multi-wound weapons, cover, horse or rider, picking up weapons, artillery."""
+
 from __future__ import annotations
 
 import pytest
@@ -64,8 +65,15 @@ def test_every_shooting_modifier() -> None:
     dubois.moved_bound, dubois.moved = 1, 4.0
     state.night = True
     data = shot_data(engine, state, "Redcoat", "Dubois", 6, resting=True)
-    assert mods(data) == {"light wounds": -1, "serious wounds": -2, "firer moving": -1, "target moving": -1,
-                          "night": -1, "short range": 1, "resting the gun": 1}
+    assert mods(data) == {
+        "light wounds": -1,
+        "serious wounds": -2,
+        "firer moving": -1,
+        "target moving": -1,
+        "night": -1,
+        "short range": 1,
+        "resting the gun": 1,
+    }
     assert data["skill"] == 6 - 1 - 2 - 1 - 1 - 1 + 1 + 1
 
 
@@ -78,10 +86,14 @@ def test_mounted_target_and_aimed_shot_a_sharpe_4() -> None:
 
 def test_aimed_needs_a_whole_move_standing_still() -> None:
     engine, state = game()
-    refused(engine, state, "shoot", "aimed shot needs", by_gm=True, shooter="Redcoat", target="Dubois", range=10, aimed=True)
+    refused(
+        engine, state, "shoot", "aimed shot needs", by_gm=True, shooter="Redcoat", target="Dubois", range=10, aimed=True
+    )
     state.bound = 3
     char(state, "Redcoat").moved_bound = 2
-    refused(engine, state, "shoot", "aimed shot needs", by_gm=True, shooter="Redcoat", target="Dubois", range=10, aimed=True)
+    refused(
+        engine, state, "shoot", "aimed shot needs", by_gm=True, shooter="Redcoat", target="Dubois", range=10, aimed=True
+    )
 
 
 def test_left_hand_pistol() -> None:
@@ -89,14 +101,31 @@ def test_left_hand_pistol() -> None:
     data = shot_data(engine, state, "Lieutenant", "Dubois", 3, left_hand=True)
     assert mods(data) == {"short range": 1, "left hand": -1}
     char(state, "Lieutenant").wounds.append(Wound("right_arm", "serious", 1, "x"))
-    assert mods(shot_data(engine, state, "Lieutenant", "Dubois", 3)) == {"short range": 1, "left hand": -1, "serious wounds": -2}
+    assert mods(shot_data(engine, state, "Lieutenant", "Dubois", 3)) == {
+        "short range": 1,
+        "left hand": -1,
+        "serious wounds": -2,
+    }
 
 
 BANDS = [
-    ("Redcoat", 6, 1), ("Redcoat", 6.5, 0), ("Redcoat", 24, 0), ("Redcoat", 24.5, -1), ("Redcoat", 36, -1),
-    ("Redcoat", 37, -2), ("Redcoat", 48, -2),
-    ("Lieutenant", 3, 1), ("Lieutenant", 3.5, -1), ("Lieutenant", 6, -1), ("Lieutenant", 7, -2), ("Lieutenant", 12, -2),
-    ("Harris", 10, 1), ("Harris", 10.5, 0), ("Harris", 48, 0), ("Harris", 49, -1), ("Harris", 300, -1),
+    ("Redcoat", 6, 1),
+    ("Redcoat", 6.5, 0),
+    ("Redcoat", 24, 0),
+    ("Redcoat", 24.5, -1),
+    ("Redcoat", 36, -1),
+    ("Redcoat", 37, -2),
+    ("Redcoat", 48, -2),
+    ("Lieutenant", 3, 1),
+    ("Lieutenant", 3.5, -1),
+    ("Lieutenant", 6, -1),
+    ("Lieutenant", 7, -2),
+    ("Lieutenant", 12, -2),
+    ("Harris", 10, 1),
+    ("Harris", 10.5, 0),
+    ("Harris", 48, 0),
+    ("Harris", 49, -1),
+    ("Harris", 300, -1),
 ]
 
 
@@ -107,10 +136,22 @@ def test_range_bands_upper_bound_inclusive_a_sharpe_18(shooter: str, distance: f
     assert sum(mods(data).values()) == expected
 
 
-@pytest.mark.parametrize("shooter, weapon, distance", [("Redcoat", None, 48.5), ("Lieutenant", None, 12.5), ("Harper", "volley gun", 30.5)])
+@pytest.mark.parametrize(
+    "shooter, weapon, distance", [("Redcoat", None, 48.5), ("Lieutenant", None, 12.5), ("Harper", "volley gun", 30.5)]
+)
 def test_beyond_the_last_band_is_refused(shooter: str, weapon: str | None, distance: float) -> None:
     engine, state = game()
-    refused(engine, state, "shoot", "out of range", by_gm=True, shooter=shooter, target="Dubois", range=distance, weapon=weapon)
+    refused(
+        engine,
+        state,
+        "shoot",
+        "out of range",
+        by_gm=True,
+        shooter=shooter,
+        target="Dubois",
+        range=distance,
+        weapon=weapon,
+    )
 
 
 @pytest.mark.parametrize("distance, expected", [(5, 0), (15, 0), (15.5, -1), (30, -1)])
@@ -129,7 +170,9 @@ def test_artillery_bands(distance: float, expected: int) -> None:
 
 def test_musket_caps_skill_at_nine_before_modifiers() -> None:
     engine = new_engine()
-    state = begin(engine, [fig("Tongue", "british", "rifleman", F=12, weapons=["musket"]), fig("Dubois", "french", "voltigeur")])
+    state = begin(
+        engine, [fig("Tongue", "british", "rifleman", F=12, weapons=["musket"]), fig("Dubois", "french", "voltigeur")]
+    )
     data = shot_data(engine, state, "Tongue", "Dubois", 6)
     assert data["base"] == 9 and data["skill"] == 10
 
@@ -144,14 +187,16 @@ def test_tap_loaded_rifle_fires_sooner_but_as_a_musket() -> None:
     out = play(engine, state, "shoot", 3, 3, 1, 1, 1, target="Dubois", range=20, tap_load=True)
     rifle = char(out.state, "Harris").firearms[0]
     assert rifle.tap and rifle.reload_left == 1
-    state = bounds(engine, out.state, 2)                                         # bound 3
+    state = bounds(engine, out.state, 2)  # bound 3
     data = shot_data(engine, state, "Harris", "Dubois", 20)
     assert data["base"] == 9
 
 
 def test_tap_load_only_for_rifles() -> None:
     engine, state = game()
-    refused(engine, state, "shoot", "tap loaded", by_gm=True, shooter="Redcoat", target="Dubois", range=10, tap_load=True)
+    refused(
+        engine, state, "shoot", "tap loaded", by_gm=True, shooter="Redcoat", target="Dubois", range=10, tap_load=True
+    )
 
 
 def test_two_and_twelve_always_misfire_a_sharpe_2() -> None:
@@ -165,7 +210,9 @@ def test_two_and_twelve_always_misfire_a_sharpe_2() -> None:
         assert char(out.state, "Best").firearms[0].repriming
 
 
-@pytest.mark.parametrize("weather, face, misfire", [("fog", 6, True), ("fog", 5, False), ("rain", 4, True), ("rain", 3, False)])
+@pytest.mark.parametrize(
+    "weather, face, misfire", [("fog", 6, True), ("fog", 5, False), ("rain", 4, True), ("rain", 3, False)]
+)
 def test_weather_misfires_on_the_extra_die(weather: str, face: int, misfire: bool) -> None:
     engine, state = game()
     state = play(engine, state, "weather", by_gm=True, weather=weather).state
@@ -221,8 +268,8 @@ def test_a_hit_or_suppression_while_reloading_costs_a_bound() -> None:
     engine, state = duel_with("Redcoat")
     state = miss(engine, state, "Redcoat")
     state = bounds(engine, state, 1)
-    state = play(engine, state, "done").state                                           # bound 2: Dubois's turn
-    out = play(engine, state, "shoot", 2, 3, 6, 1, 1, target="Redcoat", range=20)       # no effect: suppressed
+    state = play(engine, state, "done").state  # bound 2: Dubois's turn
+    out = play(engine, state, "shoot", 2, 3, 6, 1, 1, target="Redcoat", range=20)  # no effect: suppressed
     assert char(out.state, "Redcoat").suppressed_bound == 2
     ended = play(engine, out.state, "done")
     assert "interrupted" in " ".join(texts(ended, "reload"))
@@ -259,11 +306,11 @@ def test_the_volley_gun_needs_ten_bounds_and_the_rifle_fires_meanwhile() -> None
     state = play(engine, state, "shoot", 6, 5, weapon="volley gun", target="Dubois", range=20).state
     state = bounds(engine, state, 1)
     state = play(engine, state, "shoot", 6, 5, weapon="baker rifle", target="Dubois", range=20).state  # bound 2
-    state = bounds(engine, state, 10)                                                  # bound 12
+    state = bounds(engine, state, 10)  # bound 12
     refused(engine, state, "shoot", "reloading, 1 more", weapon="volley gun", target="Dubois", range=20)
-    state = bounds(engine, state, 1)                                                   # bound 13
+    state = bounds(engine, state, 1)  # bound 13
     volley, rifle = char(state, "Harper").firearms
-    assert volley.loaded and rifle.reload_left == 2           # one firearm at a time, in the order fired
+    assert volley.loaded and rifle.reload_left == 2  # one firearm at a time, in the order fired
     state = bounds(engine, state, 2)
     assert char(state, "Harper").firearms[1].loaded
 
@@ -275,8 +322,10 @@ def test_hit_card_reads_like_the_issue() -> None:
     engine, state = game()
     out = play(engine, state, "shoot", 2, 3, 5, 4, 4, target="Dubois", range=20)
     [line] = texts(out, "shot")
-    assert line == ("Harris fires his Baker rifle at Dubois (20″): skill 8 · 2D6 = 5 ≤ 8: hit · location 5: chest"
-                    " · wound 2D6 4+4 = 8: serious wound.")
+    assert line == (
+        "Harris fires his Baker rifle at Dubois (20″): skill 8 · 2D6 = 5 ≤ 8: hit · location 5: chest"
+        " · wound 2D6 4+4 = 8: serious wound."
+    )
     assert texts(out, "wound")[0].startswith("Dubois: serious wound to the chest — ")
 
 
@@ -316,7 +365,17 @@ def test_riflemen_and_aimed_shots_choose_horse_or_rider() -> None:
     engine, state = game()
     out = play(engine, state, "shoot", 2, 3, 1, 3, 3, 2, target="Lancier", range=20, at="horse")
     assert "at the horse" in texts(out, "shot")[0]
-    refused(engine, state, "shoot", "Only an aimed shot", by_gm=True, shooter="Redcoat", target="Lancier", range=20, at="horse")
+    refused(
+        engine,
+        state,
+        "shoot",
+        "Only an aimed shot",
+        by_gm=True,
+        shooter="Redcoat",
+        target="Lancier",
+        range=20,
+        at="horse",
+    )
     refused(engine, state, "shoot", "not on a horse", target="Dubois", range=20, at="horse")
 
 
@@ -324,8 +383,21 @@ def test_volley_gun_wounds_spread_over_the_group_a_sharpe_20() -> None:
     engine, state = game()
     # Range 10: 2D6 5 hits; D6 4 + 1 = 5 wounds: Dubois, Martin, Leroy, Dubois, Martin (location, 2D6 each).
     wounds = [1, 1, 1] * 5
-    out = play(engine, state, "shoot", 2, 3, 4, *wounds, by_gm=True, shooter="Harper", weapon="volley gun",
-               target="Dubois", also="Martin, Leroy", range=10)
+    out = play(
+        engine,
+        state,
+        "shoot",
+        2,
+        3,
+        4,
+        *wounds,
+        by_gm=True,
+        shooter="Harper",
+        weapon="volley gun",
+        target="Dubois",
+        also="Martin, Leroy",
+        range=10,
+    )
     assert "5 wounds (D6 4 + 1)" in texts(out, "shot")[0]
     victims = [e.data["target"] for e in events(out, "shot")[1:]]
     assert victims == ["Dubois", "Martin", "Leroy", "Dubois", "Martin"]
@@ -333,30 +405,86 @@ def test_volley_gun_wounds_spread_over_the_group_a_sharpe_20() -> None:
 
 def test_volley_gun_close_is_automatic_and_far_is_d3_plus_one() -> None:
     engine, state = game()
-    close = play(engine, state, "shoot", 1, 1, 1, 1, 1, 1, 1, by_gm=True, shooter="Harper", weapon="volley gun",
-                 target="Dubois", range=4)
+    close = play(
+        engine,
+        state,
+        "shoot",
+        1,
+        1,
+        1,
+        1,
+        1,
+        1,
+        1,
+        by_gm=True,
+        shooter="Harper",
+        weapon="volley gun",
+        target="Dubois",
+        range=4,
+    )
     assert "an automatic hit" in texts(close, "shot")[0] and "2 wounds (D6 1 + 1)" in texts(close, "shot")[0]
-    far = play(engine, state, "shoot", 2, 3, 3, *([1, 1, 1] * 4), by_gm=True, shooter="Harper", weapon="volley gun",
-               target="Dubois", range=20)
+    far = play(
+        engine,
+        state,
+        "shoot",
+        2,
+        3,
+        3,
+        *([1, 1, 1] * 4),
+        by_gm=True,
+        shooter="Harper",
+        weapon="volley gun",
+        target="Dubois",
+        range=20,
+    )
     assert "4 wounds (D3 3 + 1)" in texts(far, "shot")[0]
-    assert far.dice.rolls[2][0] == 3                                      # a d3
+    assert far.dice.rolls[2][0] == 3  # a d3
 
 
 def test_one_man_takes_every_wound() -> None:
     engine, state = game()
-    out = play(engine, state, "shoot", 1, 1, 1, 1, 6, 6, 6, by_gm=True, shooter="Harper", weapon="volley gun",
-               target="Dubois", range=4)
+    out = play(
+        engine,
+        state,
+        "shoot",
+        1,
+        1,
+        1,
+        1,
+        6,
+        6,
+        6,
+        by_gm=True,
+        shooter="Harper",
+        weapon="volley gun",
+        target="Dubois",
+        range=4,
+    )
     # first wound: legs 2D6 1+1 no effect; second: head 12, a kill.
     assert char(out.state, "Dubois").out
 
 
-@pytest.mark.parametrize("count_die, said", [(1, "The other wound strikes a man already down."),
-                                             (2, "The other 2 wounds strike men already down.")])
+@pytest.mark.parametrize(
+    "count_die, said",
+    [(1, "The other wound strikes a man already down."), (2, "The other 2 wounds strike men already down.")],
+)
 def test_wounds_left_over_strike_men_already_down(count_die: int, said: str) -> None:
     engine, state = game()
     # The first wound kills Dubois (head, 12); the rest find nobody standing.
-    out = play(engine, state, "shoot", count_die, 6, 6, 6, by_gm=True, shooter="Harper", weapon="volley gun",
-               target="Dubois", range=4)
+    out = play(
+        engine,
+        state,
+        "shoot",
+        count_die,
+        6,
+        6,
+        6,
+        by_gm=True,
+        shooter="Harper",
+        weapon="volley gun",
+        target="Dubois",
+        range=4,
+    )
     assert char(out.state, "Dubois").out
     assert texts(out, "shot")[-1] == said
 
@@ -364,17 +492,55 @@ def test_wounds_left_over_strike_men_already_down(count_die: int, said: str) -> 
 def test_group_only_for_volley_gun_and_artillery() -> None:
     engine, state = game()
     refused(engine, state, "shoot", "hits one man", target="Dubois", also="Martin", range=10)
-    refused(engine, state, "shoot", "named twice", by_gm=True, shooter="Harper", weapon="volley gun", target="Dubois",
-            also="Dubois", range=10)
+    refused(
+        engine,
+        state,
+        "shoot",
+        "named twice",
+        by_gm=True,
+        shooter="Harper",
+        weapon="volley gun",
+        target="Dubois",
+        also="Dubois",
+        range=10,
+    )
 
 
 def test_artillery_fires_d3_beyond_48_and_d6_plus_one_close() -> None:
     engine, state = game()
-    far = play(engine, state, "shoot", 1, 2, 2, 1, 1, 1, 1, 1, 1, by_gm=True, shooter="Gunner", gun="Old Bess",
-               target="Dubois", range=60)
+    far = play(
+        engine,
+        state,
+        "shoot",
+        1,
+        2,
+        2,
+        1,
+        1,
+        1,
+        1,
+        1,
+        1,
+        by_gm=True,
+        shooter="Gunner",
+        gun="Old Bess",
+        target="Dubois",
+        range=60,
+    )
     assert "2 wounds (D3 2 + 0)" in texts(far, "shot")[0]
-    close = play(engine, state, "shoot", 5, *([1, 1, 1] * 6), by_gm=True, shooter="Gunner", gun="Old Bess",
-                 target="Dubois", also="Martin", range=9)
+    close = play(
+        engine,
+        state,
+        "shoot",
+        5,
+        *([1, 1, 1] * 6),
+        by_gm=True,
+        shooter="Gunner",
+        gun="Old Bess",
+        target="Dubois",
+        also="Martin",
+        range=9,
+    )
     assert "automatic hit" in texts(close, "shot")[0] and "6 wounds" in texts(close, "shot")[0]
 
 
@@ -404,12 +570,16 @@ def test_loading_a_gun_counts_one_man_and_one_man_bound_in_the_singular() -> Non
     state = play(engine, loading.state, "done").state
     assert refused(engine, state, "load", "already", gun="Gun") == "Gun already has 1 man loading it this bound."
     state = bounds(engine, state, 1)
-    assert texts(play(engine, state, "load", gun="Gun")) == ["A works at loading Gun (1 at it this bound; 1 man-bound still needed)."]
+    assert texts(play(engine, state, "load", gun="Gun")) == [
+        "A works at loading Gun (1 at it this bound; 1 man-bound still needed)."
+    ]
 
 
 def test_artillery_is_a_switch() -> None:
     engine = new_engine(artillery=False)
-    state = begin(engine, [fig("A", "british", "artillery_crew"), fig("Gun", "british", "gun"), fig("B", "french", "voltigeur")])
+    state = begin(
+        engine, [fig("A", "british", "artillery_crew"), fig("Gun", "british", "gun"), fig("B", "french", "voltigeur")]
+    )
     assert state.guns == []
 
 
@@ -423,7 +593,17 @@ def test_shooting_refusals_change_nothing() -> None:
     refused(engine, state, "shoot", "range", target="Dubois", range=-3)
     refused(engine, state, "shoot", "It is Harris's turn", shooter="Redcoat", target="Dubois", range=10)
     refused(engine, state, "shoot", "It is Harris's turn", side="french", target="Dubois", range=10)
-    refused(engine, state, "shoot", "no Baker rifle", by_gm=True, shooter="Redcoat", weapon="baker rifle", target="Dubois", range=10)
+    refused(
+        engine,
+        state,
+        "shoot",
+        "no Baker rifle",
+        by_gm=True,
+        shooter="Redcoat",
+        weapon="baker rifle",
+        target="Dubois",
+        range=10,
+    )
     refused(engine, state, "shoot", "not a character", by_gm=True, shooter="Old Bess", target="Dubois", range=10)
     once = play(engine, state, "shoot", 6, 5, target="Dubois", range=20).state
     refused(engine, once, "shoot", "fired already", target="Dubois", range=20)
@@ -432,7 +612,9 @@ def test_shooting_refusals_change_nothing() -> None:
 def test_a_useless_arm_stops_a_musket() -> None:
     engine, state = game()
     char(state, "Redcoat").wounds.append(Wound("left_arm", "serious", 1, "x"))
-    refused(engine, state, "shoot", "no loaded firearm he can use", by_gm=True, shooter="Redcoat", target="Dubois", range=10)
+    refused(
+        engine, state, "shoot", "no loaded firearm he can use", by_gm=True, shooter="Redcoat", target="Dubois", range=10
+    )
 
 
 def test_pick_up_a_dropped_firearm_fires_next_bound() -> None:
@@ -445,13 +627,23 @@ def test_pick_up_a_dropped_firearm_fires_next_bound() -> None:
     got = play(engine, state, "pickup", weapon="French carbine", give_to="Lancier")
     assert "passes it to Lancier" in texts(got)[0] and "carbine" in char(got.state, "Lancier").weapons
     got.state.active = "Lancier"
-    refused(engine, got.state, "shoot", "picked up that French carbine this bound", weapon="carbine", target="Harris", range=10)
+    refused(
+        engine,
+        got.state,
+        "shoot",
+        "picked up that French carbine this bound",
+        weapon="carbine",
+        target="Harris",
+        range=10,
+    )
     refused(engine, got.state, "pickup", "no dropped", weapon="sword")
 
 
 def test_a_seriously_wounded_rider_falls_and_may_be_hurt_again() -> None:
     engine, state = game()
-    out = play(engine, state, "shoot", 2, 3, 5, 1, 4, 4, 5, 2, 3, 3, by_gm=True, shooter="Redcoat", target="Lancier", range=20)
+    out = play(
+        engine, state, "shoot", 2, 3, 5, 1, 4, 4, 5, 2, 3, 3, by_gm=True, shooter="Redcoat", target="Lancier", range=20
+    )
     lancier = char(out.state, "Lancier")
     assert not lancier.mounted and lancier.down == "fallen"
     assert [(w.location, w.severity) for w in lancier.wounds] == [("legs", "serious"), ("abdomen", "light")]

@@ -1,5 +1,6 @@
 """Wounding and wound effects (12, 13): table W cell by cell, modifiers, effects by location,
 accumulation, knock-outs, pass-outs and recoveries, falls, horses and morale."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,10 +21,10 @@ from tests.rules.test_sharpe_helpers import (
 
 N, L, S, K = "none", "light", "serious", "kill"
 MAIN = {
-    "head":    [N, N, L, L, S, S, S, K, K, K, K],
-    "arms":    [N, N, L, L, L, L, S, S, S, S, K],
-    "legs":    [N, N, L, L, L, S, S, S, S, K, K],
-    "chest":   [N, L, L, L, S, S, S, S, K, K, K],
+    "head": [N, N, L, L, S, S, S, K, K, K, K],
+    "arms": [N, N, L, L, L, L, S, S, S, S, K],
+    "legs": [N, N, L, L, L, S, S, S, S, K, K],
+    "chest": [N, L, L, L, S, S, S, S, K, K, K],
     "abdomen": [N, L, L, L, S, S, S, S, K, K, K],
 }
 ROW_PART = {"head": "head", "arms": "left_arm", "legs": "legs", "chest": "chest", "abdomen": "abdomen"}
@@ -48,7 +49,9 @@ def test_head_five_playsheet_switch_a_sharpe_1() -> None:
     _, main = ctx_for()
     _, playsheet = ctx_for(head5="serious")
     assert severity_for(main, "head", 5) == L and severity_for(playsheet, "head", 5) == S
-    assert [severity_for(playsheet, "head", s) for s in range(2, 13) if s != 5] == [c for i, c in enumerate(MAIN["head"]) if i != 3]
+    assert [severity_for(playsheet, "head", s) for s in range(2, 13) if s != 5] == [
+        c for i, c in enumerate(MAIN["head"]) if i != 3
+    ]
 
 
 @pytest.mark.parametrize("score", [-5, 0, 1])
@@ -151,12 +154,12 @@ def test_wounds_move_a_man_down_the_order_a_sharpe_13() -> None:
     apply_wound(ctx, ctx.get("A"), "legs", L, by="C", source="melee")
     assert state.order == ["B", "A", "C", "D", "E"]
     apply_wound(ctx, ctx.get("C"), "legs", S, by="A", source="melee")
-    assert state.order == ["B", "A", "D", "E", "C"]          # not past the end
+    assert state.order == ["B", "A", "D", "E", "C"]  # not past the end
     reroll = new_engine(reroll_order_every_bound=True)
     state = begin(reroll, [fig(n, "british" if n < "C" else "french", "line_infantry") for n in names])
     ctx = Ctx(reroll.tables, state, ScriptedDice())
     apply_wound(ctx, ctx.get("A"), "legs", S, by="C", source="melee")
-    assert state.order == names                               # the variant uses initiative instead
+    assert state.order == names  # the variant uses initiative instead
 
 
 def test_wounds_reduce_initiative_dexterity_strength_not_close_combat() -> None:
@@ -172,9 +175,11 @@ def test_wounds_reduce_initiative_dexterity_strength_not_close_combat() -> None:
 
 def duel(**options):
     engine = new_engine(**options)
-    specs = [fig("Harris", "british", "rifleman", I=5, D=4, S=4, C=4, F=8),
-             fig("Dubois", "french", "voltigeur", I=4, D=4, S=4, C=4),
-             fig("Martin", "french", "voltigeur", I=3)]
+    specs = [
+        fig("Harris", "british", "rifleman", I=5, D=4, S=4, C=4, F=8),
+        fig("Dubois", "french", "voltigeur", I=4, D=4, S=4, C=4),
+        fig("Martin", "french", "voltigeur", I=3),
+    ]
     return engine, begin(engine, specs)
 
 
@@ -187,9 +192,9 @@ def test_pass_out_roll_at_the_end_of_the_very_bound() -> None:
     engine, state = duel()
     state = chest_shot(engine, state).state
     assert char(state, "Dubois").passout_rolls
-    state = play(engine, state, "done").state                 # Dubois skipped (wounded); Martin acts
+    state = play(engine, state, "done").state  # Dubois skipped (wounded); Martin acts
     assert state.active == "Martin"
-    ended = play(engine, state, "done", 5)                    # end of bound: Dubois rolls 5 → passes out
+    ended = play(engine, state, "done", 5)  # end of bound: Dubois rolls 5 → passes out
     assert char(ended.state, "Dubois").unconscious
     assert any("passes out" in t for t in texts(ended, "passout"))
     assert ended.state.bound == 2 and ended.state.active == "Harris"
@@ -198,10 +203,10 @@ def test_pass_out_roll_at_the_end_of_the_very_bound() -> None:
 def test_unconscious_men_recover_on_a_six_and_roll_again_afterwards() -> None:
     engine, state = duel()
     state = chest_shot(engine, state).state
-    state = play(engine, play(engine, state, "done").state, "done", 6).state      # passes out
-    state = play(engine, state, "done").state                                       # Harris; Dubois skipped
+    state = play(engine, play(engine, state, "done").state, "done", 6).state  # passes out
+    state = play(engine, state, "done").state  # Harris; Dubois skipped
     assert state.active == "Martin"
-    out = play(engine, state, "done", 4)                                             # still out
+    out = play(engine, state, "done", 4)  # still out
     assert "still unconscious" in texts(out, "recover")[0]
     state = play(engine, out.state, "done").state
     out = play(engine, state, "done", 6)
@@ -213,17 +218,17 @@ def test_unconscious_men_recover_on_a_six_and_roll_again_afterwards() -> None:
     refused(engine, state, "move", "on the ground", distance=3)
     up = play(engine, state, "rise", 2)
     assert "on his feet" in texts(up, "rise")[0]
-    again = play(engine, up.state, "done", 5)                                        # still rolls to pass out
+    again = play(engine, up.state, "done", 5)  # still rolls to pass out
     assert char(again.state, "Dubois").unconscious
 
 
 def test_knocked_out_counts_down_whole_bounds() -> None:
     engine, state = duel()
-    state = play(engine, state, "shoot", 3, 3, 6, 3, 3, 2, target="Dubois", range=10).state   # head 6: serious, out 2
+    state = play(engine, state, "shoot", 3, 3, 6, 3, 3, 2, target="Dubois", range=10).state  # head 6: serious, out 2
     dubois = char(state, "Dubois")
     assert dubois.knocked_out == 2
-    state = play(engine, play(engine, state, "done").state, "done").state                # end of bound 1
-    assert char(state, "Dubois").knocked_out == 2                                         # the wound bound does not count
+    state = play(engine, play(engine, state, "done").state, "done").state  # end of bound 1
+    assert char(state, "Dubois").knocked_out == 2  # the wound bound does not count
     for _ in range(2):
         state = play(engine, state, "done").state
         state = play(engine, state, "done").state
@@ -259,11 +264,13 @@ def test_a_short_fall_does_not_wound() -> None:
 
 def morale_game(**options):
     engine = new_engine(**options)
-    specs = [fig("Sharpe", "british", "rifle_officer", I=6, F=10),
-             fig("Capitaine", "french", "officer", I=5, F=6),
-             fig("Sergent", "french", "sergeant", I=3),
-             fig("Jacques", "french", "line_infantry", I=4),
-             fig("Henri", "french", "line_infantry", I=2)]
+    specs = [
+        fig("Sharpe", "british", "rifle_officer", I=6, F=10),
+        fig("Capitaine", "french", "officer", I=5, F=6),
+        fig("Sergent", "french", "sergeant", I=3),
+        fig("Jacques", "french", "line_infantry", I=4),
+        fig("Henri", "french", "line_infantry", I=2),
+    ]
     return engine, begin(engine, specs)
 
 
@@ -279,7 +286,7 @@ def test_morale_when_the_officer_falls_a_sharpe_16() -> None:
     assert state.active == "Sergent"
     refused(engine, state, "shoot", "broken", target="Sharpe", range=10)
     refused(engine, state, "attack", "broken", defender="Sharpe")
-    assert play(engine, state, "move", distance=3).state                     # withdrawing is allowed
+    assert play(engine, state, "move", distance=3).state  # withdrawing is allowed
 
 
 def test_morale_holds_and_is_tested_once_per_fall() -> None:

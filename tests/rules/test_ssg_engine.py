@@ -2,11 +2,13 @@
 
 Tests that rest on a resolution of the notes cite it (A-SSG-n).
 """
+
 from __future__ import annotations
 
 import json
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -35,8 +37,15 @@ def begin(engine: SsgEngine, first: str = "red") -> SsgState:
     return engine.start(roster(), dice).state
 
 
-def play(engine: SsgEngine, state: SsgState, name: str, *dice: int, side: str | None = "active",
-         by_gm: bool = False, **params: Any) -> Outcome[SsgState]:
+def play(
+    engine: SsgEngine,
+    state: SsgState,
+    name: str,
+    *dice: int,
+    side: str | None = "active",
+    by_gm: bool = False,
+    **params: Any,
+) -> Outcome[SsgState]:
     """Act with exactly these forced dice, checking the given state is left untouched."""
     before = json.dumps(engine.dump_state(state), sort_keys=True)
     source = ScriptedDice(*dice)
@@ -48,8 +57,15 @@ def play(engine: SsgEngine, state: SsgState, name: str, *dice: int, side: str | 
     return outcome
 
 
-def refuse(engine: SsgEngine, state: SsgState, name: str, match: str, side: str | None = "active",
-           by_gm: bool = False, **params: Any) -> RuleError:
+def refuse(
+    engine: SsgEngine,
+    state: SsgState,
+    name: str,
+    match: str,
+    side: str | None = "active",
+    by_gm: bool = False,
+    **params: Any,
+) -> RuleError:
     """The action is refused with ``match`` in its message, no die is rolled, nothing changes."""
     before = json.dumps(engine.dump_state(state), sort_keys=True)
     source = ScriptedDice(6, 6, 6, 6, 6, 6)
@@ -94,8 +110,9 @@ def kinds(outcome: Outcome[SsgState]) -> list[str]:
     return [e.kind for e in outcome.events]
 
 
-def shoot(engine: SsgEngine, state: SsgState, shooter: str, target: str, rng: float, los: str, *dice: int,
-          **extra: Any) -> Outcome[SsgState]:
+def shoot(
+    engine: SsgEngine, state: SsgState, shooter: str, target: str, rng: float, los: str, *dice: int, **extra: Any
+) -> Outcome[SsgState]:
     params = {"shooter": shooter, "target": target, "range": rng, "los": los, "dice": None, **extra}
     return play(engine, state, "shoot", *dice, **params)
 
@@ -135,8 +152,16 @@ def test_house_rule_overrides_one_key_only() -> None:
     state = shooting(engine)
     out = shoot(engine, state, "Rossi", "Big Jim", 27.0, "clear", 6)
     assert fig(out.state, "Big Jim").removed
-    refuse(make_engine(), shooting(make_engine()), "shoot", "reaches 24″",
-           shooter="Rossi", target="Big Jim", range=27.0, los="clear")
+    refuse(
+        make_engine(),
+        shooting(make_engine()),
+        "shoot",
+        "reaches 24″",
+        shooter="Rossi",
+        target="Big Jim",
+        range=27.0,
+        los="clear",
+    )
 
 
 def test_house_rule_changes_victory_and_hit_number() -> None:
@@ -195,8 +220,16 @@ def test_table_checks_types_cannot_make(override: dict[str, Any], fragment: str)
 
 @pytest.mark.parametrize(
     "kind, weapon",
-    [("rifle", "rifle"), ("RIFLE", "rifle"), ("Pistol", "pistol"), ("smg", "smg"), ("SMG", "smg"),
-     ("Submachine Gun", "smg"), ("sub-machine gun", "smg"), ("sub  machine   gun", "smg")],
+    [
+        ("rifle", "rifle"),
+        ("RIFLE", "rifle"),
+        ("Pistol", "pistol"),
+        ("smg", "smg"),
+        ("SMG", "smg"),
+        ("Submachine Gun", "smg"),
+        ("sub-machine gun", "smg"),
+        ("sub  machine   gun", "smg"),
+    ],
 )
 def test_check_figure_normalises_weapons(engine: SsgEngine, kind: str, weapon: str) -> None:
     assert engine.check_figure(FigureSpec("Rossi", "red", kind)).kind == weapon
@@ -341,10 +374,14 @@ def test_turns_alternate_and_count_from_the_first_side(engine: SsgEngine) -> Non
         seen.append((state.turn, state.active, state.phase))
         state = play(engine, state, "next").state
     assert seen == [
-        (1, "blue", "movement"), (1, "blue", "shooting"),
-        (1, "red", "movement"), (1, "red", "shooting"),
-        (2, "blue", "movement"), (2, "blue", "shooting"),
-        (2, "red", "movement"), (2, "red", "shooting"),
+        (1, "blue", "movement"),
+        (1, "blue", "shooting"),
+        (1, "red", "movement"),
+        (1, "red", "shooting"),
+        (2, "blue", "movement"),
+        (2, "blue", "shooting"),
+        (2, "red", "movement"),
+        (2, "red", "shooting"),
     ]
     assert (state.turn, state.active, state.phase) == (3, "blue", "movement")
 
@@ -371,10 +408,14 @@ def test_end_of_turn_resets_moves_and_shots(engine: SsgEngine) -> None:
         ("shoot", "shooting", {"shooter": "Rossi", "target": "Big Jim", "range": 3.0, "los": "clear"}),
     ],
 )
-def test_actions_out_of_phase_are_refused(engine: SsgEngine, name: str, phase_needed: str,
-                                          params: dict[str, Any]) -> None:
-    states = {"movement": begin(engine), "shooting": shooting(engine),
-              "melee": melee_with(engine, ("Rossi", "Big Jim"))}
+def test_actions_out_of_phase_are_refused(
+    engine: SsgEngine, name: str, phase_needed: str, params: dict[str, Any]
+) -> None:
+    states = {
+        "movement": begin(engine),
+        "shooting": shooting(engine),
+        "melee": melee_with(engine, ("Rossi", "Big Jim")),
+    }
     for phase, state in states.items():
         if phase != phase_needed:
             refuse(engine, state, name, f"only in the {phase_needed} phase; it is the {phase} phase now", **params)
@@ -424,11 +465,23 @@ def test_move_needs_a_positive_distance(engine: SsgEngine, distance: Any) -> Non
 
 def test_moving_enemy_unknown_or_removed_figures_is_refused(engine: SsgEngine) -> None:
     state = begin(engine)
-    refuse(engine, state, "move", "Big Jim is blue's figure: only red's figures move this turn.",
-           figure="Big Jim", distance=1.0)
+    refuse(
+        engine,
+        state,
+        "move",
+        "Big Jim is blue's figure: only red's figures move this turn.",
+        figure="Big Jim",
+        distance=1.0,
+    )
     refuse(engine, state, "move", "There is no figure called “Nobody”", figure="Nobody", distance=1.0)
-    refuse(engine, edit(engine, state, removed=["Rossi"]), "move", "Rossi has been removed from play.",
-           figure="Rossi", distance=1.0)
+    refuse(
+        engine,
+        edit(engine, state, removed=["Rossi"]),
+        "move",
+        "Rossi has been removed from play.",
+        figure="Rossi",
+        distance=1.0,
+    )
 
 
 def test_contact_stops_the_figure(engine: SsgEngine) -> None:
@@ -437,19 +490,33 @@ def test_contact_stops_the_figure(engine: SsgEngine) -> None:
     assert out.events[1].text.startswith("Rossi comes within 1″ of Big Jim and stops")
     assert out.events[1].data == {"figure": "Rossi", "enemy": "Big Jim"}
     assert out.state.contacts == [["Rossi", "Big Jim"]]
-    refuse(engine, out.state, "move", "Rossi is in contact with Big Jim and may not move",
-           figure="Rossi", distance=1.0)
+    refuse(engine, out.state, "move", "Rossi is in contact with Big Jim and may not move", figure="Rossi", distance=1.0)
     assert engine.board(out.state).figures[0].status == "rifle · moved 2″ · in contact with Big Jim"
 
 
 def test_contact_must_be_a_standing_enemy(engine: SsgEngine) -> None:
     state = begin(engine)
-    refuse(engine, state, "move", "Rossi cannot be in contact with Garcia: they are on the same side.",
-           figure="Rossi", distance=1.0, contact="Garcia")
-    refuse(engine, edit(engine, state, removed=["Big Jim"]), "move", "Big Jim has been removed from play",
-           figure="Rossi", distance=1.0, contact="Big Jim")
-    refuse(engine, state, "move", "There is no figure called “Bigg Jim”", figure="Rossi", distance=1.0,
-           contact="Bigg Jim")
+    refuse(
+        engine,
+        state,
+        "move",
+        "Rossi cannot be in contact with Garcia: they are on the same side.",
+        figure="Rossi",
+        distance=1.0,
+        contact="Garcia",
+    )
+    refuse(
+        engine,
+        edit(engine, state, removed=["Big Jim"]),
+        "move",
+        "Big Jim has been removed from play",
+        figure="Rossi",
+        distance=1.0,
+        contact="Big Jim",
+    )
+    refuse(
+        engine, state, "move", "There is no figure called “Bigg Jim”", figure="Rossi", distance=1.0, contact="Bigg Jim"
+    )
 
 
 def test_several_figures_may_contact_one_enemy(engine: SsgEngine) -> None:
@@ -464,8 +531,10 @@ def test_several_figures_may_contact_one_enemy(engine: SsgEngine) -> None:
 def test_melee_duel_dice_order_and_removal(engine: SsgEngine) -> None:
     state = melee_with(engine, ("Rossi", "Big Jim"))
     out = play(engine, state, "melee", 5, 2)
-    assert play.last_dice.rolls == [(6, 5, "Rossi: melee against Big Jim"),  # type: ignore[attr-defined]
-                                    (6, 2, "Big Jim: melee against Rossi")]
+    assert play.last_dice.rolls == [
+        (6, 5, "Rossi: melee against Big Jim"),  # type: ignore[attr-defined]
+        (6, 2, "Big Jim: melee against Rossi"),
+    ]
     assert kinds(out) == ["melee", "casualty", "phase"]
     assert out.events[0].text == "Melee: Rossi 5, Big Jim 2: Rossi wins."
     assert out.events[1].data == {"figure": "Big Jim", "side": "blue", "by": "Rossi"}
@@ -554,28 +623,34 @@ def test_victory_in_melee_is_immediate_a_ssg_5(engine: SsgEngine) -> None:
 @pytest.mark.parametrize(
     "weapon_holder, rng, los, natural, modifier, hit",
     [
-        ("Rossi", 12.0, "clear", 5, 0, True),     # d == short: no DRM (A-SSG-2)
+        ("Rossi", 12.0, "clear", 5, 0, True),  # d == short: no DRM (A-SSG-2)
         ("Rossi", 12.0, "clear", 4, 0, False),
         ("Rossi", 0.5, "clear", 5, 0, True),
-        ("Rossi", 12.5, "clear", 5, -1, False),   # short < d: -1
+        ("Rossi", 12.5, "clear", 5, -1, False),  # short < d: -1
         ("Rossi", 12.5, "clear", 6, -1, True),
-        ("Rossi", 24.0, "clear", 6, -1, True),    # d == long is still allowed at -1 (A-SSG-2)
+        ("Rossi", 24.0, "clear", 6, -1, True),  # d == long is still allowed at -1 (A-SSG-2)
         ("Rossi", 24.0, "clear", 5, -1, False),
         ("Rossi", 3.0, "partial", 5, -1, False),  # partial LOS -1
         ("Rossi", 3.0, "partial", 6, -1, True),
         ("Rossi", 24.0, "partial", 6, -2, False),  # partial + long: never hits (A-SSG-3)
         ("Rossi", 3.0, "clear", 1, 0, False),
-        ("Chen", 6.0, "clear", 5, 0, True),        # pistol 6/12
+        ("Chen", 6.0, "clear", 5, 0, True),  # pistol 6/12
         ("Chen", 6.5, "clear", 5, -1, False),
         ("Chen", 12.0, "partial", 6, -2, False),
     ],
 )
-def test_shot_modifiers_and_boundaries(engine: SsgEngine, weapon_holder: str, rng: float, los: str,
-                                       natural: int, modifier: int, hit: bool) -> None:
+def test_shot_modifiers_and_boundaries(
+    engine: SsgEngine, weapon_holder: str, rng: float, los: str, natural: int, modifier: int, hit: bool
+) -> None:
     out = shoot(engine, shooting(engine), weapon_holder, "Big Jim", rng, los, natural)
     data = out.events[0].data
     assert (data["natural"], data["modifier"], data["total"], data["needed"], data["hit"]) == (
-        natural, modifier, natural + modifier, 5, hit)
+        natural,
+        modifier,
+        natural + modifier,
+        5,
+        hit,
+    )
     assert fig(out.state, "Big Jim").removed is hit
     assert kinds(out) == (["shot", "casualty"] if hit else ["shot"])
 
@@ -583,8 +658,7 @@ def test_shot_modifiers_and_boundaries(engine: SsgEngine, weapon_holder: str, rn
 def test_natural_six_is_not_automatic_a_ssg_3(engine: SsgEngine) -> None:
     """A-SSG-3: at -2 even a natural 6 misses."""
     out = shoot(engine, shooting(engine), "Rossi", "Big Jim", 20.0, "partial", 6)
-    assert out.events[0].text == (
-        "Rossi fires at Big Jim: 6 − 1 (partial LOS) − 1 (long range) = 4, needs 5: miss.")
+    assert out.events[0].text == ("Rossi fires at Big Jim: 6 − 1 (partial LOS) − 1 (long range) = 4, needs 5: miss.")
     assert out.events[0].data["effect"] == "miss"
 
 
@@ -592,9 +666,19 @@ def test_shot_text_and_data(engine: SsgEngine) -> None:
     out = shoot(engine, shooting(engine), "Rossi", "Big Jim", 10.0, "partial", 4)
     assert out.events[0].text == "Rossi fires at Big Jim: 4 − 1 (partial LOS) = 3, needs 5: miss."
     assert out.events[0].data == {
-        "shooter": "Rossi", "target": "Big Jim", "die": 1, "of": 1, "range": 10.0, "los": "partial",
-        "natural": 4, "modifiers": [{"reason": "partial LOS", "value": -1}], "modifier": -1, "total": 3,
-        "needed": 5, "hit": False, "effect": "miss",
+        "shooter": "Rossi",
+        "target": "Big Jim",
+        "die": 1,
+        "of": 1,
+        "range": 10.0,
+        "los": "partial",
+        "natural": 4,
+        "modifiers": [{"reason": "partial LOS", "value": -1}],
+        "modifier": -1,
+        "total": 3,
+        "needed": 5,
+        "hit": False,
+        "effect": "miss",
     }
     assert play.last_dice.rolls == [(6, 4, "Rossi: shot 1 of 1 at Big Jim")]  # type: ignore[attr-defined]
     out = shoot(engine, shooting(engine), "Rossi", "Big Jim", 10.0, "clear", 5)
@@ -637,19 +721,43 @@ def test_removed_shooter_or_target_is_refused(engine: SsgEngine) -> None:
     state = edit(engine, shooting(engine), removed=["Rossi", "Big Jim"])
     params = {"range": 10.0, "los": "clear", "dice": None}
     refuse(engine, state, "shoot", "Rossi has been removed from play.", shooter="Rossi", target="Slim", **params)
-    refuse(engine, state, "shoot", "Big Jim has already been removed from play.", shooter="Dubois",
-           target="Big Jim", **params)
+    refuse(
+        engine,
+        state,
+        "shoot",
+        "Big Jim has already been removed from play.",
+        shooter="Dubois",
+        target="Big Jim",
+        **params,
+    )
 
 
 def test_one_shot_per_figure_per_turn(engine: SsgEngine) -> None:
     state = shoot(engine, shooting(engine), "Rossi", "Big Jim", 10.0, "clear", 1).state
     assert fig(state, "Rossi").shot
-    refuse(engine, state, "shoot", "Rossi has already shot this turn", shooter="Rossi", target="Slim",
-           range=5.0, los="clear")
+    refuse(
+        engine,
+        state,
+        "shoot",
+        "Rossi has already shot this turn",
+        shooter="Rossi",
+        target="Slim",
+        range=5.0,
+        los="clear",
+    )
     # Even an SMG that used only one of its three dice has shot.
     state = shoot(engine, state, "Garcia", "Big Jim", 5.0, "clear", 1, dice=1).state
-    refuse(engine, state, "shoot", "Garcia has already shot this turn", shooter="Garcia", target="Slim",
-           range=5.0, los="clear", dice=1)
+    refuse(
+        engine,
+        state,
+        "shoot",
+        "Garcia has already shot this turn",
+        shooter="Garcia",
+        target="Slim",
+        range=5.0,
+        los="clear",
+        dice=1,
+    )
     # The same target may be shot at again by another figure.
     out = shoot(engine, state, "Dubois", "Big Jim", 10.0, "clear", 6)
     assert fig(out.state, "Big Jim").removed
@@ -676,19 +784,55 @@ def test_smg_uses_its_whole_rof_by_default(engine: SsgEngine) -> None:
 
 def test_rof_split_between_targets_in_declared_order(engine: SsgEngine) -> None:
     """The example of the seed: an SMG puts two dice on one figure and one on another."""
-    out = shoot(engine, shooting(engine), "Garcia", "Slim", 5.0, "clear", 4, 5, 6, dice=2,
-                target2="Doc", range2=8.0, los2="partial")
+    out = shoot(
+        engine,
+        shooting(engine),
+        "Garcia",
+        "Slim",
+        5.0,
+        "clear",
+        4,
+        5,
+        6,
+        dice=2,
+        target2="Doc",
+        range2=8.0,
+        los2="partial",
+    )
     assert play.last_dice.reasons == [  # type: ignore[attr-defined]
-        "Garcia: shot 1 of 3 at Slim", "Garcia: shot 2 of 3 at Slim", "Garcia: shot 3 of 3 at Doc"]
+        "Garcia: shot 1 of 3 at Slim",
+        "Garcia: shot 2 of 3 at Slim",
+        "Garcia: shot 3 of 3 at Doc",
+    ]
     shots = [e.data for e in out.events if e.kind == "shot"]
     assert [(s["target"], s["modifier"], s["hit"]) for s in shots] == [
-        ("Slim", 0, False), ("Slim", 0, True), ("Doc", -2, False)]
+        ("Slim", 0, False),
+        ("Slim", 0, True),
+        ("Doc", -2, False),
+    ]
     assert fig(out.state, "Slim").removed and not fig(out.state, "Doc").removed
 
 
 def test_rof_split_three_ways(engine: SsgEngine) -> None:
-    out = shoot(engine, shooting(engine), "Garcia", "Slim", 5.0, "clear", 5, 5, 5, dice=1,
-                target2="Doc", range2=5.0, los2="clear", dice2=1, target3="Tex", range3=12.0, los3="clear")
+    out = shoot(
+        engine,
+        shooting(engine),
+        "Garcia",
+        "Slim",
+        5.0,
+        "clear",
+        5,
+        5,
+        5,
+        dice=1,
+        target2="Doc",
+        range2=5.0,
+        los2="clear",
+        dice2=1,
+        target3="Tex",
+        range3=12.0,
+        los3="clear",
+    )
     assert [e.data["figure"] for e in out.events if e.kind == "casualty"] == ["Slim", "Doc"]
     assert fig(out.state, "Tex").removed is False  # 5 - 1 at long range
 
@@ -711,11 +855,21 @@ def test_hit_on_an_already_removed_target_does_nothing(engine: SsgEngine) -> Non
         ({"dice": True}, "whole number"),
         ({"dice": 2, "target2": "Doc", "range2": 5.0, "los2": "clear", "dice2": 2}, "4 dice are too many"),
         ({"dice": 3, "target2": "Doc", "range2": 5.0, "los2": "clear"}, "Doc would get 0"),
-        ({"dice": None, "target2": "Doc", "range2": 5.0, "los2": "clear"},
-         "give dice for each target but the last"),
-        ({"dice": 1, "target2": "Doc", "range2": 5.0, "los2": "clear", "dice2": None,
-          "target3": "Tex", "range3": 5.0, "los3": "clear", "dice3": 1},
-         "give dice2 for each target but the last"),
+        ({"dice": None, "target2": "Doc", "range2": 5.0, "los2": "clear"}, "give dice for each target but the last"),
+        (
+            {
+                "dice": 1,
+                "target2": "Doc",
+                "range2": 5.0,
+                "los2": "clear",
+                "dice2": None,
+                "target3": "Tex",
+                "range3": 5.0,
+                "los3": "clear",
+                "dice3": 1,
+            },
+            "give dice2 for each target but the last",
+        ),
         ({"dice": 1, "target2": "Slim", "range2": 5.0, "los2": "clear"}, "Slim is named twice"),
         ({"dice": 1, "range2": 5.0}, "range2 was given without target2."),
         ({"dice": 1, "dice3": 1}, "dice3 was given without target3."),
@@ -730,17 +884,36 @@ def test_rof_split_is_validated_before_rolling(engine: SsgEngine, params: dict[s
 
 
 def test_single_shot_weapons_cannot_split(engine: SsgEngine) -> None:
-    refuse(engine, shooting(engine), "shoot", "Rossi's rifle has ROF 1: it can fire at no more than 1 target.",
-           shooter="Rossi", target="Slim", range=5.0, los="clear", target2="Doc", range2=5.0, los2="clear")
-    refuse(engine, shooting(engine), "shoot", "Rossi's rifle has ROF 1: 2 dice are too many.",
-           shooter="Rossi", target="Slim", range=5.0, los="clear", dice=2)
+    refuse(
+        engine,
+        shooting(engine),
+        "shoot",
+        "Rossi's rifle has ROF 1: it can fire at no more than 1 target.",
+        shooter="Rossi",
+        target="Slim",
+        range=5.0,
+        los="clear",
+        target2="Doc",
+        range2=5.0,
+        los2="clear",
+    )
+    refuse(
+        engine,
+        shooting(engine),
+        "shoot",
+        "Rossi's rifle has ROF 1: 2 dice are too many.",
+        shooter="Rossi",
+        target="Slim",
+        range=5.0,
+        los="clear",
+        dice=2,
+    )
 
 
 def test_victory_mid_volley_leaves_dice_unrolled_a_ssg_5(engine: SsgEngine) -> None:
     """A-SSG-5: the fourth removal wins at once; the SMG's other dice are never rolled."""
     state = edit(engine, shooting(engine), removed=["Tex", "Hank", "Kid"])
-    out = shoot(engine, state, "Garcia", "Big Jim", 5.0, "clear", 5, dice=2, target2="Slim", range2=5.0,
-                los2="clear")
+    out = shoot(engine, state, "Garcia", "Big Jim", 5.0, "clear", 5, dice=2, target2="Slim", range2=5.0, los2="clear")
     assert len(play.last_dice.rolls) == 1  # type: ignore[attr-defined]
     assert kinds(out) == ["shot", "casualty", "victory"]
     assert out.events[2].data == {"winner": "red", "loser": "blue", "unrolled": 2}
@@ -765,8 +938,14 @@ def test_board_in_play(engine: SsgEngine) -> None:
     state = play(engine, begin(engine, "blue"), "move", figure="Tex", distance=3.5, contact="Rossi").state
     board = engine.board(edit(engine, state, removed=["Fox"]))
     assert board.headline == "Turn 1 · blue · movement phase"
-    assert board.facts == (("Turn", "1"), ("Active", "blue"), ("Phase", "movement"), ("First", "blue"),
-                           ("Lost", "red 1/4 · blue 0/4"), ("In contact", "Tex – Rossi"))
+    assert board.facts == (
+        ("Turn", "1"),
+        ("Active", "blue"),
+        ("Phase", "movement"),
+        ("First", "blue"),
+        ("Lost", "red 1/4 · blue 0/4"),
+        ("In contact", "Tex – Rossi"),
+    )
     lines = {line.name: line for line in board.figures}
     assert lines["Tex"].status == "rifle · moved 3.5″ · in contact with Rossi"
     assert lines["Rossi"].status == "rifle · in contact with Tex"
@@ -826,8 +1005,9 @@ def test_a_whole_scripted_game(engine: SsgEngine) -> None:
     assert state.phase == "shooting"
     out = shoot(engine, state, "Rossi", "Big Jim", 20.0, "clear", 6)
     assert fig(out.state, "Big Jim").removed
-    out = shoot(engine, out.state, "Garcia", "Slim", 5.0, "clear", 4, 5, 6, dice=2, target2="Doc",
-                range2=8.0, los2="partial")
+    out = shoot(
+        engine, out.state, "Garcia", "Slim", 5.0, "clear", 4, 5, 6, dice=2, target2="Doc", range2=8.0, los2="partial"
+    )
     assert [fig(out.state, n).removed for n in ("Slim", "Doc")] == [True, False]
     state = play(engine, out.state, "next").state
     assert (state.turn, state.active, state.phase) == (1, "blue", "movement")
@@ -861,10 +1041,10 @@ def test_a_whole_scripted_game(engine: SsgEngine) -> None:
 @pytest.mark.parametrize(
     "rng, los, exact",
     [
-        (10.0, "clear", 1 / 3),    # short range, clear LOS: 5 or 6
+        (10.0, "clear", 1 / 3),  # short range, clear LOS: 5 or 6
         (10.0, "partial", 1 / 6),  # -1: only a 6
-        (20.0, "clear", 1 / 6),    # -1 beyond short range
-        (20.0, "partial", 0.0),    # -2: never (A-SSG-3)
+        (20.0, "clear", 1 / 6),  # -1 beyond short range
+        (20.0, "partial", 0.0),  # -2: never (A-SSG-3)
     ],
 )
 def test_hit_rates_match_the_exact_odds(engine: SsgEngine, rng: float, los: str, exact: float) -> None:
@@ -884,8 +1064,9 @@ def test_smg_volley_odds_match_the_notes(engine: SsgEngine) -> None:
     state = shooting(engine)
     dice = RandomDice(seed=2007)
     action = Action("shoot", "red", {"shooter": "Garcia", "target": "Big Jim", "range": 5.0, "los": "clear"})
-    hit = sum(any(e.data["hit"] for e in engine.act(state, action, dice).events if e.kind == "shot")
-              for _ in range(volleys))
+    hit = sum(
+        any(e.data["hit"] for e in engine.act(state, action, dice).events if e.kind == "shot") for _ in range(volleys)
+    )
     exact = 1 - (2 / 3) ** 3
     error = math.sqrt(exact * (1 - exact) / volleys)
     assert abs(hit / volleys - exact) <= 4 * error

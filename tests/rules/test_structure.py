@@ -1,4 +1,5 @@
 """The rules core stays pure, and every table shipped with it loads and validates."""
+
 from __future__ import annotations
 
 import ast

@@ -1,6 +1,7 @@
 """The board's geometry: squares as players write them, distance and adjacency through sides, the
 45° arc, the line of fire, cover, uphill, movement costs and routes (RULES-NOTES.md 1, A-YASG-6,
 -15, -18)."""
+
 from __future__ import annotations
 
 import pytest
@@ -61,13 +62,16 @@ def test_distance_and_adjacency_go_through_sides_not_corners() -> None:
     assert not adjacent(sq("C4"), sq("D5"))
 
 
-@pytest.mark.parametrize(("target", "inside"), [
-    ("E1", True),    # straight ahead
-    ("F2", True),    # 1 across, 3 ahead: 18.4°
-    ("F3", False),   # 1 across, 2 ahead: 26.6°
-    ("G1", False),   # 2 across, 4 ahead: 26.6°
-    ("E6", False),   # behind
-])
+@pytest.mark.parametrize(
+    ("target", "inside"),
+    [
+        ("E1", True),  # straight ahead
+        ("F2", True),  # 1 across, 3 ahead: 18.4°
+        ("F3", False),  # 1 across, 2 ahead: 26.6°
+        ("G1", False),  # 2 across, 4 ahead: 26.6°
+        ("E6", False),  # behind
+    ],
+)
 def test_the_45_degree_arc_is_22_5_degrees_either_side_of_the_facing(target: str, inside: bool) -> None:
     """A-YASG-18: facing north from E5."""
     assert in_arc(sq("E5"), "n", sq(target), 45) is inside
@@ -110,40 +114,48 @@ def test_edges_are_kept_once_as_a_north_or_west_side() -> None:
 
 
 def test_movement_costs_uphill_hedges_walls_and_buildings(engine) -> None:
-    state = scene(engine, F("A", BRITISH, "B", "A10"), F("X", FRENCH, "B", "J1"),
-                  terrain=[("E5:F6", "hill", None), ("B2", "building", None), ("C2", "building", None)],
-                  edges=[("C8", "n", "hedge"), ("D8", "n", "wall")])
+    state = scene(
+        engine,
+        F("A", BRITISH, "B", "A10"),
+        F("X", FRENCH, "B", "J1"),
+        terrain=[("E5:F6", "hill", None), ("B2", "building", None), ("C2", "building", None)],
+        edges=[("C8", "n", "hedge"), ("D8", "n", "wall")],
+    )
     field = field_of(engine.t, state)
     assert field.uphill_sides(sq("E5")) == ("n", "w") and field.uphill_sides(sq("F6")) == ("e", "s")
     assert field.step_cost(sq("D5"), sq("E5")) == (2, ["uphill"])
-    assert field.step_cost(sq("E5"), sq("F5")) == (1, [])       # along the hilltop
-    assert field.step_cost(sq("E5"), sq("D5")) == (1, [])       # downhill is free
+    assert field.step_cost(sq("E5"), sq("F5")) == (1, [])  # along the hilltop
+    assert field.step_cost(sq("E5"), sq("D5")) == (1, [])  # downhill is free
     assert field.step_cost(sq("C7"), sq("C8")) == (2, ["crossing a hedge"])
     assert field.step_cost(sq("C8"), sq("C7")) == (2, ["crossing a hedge"])
     assert field.step_cost(sq("C9"), sq("C8")) == (1, [])
     assert field.step_cost(sq("D8"), sq("D7")) == (2, ["crossing a wall"])
     assert field.step_cost(sq("A2"), sq("B2")) == (2, ["entering the building"])
-    assert field.step_cost(sq("B2"), sq("C2")) == (1, [])       # within the building
-    assert field.step_cost(sq("B2"), sq("B3")) == (1, [])       # leaving it
+    assert field.step_cost(sq("B2"), sq("C2")) == (1, [])  # within the building
+    assert field.step_cost(sq("B2"), sq("B3")) == (1, [])  # leaving it
 
 
 def test_explicit_uphill_sides(engine) -> None:
-    state = scene(engine, F("A", BRITISH, "B", "A10"), F("X", FRENCH, "B", "J1"),
-                  terrain=[("E5", "hill", "s")])
+    state = scene(engine, F("A", BRITISH, "B", "A10"), F("X", FRENCH, "B", "J1"), terrain=[("E5", "hill", "s")])
     field = field_of(engine.t, state)
     assert field.uphill_sides(sq("E5")) == ("s",)
     assert field.step_cost(sq("E6"), sq("E5"))[0] == 2 and field.step_cost(sq("D5"), sq("E5"))[0] == 1
 
 
 def test_routes_go_through_sides_and_take_the_cheapest_way(engine) -> None:
-    state = scene(engine, F("A", BRITISH, "B", "C5"), F("B", BRITISH, "B", "C4"), F("X", FRENCH, "B", "D5"),
-                  edges=[("B5", "n", "hedge")])
+    state = scene(
+        engine,
+        F("A", BRITISH, "B", "C5"),
+        F("B", BRITISH, "B", "C4"),
+        F("X", FRENCH, "B", "D5"),
+        edges=[("B5", "n", "hedge")],
+    )
     field = field_of(engine.t, state)
     # diagonal neighbour: two steps through sides
     assert len(field.route(sq("C5"), sq("D6"), BRITISH, 4, True)) == 3
     # through a friend but round an enemy
     assert field.route(sq("C5"), sq("C3"), BRITISH, 4, True) == [sq("C5"), sq("C4"), sq("C3")]
-    assert field.route(sq("C5"), sq("C3"), BRITISH, 4, False) is None   # round by B costs 5 (the hedge)
+    assert field.route(sq("C5"), sq("C3"), BRITISH, 4, False) is None  # round by B costs 5 (the hedge)
     assert field.route(sq("C5"), sq("C3"), BRITISH, 5, False) == [sq("C5"), sq("B5"), sq("B4"), sq("B3"), sq("C3")]
     assert sq("D5") not in field.route(sq("C5"), sq("E5"), BRITISH, 4, True)
     # round the hedge rather than over it when that is as cheap
@@ -153,8 +165,13 @@ def test_routes_go_through_sides_and_take_the_cheapest_way(engine) -> None:
 
 
 def test_line_of_fire_blocked_by_buildings_woods_figures_and_hills(engine) -> None:
-    state = scene(engine, F("A", BRITISH, "B", "A10"), F("M", BRITISH, "B", "F8"), F("X", FRENCH, "B", "J1"),
-                  terrain=[("C5", "building", None), ("H5", "wood", None), ("E4:E5", "hill", None)])
+    state = scene(
+        engine,
+        F("A", BRITISH, "B", "A10"),
+        F("M", BRITISH, "B", "F8"),
+        F("X", FRENCH, "B", "J1"),
+        terrain=[("C5", "building", None), ("H5", "wood", None), ("E4:E5", "hill", None)],
+    )
     field = field_of(engine.t, state)
     assert field.line_of_fire(sq("C8"), sq("C2"), True) == "the building at C5"
     assert field.line_of_fire(sq("H8"), sq("H2"), True) == "the wood at H5"
@@ -170,28 +187,41 @@ def test_a_line_through_a_corner_is_blocked_only_when_both_squares_block(engine)
     one = scene(engine, F("A", BRITISH, "B", "J10"), F("X", FRENCH, "B", "J1"), terrain=[("B2", "building", None)])
     field = field_of(engine.t, one)
     assert field.line_of_fire(sq("A1"), sq("B4"), True) is None
-    both = scene(engine, F("A", BRITISH, "B", "J10"), F("X", FRENCH, "B", "J1"), terrain=[("B2", "building", None), ("A3", "wood", None)])
+    both = scene(
+        engine,
+        F("A", BRITISH, "B", "J10"),
+        F("X", FRENCH, "B", "J1"),
+        terrain=[("B2", "building", None), ("A3", "wood", None)],
+    )
     assert field_of(engine.t, both).line_of_fire(sq("A1"), sq("B4"), True) == "the building at B2"
 
 
 def test_cover_from_the_square_and_from_the_side_the_shot_comes_through(engine) -> None:
-    state = scene(engine, F("A", BRITISH, "B", "J10"), F("X", FRENCH, "B", "J1"),
-                  terrain=[("B2", "crops", None), ("D2", "building", None), ("F2", "rubble", None)],
-                  edges=[("A5", "n", "hedge"), ("C5", "n", "wall"), ("H5", "s", "hedge")])
+    state = scene(
+        engine,
+        F("A", BRITISH, "B", "J10"),
+        F("X", FRENCH, "B", "J1"),
+        terrain=[("B2", "crops", None), ("D2", "building", None), ("F2", "rubble", None)],
+        edges=[("A5", "n", "hedge"), ("C5", "n", "wall"), ("H5", "s", "hedge")],
+    )
     field = field_of(engine.t, state)
     assert field.cover(sq("B8"), sq("B2")) == ("soft", "in the crops")
     assert field.cover(sq("D8"), sq("D2")) == ("hard", "in the building")
     assert field.cover(sq("F8"), sq("F2")) == ("hard", "in the rubble")
-    assert field.cover(sq("A9"), sq("A5")) == ("none", None)         # the hedge is on the far side
+    assert field.cover(sq("A9"), sq("A5")) == ("none", None)  # the hedge is on the far side
     assert field.cover(sq("A1"), sq("A5")) == ("soft", "behind a hedge")
     assert field.cover(sq("C1"), sq("C5")) == ("hard", "behind a wall")
     assert field.cover(sq("H9"), sq("H5")) == ("soft", "behind a hedge")
-    assert field.cover(sq("H5"), sq("H9")) == ("none", None)         # the firer's own hedge covers nobody
+    assert field.cover(sq("H5"), sq("H9")) == ("none", None)  # the firer's own hedge covers nobody
 
 
 def test_height_advantage_and_house_walls(engine) -> None:
-    state = scene(engine, F("A", BRITISH, "B", "J10"), F("X", FRENCH, "B", "J1"),
-                  terrain=[("E5", "hill", None), ("B2", "building", None)])
+    state = scene(
+        engine,
+        F("A", BRITISH, "B", "J10"),
+        F("X", FRENCH, "B", "J1"),
+        terrain=[("E5", "hill", None), ("B2", "building", None)],
+    )
     field = field_of(engine.t, state)
     assert field.height_advantage(sq("E6"), sq("E5"))
     assert not field.height_advantage(sq("E5"), sq("E6"))

@@ -2,6 +2,7 @@
 
 The firing table is a reconstruction (A-YASG-2): the firing procedure is tested against a table
 the test itself supplies (house rules), never against the reconstructed numbers."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,11 +26,22 @@ from tests.rules.test_yasg_support import (  # noqa: F401
 #: A firing table of the test's own: one band to 10 squares, need = class number + 3.
 TEST_TABLE = {
     "firing_table": "test",
-    "firing_tables": {"test": {
-        "bands": [{"name": "near", "up_to": 4, "need": {"A": 4, "B": 5, "C": 6, "D": 7, "E": 8, "F": 9, "G": 10}},
-                  {"name": "far", "up_to": 10, "need": {"A": 6, "B": 7, "C": 8}}],
-        "modifiers": {"pinned_class": 1, "shaken": 1, "moved": 1, "target_ran": 1, "soft_cover": 1, "hard_cover": 2},
-    }},
+    "firing_tables": {
+        "test": {
+            "bands": [
+                {"name": "near", "up_to": 4, "need": {"A": 4, "B": 5, "C": 6, "D": 7, "E": 8, "F": 9, "G": 10}},
+                {"name": "far", "up_to": 10, "need": {"A": 6, "B": 7, "C": 8}},
+            ],
+            "modifiers": {
+                "pinned_class": 1,
+                "shaken": 1,
+                "moved": 1,
+                "target_ran": 1,
+                "soft_cover": 1,
+                "hard_cover": 2,
+            },
+        }
+    },
 }
 
 
@@ -40,9 +52,15 @@ def tested() -> YasgEngine:
 
 def duel(engine: YasgEngine, **kw):
     """Harper (B) at E8 facing north, Ducos (B) at E4 facing south, 4 squares apart; the fire phase."""
-    return scene(engine, F("Sharpe", BRITISH, "A", "A10", "e", leader=True), F("Harper", BRITISH, "B", "E8"),
-                 F("Ducos", FRENCH, "B", "E4", "s", leader=True), F("Leroux", FRENCH, "C", "J5", "w"),
-                 phase="fire", **kw)
+    return scene(
+        engine,
+        F("Sharpe", BRITISH, "A", "A10", "e", leader=True),
+        F("Harper", BRITISH, "B", "E8"),
+        F("Ducos", FRENCH, "B", "E4", "s", leader=True),
+        F("Leroux", FRENCH, "C", "J5", "w"),
+        phase="fire",
+        **kw,
+    )
 
 
 # --- firing -------------------------------------------------------------------------------------
@@ -53,11 +71,23 @@ def test_a_shot_rolls_misfire_then_hit_then_damage(tested: YasgEngine) -> None:
     state = duel(tested)
     out = act(tested, state, "fire", 4, 5, 7, figure="Harper", target="Ducos")
     assert act.last_dice.reasons == [  # type: ignore[attr-defined]
-        "Harper: musket, misfires on 1", "Harper: shot at Ducos, hits on 5+", "Harper: damage to Ducos"]
+        "Harper: musket, misfires on 1",
+        "Harper: shot at Ducos, hits on 5+",
+        "Harper: damage to Ducos",
+    ]
     [shot] = events(out, "fire")
-    assert (shot["squares"], shot["band"], shot["needed"], shot["roll"], shot["hit"], shot["result"]) == (4, "near", 5, 5, True, "minor")
-    assert out.events[0].text == ("Harper fires at Ducos (4 squares, near range; class B): needs 5, rolls 5: "
-                                  "hit; damage 7: a minor wound (taken when the fire phase ends).")
+    assert (shot["squares"], shot["band"], shot["needed"], shot["roll"], shot["hit"], shot["result"]) == (
+        4,
+        "near",
+        5,
+        5,
+        True,
+        "minor",
+    )
+    assert out.events[0].text == (
+        "Harper fires at Ducos (4 squares, near range; class B): needs 5, rolls 5: "
+        "hit; damage 7: a minor wound (taken when the fire phase ends)."
+    )
     h = fig(out.state, "Harper")
     assert (h.fired, h.weapon_state, h.weapon_turn) == (True, "empty", 1)
     assert fig(out.state, "Ducos").wounds == 0 and len(out.state.hits) == 1
@@ -83,7 +113,9 @@ def test_a_misfire_rolls_no_more_and_costs_the_next_turn(tested: YasgEngine) -> 
     refuse(tested, out.state, "fire", "british have finished firing", as_side=BRITISH, figure="Harper", target="Ducos")
     # turn 2: rectifying — no move, no fire; loaded at its end
     turn2 = change(tested, out.state, "Harper", fired=False)
-    turn2 = tested.load_state({**tested.dump_state(turn2), "turn": 2, "phase": "movement", "mover": BRITISH, "done": []})
+    turn2 = tested.load_state(
+        {**tested.dump_state(turn2), "turn": 2, "phase": "movement", "mover": BRITISH, "done": []}
+    )
     refuse(tested, turn2, "move", "clearing its misfire this turn and may not move", figure="Harper", to="E7")
     as_fire = tested.load_state({**tested.dump_state(turn2), "phase": "fire", "mover": None})
     refuse(tested, as_fire, "fire", "Harper is clearing a misfire", as_side=BRITISH, figure="Harper", target="Ducos")
@@ -96,11 +128,29 @@ def test_a_misfire_rolls_no_more_and_costs_the_next_turn(tested: YasgEngine) -> 
 def test_refused_shots_roll_nothing(tested: YasgEngine) -> None:
     state = duel(tested)
     refuse(tested, state, "fire", "Sharpe is on Harper's own side", as_side=BRITISH, figure="Harper", target="Sharpe")
-    refuse(tested, state, "fire", "outside Harper's arc of fire facing N from E8", as_side=BRITISH, figure="Harper", target="Leroux")
+    refuse(
+        tested,
+        state,
+        "fire",
+        "outside Harper's arc of fire facing N from E8",
+        as_side=BRITISH,
+        figure="Harper",
+        target="Leroux",
+    )
     refuse(tested, state, "fire", "Ducos fights for french", as_side=BRITISH, figure="Ducos", target="Harper")
     refuse(tested, state, "fire", "Name the figure to fire at", as_side=BRITISH, figure="Harper")
-    far = scene(tested, F("Harper", BRITISH, "B", "E12"), F("Ducos", FRENCH, "B", "E1", "s"), size=(12, 12), phase="fire")
-    refuse(tested, far, "fire", "11 squares from Harper, beyond musket range (10)", as_side=BRITISH, figure="Harper", target="Ducos")
+    far = scene(
+        tested, F("Harper", BRITISH, "B", "E12"), F("Ducos", FRENCH, "B", "E1", "s"), size=(12, 12), phase="fire"
+    )
+    refuse(
+        tested,
+        far,
+        "fire",
+        "11 squares from Harper, beyond musket range (10)",
+        as_side=BRITISH,
+        figure="Harper",
+        target="Ducos",
+    )
     for fields, message in (
         ({"fired": True}, "already fired this turn"),
         ({"weapon_state": "empty"}, "has an empty musket"),
@@ -109,15 +159,36 @@ def test_refused_shots_roll_nothing(tested: YasgEngine) -> None:
         ({"moved": 4, "ran": True}, "ran 4 squares this turn; to fire it may move only 3"),
         ({"out": True}, "is out of the fight"),
     ):
-        refuse(tested, change(tested, state, "Harper", **fields), "fire", message, as_side=BRITISH, figure="Harper", target="Ducos")
+        refuse(
+            tested,
+            change(tested, state, "Harper", **fields),
+            "fire",
+            message,
+            as_side=BRITISH,
+            figure="Harper",
+            target="Ducos",
+        )
     dead = change(tested, state, "Ducos", out=True)
     refuse(tested, dead, "fire", "Ducos is already out of the fight", as_side=BRITISH, figure="Harper", target="Ducos")
     # beyond the table: a pinned C (so D) at far range has no number (the table's "—")
-    hopeless = scene(tested, F("Perkins", BRITISH, "C", "E10"), F("Ducos", FRENCH, "B", "E4", "s"), phase="fire",
-                     terrain=[("E4", "building", None)])
+    hopeless = scene(
+        tested,
+        F("Perkins", BRITISH, "C", "E10"),
+        F("Ducos", FRENCH, "B", "E4", "s"),
+        phase="fire",
+        terrain=[("E4", "building", None)],
+    )
     hopeless = change(tested, hopeless, "Perkins", pinned=True)
-    refuse(tested, hopeless, "fire", "Perkins cannot hit Ducos (6 squares, far range; class D; hard cover, in the building +2): "
-           "it would need 13 on a d10.", as_side=BRITISH, figure="Perkins", target="Ducos")
+    refuse(
+        tested,
+        hopeless,
+        "fire",
+        "Perkins cannot hit Ducos (6 squares, far range; class D; hard cover, in the building +2): "
+        "it would need 13 on a d10.",
+        as_side=BRITISH,
+        figure="Perkins",
+        target="Ducos",
+    )
 
 
 def test_fire_modifiers_add_to_the_number_needed(tested: YasgEngine) -> None:
@@ -127,10 +198,17 @@ def test_fire_modifiers_add_to_the_number_needed(tested: YasgEngine) -> None:
     state = change(tested, state, "Ducos", ran=True)
     out = act(tested, state, "fire", 6, 9, figure="Harper", target="Ducos")
     shot = events(out, "fire")[0]
-    assert shot["modifiers"] == [["ran last turn", 1], ["moved", 1], ["target ran", 1], ["hard cover, behind a wall", 2]]
+    assert shot["modifiers"] == [
+        ["ran last turn", 1],
+        ["moved", 1],
+        ["target ran", 1],
+        ["hard cover, behind a wall", 2],
+    ]
     assert shot["needed"] == 5 + 5
     pinned = change(tested, duel(tested), "Harper", pinned=True, wounds=1)
-    assert events(act(tested, pinned, "fire", 6, 2, figure="Harper", target="Ducos"), "fire")[0]["needed"] == 7  # B+1+1 = D
+    assert (
+        events(act(tested, pinned, "fire", 6, 2, figure="Harper", target="Ducos"), "fire")[0]["needed"] == 7
+    )  # B+1+1 = D
 
 
 def test_run_three_and_fire_walk_one_and_fire(tested: YasgEngine) -> None:
@@ -150,7 +228,8 @@ def test_fire_is_simultaneous(tested: YasgEngine) -> None:
     # both sides have nothing left to fire at: the phase ends and both hits are taken together
     assert [e.text for e in back.events if e.kind in ("casualty", "wound")] == [
         "Ducos is killed (shot by Harper).",
-        "Harper takes a serious wound (shot by Ducos): 2 wound points, now class D."]
+        "Harper takes a serious wound (shot by Ducos): 2 wound points, now class D.",
+    ]
     assert fig(back.state, "Ducos").out and fig(back.state, "Harper").wounds == 2
     assert [e["figure"] for e in events(back, "casualty")] == ["Ducos"]
     assert back.state.phase == "morale" and back.state.turn == 2
@@ -161,7 +240,15 @@ def test_sides_finish_firing_with_next_or_when_nothing_is_left(tested: YasgEngin
     out = act(tested, state, "next", as_side=FRENCH)
     assert out.state.done == [FRENCH] and out.events[0].text == "French are done with the fire phase."
     refuse(tested, out.state, "next", "french are done with the fire phase: waiting for british", as_side=FRENCH)
-    refuse(tested, out.state, "fire", "french have finished firing this turn", as_side=FRENCH, figure="Ducos", target="Harper")
+    refuse(
+        tested,
+        out.state,
+        "fire",
+        "french have finished firing this turn",
+        as_side=FRENCH,
+        figure="Ducos",
+        target="Harper",
+    )
     assert tested.whose_turn(out.state) == BRITISH
     shot = act(tested, out.state, "fire", 6, 2, figure="Harper", target="Ducos")
     assert "British have no more shots this turn." in texts(shot) and shot.state.turn == 2
@@ -207,12 +294,30 @@ def test_loading_only_when_declared_is_a_house_rule() -> None:
 def test_firing_through_figures_is_a_switch() -> None:
     table = {**TEST_TABLE}
     blocked = make_engine(table)
-    state = scene(blocked, F("Harper", BRITISH, "B", "E8"), F("Perkins", BRITISH, "C", "E6"),
-                  F("Ducos", FRENCH, "B", "E4", "s"), phase="fire")
-    refuse(blocked, state, "fire", "Harper cannot see Ducos: Perkins at E6 is in the way", as_side=BRITISH, figure="Harper", target="Ducos")
+    state = scene(
+        blocked,
+        F("Harper", BRITISH, "B", "E8"),
+        F("Perkins", BRITISH, "C", "E6"),
+        F("Ducos", FRENCH, "B", "E4", "s"),
+        phase="fire",
+    )
+    refuse(
+        blocked,
+        state,
+        "fire",
+        "Harper cannot see Ducos: Perkins at E6 is in the way",
+        as_side=BRITISH,
+        figure="Harper",
+        target="Ducos",
+    )
     open_ = make_engine({**table, "figures_block_fire": False})
-    state = scene(open_, F("Harper", BRITISH, "B", "E8"), F("Perkins", BRITISH, "C", "E6"),
-                  F("Ducos", FRENCH, "B", "E4", "s"), phase="fire")
+    state = scene(
+        open_,
+        F("Harper", BRITISH, "B", "E8"),
+        F("Perkins", BRITISH, "C", "E6"),
+        F("Ducos", FRENCH, "B", "E4", "s"),
+        phase="fire",
+    )
     assert events(act(open_, state, "fire", 6, 2, figure="Harper", target="Ducos"), "fire")
 
 
@@ -241,19 +346,27 @@ def test_close_combat_between_orthogonal_neighbours_only(engine: YasgEngine) -> 
     assert "No figures are in contact" in texts(diagonal) and diagonal.state.phase == "morale"
     side_by_side = melee(engine, F("Harper", BRITISH, "B", "E5"), F("Ducos", FRENCH, "B", "F5", "s"))
     assert side_by_side.state.phase == "close combat"
-    assert side_by_side.events[-1].text == ("Turn 1 · close combat phase: Harper → Ducos; Ducos → Harper. "
-                                            "/yasg next rolls every fight at once.")
+    assert side_by_side.events[-1].text == (
+        "Turn 1 · close combat phase: Harper → Ducos; Ducos → Harper. /yasg next rolls every fight at once."
+    )
     assert side_by_side.state.done == [BRITISH, FRENCH]  # nobody has a choice to make
 
 
 def test_every_fight_is_rolled_at_once(engine: YasgEngine) -> None:
     """Dice order: per figure in the list, d10 to hit, then d10 damage on a hit; hits land together."""
-    start = melee(engine, F("Harper", BRITISH, "B", "E5"), F("Perkins", BRITISH, "C", "A10"),
-                  F("Ducos", FRENCH, "B", "E4", "s"), F("Leroux", FRENCH, "C", "J1"))
+    start = melee(
+        engine,
+        F("Harper", BRITISH, "B", "E5"),
+        F("Perkins", BRITISH, "C", "A10"),
+        F("Ducos", FRENCH, "B", "E4", "s"),
+        F("Leroux", FRENCH, "C", "J1"),
+    )
     out = act(engine, start.state, "next", 5, 1, 4)
     assert act.last_dice.reasons == [  # type: ignore[attr-defined]
-        "Harper: close combat with Ducos, hits on 5+", "Harper: damage to Ducos",
-        "Ducos: close combat with Harper, hits on 5+"]
+        "Harper: close combat with Ducos, hits on 5+",
+        "Harper: damage to Ducos",
+        "Ducos: close combat with Harper, hits on 5+",
+    ]
     assert [e["hit"] for e in events(out, "fight")] == [True, False]
     assert texts(out).splitlines()[:4] == [
         "Turn 1 · close combat, every fight at once:",
@@ -264,14 +377,22 @@ def test_every_fight_is_rolled_at_once(engine: YasgEngine) -> None:
     assert fig(out.state, "Ducos").out and out.state.turn == 2 and out.state.phase == "morale"
 
 
-@pytest.mark.parametrize(("fields", "terrain", "need", "why"), [
-    ({}, [], 5, []),
-    ({"pinned": True}, [], 6, ["pinned"]),
-    ({"fallen_until": 1}, [], 6, ["getting up"]),                 # A-YASG-10
-    ({"wounds": 3}, [], 8, []),                                   # B + 3 = E
-    ({}, [("E4", "hill", None)], 6, ["enemy uphill"]),
-    ({"pinned": True, "wounds": 3, "fallen_until": 1}, [("E4", "hill", None)], 11, ["pinned", "getting up", "enemy uphill"]),
-])
+@pytest.mark.parametrize(
+    ("fields", "terrain", "need", "why"),
+    [
+        ({}, [], 5, []),
+        ({"pinned": True}, [], 6, ["pinned"]),
+        ({"fallen_until": 1}, [], 6, ["getting up"]),  # A-YASG-10
+        ({"wounds": 3}, [], 8, []),  # B + 3 = E
+        ({}, [("E4", "hill", None)], 6, ["enemy uphill"]),
+        (
+            {"pinned": True, "wounds": 3, "fallen_until": 1},
+            [("E4", "hill", None)],
+            11,
+            ["pinned", "getting up", "enemy uphill"],
+        ),
+    ],
+)
 def test_close_combat_hits_on_the_class_number_plus_three(engine: YasgEngine, fields, terrain, need, why) -> None:
     start = melee(engine, F("Harper", BRITISH, "B", "E5"), F("Ducos", FRENCH, "A", "E4", "s"), terrain=terrain)
     state = change(engine, start.state, "Harper", **fields)
@@ -292,8 +413,13 @@ def test_weapon_advantage_is_data() -> None:
 
 def test_each_figure_fights_one_enemy_of_its_owners_choice(engine: YasgEngine) -> None:
     """A-YASG-14: the enemy it faces by default; /yasg engage picks another; one may face several."""
-    start = melee(engine, F("Harper", BRITISH, "B", "E5", "e"), F("Sharpe", BRITISH, "A", "A10"),
-                  F("Ducos", FRENCH, "B", "E4", "s"), F("Leroux", FRENCH, "C", "F5", "w"))
+    start = melee(
+        engine,
+        F("Harper", BRITISH, "B", "E5", "e"),
+        F("Sharpe", BRITISH, "A", "A10"),
+        F("Ducos", FRENCH, "B", "E4", "s"),
+        F("Leroux", FRENCH, "C", "F5", "w"),
+    )
     assert "Harper → Leroux (or Ducos)" in start.events[-1].text
     assert start.state.done == [FRENCH] and engine.whose_turn(start.state) == BRITISH
     refuse(engine, start.state, "engage", "Harper is not in contact with Sharpe", figure="Harper", target="Sharpe")
@@ -302,10 +428,22 @@ def test_each_figure_fights_one_enemy_of_its_owners_choice(engine: YasgEngine) -
     assert chosen.events[0].text == "Harper will fight Ducos."
     out = act(engine, chosen.state, "next", 4, 4, 4)
     assert [(e["figure"], e["target"]) for e in events(out, "fight")] == [
-        ("Harper", "Ducos"), ("Ducos", "Harper"), ("Leroux", "Harper")]
-    refuse(engine, chosen.state, "engage", "french are done with the close combat phase", by_gm=True,
-           figure="Ducos", target="Harper")
-    refuse(engine, chosen.state, "next", "french are done with the close combat phase: waiting for british", as_side=FRENCH)
+        ("Harper", "Ducos"),
+        ("Ducos", "Harper"),
+        ("Leroux", "Harper"),
+    ]
+    refuse(
+        engine,
+        chosen.state,
+        "engage",
+        "french are done with the close combat phase",
+        by_gm=True,
+        figure="Ducos",
+        target="Harper",
+    )
+    refuse(
+        engine, chosen.state, "next", "french are done with the close combat phase: waiting for british", as_side=FRENCH
+    )
 
 
 def test_house_walls_keep_figures_apart(engine: YasgEngine) -> None:
@@ -330,15 +468,26 @@ def test_close_combat_spoils_loading(engine: YasgEngine) -> None:
 
 def test_wound_points_lower_the_class_and_more_than_three_put_a_figure_out(engine: YasgEngine) -> None:
     """A-YASG-3: minor 1, serious 2, one class per point; more than 3 points: out of combat."""
-    start = melee(engine, F("Harper", BRITISH, "B", "E5"), F("Sharpe", BRITISH, "A", "A10"),
-                  F("Ducos", FRENCH, "B", "E4", "s"), F("Leroux", FRENCH, "C", "J1"))
+    start = melee(
+        engine,
+        F("Harper", BRITISH, "B", "E5"),
+        F("Sharpe", BRITISH, "A", "A10"),
+        F("Ducos", FRENCH, "B", "E4", "s"),
+        F("Leroux", FRENCH, "C", "J1"),
+    )
     hurt = change(engine, start.state, "Ducos", wounds=1)
     out = act(engine, hurt, "next", 5, 3, 1)
     assert "Ducos takes a serious wound (in close combat with Harper): 3 wound points, now class E." in texts(out)
     worse = change(engine, start.state, "Ducos", wounds=2)
     out = act(engine, worse, "next", 5, 3, 1)
     assert "Ducos takes a serious wound (in close combat with Harper): 4 wound points, out of the fight." in texts(out)
-    assert events(out, "casualty")[0] == {"figure": "Ducos", "side": FRENCH, "by": "Harper", "result": "serious", "wounds": 4}
+    assert events(out, "casualty")[0] == {
+        "figure": "Ducos",
+        "side": FRENCH,
+        "by": "Harper",
+        "result": "serious",
+        "wounds": 4,
+    }
     minor = act(engine, worse, "next", 5, 6, 1)
     assert fig(minor.state, "Ducos").wounds == 3 and not fig(minor.state, "Ducos").out
 
@@ -368,7 +517,9 @@ def test_the_end_of_a_turn(engine: YasgEngine) -> None:
     turn = act(engine, act(engine, ran, "next").state, "next").state  # fire phase: nobody can fire
     assert turn.turn == 2 and fig(turn, "Harper").shaken and not fig(turn, "Harper").ran
     assert fig(turn, "Harper").fallen_until == 2
-    turn2 = engine.load_state({**engine.dump_state(turn), "phase": "movement", "mover": BRITISH, "initiative": [BRITISH, FRENCH]})
+    turn2 = engine.load_state(
+        {**engine.dump_state(turn), "phase": "movement", "mover": BRITISH, "initiative": [BRITISH, FRENCH]}
+    )
     refuse(engine, turn2, "move", "has fallen", figure="Harper", to="E6")
     end2 = act(engine, act(engine, turn2, "next").state, "next")
     assert "Harper is back on its feet." in texts(end2)
@@ -386,8 +537,10 @@ def test_morale_and_the_close_combat_roll_may_be_called_by_either_side_or_the_ga
 def test_look_reports_what_the_board_says(engine: YasgEngine) -> None:
     state = duel(engine, edges=[("E4", "s", "hedge")])
     out = act(engine, state, "look", figure="Harper", target="Ducos")
-    assert out.events[0].text == ("Harper (E8, facing N) → Ducos (E4): 4 squares, medium range; class B; "
-                                  "soft cover, behind a hedge +1; needs 8 on a d10.")
+    assert out.events[0].text == (
+        "Harper (E8, facing N) → Ducos (E4): 4 squares, medium range; class B; "
+        "soft cover, behind a hedge +1; needs 8 on a d10."
+    )
     assert out.state == state
     side = act(engine, state, "look", figure="Harper", target="Leroux")
     assert "outside Harper's arc of fire" in side.events[0].text

@@ -1,6 +1,7 @@
 """The YASG engine (RULES-NOTES.md section 1): roster, setup on the board, the turn's phases,
 morale, initiative and movement, with forced dice in the notes' Dice order. Tests that rest on a
 resolution of the notes cite it (A-YASG-n)."""
+
 from __future__ import annotations
 
 import json
@@ -85,8 +86,13 @@ def test_start_checks_the_roster(engine: YasgEngine) -> None:
         engine.start(roster(("Sharpe", BRITISH, "A")), ScriptedDice())
     with pytest.raises(RuleError, match="Two figures are called “sharpe”"):
         engine.start(roster(("Sharpe", BRITISH, "A"), ("sharpe", FRENCH, "A")), ScriptedDice())
-    two = roster(("Sharpe", BRITISH, "A"), ("Harper", BRITISH, "B"), ("Ducos", FRENCH, "B"),
-                 Sharpe={"leader": "yes"}, Harper={"leader": "yes"})
+    two = roster(
+        ("Sharpe", BRITISH, "A"),
+        ("Harper", BRITISH, "B"),
+        ("Ducos", FRENCH, "B"),
+        Sharpe={"leader": "yes"},
+        Harper={"leader": "yes"},
+    )
     with pytest.raises(RuleError, match="british has 2 Leaders \\(Sharpe and Harper\\)"):
         engine.start(two, ScriptedDice())
     many = make_engine({"figures_per_side": {"max": 2}})
@@ -95,12 +101,20 @@ def test_start_checks_the_roster(engine: YasgEngine) -> None:
 
 
 def test_a_side_without_a_named_leader_is_led_by_its_first_best_figure(engine: YasgEngine) -> None:
-    specs = roster(("Perkins", BRITISH, "C"), ("Harper", BRITISH, "B"), ("Hagman", BRITISH, "B"),
-                   ("Ducos", FRENCH, "B"), ("Vidal", FRENCH, "A"), Ducos={"leader": "yes"})
+    specs = roster(
+        ("Perkins", BRITISH, "C"),
+        ("Harper", BRITISH, "B"),
+        ("Hagman", BRITISH, "B"),
+        ("Ducos", FRENCH, "B"),
+        ("Vidal", FRENCH, "A"),
+        Ducos={"leader": "yes"},
+    )
     out = engine.start(specs, ScriptedDice())
     assert [f.name for f in out.state.figures if f.leader] == ["Harper", "Ducos"]
     assert events(out, "leader") == [{"side": BRITISH, "figure": "Harper"}]
-    assert out.state.phase == "setup" and out.state.map_name == "farm" and (out.state.width, out.state.height) == (12, 12)
+    assert (
+        out.state.phase == "setup" and out.state.map_name == "farm" and (out.state.width, out.state.height) == (12, 12)
+    )
     assert kinds(out)[-1] == "phase" and "Place every figure with /yasg place" in out.events[-1].text
 
 
@@ -137,9 +151,25 @@ def test_terrain_and_hills(engine: YasgEngine, setup) -> None:
     assert hill[(3, 3)] == ["n", "e"] and hill[(2, 2)] is None
     state = gm(engine, state, "terrain", squares="C3", kind="open")
     assert (2, 2) not in {(t.x, t.y) for t in state.terrain}
-    refuse(engine, state, "terrain", "Only hill squares have uphill sides", by_gm=True, squares="A1", kind="wood", uphill="n")
-    refuse(engine, state, "terrain", "not a kind of terrain: use open, hill, crops, wood, rubble or building",
-           by_gm=True, squares="A1", kind="lava")
+    refuse(
+        engine,
+        state,
+        "terrain",
+        "Only hill squares have uphill sides",
+        by_gm=True,
+        squares="A1",
+        kind="wood",
+        uphill="n",
+    )
+    refuse(
+        engine,
+        state,
+        "terrain",
+        "not a kind of terrain: use open, hill, crops, wood, rubble or building",
+        by_gm=True,
+        squares="A1",
+        kind="lava",
+    )
     refuse(engine, state, "terrain", "off the board", by_gm=True, squares="A1:I9", kind="wood")
     refuse(engine, state, "terrain", "not a side", by_gm=True, squares="C4", kind="hill", uphill="up")
 
@@ -164,8 +194,15 @@ def test_placing_figures(engine: YasgEngine, setup) -> None:
     assert (fig(out.state, "Sharpe").square, fig(out.state, "Sharpe").facing) == ((3, 6), "n")  # towards the middle
     assert out.events[0].text == "Sharpe (british, class A, Leader) stands at D7, facing N."
     state = out.state
-    refuse(engine, state, "place", "Ducos fights for french: you may only place your own", as_side=BRITISH,
-           figure="Ducos", square="A1")
+    refuse(
+        engine,
+        state,
+        "place",
+        "Ducos fights for french: you may only place your own",
+        as_side=BRITISH,
+        figure="Ducos",
+        square="A1",
+    )
     refuse(engine, state, "place", "D7 is taken by Sharpe", as_side=FRENCH, figure="Ducos", square="D7")
     refuse(engine, state, "place", "off the board", as_side=FRENCH, figure="Ducos", square="I1")
     refuse(engine, state, "place", "not a facing", as_side=FRENCH, figure="Ducos", square="A1", facing="up")
@@ -185,11 +222,21 @@ def test_placing_figures(engine: YasgEngine, setup) -> None:
 
 
 def test_actions_out_of_phase_or_unknown_or_by_strangers(engine: YasgEngine, setup) -> None:
-    refuse(engine, setup, "move", "in the movement phase; it is the setup phase now", by_gm=True, figure="Sharpe", to="A1")
+    refuse(
+        engine, setup, "move", "in the movement phase; it is the setup phase now", by_gm=True, figure="Sharpe", to="A1"
+    )
     refuse(engine, setup, "fire", "in the fire phase", by_gm=True, figure="Sharpe", target="Ducos")
     refuse(engine, setup, "engage", "in the close combat phase", by_gm=True, figure="Sharpe", target="Ducos")
     refuse(engine, setup, "dance", "no action called “dance”")
-    refuse(engine, setup, "place", "Only the players of british and french", as_side="prussian", figure="Sharpe", square="A1")
+    refuse(
+        engine,
+        setup,
+        "place",
+        "Only the players of british and french",
+        as_side="prussian",
+        figure="Sharpe",
+        square="A1",
+    )
     refuse(engine, setup, "place", "Only the players of british and french", as_side=None, figure="Sharpe", square="A1")
 
 
@@ -200,23 +247,31 @@ def test_who_tests_morale(engine: YasgEngine) -> None:
     """A-YASG-6: within 2 squares of an enemy (through sides), wounded, or pinned; nobody else rolls."""
     state = scene(
         engine,
-        F("Near", BRITISH, "B", "C5"),        # 2 squares from Xav
-        F("Diag", BRITISH, "B", "F6"),        # 2 across and 1 down from Xav: 3 squares
+        F("Near", BRITISH, "B", "C5"),  # 2 squares from Xav
+        F("Diag", BRITISH, "B", "F6"),  # 2 across and 1 down from Xav: 3 squares
         F("Hurt", BRITISH, "B", "J10", leader=True),
         F("Held", BRITISH, "B", "A10"),
         F("Free", BRITISH, "B", "H10"),
-        F("Xav", FRENCH, "C", "D4"), F("Yan", FRENCH, "C", "J1"),
+        F("Xav", FRENCH, "C", "D4"),
+        F("Yan", FRENCH, "C", "J1"),
         phase="morale",
     )
     state = change(engine, state, "Hurt", wounds=1)
     state = change(engine, state, "Held", pinned=True)
     out = act(engine, state, "next", 7, 7, 7, 7, 5, 2)
     tested = [(e["figure"], e["reason"]) for e in events(out, "morale")]
-    assert tested == [("Near", "within 2 squares of an enemy"), ("Hurt", "wounded"), ("Held", "pinned"),
-                      ("Xav", "within 2 squares of an enemy")]
+    assert tested == [
+        ("Near", "within 2 squares of an enemy"),
+        ("Hurt", "wounded"),
+        ("Held", "pinned"),
+        ("Xav", "within 2 squares of an enemy"),
+    ]
     assert act.last_dice.reasons[:4] == [  # type: ignore[attr-defined]
-        "Near: morale, passes above 2 (class B)", "Hurt: morale, passes above 3 (class C)",
-        "Held: morale, passes above 2 (class B)", "Xav: morale, passes above 3 (class C)"]
+        "Near: morale, passes above 2 (class B)",
+        "Hurt: morale, passes above 3 (class C)",
+        "Held: morale, passes above 2 (class B)",
+        "Xav: morale, passes above 3 (class C)",
+    ]
     assert act.last_dice.reasons[4:] == ["Initiative: british", "Initiative: french"]  # type: ignore[attr-defined]
 
 
@@ -227,18 +282,26 @@ def test_nobody_tests_when_the_sides_are_far_apart(engine: YasgEngine) -> None:
     assert out.state.phase == "movement" and out.state.mover == FRENCH and out.state.initiative == [FRENCH, BRITISH]
 
 
-@pytest.mark.parametrize(("cls", "wounds", "shaken", "need"), [
-    ("A", 0, False, 1), ("B", 0, False, 2), ("C", 0, False, 3), ("D", 0, False, 4),
-    ("C", 0, True, 4),      # A-YASG-7: ran last turn, one class worse
-    ("D", 1, False, 5),     # A-YASG-3, -5: one wound point, once
-    ("D", 3, False, 7),     # G
-    ("D", 3, True, 8),      # H, extrapolated (A-YASG-4)
-])
-def test_morale_passes_only_above_the_class_number(engine: YasgEngine, cls: str, wounds: int, shaken: bool, need: int) -> None:
+@pytest.mark.parametrize(
+    ("cls", "wounds", "shaken", "need"),
+    [
+        ("A", 0, False, 1),
+        ("B", 0, False, 2),
+        ("C", 0, False, 3),
+        ("D", 0, False, 4),
+        ("C", 0, True, 4),  # A-YASG-7: ran last turn, one class worse
+        ("D", 1, False, 5),  # A-YASG-3, -5: one wound point, once
+        ("D", 3, False, 7),  # G
+        ("D", 3, True, 8),  # H, extrapolated (A-YASG-4)
+    ],
+)
+def test_morale_passes_only_above_the_class_number(
+    engine: YasgEngine, cls: str, wounds: int, shaken: bool, need: int
+) -> None:
     """d10 > class number; wounds count once (A-YASG-5), running last turn once more (A-YASG-7)."""
     state = scene(engine, F("A", BRITISH, cls, "C5"), F("X", FRENCH, "A", "C3"), phase="morale")
     state = change(engine, state, "A", wounds=wounds, shaken=shaken)
-    fail = act(engine, state, "next", need, 1, 6, 1)          # A rolls exactly the number: fails
+    fail = act(engine, state, "next", need, 1, 6, 1)  # A rolls exactly the number: fails
     passes = act(engine, state, "next", need + 1, 1, 6, 1) if need < 10 else None
     assert events(fail, "morale")[0] == {**events(fail, "morale")[0], "needed": need, "passed": False, "pinned": True}
     assert fig(fail.state, "A").pinned
@@ -265,7 +328,10 @@ def test_initiative_ties_are_rolled_again(engine: YasgEngine) -> None:
     state = scene(engine, F("A", BRITISH, "B", "A10"), F("X", FRENCH, "B", "A1"), phase="morale")
     out = act(engine, state, "next", 4, 4, 6, 6, 5, 2)
     assert [e["rolls"] for e in events(out, "initiative")] == [
-        {BRITISH: 4, FRENCH: 4}, {BRITISH: 6, FRENCH: 6}, {BRITISH: 5, FRENCH: 2}]
+        {BRITISH: 4, FRENCH: 4},
+        {BRITISH: 6, FRENCH: 6},
+        {BRITISH: 5, FRENCH: 2},
+    ]
     assert out.state.mover == BRITISH and engine.whose_turn(out.state) == BRITISH
     assert out.events[-1].text == "Turn 1 · movement phase: british move first, then /yasg next."
 
@@ -274,8 +340,14 @@ def test_initiative_ties_are_rolled_again(engine: YasgEngine) -> None:
 
 
 def open_field(engine: YasgEngine, **kw) -> object:
-    return scene(engine, F("Sharpe", BRITISH, "A", "E8", leader=True), F("Harper", BRITISH, "B", "F8"),
-                 F("Ducos", FRENCH, "B", "E1", "s", leader=True), F("Leroux", FRENCH, "C", "F1", "s"), **kw)
+    return scene(
+        engine,
+        F("Sharpe", BRITISH, "A", "E8", leader=True),
+        F("Harper", BRITISH, "B", "F8"),
+        F("Ducos", FRENCH, "B", "E1", "s", leader=True),
+        F("Leroux", FRENCH, "C", "F1", "s"),
+        **kw,
+    )
 
 
 def test_walk_two_squares_routed_through_sides(engine: YasgEngine) -> None:
@@ -340,8 +412,7 @@ def test_enemies_block_the_way(engine: YasgEngine) -> None:
 def test_who_may_move(engine: YasgEngine) -> None:
     state = open_field(engine)
     refuse(engine, state, "move", "Ducos fights for french: you may only move your own", figure="Ducos", to="E2")
-    refuse(engine, state, "move", "british are moving now", by_gm=True,
-           figure="Ducos", to="E2")
+    refuse(engine, state, "move", "british are moving now", by_gm=True, figure="Ducos", to="E2")
     refuse(engine, state, "next", "british are moving: they end their movement", as_side=FRENCH)
     moved = act(engine, state, "move", figure="Harper", to="F7").state
     refuse(engine, moved, "move", "Harper has already moved this turn", figure="Harper", to="F6")
@@ -359,7 +430,9 @@ def test_who_may_move(engine: YasgEngine) -> None:
 def test_the_movement_phase_passes_to_the_other_side_then_to_fire(engine: YasgEngine) -> None:
     state = open_field(engine)
     out = act(engine, state, "next")
-    assert out.state.mover == FRENCH and out.events[0].text == "Turn 1 · movement phase: french move now, then /yasg next."
+    assert (
+        out.state.mover == FRENCH and out.events[0].text == "Turn 1 · movement phase: french move now, then /yasg next."
+    )
     fire = act(engine, out.state, "next")
     assert fire.state.phase == "fire" and "Turn 1 · fire phase (simultaneous)" in fire.events[0].text
     assert "British: Sharpe and Harper; French: Ducos and Leroux" in fire.events[0].text
@@ -378,9 +451,14 @@ def test_facing(engine: YasgEngine) -> None:
 
 def test_the_leader_rallies_pinned_figures_next_to_where_it_ends(engine: YasgEngine) -> None:
     """A-YASG-9: unpinned, but it may not move in that phase; it fires at its own class."""
-    state = scene(engine, F("Sharpe", BRITISH, "A", "E9", leader=True), F("Harper", BRITISH, "B", "F7"),
-                  F("Hagman", BRITISH, "B", "D7"), F("Cooper", BRITISH, "B", "A1"),
-                  F("Ducos", FRENCH, "B", "F3", "s", leader=True))
+    state = scene(
+        engine,
+        F("Sharpe", BRITISH, "A", "E9", leader=True),
+        F("Harper", BRITISH, "B", "F7"),
+        F("Hagman", BRITISH, "B", "D7"),
+        F("Cooper", BRITISH, "B", "A1"),
+        F("Ducos", FRENCH, "B", "F3", "s", leader=True),
+    )
     for name in ("Harper", "Hagman", "Cooper"):
         state = change(engine, state, name, pinned=True)
     out = act(engine, state, "move", figure="Sharpe", to="E7")
@@ -402,7 +480,13 @@ def test_loading_is_declared_or_automatic(engine: YasgEngine) -> None:
     moved = act(engine, empty, "move", figure="Harper", to="F7")
     assert "Its musket stays empty this turn." in texts(moved)
     refuse(engine, moved.state, "load", "has moved this turn", figure="Harper")
-    refuse(engine, change(engine, empty, "Harper", weapon_turn=1), "load", "fired this turn: it can load next turn", figure="Harper")
+    refuse(
+        engine,
+        change(engine, empty, "Harper", weapon_turn=1),
+        "load",
+        "fired this turn: it can load next turn",
+        figure="Harper",
+    )
     refuse(engine, state, "load", "british are moving now", by_gm=True, figure="Ducos")
 
 
@@ -425,7 +509,9 @@ def test_json_round_trip_and_bad_saved_states(engine: YasgEngine) -> None:
 
 
 def test_the_board_shows_the_grid_with_terrain_and_figures(engine: YasgEngine) -> None:
-    state = open_field(engine, terrain=[("C3:D3", "hill", None), ("H2", "building", None)], edges=[("C5", "n", "hedge")])
+    state = open_field(
+        engine, terrain=[("C3:D3", "hill", None), ("H2", "building", None)], edges=[("C5", "n", "hedge")]
+    )
     state = change(engine, state, "Harper", wounds=2, pinned=True, weapon_state="empty")
     board = engine.board(state)
     grid = board.grid

@@ -1,5 +1,6 @@
 """The engine's dice agree with the exact odds of RULES-NOTES.md section 7 (YASG): seeded dice,
 whole procedures played through ``act``, every rate within 4 standard errors."""
+
 from __future__ import annotations
 
 import math
@@ -16,10 +17,19 @@ MORALE = {n: Fraction(max(0, 10 - n), 10) for n in range(1, 11)}
 CC_HIT = {n: Fraction(max(0, 8 - n), 10) for n in range(1, 11)}
 DAMAGE = {"killed": Fraction(1, 5), "serious": Fraction(2, 5), "minor": Fraction(2, 5)}
 # The reconstructed firing table, steady firer in the open, misfire included (A-YASG-2).
-FIRING = {("A", 2): Fraction(1, 2), ("A", 5): Fraction(5, 12), ("A", 8): Fraction(1, 4),
-          ("B", 2): Fraction(5, 12), ("B", 5): Fraction(1, 3), ("B", 8): Fraction(1, 6),
-          ("C", 2): Fraction(1, 3), ("C", 5): Fraction(1, 4), ("C", 8): Fraction(1, 12),
-          ("D", 2): Fraction(1, 4), ("D", 5): Fraction(1, 6)}
+FIRING = {
+    ("A", 2): Fraction(1, 2),
+    ("A", 5): Fraction(5, 12),
+    ("A", 8): Fraction(1, 4),
+    ("B", 2): Fraction(5, 12),
+    ("B", 5): Fraction(1, 3),
+    ("B", 8): Fraction(1, 6),
+    ("C", 2): Fraction(1, 3),
+    ("C", 5): Fraction(1, 4),
+    ("C", 8): Fraction(1, 12),
+    ("D", 2): Fraction(1, 4),
+    ("D", 5): Fraction(1, 6),
+}
 FALL = Fraction(1, 5)
 
 
@@ -33,8 +43,17 @@ def agrees(hits: int, trials: int, p: Fraction) -> bool:
 
 # One British figure per class number 1..9 (A..D, then D with wounds; H and I also shaken),
 # each with a French figure right in front of it.
-LADDER = [("A", 0, False), ("B", 0, False), ("C", 0, False), ("D", 0, False), ("D", 1, False),
-          ("D", 2, False), ("D", 3, False), ("D", 3, True), ("C", 3, True)]
+LADDER = [
+    ("A", 0, False),
+    ("B", 0, False),
+    ("C", 0, False),
+    ("D", 0, False),
+    ("D", 1, False),
+    ("D", 2, False),
+    ("D", 3, False),
+    ("D", 3, True),
+    ("C", 3, True),
+]
 
 
 def ladder(engine: YasgEngine, phase: str):
@@ -69,7 +88,7 @@ def test_close_combat_and_damage_rates_by_class(engine: YasgEngine) -> None:
     state = engine.act(state, Action("next", FRENCH, {}), RandomDice(0)).state
     assert state.phase == "close combat"
     state = change(engine, state, "b7", pinned=True)  # D + 3 wounds + pinned: H, cannot hit (A-YASG-4)
-    numbers = [1, 2, 3, 4, 5, 6, 7, 8, 6]            # running does not count in close combat
+    numbers = [1, 2, 3, 4, 5, 6, 7, 8, 6]  # running does not count in close combat
     dice, runs = RandomDice(12), 700
     hits: Counter[int] = Counter()
     results: Counter[str] = Counter()
@@ -92,8 +111,13 @@ def test_the_reconstructed_firing_table_in_play(engine: YasgEngine) -> None:
     """A-YASG-2, -13: P(hit) with the misfire d6 first, steady firer, target in the open."""
     dice, runs = RandomDice(13), 400
     for (cls, squares), p in FIRING.items():
-        state = scene(engine, F("me", BRITISH, cls, f"E{2 + squares}"), F("it", FRENCH, "A", "E2", "w"),
-                      size=(10, 12), phase="fire")
+        state = scene(
+            engine,
+            F("me", BRITISH, cls, f"E{2 + squares}"),
+            F("it", FRENCH, "A", "E2", "w"),
+            size=(10, 12),
+            phase="fire",
+        )
         hits = 0
         for _ in range(runs):
             out = engine.act(state, Action("fire", BRITISH, {"figure": "me", "target": "it"}), dice)

@@ -1,9 +1,11 @@
 """Shared helpers for the YASG tests: forced and seeded dice, scenes built through the engine."""
+
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import pytest
 
@@ -37,9 +39,17 @@ def dump(engine: YasgEngine, state: YasgState) -> str:
     return json.dumps(engine.dump_state(state), sort_keys=True)
 
 
-def scene(engine: YasgEngine, *figs: F, phase: str = "movement", turn: int = 1, first: str = BRITISH,
-          size: tuple[int, int] = (10, 10), terrain: Sequence[tuple[str, str, str | None]] = (),
-          edges: Sequence[tuple[str, str, str]] = (), **fields: Any) -> YasgState:
+def scene(
+    engine: YasgEngine,
+    *figs: F,
+    phase: str = "movement",
+    turn: int = 1,
+    first: str = BRITISH,
+    size: tuple[int, int] = (10, 10),
+    terrain: Sequence[tuple[str, str, str | None]] = (),
+    edges: Sequence[tuple[str, str, str]] = (),
+    **fields: Any,
+) -> YasgState:
     """A battle built through the engine's own setup actions, then put in ``phase`` of ``turn``
     (a side that marks no Leader is led by its first figure of the best class)."""
     specs = []
@@ -58,8 +68,12 @@ def scene(engine: YasgEngine, *figs: F, phase: str = "movement", turn: int = 1, 
         state = gm(engine, state, "place", figure=f.name, square=f.square, facing=f.facing)
     data = engine.dump_state(state)
     other = FRENCH if first == BRITISH else BRITISH
-    data.update(phase=phase, turn=turn, initiative=[first, other] if phase != "morale" else [],
-                mover=first if phase == "movement" else None)
+    data.update(
+        phase=phase,
+        turn=turn,
+        initiative=[first, other] if phase != "morale" else [],
+        mover=first if phase == "movement" else None,
+    )
     data.update(fields)
     return engine.load_state(data)
 
@@ -76,8 +90,15 @@ def gm(engine: YasgEngine, state: YasgState, name: str, *dice: int, **params: An
     return act(engine, state, name, *dice, by_gm=True, **params).state
 
 
-def act(engine: YasgEngine, state: YasgState, name: str, *dice: int, as_side: str | None = "turn",
-        by_gm: bool = False, **params: Any) -> Outcome[YasgState]:
+def act(
+    engine: YasgEngine,
+    state: YasgState,
+    name: str,
+    *dice: int,
+    as_side: str | None = "turn",
+    by_gm: bool = False,
+    **params: Any,
+) -> Outcome[YasgState]:
     """Act with exactly these forced dice, checking the given state is left untouched."""
     before = dump(engine, state)
     source = ScriptedDice(*dice)
@@ -89,8 +110,15 @@ def act(engine: YasgEngine, state: YasgState, name: str, *dice: int, as_side: st
     return outcome
 
 
-def refuse(engine: YasgEngine, state: YasgState, name: str, match: str, as_side: str | None = "turn",
-           by_gm: bool = False, **params: Any) -> RuleError:
+def refuse(
+    engine: YasgEngine,
+    state: YasgState,
+    name: str,
+    match: str,
+    as_side: str | None = "turn",
+    by_gm: bool = False,
+    **params: Any,
+) -> RuleError:
     """The action is refused with ``match`` in its message, no die is rolled, nothing changes."""
     before = dump(engine, state)
     source = ScriptedDice(*([6] * 12))

@@ -13,6 +13,7 @@ Usage::
 With no argument it reads ``$DISCORD_OPENAPI``, else ``../shared/discord-api/openapi.json``
 beside the checkout. The schemas are © Discord, MIT licence (``LICENSE`` beside this file).
 """
+
 from __future__ import annotations
 
 import json
@@ -76,7 +77,7 @@ def _refs(node: Any) -> list[str]:
             prefix = "#/components/schemas/"
             if not ref.startswith(prefix):
                 raise ValueError(f"unexpected reference {ref!r}")
-            found.append(ref[len(prefix):])
+            found.append(ref[len(prefix) :])
         for value in node.values():
             found.extend(_refs(value))
     elif isinstance(node, list):
