@@ -396,7 +396,7 @@ async def measure(args: argparse.Namespace, folder: Path) -> tuple[Run, Run, lis
 async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, FakeUser, list[str]]]:
     from sqlalchemy import select
 
-    from bot.db.models import Campaign, Game
+    from bot.store.schema import Campaign, Game
     from rules import get_engine
 
     engine = get_engine("ssg")

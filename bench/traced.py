@@ -102,7 +102,7 @@ def _watch_steps(trace: Trace) -> None:
 
 
 def _watch_checkpoints(trace: Trace) -> None:
-    from bot.db import database
+    from bot.store import database
 
     checkpoint = database._checkpoint
 

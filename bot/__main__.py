@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 async def open_app(settings: Settings, db_path: Path | None, dice_factory):  # type: ignore[no-untyped-def]
     from bot.app.service import App
-    from bot.db.database import Database
+    from bot.store.database import Database
 
     db = await Database.open(settings.database(db_path))
     return App(db, dice_factory)
@@ -106,7 +106,7 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def migrate(settings: Settings, args: argparse.Namespace) -> int:
-    from bot.db.database import upgrade
+    from bot.store.database import upgrade
 
     await upgrade(settings.database(args.db))
     print("The database is at the newest schema.")

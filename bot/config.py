@@ -42,7 +42,7 @@ class Settings:
 
     def database(self, override_path: Path | None = None) -> str:
         """The SQLAlchemy URL: an explicit file, else ``DATABASE_URL``, else the data folder's file."""
-        from bot.db.database import sqlite_url
+        from bot.store.database import sqlite_url
 
         if override_path is not None:
             return sqlite_url(override_path)

@@ -7,7 +7,7 @@ Where the database comes from, first match wins:
 2. ``config.attributes["sqlalchemy.url"]``, else the ``sqlalchemy.url`` main option: an async
    URL (``sqlite+aiosqlite://`` or ``postgresql+asyncpg://``); a NullPool engine is made for it
    and driven with ``asyncio.run`` (call the alembic command from a worker thread when an event
-   loop is running, as :func:`bot.db.database.upgrade` does).
+   loop is running, as :func:`bot.store.database.upgrade` does).
 
 Logging is left alone: there is no ini file and the application owns the logging set-up.
 """
@@ -23,8 +23,8 @@ from sqlalchemy import pool, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import async_engine_from_config
 
-from bot.db.database import install_sqlite_hooks
-from bot.db.models import Base, UTCDateTime
+from bot.store.database import install_sqlite_hooks
+from bot.store.schema import Base, UTCDateTime
 
 config = context.config
 target_metadata = Base.metadata
@@ -37,7 +37,7 @@ def _url() -> str:
     url = config.attributes.get("sqlalchemy.url") or config.get_main_option("sqlalchemy.url")
     if not url:
         raise RuntimeError(
-            "No database URL for Alembic: set config.attributes['sqlalchemy.url'] (see bot.db.database.alembic_config)"
+            "No database URL for Alembic: set config.attributes['sqlalchemy.url'] (see bot.store.database.alembic_config)"
         )
     return str(url)
 
@@ -56,7 +56,7 @@ def _configure_kwargs(dialect_name: str) -> dict[str, Any]:
         "compare_type": True,
         "render_as_batch": sqlite,
         "render_item": _render_item,
-        # With BEGIN emitted by us (bot.db.database.install_sqlite_hooks) SQLite DDL is
+        # With BEGIN emitted by us (bot.store.database.install_sqlite_hooks) SQLite DDL is
         # transactional too: a failed upgrade leaves the file as it was.
         "transactional_ddl": True,
     }
@@ -114,7 +114,7 @@ def run_migrations_online() -> None:
         asyncio.run(run_async_migrations())
         return
     # Called synchronously from inside a running event loop: give asyncio.run a thread of its
-    # own (this blocks the calling loop until done; prefer bot.db.database.upgrade()).
+    # own (this blocks the calling loop until done; prefer bot.store.database.upgrade()).
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as executor:
         executor.submit(asyncio.run, run_async_migrations()).result()
 

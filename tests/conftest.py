@@ -23,8 +23,8 @@ import pytest_asyncio
 from sqlalchemy.engine import make_url
 
 from bot.app.service import App
-from bot.db.database import Database, sqlite_url
 from bot.dice import ForcedDice
+from bot.store.database import Database, sqlite_url
 
 DEFAULT_PG_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 

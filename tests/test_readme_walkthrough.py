@@ -28,9 +28,9 @@ from sqlalchemy import select
 from bot.app.aftermath import post_battle_cards
 from bot.app.rosters import history_line
 from bot.app.service import App
-from bot.db.models import Figure, Game
 from bot.dice import ForcedDice
 from bot.render.cards import wound_card
+from bot.store.schema import Figure, Game
 from rules.core import Aftermath, Event
 from tests.support import BLUE, GM, RED, caller, join
 

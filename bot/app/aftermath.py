@@ -13,9 +13,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.app.base import AppBase
 from bot.app.replies import Card, Reply, side_colour
 from bot.app.yaml_format import plural
-from bot.db.models import ActionRecord, Campaign, Figure, Game
-from bot.db.plain import SessionTx
 from bot.dice import RecordingDice, RolledDie
+from bot.store.schema import ActionRecord, Campaign, Figure, Game
+from bot.store.tx import SessionTx
 from rules.core import Aftermath, Engine, Event, FigureSpec, Outcome, from_data
 
 AFTERMATH_COMMAND = "(after the battle)"

@@ -36,11 +36,11 @@ from bot.app.rows import (
     game_row,
     member_row,
 )
-from bot.db.database import Database, lock_active_game, lock_game
-from bot.db.models import ActionRecord, Campaign, EventRecord, Figure, Game, Member, RollRecord, utcnow
-from bot.db.plain import Tx
 from bot.dice import RolledDie
 from bot.render.cards import action_cards
+from bot.store.database import Database, lock_active_game, lock_game
+from bot.store.schema import ActionRecord, Campaign, EventRecord, Figure, Game, Member, RollRecord, utcnow
+from bot.store.tx import Tx
 from rules import get_engine
 from rules.core import DiceSource, Engine, Event, short
 

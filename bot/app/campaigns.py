@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 from bot.app.base import CAMPAIGN_NAME_MAX, clean_name
 from bot.app.decisions import DecisionCommands
 from bot.app.replies import Caller, Card, Refusal, Reply, joined, mentions, side_colour
-from bot.db.models import Campaign, DecisionRecord, Figure, Game, Member
+from bot.store.schema import Campaign, DecisionRecord, Figure, Game, Member
 from rules import RULESETS
 from rules.core import Choice, Decision, short
 

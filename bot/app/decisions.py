@@ -10,9 +10,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.app.base import AppBase, command_line
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, joined, side_colour
 from bot.app.rows import CampaignRow, GameRow
-from bot.db.database import lock_game
-from bot.db.models import Campaign, DecisionRecord, Game, Member
-from bot.db.plain import SessionTx
+from bot.store.database import lock_game
+from bot.store.schema import Campaign, DecisionRecord, Game, Member
+from bot.store.tx import SessionTx
 from rules.core import Action, Choice, Decision
 
 

@@ -44,9 +44,9 @@ from bot.app.yaml_format import (
     problems_reply,
     read,
 )
-from bot.db.models import Campaign, DecisionRecord, Figure, Game, Member
 from bot.dice import RecordingDice
 from bot.render.cards import roll_line
+from bot.store.schema import Campaign, DecisionRecord, Figure, Game, Member
 from rules import RULESETS, get_engine
 from rules.core import roster_entry, short
 

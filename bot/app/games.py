@@ -24,10 +24,10 @@ from bot.app.rows import (
     game_row,
     orm_objects,
 )
-from bot.db.models import ActionRecord, Campaign, DecisionRecord, Figure, Game
-from bot.db.plain import SessionTx, Tx
 from bot.dice import RecordingDice
 from bot.render.cards import action_cards, board_card, board_files
+from bot.store.schema import ActionRecord, Campaign, DecisionRecord, Figure, Game
+from bot.store.tx import SessionTx, Tx
 from rules import RULESETS
 from rules.core import Action, Engine, FigureSpec, short, to_data
 

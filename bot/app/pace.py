@@ -52,9 +52,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.app.base import AppBase, command_line
 from bot.app.replies import Caller, Card, Refusal, Reply, mentions, side_colour
-from bot.db.database import lock_game
-from bot.db.models import DEADLINE_RUNNING, GAME_IN_PLAY, Campaign, Deadline, DecisionRecord, Game, utcnow
-from bot.db.plain import SessionTx
+from bot.store.database import lock_game
+from bot.store.schema import DEADLINE_RUNNING, GAME_IN_PLAY, Campaign, Deadline, DecisionRecord, Game, utcnow
+from bot.store.tx import SessionTx
 from rules.core import Action, RuleError
 
 log = logging.getLogger("skirmish_gm.pace")
@@ -78,7 +78,7 @@ PASS_CHOICE = "pass"
 DEADLINE_USER_ID = 0
 DEADLINE_NAME = "the deadline"
 #: Every poll: each active game that keeps a pace or still has a wait, with the version its wait
-#: last saw. The poll's statements are plain (bot.db.plain): through an ORM session they held the
+#: last saw. The poll's statements are plain (bot.store.tx): through an ORM session they held the
 #: event loop 8 ms every 30 s with a thousand games in play, where SQLite spends a fraction of one.
 GAMES_TO_SYNC = (
     select(Game.id, Game.version, Campaign.settings, Deadline.game_version)

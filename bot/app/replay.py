@@ -10,8 +10,8 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
-from bot.db.models import ActionRecord, Game
 from bot.dice import ForcedDice
+from bot.store.schema import ActionRecord, Game
 from rules.core import Action, Engine, FigureSpec, from_data
 
 

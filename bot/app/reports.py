@@ -28,7 +28,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.app.aftermath import AFTERMATH_COMMAND
 from bot.app.base import AppBase
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
-from bot.db.models import ActionRecord, Campaign, EventRecord, Figure, Game, Member, RollRecord
 from bot.dice import RolledDie
 from bot.render.report import (
     TURN_MARKERS,
@@ -40,6 +39,7 @@ from bot.render.report import (
     report_markdown,
     result_text,
 )
+from bot.store.schema import ActionRecord, Campaign, EventRecord, Figure, Game, Member, RollRecord
 from rules import RULESETS
 from rules.core import Event, RuleError
 

@@ -6,8 +6,8 @@ from sqlalchemy import bindparam, select
 
 from bot.app.base import APPLIED, LAST_SEQ, AppBase, command_line
 from bot.app.replies import Caller, Card, Refusal, Reply
-from bot.db.models import Figure
 from bot.dice import RecordingDice, free_roll
+from bot.store.schema import Figure
 from rules import get_engine
 from rules.core import Event
 

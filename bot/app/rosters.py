@@ -6,9 +6,9 @@ from sqlalchemy import func, select
 
 from bot.app.base import AppBase, clean_name, format_stats, parse_stats
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
-from bot.db.models import Figure, Member
 from bot.dice import RecordingDice
 from bot.render.cards import roll_line
+from bot.store.schema import Figure, Member
 from rules.core import FigureSpec, short
 
 

@@ -1,6 +1,6 @@
 """The rows the most frequent commands read, as plain values, and the statements that read them.
 
-An action, a roll and ``/game status`` run on a :class:`bot.db.plain.Tx` (see there why); these
+An action, a roll and ``/game status`` run on a :class:`bot.store.tx.Tx` (see there why); these
 are what they see of the campaign, the caller's membership and the game. They carry the same
 attribute names as the ORM classes, so code that only reads takes either; a command that must
 change a campaign or a game through the ORM gets the real object with :func:`orm_objects`.
@@ -14,8 +14,8 @@ from typing import Any
 from sqlalchemy import and_, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.db.models import GAME_IN_PLAY, Campaign, DecisionRecord, Game, Member
 from bot.dice import RolledDie
+from bot.store.schema import GAME_IN_PLAY, Campaign, DecisionRecord, Game, Member
 from rules.core import Event
 
 _campaigns, _members, _games, _decisions = (

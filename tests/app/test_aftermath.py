@@ -7,8 +7,8 @@ from sqlalchemy import select
 
 from bot.app.replies import Refusal
 from bot.app.service import App
-from bot.db.models import Campaign, Figure, Game
 from bot.dice import ForcedDice
+from bot.store.schema import Campaign, Figure, Game
 from rules import get_engine
 from tests.support import BLUE, CHANNEL, GM, RED, caller, join, ssg_table
 
@@ -101,7 +101,7 @@ async def test_a_resting_figure_misses_its_games_then_fights_again(app: App, for
         rossi.status = "resting"
         rossi.history = [*rossi.history, {"battle": 1, "note": "misses 1 game", "games_out": 1}]
     async with app.db.transaction() as s:
-        from bot.db.models import Campaign
+        from bot.store.schema import Campaign
 
         campaign = await s.scalar(select(Campaign))
         assert "Rossi" not in [f.name for f in await app._available_figures(s, campaign)]
@@ -109,7 +109,7 @@ async def test_a_resting_figure_misses_its_games_then_fights_again(app: App, for
     with pytest.raises(Exception, match="6 figures"):
         await app.game_start(caller(GM))  # five red figures: Rossi stays home
     async with app.db.transaction() as s:
-        from bot.db.models import Game as GameRow
+        from bot.store.schema import Game as GameRow
 
         s.add(GameRow(campaign_id=1, number=2, ruleset="ssg", status="ended", state={}))  # a battle he missed
     async with app.db.transaction() as s:

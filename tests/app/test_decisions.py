@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from bot.app.replies import Refusal
 from bot.app.service import App
-from bot.db.models import DecisionRecord, Member
+from bot.store.schema import DecisionRecord, Member
 from tests.support import BLUE, GM, RED, STRANGER, caller
 
 

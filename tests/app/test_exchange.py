@@ -24,7 +24,7 @@ from bot.app.replies import Caller, Refusal, Reply
 from bot.app.service import App
 from bot.app.switches import switches
 from bot.app.yaml_format import MAX_FILE_BYTES, FileProblems, place_data_problems, read
-from bot.db.models import Campaign, Figure, Member
+from bot.store.schema import Campaign, Figure, Member
 from rules import RULESETS, get_engine
 from rules.core import DataError, FigureSpec, RuleError
 from tests.dice import RandomDice
@@ -1282,7 +1282,7 @@ async def test_a_documented_roster_is_what_the_export_writes(app: App, slug: str
 
 
 async def test_a_campaign_file_answers_a_waiting_request_to_join(app: App) -> None:
-    from bot.db.models import DecisionRecord
+    from bot.store.schema import DecisionRecord
 
     await app.campaign_new(GINA, "Iron Coast", "ssg")
     asked = await app.campaign_join(RITA, "blue")

@@ -10,10 +10,10 @@ from sqlalchemy import select
 
 from bot.app.loaded_states import LoadedStates
 from bot.app.service import App
-from bot.db.database import Database, lock_active_game
-from bot.db.models import Game
-from bot.db.plain import SessionTx
 from bot.dice import ForcedDice, SeededDice
+from bot.store.database import Database, lock_active_game
+from bot.store.schema import Game
+from bot.store.tx import SessionTx
 from rules import get_engine
 from rules.core import Action
 from tests.support import RED, caller, ssg_table

@@ -6,8 +6,8 @@ from sqlalchemy import select
 
 from bot.app.replies import Reply
 from bot.app.service import App
-from bot.db.models import Figure, Game
 from bot.dice import ForcedDice
+from bot.store.schema import Figure, Game
 from rules import get_engine
 from tests.support import BLUE, GM, RED, caller, join
 

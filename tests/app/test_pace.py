@@ -11,7 +11,7 @@ from sqlalchemy import select
 from bot.app.pace import TURN_PASS_ACTIONS, hour_length, hours_text
 from bot.app.replies import Refusal
 from bot.app.service import App
-from bot.db.models import ActionRecord, Campaign, Deadline, DecisionRecord
+from bot.store.schema import ActionRecord, Campaign, Deadline, DecisionRecord
 from rules import RULESETS, get_engine
 from tests.support import BLUE, GM, RED, STRANGER, caller, join, ssg_table
 

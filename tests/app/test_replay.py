@@ -8,8 +8,8 @@ from sqlalchemy import select
 
 from bot.app.replay import load_log, replay
 from bot.app.service import App
-from bot.db.models import Game
 from bot.dice import ForcedDice, SeededDice
+from bot.store.schema import Game
 from rules import get_engine
 from tests.support import BLUE, GM, RED, caller, ssg_table
 

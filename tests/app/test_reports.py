@@ -11,10 +11,10 @@ from sqlalchemy import event, func, insert, select
 from bot.app.replies import Refusal
 from bot.app.reports import LOG_PAGE_CHARS, LogPage
 from bot.app.service import App
-from bot.db.models import ActionRecord, EventRecord, Game, RollRecord
-from bot.db.plain import SessionTx
 from bot.dice import ForcedDice
 from bot.render.embeds import to_embeds
+from bot.store.schema import ActionRecord, EventRecord, Game, RollRecord
+from bot.store.tx import SessionTx
 from rules.core import Event
 from tests.support import BLUE, CHANNEL, GM, RED, STRANGER, caller, join, ssg_table
 

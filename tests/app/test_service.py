@@ -10,9 +10,9 @@ from sqlalchemy import func, select
 
 from bot.app.replies import Refusal
 from bot.app.service import App, command_line, parse_stats
-from bot.db.database import Database
-from bot.db.models import ActionRecord, Game, RollRecord
 from bot.dice import ForcedDice, SeededDice
+from bot.store.database import Database
+from bot.store.schema import ActionRecord, Game, RollRecord
 from rules.core import RuleError
 from tests.support import BLUE, CHANNEL, GM, RED, STRANGER, caller, join, ssg_table
 

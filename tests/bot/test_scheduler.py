@@ -13,8 +13,8 @@ import discord
 
 from bot.app.replies import Card, PendingDecision, Reply
 from bot.app.service import App
-from bot.db.database import Database
 from bot.scheduler import PaceScheduler, channel_poster, poll_interval
+from bot.store.database import Database
 from rules.core import Choice
 from tests.support import BLUE, CHANNEL, GM, RED, caller, ssg_table
 

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from bot.app.service import App
 from bot.client import SkirmishBot
-from bot.db.database import Database, sqlite_url
 from bot.dice import ForcedDice, SeededDice
 from bot.errors import BUG_SENTENCE
+from bot.store.database import Database, sqlite_url
 from tests.cogs.test_permissions import ROLES, snapshot, template  # noqa: F401  (module fixture)
 from tests.support import SSG_BLUE, SSG_RED, fake_interaction
 

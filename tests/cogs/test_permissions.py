@@ -16,9 +16,9 @@ from sqlalchemy import func, select
 
 from bot.app.service import App
 from bot.client import SkirmishBot
-from bot.db.database import Database, sqlite_url
-from bot.db.models import ActionRecord, Campaign, Figure, Game, Member
 from bot.dice import ForcedDice, SeededDice
+from bot.store.database import Database, sqlite_url
+from bot.store.schema import ActionRecord, Campaign, Figure, Game, Member
 from tests.cogs.test_cogs import command
 from tests.conftest import run_in_thread
 from tests.support import BLUE, GM, RED, STRANGER, caller, fake_interaction, ssg_table

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from bot.app.replies import Caller
 from bot.app.service import App
-from bot.db.database import Database, sqlite_url
 from bot.dice import SeededDice
+from bot.store.database import Database, sqlite_url
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser
 
 RED_NAMES = ["Rossi", "Ada", "Cy", "Dee", "Eli", "Fay"]
@@ -38,7 +38,7 @@ async def seed_ssg(app: App, fake: FakeDiscord, table: Table, *, per_side: int =
     if per_side != 6:
         from sqlalchemy import select
 
-        from bot.db.models import Campaign
+        from bot.store.schema import Campaign
 
         async with app.db.transaction() as s:
             campaign = await s.scalar(

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.app.replies import Caller
-from bot.db.models import Game
+from bot.store.schema import Game
 from rules import get_engine
 from rules.medieval.state import in_action
 from tests.e2e.fake_discord import FakeDiscord

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.app.replies import Caller
-from bot.db.models import DecisionRecord, Game
+from bot.store.schema import DecisionRecord, Game
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.seeding import new_table, seeded_app
 

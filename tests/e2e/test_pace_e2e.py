@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.app.replies import Caller
-from bot.db.models import Deadline, Game, utcnow
+from bot.store.schema import Deadline, Game, utcnow
 from rules import get_engine
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.seeding import new_table, seed_ssg, seeded_app

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from bot.app.replay import load_log, replay
-from bot.db.models import ActionRecord, Game
+from bot.store.schema import ActionRecord, Game
 from rules import get_engine
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.seeding import new_table, seed_ssg, seeded_app

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.app.replies import Caller
-from bot.db.models import Game
+from bot.store.schema import Game
 from tests.e2e.attachments import sent_files
 from tests.e2e.fake_discord import FakeDiscord, FakeUser, InteractionResult
 from tests.e2e.seeding import new_table, seed_ssg, seeded_app

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.app.replies import Caller
-from bot.db.models import DecisionRecord, Game
+from bot.store.schema import DecisionRecord, Game
 from rules import get_engine
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.seeding import new_table, seeded_app

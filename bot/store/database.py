@@ -43,9 +43,9 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from bot.db import sqlite_driver
-from bot.db.models import GAME_IN_PLAY, Game
-from bot.db.plain import Compiled, SessionTx, SqliteTx, Tx
+from bot.store import sqlite_driver
+from bot.store.schema import GAME_IN_PLAY, Game
+from bot.store.tx import Compiled, SessionTx, SqliteTx, Tx
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -113,7 +113,7 @@ def install_sqlite_hooks(
     and emit the BEGIN ourselves. ``foreign_keys=False`` is for migrations only: batch mode
     rebuilds tables by copy-drop-rename, and a DROP with foreign keys on would cascade deletes.
     ``busy_timeout=False`` leaves the wait for another process's lock to the driver
-    (:mod:`bot.db.sqlite_driver` waits off the event loop's thread); ``autocheckpoint=False``
+    (:mod:`bot.store.sqlite_driver` waits off the event loop's thread); ``autocheckpoint=False``
     leaves copying the WAL back into the database to :class:`Database`, also off that thread.
     """
 
@@ -134,7 +134,7 @@ def install_sqlite_hooks(
 
     @event.listens_for(sync_engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        if not _raw_sqlite(conn.connection.driver_connection).in_transaction:  # else: joining a Tx's (bot.db.plain)
+        if not _raw_sqlite(conn.connection.driver_connection).in_transaction:  # else: joining a Tx's (bot.store.tx)
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
@@ -275,7 +275,7 @@ class Database:
 
     @asynccontextmanager
     async def plain(self) -> AsyncIterator[Tx]:
-        """Like :meth:`transaction`, for plain statements (:mod:`bot.db.plain`): the commands
+        """Like :meth:`transaction`, for plain statements (:mod:`bot.store.tx`): the commands
         players send most. On SQLite they run straight on the driver and no session is made
         unless the command asks for one."""
         async with self._one_per_task():

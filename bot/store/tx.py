@@ -6,7 +6,7 @@ hundred times what SQLite spent on it (``python -m bench.latency``). So those co
 a :class:`Tx`: SQLAlchemy Core statements, defined once as usual, that return plain tuples.
 
 * :class:`SqliteTx` compiles each statement once and runs it straight on the ``sqlite3``
-  connection of :class:`bot.db.database.Database`'s one SQLite connection, in a ``BEGIN
+  connection of :class:`bot.store.database.Database`'s one SQLite connection, in a ``BEGIN
   IMMEDIATE`` transaction of its own. It makes an ORM session only when asked
   (:meth:`Tx.session`); that session joins the same transaction, and commits it.
 * :class:`SessionTx` runs the same statements through an ORM session's connection (PostgreSQL,
@@ -46,7 +46,7 @@ class Tx:
 
     def on_commit(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once this transaction has committed. Only a Tx that
-        :meth:`bot.db.database.Database.plain` opened commits itself; one that wraps a caller's
+        :meth:`bot.store.database.Database.plain` opened commits itself; one that wraps a caller's
         own session drops it. So it is for work that may be left undone, such as keeping a cache."""
         self._on_commit.append(callback)
 

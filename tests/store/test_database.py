@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.db import (
+from bot.store import (
     ActionRecord,
     Campaign,
     Database,
@@ -32,7 +32,7 @@ from bot.db import (
     lock_game,
     sqlite_url,
 )
-from bot.db.database import CHECKPOINT_EVERY, SQLITE_BUSY_TIMEOUT_MS
+from bot.store.database import CHECKPOINT_EVERY, SQLITE_BUSY_TIMEOUT_MS
 
 GUILD, CHANNEL, GM, PLAYER = 111_111_111_111_111_111, 222_222_222_222_222_222, 3_333, 4_444
 

@@ -7,7 +7,7 @@ async with db.transaction() as session:      # commit on success, rollback on ex
 await db.close()
 """
 
-from bot.db.database import (
+from bot.store.database import (
     Database,
     alembic_config,
     downgrade,
@@ -16,7 +16,7 @@ from bot.db.database import (
     sqlite_url,
     upgrade,
 )
-from bot.db.models import (
+from bot.store.schema import (
     ActionRecord,
     Base,
     Campaign,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db.database import Database, sqlite_url
+from bot.store.database import Database, sqlite_url
 
 
 @pytest.fixture

@@ -9,12 +9,12 @@ the database's write lock.
 
 So these connections run each statement at once, on the calling thread, with SQLite's busy
 timeout at zero. When SQLite answers "busy" (another process holds the lock; within this process
-:class:`bot.db.database.Database` already queues writers), the same call is retried on
+:class:`bot.store.database.Database` already queues writers), the same call is retried on
 aiosqlite's thread with the real timeout, and the event loop goes on meanwhile. A busy statement
 has done nothing, so retrying it is safe.
 
 SQLAlchemy's aiosqlite dialect takes this factory as the ``async_creator_fn`` connect argument
-(see :func:`bot.db.database.make_engine`).
+(see :func:`bot.store.database.make_engine`).
 """
 
 from __future__ import annotations

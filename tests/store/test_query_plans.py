@@ -11,9 +11,9 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.sql import Executable
 
 from bot.app import base, games, pace, rolls, rows
-from bot.db import database
-from bot.db.database import Database, sqlite_url
-from bot.db.models import written
+from bot.store import database
+from bot.store.database import Database, sqlite_url
+from bot.store.schema import written
 
 HOT = {
     "the channel's campaign and the caller's membership": (base.CAMPAIGN_AND_MEMBER, ["campaigns", "members"]),
@@ -61,7 +61,7 @@ async def test_a_hot_lookup_searches_an_index_and_scans_no_table(migrated: Path,
 
 
 #: Statements that look for a game in play or a running deadline, and the partial index whose own
-#: condition they carry (``bot.db.models.written``): a bound ``status = ?`` there made SQLite plan the
+#: condition they carry (``bot.store.schema.written``): a bound ``status = ?`` there made SQLite plan the
 #: statement afresh on every run, and the plan could not use that index.
 BY_PARTIAL_INDEX = {
     "the campaign's game": (base.ACTIVE_GAME, "uq_games_active_campaign"),

@@ -11,7 +11,7 @@ Rules for everyone who touches these models:
 * ``Game.version`` is the ORM's version counter (``version_id_col``): it starts at 1 and every
   flush that changes a game bumps it and checks it (``UPDATE ... WHERE id = ? AND version = ?``),
   so a stale copy of a game can never overwrite a newer one (it raises ``StaleDataError``).
-  Still lock the game first (:func:`bot.db.database.lock_game`) so that never happens.
+  Still lock the game first (:func:`bot.store.database.lock_game`) so that never happens.
 * Timestamps are timezone-aware UTC datetimes on both databases (SQLite stores them as naive
   UTC text; :class:`UTCDateTime` puts the zone back on the way out).
 """

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import bindparam, func, insert, select, update
 
-from bot.db import Campaign, Database, Game
-from bot.db.models import utcnow
-from bot.db.plain import SessionTx, SqliteTx
+from bot.store import Campaign, Database, Game
+from bot.store.schema import utcnow
+from bot.store.tx import SessionTx, SqliteTx
 
 CAMPAIGNS = Campaign.__table__
 GAMES = Game.__table__

@@ -16,8 +16,8 @@ from sqlalchemy import inspect
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from bot.db.database import Database, alembic_config, downgrade, make_engine, upgrade
-from bot.db.models import Base
+from bot.store.database import Database, alembic_config, downgrade, make_engine, upgrade
+from bot.store.schema import Base
 
 TABLES = {"campaigns", "members", "figures", "games", "actions", "events", "rolls", "decisions", "deadlines"}
 
