@@ -3,7 +3,7 @@
 Import reads the whole file and checks everything (its shape, names, sides, each figure by the
 ruleset, who may import what) inside the command's one transaction before it changes anything;
 if anything is wrong it answers with every problem at once, each with its line, and changes
-nothing. The format is described in the README ("YAML files"); the rules for figures that already
+nothing. The format is described in ``docs/formats.md``; the rules for figures that already
 exist are in :mod:`bot.app.roster_file`.
 """
 
