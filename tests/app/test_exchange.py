@@ -1227,11 +1227,11 @@ def test_rolled_stats_are_rolled_for_newcomers_and_never_again(forced) -> None:
 
 # --- the documented examples import ------------------------------------------------------------------
 
-DOC = __import__("pathlib").Path(__file__).resolve().parents[2] / "README.md"
+DOC = __import__("pathlib").Path(__file__).resolve().parents[2] / "docs" / "formats.md"
 
 
 def doc_examples() -> list[tuple[str, str, bytes]]:
-    """Each ```yaml block of the README whose first line is ``# example: <what> <ruleset>``."""
+    """Each ```yaml block of docs/formats.md whose first line is ``# example: <what> <ruleset>``."""
     import re
 
     found = []

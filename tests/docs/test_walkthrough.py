@@ -1,12 +1,13 @@
-"""The README's campaign walk-through ("## A campaign's life …") is played as written, and says
-what the bot really answers.
+"""The campaign walk-through (``docs/walkthrough.md``) is played as written, and says what the bot
+really answers.
 
-The section's command blocks (```text blocks whose first line starts with ``# walk-through``) are
-fed, in order, to one ``skirmish-gm play --db <new file> --seed N`` (N from the section's
-``skirmish-gm play`` line), in a folder holding the files the section gives (```yaml blocks whose
+The page's command blocks (```text blocks whose first line starts with ``# walk-through``) are
+fed, in order, to one ``skirmish-gm play --db <new file> --seed N`` (N from the page's
+``skirmish-gm play`` line), in a folder holding the files the page gives (```yaml blocks whose
 first line is ``# walk-through file: NAME``). Every other ```text block is an answer, abridged: each
 of its lines must be a whole line the bot printed, in the order shown, where ``…`` stands for any
-text and a line that is only ``…`` for lines left out. So the README cannot drift from the bot.
+text and a line that is only ``…`` for lines left out. So the walk-through cannot drift from the bot.
+The README's one-screen first game is played the same way.
 
 Below that, the small fixes the walk-through brought: a figure's history read as sentences, the
 rolls after a battle on the card of their own side (and a fate the card tells already, not twice),
@@ -34,8 +35,11 @@ from bot.store.schema import Figure, Game
 from rules.core import Aftermath, Event
 from tests.support import BLUE, GM, RED, caller, join
 
-README = Path(__file__).resolve().parent.parent / "README.md"
-HEADING = "## A campaign's life"
+ROOT = Path(__file__).resolve().parents[2]
+WALKTHROUGH = ROOT / "docs" / "walkthrough.md"
+TITLE = "# A campaign's life"
+README = ROOT / "README.md"
+TOUR_HEADING = "## A first game"
 MARK = "# walk-through"
 FILE_MARK = "# walk-through file:"
 FENCE = re.compile(r"^```([\w-]*)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
@@ -49,26 +53,13 @@ class Walkthrough:
     answers: list[str] = field(default_factory=list)
 
 
-def section(text: str) -> str:
-    """From the walk-through's heading to the next ``## `` heading (one inside a code block is text)."""
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(HEADING))
-    fenced, end = False, len(lines)
-    for i in range(start + 1, len(lines)):
-        if lines[i].startswith("```"):
-            fenced = not fenced
-        elif not fenced and lines[i].startswith("## "):
-            end = i
-            break
-    return "\n".join(lines[start:end]) + "\n"
-
-
 def read_walkthrough(text: str) -> Walkthrough:
-    part = section(text)
-    seed = re.search(r"skirmish-gm play [^\n`]*--seed (\d+)", part)
+    """The whole page is the walk-through: its title first, then its commands, files and answers."""
+    assert text.startswith(TITLE), f"{WALKTHROUGH.name} opens with its title ({TITLE} …)"
+    seed = re.search(r"skirmish-gm play [^\n`]*--seed (\d+)", text)
     assert seed, "the walk-through names the seed it was played with (skirmish-gm play … --seed N)"
     walk = Walkthrough(int(seed.group(1)))
-    for info, body in FENCE.findall(part):
+    for info, body in FENCE.findall(text):
         first = body.split("\n", 1)[0].strip()
         if first.startswith(FILE_MARK):
             walk.files[first[len(FILE_MARK) :].strip()] = body
@@ -79,8 +70,18 @@ def read_walkthrough(text: str) -> Walkthrough:
     return walk
 
 
+def read_tour(text: str) -> Walkthrough:
+    """The README's first game: its section's first ```text block is typed, the others are answers."""
+    start = text.index(TOUR_HEADING)
+    part = text[start : text.index("\n## ", start + 1)]
+    seed = re.search(r"skirmish-gm play [^\n`]*--seed (\d+)", part)
+    assert seed, "the first game names the seed it was played with (skirmish-gm play … --seed N)"
+    typed, *answers = [body for info, body in FENCE.findall(part) if info == "text"]
+    return Walkthrough(int(seed.group(1)), typed.splitlines(), {}, [line for a in answers for line in a.splitlines()])
+
+
 def line_pattern(shown: str) -> re.Pattern[str]:
-    """A README answer line as a pattern for one whole printed line: ``…`` is any text."""
+    """A walk-through answer line as a pattern for one whole printed line: ``…`` is any text."""
     return re.compile(".*".join(re.escape(piece.strip()) for piece in shown.strip().split("…")))
 
 
@@ -103,7 +104,7 @@ def not_printed(answers: list[str], printed: list[str]) -> list[str]:
 def play(walk: Walkthrough, folder: Path) -> str:
     for name, body in walk.files.items():
         (folder / name).write_text(body, encoding="utf-8")
-    env = {**os.environ, "SKIRMISH_GM_DATA": str(folder / "data"), "PYTHONPATH": str(README.parent)}
+    env = {**os.environ, "SKIRMISH_GM_DATA": str(folder / "data"), "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-m", "bot", "play", "--db", str(folder / "campaign.sqlite3"), "--seed", str(walk.seed)],
         input="\n".join(walk.commands) + "\n",
@@ -118,8 +119,8 @@ def play(walk: Walkthrough, folder: Path) -> str:
     return done.stdout
 
 
-def test_the_readme_walkthrough_is_what_the_bot_answers(tmp_path: Path) -> None:
-    walk = read_walkthrough(README.read_text(encoding="utf-8"))
+def test_the_walkthrough_is_what_the_bot_answers(tmp_path: Path) -> None:
+    walk = read_walkthrough(WALKTHROUGH.read_text(encoding="utf-8"))
     commands = [c.strip() for c in walk.commands if c.strip() and not c.lstrip().startswith("#")]
     assert commands[0] == "/as Gina" and commands[1].startswith("/campaign new ")
     assert "/campaign join side:british" in commands and any(c.startswith("/decide ") for c in commands)
@@ -133,6 +134,18 @@ def test_the_readme_walkthrough_is_what_the_bot_answers(tmp_path: Path) -> None:
     report = re.search(r"^--- battle-3\.md ---\n# .+ — battle 3\n", printed, re.M)
     assert report, "the walk-through ends with the third battle's report"
     assert printed.count("== After the battle: British ==") == 3
+
+
+def test_the_readme_first_game_is_what_the_bot_answers(tmp_path: Path) -> None:
+    tour = read_tour(README.read_text(encoding="utf-8"))
+    commands = [c.strip() for c in tour.commands if c.strip() and not c.lstrip().startswith("#")]
+    assert commands[0] == "/as Gina" and "/game start" in commands
+    assert len(tour.answers) > 3
+
+    printed = play(tour, tmp_path)
+    refused = [line for line in printed.splitlines() if line.startswith("!!")]
+    assert refused == [], "every line of the first game is carried out"
+    assert not_printed(tour.answers, printed.splitlines()) == []
 
 
 def test_the_matching_reads_the_ellipsis_and_keeps_order() -> None:
