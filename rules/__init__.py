@@ -57,4 +57,5 @@ def get_engine(slug: str, house_rules: Mapping[str, Any] | None = None) -> Engin
 @functools.lru_cache(maxsize=256)
 def _engine(slug: str, house_rules_json: str) -> Engine[Any]:
     module = importlib.import_module(RULESETS[slug][0])
-    return module.make_engine(json.loads(house_rules_json) or None)
+    engine: Engine[Any] = module.make_engine(json.loads(house_rules_json) or None)
+    return engine

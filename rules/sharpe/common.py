@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Any
 
-from rules.core import Decision, DiceSource, Event, RuleError, find_figure, short
+from rules.core import Context, RuleError, find_figure, short
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, Contact, Gun, SharpeState
 
@@ -28,26 +27,12 @@ SEVERITY_WORDS = {
 }
 
 
-@dataclass
-class Ctx:
-    """One action being applied: the tables, the (copied) state, the dice, what happened."""
-
-    t: SharpeTables
-    state: SharpeState
-    dice: DiceSource
-    side: str | None = None
-    by_gm: bool = False
-    events: list[Event] = field(default_factory=list)
-    decision: Decision | None = None
+class Ctx(Context[SharpeState, SharpeTables]):
+    """One action being applied (:class:`rules.core.Context`), with Sharpe's lookups."""
 
     @property
     def bound(self) -> int:
         return self.state.bound
-
-    def say(self, kind: str, text: str, **data: Any) -> Event:
-        event = Event(kind, text, data)
-        self.events.append(event)
-        return event
 
     def d6(self, reason: str) -> int:
         return self.dice.roll(D6, reason)

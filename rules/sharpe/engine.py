@@ -7,39 +7,39 @@ the state as ``pending`` until answered. Geometry is an input: players report ra
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
 import rules.core as core
 from rules.core import (
-    Action,
     Board,
     DataError,
+    Decision,
     DiceSource,
+    Engine,
     Event,
     FigureSpec,
+    Handler,
     Outcome,
     RuleError,
-    load_checked,
     short,
-    to_data,
 )
 from rules.sharpe import actions, melee, movement, shooting
 from rules.sharpe.board import board
 from rules.sharpe.bound import advance, cannot_act, check_victory
 from rules.sharpe.campaign import Aftermath, after_battle
 from rules.sharpe.common import SEVERITY_WORDS, Ctx
+from rules.sharpe.decisions import ANSWER, decision_of
 from rules.sharpe.order import roll_order
 from rules.sharpe.profile import Roster
 from rules.sharpe.schema import SharpeTables, table_problems
-from rules.sharpe.state import Gun, SharpeState, clone
+from rules.sharpe.state import Gun, SharpeState
 from rules.tables import load_tables
 
 SLUG = "sharpe"
 TITLE = "Sharpe's Skirmish"
 
-Handler = Callable[[Ctx, Mapping[str, Any]], None]
-HANDLERS: dict[str, Handler] = {
+HANDLERS: dict[str, Handler[Ctx]] = {
     "move": movement.move,
     "rise": movement.rise,
     "control": movement.control,
@@ -57,13 +57,21 @@ HANDLERS: dict[str, Handler] = {
     "weather": actions.weather,
     "concede": actions.concede,
 }
-#: Actions whose handler decides who may take them (not only the side whose character is active).
-OWN_RULES = {"defend", "weather", "concede"}
 
 
-class SharpeEngine:
+class SharpeEngine(Engine[SharpeState]):
     slug = SLUG
     title = TITLE
+    short_name = "Sharpe"
+    handlers = HANDLERS
+    context_type = Ctx
+    state_type = SharpeState
+    answers = (ANSWER,)
+    #: Whose these are, their handlers decide (not only the side whose character is active).
+    open_actions = ("weather", "concede")
+    #: A side may concede while a defender's choice waits.
+    allowed_while_waiting = ("concede",)
+    pass_action = "done"
 
     def __init__(self, tables: SharpeTables) -> None:
         problems = table_problems(tables)
@@ -129,37 +137,25 @@ class SharpeEngine:
 
     # --- protocol: play
 
-    def act(self, state: SharpeState, action: Action, dice: DiceSource) -> Outcome[SharpeState]:
-        if state.over:
-            won = f"the {state.winner} won" if state.winner else "it was a draw"
-            raise RuleError(f"The game is over: {won}.")
-        name = str(action.name).strip().casefold()
-        handler = HANDLERS.get(name)
-        if handler is None:
-            raise RuleError(f"Sharpe has no action called {short(str(action.name))}: use one of {', '.join(HANDLERS)}.")
-        self._permit(state, name, action)
-        new = clone(state)
-        ctx = Ctx(self.tables, new, dice, side=action.side, by_gm=action.by_gm)
-        handler(ctx, action.params)
-        self._after(ctx)
-        return Outcome(new, ctx.events, None if new.over else ctx.decision)
+    def over_sentence(self, state: SharpeState) -> str:
+        won = f"the {state.winner} won" if state.winner else "it was a draw"
+        return f"The game is over: {won}."
 
-    def _permit(self, state: SharpeState, name: str, action: Action) -> None:
-        pending = state.pending
-        if pending is not None and name not in ("defend", "concede"):
-            raise RuleError(f"Waiting for the {pending.decider} to choose for {pending.figure}: answer with /decide.")
-        if pending is None and name == "defend":
-            raise RuleError("Nothing is waiting for a decision.")
-        if name in OWN_RULES or action.by_gm:
-            return
-        active = next((c for c in state.characters if c.name == state.active), None)
-        if active is None:
-            raise RuleError("Nobody is to act now.")
-        if action.side is None or action.side.strip().casefold() != active.side.casefold():
-            raise RuleError(f"It is {active.name}'s turn ({active.side}): characters act one at a time in the order.")
+    def waiting_sentence(self, state: SharpeState, waiting: Decision) -> str:
+        figure = state.pending.figure if state.pending is not None else "a figure"
+        return f"Waiting for the {waiting.decider} to choose for {figure}: answer with /decide."
 
-    def _after(self, ctx: Ctx) -> None:
+    def turn_sentence(self, state: SharpeState, turn: str) -> str:
+        active = next(c for c in state.characters if c.name == state.active)
+        return f"It is {active.name}'s turn ({active.side}): characters act one at a time in the order."
+
+    def pending(self, state: SharpeState) -> Decision | None:
+        """The defender's choice a state waits for (asked again after /game undo)."""
+        return None if state.pending is None else decision_of(self.tables, state, state.pending)
+
+    def settle(self, ctx: core.Context[SharpeState, Any]) -> None:
         """Victory at once; a character who can no longer act (wounded, halted) ends his turn."""
+        assert isinstance(ctx, Ctx)
         state = ctx.state
         if check_victory(ctx) or state.pending is not None or state.active is None:
             return
@@ -189,13 +185,7 @@ class SharpeEngine:
     def board(self, state: SharpeState) -> Board:
         return board(self.tables, state)
 
-    def dump_state(self, state: SharpeState) -> dict[str, Any]:
-        return to_data(state)
-
-    def load_state(self, data: Mapping[str, Any]) -> SharpeState:
-        return load_checked(SharpeState, data, self._state_problems)
-
-    def _state_problems(self, state: SharpeState) -> list[str]:
+    def state_problems(self, state: SharpeState) -> list[str]:
         problems: list[str] = []
         names = [c.name for c in state.characters]
         if sorted(state.order) != sorted(names):
@@ -236,19 +226,29 @@ class SharpeEngine:
         return after_battle(self.tables, state, dice)
 
     def aftermath(
-        self, state: SharpeState, specs: Sequence[FigureSpec], dice: DiceSource, options: Mapping[str, Any]
+        self,
+        state: SharpeState,
+        specs: Sequence[FigureSpec],
+        dice: DiceSource,
+        options: Mapping[str, Any],
+        *,
+        battle: int | None = None,
     ) -> Outcome[list[core.Aftermath]]:
-        """The shell's between-games hook: a "Kill" rolls its fate (the campaign's ``kill_outcome``);
-        everyone else's wounds heal."""
+        """Between games: a "Kill" rolls its fate (the campaign's ``kill_outcome``); everyone else's
+        wounds heal."""
         fates = {a.name: a for a in self.after_battle(state, dice)}
-        status = {"dead": "dead", "injured": "resting", "fit": "active"}
+        status: dict[str, Literal["dead", "resting", "active"]] = {
+            "dead": "dead",
+            "injured": "resting",
+            "fit": "active",
+        }
         results = []
         for ch in state.characters:
             fate = fates.get(ch.name)
             if fate is None:
                 results.append(core.Aftermath(ch.name, ch.side, "active", "fought; wounds heal"))
             else:
-                results.append(core.Aftermath(ch.name, ch.side, status[fate.fate], fate.text, games_out=fate.misses))  # type: ignore[arg-type]
+                results.append(core.Aftermath(ch.name, ch.side, status[fate.fate], fate.text, games_out=fate.misses))
         return Outcome(
             results, [Event("aftermath", a.text, {"figure": a.name, "fate": a.fate}) for a in fates.values()]
         )

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import Choice, Decision, RuleError
+from rules.core import RuleError
 from rules.sharpe.bound import actor, require_standing
 from rules.sharpe.common import Ctx, blank, flag, mods_text, whole, word
+from rules.sharpe.decisions import LABELS, decision_of
 from rules.sharpe.profile import (
     Roster,
     ability_check,
@@ -37,19 +38,6 @@ BLOWS = ("punch", "kick", "headbutt")
 UPHILL = ("none", "attacker", "defender")
 OBSTACLES = ("none", "defender", "counter")
 BARE = ("bare", "bare_hands", "hands", "fists", "none", "unarmed")
-LABELS = {
-    "parry": "Parry",
-    "riposte": "Riposte",
-    "dodge": "Dodge",
-    "distract": "Distract",
-    "turn": "Turn to face",
-    "d6": "Bare D6 (nothing left)",
-    "horse": "Go for the horse (bare D6 first)",
-    "stand": "Stand and take it",
-    "rider_parry": "Rider parries for the horse",
-    "horse_d6": "The horse defends (D6)",
-    "take": "Take the shot",
-}
 
 
 # --- declaring an attack -----------------------------------------------------------------------------
@@ -310,9 +298,7 @@ def offer(ctx: Ctx, atk: Attack) -> None:
     pending = Pending(ctx.state.next_id, defender.side, defender.name, atk.stage, choices, prompt, attack=atk)
     ctx.state.next_id += 1
     ctx.state.pending = pending
-    ctx.decision = Decision(
-        defender.side, prompt, tuple(Choice(c, LABELS[c]) for c in choices), "defend", {"pending": pending.id}
-    )
+    ctx.decision = decision_of(ctx.t, ctx.state, pending)
     ctx.say(
         "decision",
         f"Waiting for the {defender.side}: {prompt}",

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.core import Choice, Decision, RuleError
+from rules.core import RuleError
 from rules.sharpe.bound import actor, require_standing
 from rules.sharpe.common import (
     PART_WORDS,
@@ -21,6 +21,7 @@ from rules.sharpe.common import (
     whole,
     word,
 )
+from rules.sharpe.decisions import decision_of
 from rules.sharpe.profile import (
     Roster,
     ability_check,
@@ -259,13 +260,7 @@ def shoot(ctx: Ctx, p: Mapping[str, Any]) -> None:
         )
         ctx.state.next_id += 1
         ctx.state.pending = pending
-        ctx.decision = Decision(
-            target.side,
-            pending.prompt,
-            (Choice("dodge", f"Dodge (D {current(ctx.t, target, 'D')})"), Choice("take", "Take the shot")),
-            "defend",
-            {"pending": pending.id},
-        )
+        ctx.decision = decision_of(ctx.t, ctx.state, pending)
         ctx.say(
             "aim",
             f"{shot.shooter.name} aims at {target.name}; the {target.side} may dodge.",

@@ -7,28 +7,7 @@ means "has shot this bound"), so nothing needs clearing when a bound ends.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
-
-T = TypeVar("T")
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
-def clone(value: T) -> T:
-    """A deep copy of plain state (dataclasses, lists, dicts, scalars), much faster than ``copy.deepcopy``."""
-    kind = type(value)
-    if kind in _SCALARS:
-        return value
-    if kind is list:
-        return [clone(v) for v in value]  # type: ignore[attr-defined,return-value]
-    if kind is dict:
-        return {k: clone(v) for k, v in value.items()}  # type: ignore[attr-defined,return-value]
-    if hasattr(kind, "__dataclass_fields__"):
-        new = object.__new__(kind)
-        new.__dict__.update({k: clone(v) for k, v in value.__dict__.items()})
-        return new  # type: ignore[no-any-return]
-    return value
+from typing import Any
 
 
 @dataclass
@@ -69,7 +48,7 @@ class Character:
     name: str
     side: str
     kind: str
-    I: int
+    I: int  # noqa: E741  (the rules' Initiative, spelled as saved states and rosters spell it)
     D: int
     S: int
     C: int

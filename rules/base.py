@@ -1,0 +1,297 @@
+"""The part of every engine that does not depend on its rules: the opening checks of ``act``, the
+dispatch of an action to its ruleset's handler, the one copy of the state, and the optional
+features (a pass action, naming odds outcomes, the aftermath between battles, the pending decision
+of a state …) as documented methods with real defaults.
+
+A ruleset derives its engine from :class:`Engine` and writes, in its own modules, one handler per
+action: ``handler(ctx, params) -> None``, changing ``ctx.state`` (already a copy) and appending to
+``ctx.events``. Its engine class names them in one table, ``handlers``, the way Sharpe's
+``HANDLERS`` does::
+
+    HANDLERS: dict[str, Handler[Ctx]] = {"move": movement.move, "shoot": shooting.shoot, ...}
+
+    class SharpeEngine(Engine[SharpeState]):
+        handlers = HANDLERS
+        ...
+
+Then ``act`` refuses an action in a finished game, an unknown action, an action that is not the
+acting side's to take (:meth:`Engine.check_turn`), all before a die is rolled or the state copied;
+runs the handler on a copy; lets the ruleset settle what follows (:meth:`Engine.settle`); and
+returns the :class:`~rules.vocabulary.Outcome`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar, cast
+
+from rules.payloads import Payload, default_outcome
+from rules.plain import clone, load_checked, to_data
+from rules.vocabulary import (
+    Action,
+    Aftermath,
+    Board,
+    Decision,
+    DiceSource,
+    Event,
+    FigureSpec,
+    Outcome,
+    RuleError,
+)
+from rules.words import joined, same_name, short
+
+S = TypeVar("S")
+T = TypeVar("T")
+C = TypeVar("C", bound="Context[Any, Any]")
+
+#: What carries out one action: the context (with the copied state) and the action's options.
+Handler = Callable[[C, Mapping[str, Any]], None]
+
+
+@dataclass(eq=False)
+class Context(Generic[S, T]):
+    """One action being applied: the ruleset's tables ``t``, the copied ``state`` it changes, the
+    dice, the side acting (``side``; ``by_gm`` when the game master acts), and what happened."""
+
+    t: T
+    state: S
+    dice: DiceSource
+    side: str | None = None
+    by_gm: bool = False
+    events: list[Event] = field(default_factory=list)
+    #: A choice this action asks of a side (it becomes the outcome's pending decision).
+    decision: Decision | None = None
+
+    def say(self, kind: str, text: str, **data: Any) -> Event:
+        """Record an event of ``kind`` (one whose kind the shell does not draw)."""
+        event = Event(kind, text, data)
+        self.events.append(event)
+        return event
+
+    def tell(self, payload: Payload, text: str, *, kind: str | None = None, **extra: Any) -> Event:
+        """Record an event the shell draws: ``payload``'s fields, and the ruleset's ``extra`` keys."""
+        event = payload.event(text, kind=kind, **extra)
+        self.events.append(event)
+        return event
+
+
+def action_key(name: object) -> str:
+    """An action's name as the handler tables key it: ``" Move "`` → ``"move"``."""
+    return str(name).strip().casefold()
+
+
+class Engine(Generic[S]):
+    """The base of every ruleset's engine; see the module's docstring for how a ruleset fills it in.
+
+    The shell uses everything below; a ruleset must give ``slug``, ``title``, ``handlers``,
+    ``state_type``, ``tables`` and the methods marked *the ruleset's*; the rest have defaults.
+    """
+
+    slug: ClassVar[str]
+    title: ClassVar[str]
+    #: How refusals name the ruleset: "SSG has no action called …".
+    short_name: ClassVar[str] = "This game"
+    #: What the ruleset calls one action in a refusal ("order" in NSR).
+    action_word: ClassVar[str] = "action"
+    #: What a finished game is called in a refusal: "The battle is over".
+    battle_word: ClassVar[str] = "game"
+    #: The ruleset's dispatch table: action name (lower case) -> handler.
+    handlers: ClassVar[Mapping[str, Handler[Any]]] = {}
+    #: The class of one action's context, built with the engine's ``tables``.
+    context_type: ClassVar[type[Context[Any, Any]]] = Context
+    #: The dataclass a saved state loads into.
+    state_type: ClassVar[type[Any]]
+    #: Actions that answer the decision a state waits for (the decision's ``resume_action``).
+    answers: ClassVar[tuple[str, ...]] = ()
+    #: Actions whose handler decides who may take them (so :meth:`check_turn` asks no side).
+    open_actions: ClassVar[tuple[str, ...]] = ()
+    #: Actions allowed while a decision waits, besides its answers and the free actions.
+    allowed_while_waiting: ClassVar[tuple[str, ...]] = ()
+
+    # --- optional features: documented, with defaults ------------------------------------------
+
+    #: What one roster entry is called when the shell counts them ("6 units"): NSR's entries are units.
+    roster_entry: ClassVar[str] = "figure"
+    #: What an absent player's deadline does for the side whose turn it is (an action taking no
+    #: options); None: the ruleset has no such action, the game master decides.
+    pass_action: ClassVar[str | None] = None
+    #: Actions the shell allows while a decision waits: they belong to no one's turn (describing a
+    #: building in NSR), so the engine allows them too.
+    free_actions: ClassVar[tuple[str, ...]] = ()
+    #: False when the ruleset's actions branch too widely for /odds to enumerate every sequence of
+    #: dice (NSR turns cards): its odds are then always simulated.
+    odds_exact: ClassVar[bool] = True
+
+    tables: Any
+
+    def pending(self, state: S) -> Decision | None:
+        """The choice ``state`` waits for (None when it waits for nothing). The shell asks it again
+        when /game undo goes back to a state that was waiting."""
+        return None
+
+    def odds_outcome(self, events: Sequence[Event]) -> str:
+        """One result of an action, as /odds tallies it ("Bo out", "miss"): by default who was
+        wounded or fell, and misfires, read from the events' typed payloads."""
+        return default_outcome(events)
+
+    def aftermath(
+        self,
+        state: S,
+        specs: Sequence[FigureSpec],
+        dice: DiceSource,
+        options: Mapping[str, Any],
+        *,
+        battle: int | None = None,
+    ) -> Outcome[list[Aftermath]]:
+        """What each figure of a finished battle carries into its roster (the rules between games).
+
+        ``specs`` are the roster entries the battle started with, ``options`` the campaign's
+        settings, ``battle`` its number. The default, for rules with nothing between games: a
+        figure that fell is noted, everyone fights again, nothing is rolled.
+        """
+        prefix = f"Battle {battle}: " if battle is not None else ""
+        return Outcome(
+            [
+                Aftermath(line.name, line.side, "active", prefix + ("out of the fight" if line.out else "fought"))
+                for line in self.board(state).figures
+            ],
+            [],
+        )
+
+    def board(self, state: S) -> Board:
+        """What /game status shows (the ruleset's, usually): by default who is to act and who won."""
+        if self.finished(state):
+            winner = self.winner(state)
+            return Board(f"Game over: {winner} won" if winner else "Game over: a draw", (), (), finished=True)
+        turn = self.whose_turn(state)
+        return Board(f"{turn} to act" if turn else "In play", (("Active", turn or "—"),), ())
+
+    # --- the ruleset's: roster and setup --------------------------------------------------------
+
+    def sides(self) -> Sequence[str]:
+        """The sides, in the order the ruleset names them."""
+        raise NotImplementedError
+
+    def kinds(self) -> Sequence[str]:
+        """The figure types a roster entry may have (for SSG: the weapons)."""
+        raise NotImplementedError
+
+    def check_figure(self, spec: FigureSpec) -> FigureSpec:
+        """The spec as the ruleset keeps it, or a RuleError naming what is wrong."""
+        raise NotImplementedError
+
+    def recruit(self, spec: FigureSpec, dice: DiceSource) -> Outcome[FigureSpec]:
+        """A figure joining a roster: checked, with any stats the rules roll (and were not given)
+        rolled now, once, so the figure keeps them from battle to battle. By default nothing is rolled."""
+        return Outcome(self.check_figure(spec), [])
+
+    def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[S]:
+        """A new battle between ``figures`` (the ruleset's)."""
+        raise NotImplementedError
+
+    # --- the ruleset's: where a game stands -----------------------------------------------------
+
+    def whose_turn(self, state: S) -> str | None:
+        """The side that is to act (or to decide), None when nobody is (a finished game)."""
+        raise NotImplementedError
+
+    def winner(self, state: S) -> str | None:
+        raise NotImplementedError
+
+    def finished(self, state: S) -> bool:
+        raise NotImplementedError
+
+    def state_problems(self, state: S) -> list[str]:
+        """What a loaded state gets wrong that its types cannot say (sides, names, references)."""
+        return []
+
+    # --- storage ---------------------------------------------------------------------------------
+
+    def dump_state(self, state: S) -> dict[str, Any]:
+        """The state as JSON-ready data."""
+        return cast(dict[str, Any], to_data(state))
+
+    def load_state(self, data: Mapping[str, Any]) -> S:
+        """A saved state, checked (a DataError lists every problem)."""
+        return cast(S, load_checked(self.state_type, data, self.state_problems))
+
+    # --- play ------------------------------------------------------------------------------------
+
+    def act(self, state: S, action: Action, dice: DiceSource) -> Outcome[S]:
+        """Apply ``action``; ``state`` is never changed, and a refused action rolls nothing."""
+        name = action_key(action.name)
+        if self.finished(state):
+            raise RuleError(self.over_sentence(state))
+        handler = self.handlers.get(name)
+        if handler is None:
+            raise RuleError(self.unknown_sentence(action.name))
+        side = self.check_turn(state, name, action)
+        ctx = self.context(clone(state), side, action, dice)
+        handler(ctx, action.params)
+        self.settle(ctx)
+        return self.outcome(ctx)
+
+    def check_turn(self, state: S, name: str, action: Action) -> str | None:
+        """Whether ``action`` may be taken now, for the side it is taken for; the side acting.
+
+        While a decision waits, only its answer (and the free and allowed actions) may be taken;
+        an answer needs a decision to wait. Otherwise only the side whose turn it is acts (the game
+        master may act for any), except for ``open_actions``, whose handler decides.
+        """
+        waiting = self.pending(state)
+        if name in self.answers:
+            if waiting is None:
+                raise RuleError(self.nothing_waiting_sentence())
+            return action.side
+        if waiting is not None and name not in self.free_actions and name not in self.allowed_while_waiting:
+            raise RuleError(self.waiting_sentence(state, waiting))
+        if name in self.open_actions or name in self.free_actions or action.by_gm:
+            return action.side
+        turn = self.whose_turn(state)
+        if turn is None:
+            raise RuleError(self.nobody_sentence(state))
+        if not same_name(action.side, turn):
+            raise RuleError(self.turn_sentence(state, turn))
+        return action.side
+
+    def context(self, state: S, side: str | None, action: Action, dice: DiceSource) -> Context[S, Any]:
+        """The context a handler works in: the engine's tables and the copied state."""
+        return self.context_type(self.tables, state, dice, side, action.by_gm)
+
+    def settle(self, ctx: Context[S, Any]) -> None:
+        """What follows any action once its handler is done (a victory checked at once …)."""
+
+    def outcome(self, ctx: Context[S, Any]) -> Outcome[S]:
+        """The new state, the events, and the decision the new state waits for (none once it is over)."""
+        state = ctx.state
+        waiting = None if self.finished(state) else ctx.decision or self.pending(state)
+        return Outcome(state, ctx.events, waiting)
+
+    # --- the sentences of the opening checks -----------------------------------------------------
+
+    def over_sentence(self, state: S) -> str:
+        winner = self.winner(state)
+        result = f"{winner} won" if winner else "it was a draw"
+        return f"The {self.battle_word} is over: {result}."
+
+    def unknown_sentence(self, wanted: object) -> str:
+        names = [name for name in self.handlers if name not in self.answers]
+        return f"{self.short_name} has no {self.action_word} called {short(str(wanted))}: use {joined(names, 'or')}."
+
+    def nothing_waiting_sentence(self) -> str:
+        return "Nothing is waiting for a decision."
+
+    def waiting_sentence(self, state: S, waiting: Decision) -> str:
+        return f"Waiting for {waiting.decider} to choose: {waiting.prompt} (/decide)"
+
+    def nobody_sentence(self, state: S) -> str:
+        return "Nobody is to act now."
+
+    def turn_sentence(self, state: S, turn: str) -> str:
+        return f"It is {turn}'s turn."
+
+
+def roster_entry(engine: Engine[Any]) -> str:
+    """What one of the ruleset's roster entries is called ("figure", "unit")."""
+    return engine.roster_entry
