@@ -1,4 +1,5 @@
-"""A figure's actions in its activation: activate, move, stand, shoot, fight, break off, heal, pick up.
+"""A figure's actions in its activation: activate, move, stand, shoot, fight, break off, heal, pick up;
+and the turn around them: who goes first (the roll-off winner's choice) and ending a turn.
 
 Every handler checks everything first (no die is rolled for a refused action), then starts the
 figure's activation (its serious-wound Bravery test, A-MED-6), then rolls in the Dice order.
@@ -6,12 +7,11 @@ figure's activation (its serious-wound Bravery test, A-MED-6), then rolls in the
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core import DiceSource, Event, RuleError, short
+from rules.core import Context, DiceSource, Event, Handler, PhasePayload, RuleError, short
 from rules.medieval.combat import bravery_test, casualty, wound
 from rules.medieval.data import MedievalTables, Weapon, fold
 from rules.medieval.kit import match_name
@@ -28,12 +28,20 @@ from rules.medieval.state import (
     in_contact,
     inches,
     melee_weapon,
+    other_side,
     sign,
 )
+from rules.words import blank, choice, number, same_name
 
 EPSILON = 1e-9
 SIDES_OF = ("none", "mine", "theirs")
 COVER = ("none", "soft", "hard")
+#: The action that answers the roll-off winner's choice (A-MED-12).
+ORDER_ACTION = "order"
+
+
+class Ctx(Context[MedState, MedievalTables]):
+    """One medieval action being applied (:class:`rules.core.Context`)."""
 
 
 @dataclass(frozen=True)
@@ -48,539 +56,583 @@ class Shot:
     shots: int
 
 
-def _blank(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
-
-
-def _number(value: Any, message: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise RuleError(message)
-    return float(value)
-
-
 def _option(value: Any, allowed: tuple[str, ...], message: str) -> str:
-    if _blank(value):
-        return allowed[0]
-    folded = fold(str(value))
-    if folded not in allowed:
-        raise RuleError(message)
-    return folded
+    return allowed[0] if blank(value) else choice(value, allowed, message, key=fold)
 
 
-class Actions:
-    tables: MedievalTables
+# --- whose figure, and its activation
 
-    # --- whose figure, and its activation
 
-    def _own(self, state: MedState, wanted: Any) -> MedFigure:
-        """A figure of the side whose turn it is, able to act now."""
-        fig = figure(state, wanted)
-        if fig.side != state.active:
-            raise RuleError(f"{fig.name} is {fig.side}'s figure: only {state.active}'s figures act this turn.")
-        if not in_action(fig):
-            raise RuleError(f"{fig.name} is {HEALTH_LABELS[fig.health]} and out of action.")
-        if fig.activated and state.current != fig.name:
-            raise RuleError(f"{fig.name} has already been activated this turn: each figure acts once a turn.")
-        return fig
+# --- whose figure, and its activation
 
-    def _begin(self, state: MedState, fig: MedFigure, dice: DiceSource, events: list[Event]) -> bool:
-        """Start ``fig``'s activation if it is not the current one; False if it collapses (A-MED-6)."""
-        if state.current == fig.name:
-            return True
-        done = state.current
-        state.current = fig.name
-        fig.activated = True
-        text = f"{fig.name} is activated" + (f" ({done} is done for this turn)." if done else ".")
-        events.append(Event("activation", text, {"figure": fig.name, "done": done}))
-        if fig.health != "serious":
-            return True
-        if bravery_test(self.tables, fig, dice, "serious wound", events):
-            return True
-        casualty(self.tables, state, fig, "collapsed", None, events)
-        return False
 
-    def _left(self, fig: MedFigure) -> float:
-        return max(0.0, effective(self.tables, fig)["speed"] - fig.moved)
+def _own(state: MedState, wanted: Any) -> MedFigure:
+    """A figure of the side whose turn it is, able to act now."""
+    fig = figure(state, wanted)
+    if fig.side != state.active:
+        raise RuleError(f"{fig.name} is {fig.side}'s figure: only {state.active}'s figures act this turn.")
+    if not in_action(fig):
+        raise RuleError(f"{fig.name} is {HEALTH_LABELS[fig.health]} and out of action.")
+    if fig.activated and state.current != fig.name:
+        raise RuleError(f"{fig.name} has already been activated this turn: each figure acts once a turn.")
+    return fig
 
-    def _check_distance(self, fig: MedFigure, value: Any, *, zero_ok: bool = False) -> float:
-        distance = _number(value, f"Give {fig.name}'s move as a number of inches.")
-        if distance < 0 or (distance == 0 and not zero_ok):
-            raise RuleError(f"Give {fig.name}'s move as more than 0″.")
-        if fig.stuck and distance > 0:
-            raise RuleError(f"{fig.name} lost its break-off and may move no further this turn.")
-        left = self._left(fig)
-        if distance > left + EPSILON:
-            speed = effective(self.tables, fig)["speed"]
-            if left <= EPSILON:
-                raise RuleError(f"{fig.name} has used all its {inches(speed)} of movement this turn.")
-            raise RuleError(f"{fig.name} has only {inches(round(left, 6))} of movement left this turn.")
-        return distance
 
-    def _enemy(self, state: MedState, fig: MedFigure, wanted: Any, doing: str) -> MedFigure:
-        enemy = figure(state, wanted)
-        if enemy.side == fig.side:
-            raise RuleError(f"{enemy.name} is on {fig.name}'s own side: {doing} an enemy figure.")
-        if not in_action(enemy):
-            raise RuleError(f"{enemy.name} is {HEALTH_LABELS[enemy.health]} and out of action.")
-        return enemy
+def _begin(t: MedievalTables, state: MedState, fig: MedFigure, dice: DiceSource, events: list[Event]) -> bool:
+    """Start ``fig``'s activation if it is not the current one; False if it collapses (A-MED-6)."""
+    if state.current == fig.name:
+        return True
+    done = state.current
+    state.current = fig.name
+    fig.activated = True
+    text = f"{fig.name} is activated" + (f" ({done} is done for this turn)." if done else ".")
+    events.append(Event("activation", text, {"figure": fig.name, "done": done}))
+    if fig.health != "serious":
+        return True
+    if bravery_test(t, fig, dice, "serious wound", events):
+        return True
+    casualty(t, state, fig, "collapsed", None, events)
+    return False
 
-    # --- activate, move, stand
 
-    def _activate(self, state: MedState, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
-        fig = self._own(state, params.get("figure"))
-        if state.current == fig.name:
-            raise RuleError(f"{fig.name} is already activated: carry on with its actions.")
-        events: list[Event] = []
-        if self._begin(state, fig, dice, events):
-            speed = effective(self.tables, fig)["speed"]
+def _left(t: MedievalTables, fig: MedFigure) -> float:
+    return max(0.0, effective(t, fig)["speed"] - fig.moved)
+
+
+def _check_distance(t: MedievalTables, fig: MedFigure, value: Any, *, zero_ok: bool = False) -> float:
+    distance = number(value, f"Give {fig.name}'s move as a number of inches.")
+    if distance < 0 or (distance == 0 and not zero_ok):
+        raise RuleError(f"Give {fig.name}'s move as more than 0″.")
+    if fig.stuck and distance > 0:
+        raise RuleError(f"{fig.name} lost its break-off and may move no further this turn.")
+    left = _left(t, fig)
+    if distance > left + EPSILON:
+        speed = effective(t, fig)["speed"]
+        if left <= EPSILON:
+            raise RuleError(f"{fig.name} has used all its {inches(speed)} of movement this turn.")
+        raise RuleError(f"{fig.name} has only {inches(round(left, 6))} of movement left this turn.")
+    return distance
+
+
+def _enemy(state: MedState, fig: MedFigure, wanted: Any, doing: str) -> MedFigure:
+    enemy = figure(state, wanted)
+    if enemy.side == fig.side:
+        raise RuleError(f"{enemy.name} is on {fig.name}'s own side: {doing} an enemy figure.")
+    if not in_action(enemy):
+        raise RuleError(f"{enemy.name} is {HEALTH_LABELS[enemy.health]} and out of action.")
+    return enemy
+
+
+# --- activate, move, stand
+
+
+def activate(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
+    fig = _own(state, params.get("figure"))
+    if state.current == fig.name:
+        raise RuleError(f"{fig.name} is already activated: carry on with its actions.")
+    if _begin(t, state, fig, dice, events):
+        speed = effective(t, fig)["speed"]
+        events.append(
+            Event(
+                "ready",
+                f"{fig.name} may move up to {inches(_left(t, fig))} of {inches(speed)}, shoot and fight.",
+                {"figure": fig.name},
+            )
+        )
+
+
+def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
+    fig = _own(state, params.get("figure"))
+    if fig.prone:
+        raise RuleError(f"{fig.name} is prone: stand it up first with /medieval stand.")
+    held = enemies_in_contact(state, fig)
+    if held:
+        raise RuleError(f"{fig.name} is in hand-to-hand with {', '.join(held)}: to move away, try /medieval breakoff.")
+    engage = None if blank(params.get("engage")) else _enemy(state, fig, params.get("engage"), "engage")
+    distance = _check_distance(t, fig, params.get("distance"), zero_ok=engage is not None)
+    if not _begin(t, state, fig, dice, events):
+        return
+    fig.moved = round(fig.moved + distance, 6)
+    data = {"figure": fig.name, "distance": distance, "moved": fig.moved, "left": _left(t, fig)}
+    events.append(Event("move", f"{fig.name} moves {inches(distance)} ({inches(_left(t, fig))} left).", data))
+    if engage is not None:
+        state.contacts.append([fig.name, engage.name])
+        text = f"{fig.name} engages {engage.name} in hand-to-hand: fight with /medieval fight."
+        events.append(Event("contact", text, {"figure": fig.name, "enemy": engage.name}))
+
+
+def stand(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
+    fig = _own(state, params.get("figure"))
+    if not fig.prone:
+        raise RuleError(f"{fig.name} is not prone.")
+    cost = round(effective(t, fig)["speed"] * t.stand_up_cost_of_speed, 6)
+    if cost > _left(t, fig) + EPSILON:
+        raise RuleError(
+            f"{fig.name} needs {inches(cost)} of movement to stand up and has "
+            f"{inches(round(_left(t, fig), 6))} left this turn."
+        )
+    if not _begin(t, state, fig, dice, events):
+        return
+    fig.prone = False
+    fig.moved = round(fig.moved + cost, 6)
+    text = f"{fig.name} stands up, using {inches(cost)} of its move ({inches(_left(t, fig))} left)."
+    events.append(Event("stand", text, {"figure": fig.name, "cost": cost, "left": _left(t, fig)}))
+
+
+# --- shooting
+
+
+def shoot(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
+    shot = _check_shot(t, state, params)
+    fig = figure(state, shot.shooter)
+    if not _begin(t, state, fig, dice, events):
+        return
+    for shot_no in range(1, shot.shots + 1):
+        target = figure(state, shot.target)
+        if state.phase == "over":
+            break
+        if not in_action(target):
+            left = shot.shots - shot_no + 1
             events.append(
                 Event(
-                    "ready",
-                    f"{fig.name} may move up to {inches(self._left(fig))} of {inches(speed)}, shoot and fight.",
-                    {"figure": fig.name},
+                    "unrolled",
+                    f"{target.name} is out of action: {fig.name}'s other "
+                    f"{'shot is' if left == 1 else f'{left} shots are'} not taken.",
+                    {"figure": fig.name, "shots": left},
                 )
             )
-        return events
+            break
+        _one_shot(t, state, fig, target, shot, shot_no, dice, events)
 
-    def _move(self, state: MedState, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
-        fig = self._own(state, params.get("figure"))
-        if fig.prone:
-            raise RuleError(f"{fig.name} is prone: stand it up first with /medieval stand.")
-        held = enemies_in_contact(state, fig)
-        if held:
-            raise RuleError(
-                f"{fig.name} is in hand-to-hand with {', '.join(held)}: to move away, try /medieval breakoff."
-            )
-        engage = None if _blank(params.get("engage")) else self._enemy(state, fig, params.get("engage"), "engage")
-        distance = self._check_distance(fig, params.get("distance"), zero_ok=engage is not None)
-        events: list[Event] = []
-        if not self._begin(state, fig, dice, events):
-            return events
-        fig.moved = round(fig.moved + distance, 6)
-        data = {"figure": fig.name, "distance": distance, "moved": fig.moved, "left": self._left(fig)}
-        events.append(Event("move", f"{fig.name} moves {inches(distance)} ({inches(self._left(fig))} left).", data))
-        if engage is not None:
-            state.contacts.append([fig.name, engage.name])
-            text = f"{fig.name} engages {engage.name} in hand-to-hand: fight with /medieval fight."
-            events.append(Event("contact", text, {"figure": fig.name, "enemy": engage.name}))
-        return events
 
-    def _stand(self, state: MedState, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
-        fig = self._own(state, params.get("figure"))
-        if not fig.prone:
-            raise RuleError(f"{fig.name} is not prone.")
-        cost = round(effective(self.tables, fig)["speed"] * self.tables.stand_up_cost_of_speed, 6)
-        if cost > self._left(fig) + EPSILON:
-            raise RuleError(
-                f"{fig.name} needs {inches(cost)} of movement to stand up and has "
-                f"{inches(round(self._left(fig), 6))} left this turn."
-            )
-        events: list[Event] = []
-        if not self._begin(state, fig, dice, events):
-            return events
-        fig.prone = False
-        fig.moved = round(fig.moved + cost, 6)
-        text = f"{fig.name} stands up, using {inches(cost)} of its move ({inches(self._left(fig))} left)."
-        events.append(Event("stand", text, {"figure": fig.name, "cost": cost, "left": self._left(fig)}))
-        return events
-
-    # --- shooting
-
-    def _shoot(self, state: MedState, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
-        shot = self._check_shot(state, params)
-        fig = figure(state, shot.shooter)
-        events: list[Event] = []
-        if not self._begin(state, fig, dice, events):
-            return events
-        for number in range(1, shot.shots + 1):
-            target = figure(state, shot.target)
-            if state.phase == "over":
-                break
-            if not in_action(target):
-                left = shot.shots - number + 1
-                events.append(
-                    Event(
-                        "unrolled",
-                        f"{target.name} is out of action: {fig.name}'s other "
-                        f"{'shot is' if left == 1 else f'{left} shots are'} not taken.",
-                        {"figure": fig.name, "shots": left},
-                    )
-                )
-                break
-            self._one_shot(state, fig, target, shot, number, dice, events)
-        return events
-
-    def _shooting_weapon(self, fig: MedFigure, wanted: Any) -> str:
-        t = self.tables
-        if _blank(wanted):
-            weapon = next((w for w in fig.weapons if t.weapons[w].range > 0), None)
-            if weapon is None:
-                carried = ", ".join(fig.weapons) or t.unarmed
-                raise RuleError(f"{fig.name} carries nothing to shoot or throw ({carried}).")
-            return weapon
-        weapon = match_name(t.weapons, str(wanted))
-        if weapon is None or weapon not in fig.weapons:
-            carried = ", ".join(fig.weapons) or "no weapon"
-            raise RuleError(f"{fig.name} does not carry {short(str(wanted))}: it has {carried}.")
-        if t.weapons[weapon].range <= 0:
-            raise RuleError(f"{fig.name}'s {weapon} is a hand-to-hand weapon: it cannot shoot.")
+def _shooting_weapon(t: MedievalTables, fig: MedFigure, wanted: Any) -> str:
+    if blank(wanted):
+        weapon = next((w for w in fig.weapons if t.weapons[w].range > 0), None)
+        if weapon is None:
+            carried = ", ".join(fig.weapons) or t.unarmed
+            raise RuleError(f"{fig.name} carries nothing to shoot or throw ({carried}).")
         return weapon
+    weapon = match_name(t.weapons, str(wanted))
+    if weapon is None or weapon not in fig.weapons:
+        carried = ", ".join(fig.weapons) or "no weapon"
+        raise RuleError(f"{fig.name} does not carry {short(str(wanted))}: it has {carried}.")
+    if t.weapons[weapon].range <= 0:
+        raise RuleError(f"{fig.name}'s {weapon} is a hand-to-hand weapon: it cannot shoot.")
+    return weapon
 
-    def _check_shot(self, state: MedState, params: Mapping[str, Any]) -> Shot:
-        t = self.tables
-        fig = self._own(state, params.get("figure"))
-        name = self._shooting_weapon(fig, params.get("weapon"))
-        weapon = t.weapons[name]
-        if t.one_shooting_weapon_per_turn and fig.shot_with not in (None, name):
-            raise RuleError(f"{fig.name} has shot its {fig.shot_with} this turn: one shooting weapon a turn.")
-        used = fig.shots if fig.shot_with == name else 0
-        left = int(weapon.rof or 0) - used
-        if weapon.thrown:
-            left = min(left, fig.weapons.count(name))
-        if left <= 0:
-            raise RuleError(f"{fig.name} has used its {name}'s rate of fire ({weapon.rof}) this turn.")
-        if _blank(params.get("target")):
-            raise RuleError(f"Name the figure {fig.name} shoots at.")
-        target = self._enemy(state, fig, params.get("target"), "shoot at")
-        held = enemies_in_contact(state, fig)
-        if held and not (t.shooter_in_contact_may_throw_at_opponent and weapon.thrown and target.name in held):
-            may_throw = t.shooter_in_contact_may_throw_at_opponent
-            allowed = " (it may throw a weapon at the enemy it fights)" if may_throw else ""
-            raise RuleError(f"{fig.name} is in hand-to-hand with {', '.join(held)} and may not shoot{allowed}.")
-        distance = _number(params.get("range"), f"Give the range from {fig.name} to {target.name} in inches.")
-        if distance < 0:
-            raise RuleError(f"Give the range from {fig.name} to {target.name} as 0″ or more.")
-        if distance > weapon.range + EPSILON:
-            raise RuleError(
-                f"{target.name} is out of range: {fig.name}'s {name} reaches {inches(weapon.range)}, "
-                f"not {inches(distance)}."
-            )
-        cover = _option(params.get("cover"), COVER, "Give the target's cover as none, soft or hard.")
-        shots = left
-        if not _blank(params.get("shots")):
-            shots = int(_number(params.get("shots"), "Give the number of shots as a whole number."))
-            if shots != params.get("shots") or not 1 <= shots <= left:
-                raise RuleError(
-                    f"{fig.name} has {left} shot{'s' if left > 1 else ''} left with its {name}: "
-                    f"give shots from 1 to {left}."
-                )
-        return Shot(fig.name, target.name, name, distance, cover, shots)
 
-    def _shot_modifiers(
-        self, state: MedState, fig: MedFigure, target: MedFigure, shot: Shot, weapon: Weapon
-    ) -> list[tuple[str, int]]:
-        m = self.tables.shooting_modifiers
-        mods: list[tuple[str, int]] = []
-        if shot.cover == "hard":
-            mods.append(("hard cover", m.hard_cover))
-        elif shot.cover == "soft":
-            mods.append(("soft cover", m.soft_cover))
-        else:
-            mods.append(("in the open", m.open))
-        movers = [who for who, f in (("firer", fig), ("target", target)) if f.moved > 0]
-        if movers and self.tables.moving_counts_once:
-            mods.append((" and ".join(movers) + " moving", m.moving))
-        else:
-            mods.extend((f"{who} moving", m.moving) for who in movers)
-        if shot.range > weapon.range / 2 + EPSILON:
-            mods.append(("over half range", m.over_half_range))
-        if target.prone:
-            mods.append(("target prone", m.prone))
-        if enemies_in_contact(state, target) and not in_contact(state, fig.name, target.name):
-            mods.append(("target in close combat", m.in_close_combat))
-        return [(why, value) for why, value in mods if value != 0]
-
-    def _one_shot(
-        self,
-        state: MedState,
-        fig: MedFigure,
-        target: MedFigure,
-        shot: Shot,
-        number: int,
-        dice: DiceSource,
-        events: list[Event],
-    ) -> None:
-        t = self.tables
-        weapon = t.weapons[shot.weapon]
-        mods = self._shot_modifiers(state, fig, target, shot, weapon)
-        skill = effective(t, fig)["shoot"]
-        modifier = sum(v for _, v in mods)
-        which = f" (shot {number} of {shot.shots})" if shot.shots > 1 else ""
-        verb = (
-            f"throws a {shot.weapon} at {target.name}"
-            if weapon.thrown
-            else f"shoots at {target.name} with {shot.weapon}"
+def _check_shot(t: MedievalTables, state: MedState, params: Mapping[str, Any]) -> Shot:
+    fig = _own(state, params.get("figure"))
+    name = _shooting_weapon(t, fig, params.get("weapon"))
+    weapon = t.weapons[name]
+    if t.one_shooting_weapon_per_turn and fig.shot_with not in (None, name):
+        raise RuleError(f"{fig.name} has shot its {fig.shot_with} this turn: one shooting weapon a turn.")
+    used = fig.shots if fig.shot_with == name else 0
+    left = int(weapon.rof or 0) - used
+    if weapon.thrown:
+        left = min(left, fig.weapons.count(name))
+    if left <= 0:
+        raise RuleError(f"{fig.name} has used its {name}'s rate of fire ({weapon.rof}) this turn.")
+    if blank(params.get("target")):
+        raise RuleError(f"Name the figure {fig.name} shoots at.")
+    target = _enemy(state, fig, params.get("target"), "shoot at")
+    held = enemies_in_contact(state, fig)
+    if held and not (t.shooter_in_contact_may_throw_at_opponent and weapon.thrown and target.name in held):
+        may_throw = t.shooter_in_contact_may_throw_at_opponent
+        allowed = " (it may throw a weapon at the enemy it fights)" if may_throw else ""
+        raise RuleError(f"{fig.name} is in hand-to-hand with {', '.join(held)} and may not shoot{allowed}.")
+    distance = number(params.get("range"), f"Give the range from {fig.name} to {target.name} in inches.")
+    if distance < 0:
+        raise RuleError(f"Give the range from {fig.name} to {target.name} as 0″ or more.")
+    if distance > weapon.range + EPSILON:
+        raise RuleError(
+            f"{target.name} is out of range: {fig.name}'s {name} reaches {inches(weapon.range)}, "
+            f"not {inches(distance)}."
         )
-        plus = skill + weapon.accuracy + modifier
-        roll = dice.roll(t.die, f"{fig.name}: {shot.weapon} at {target.name}{which}, D6 + {plus} vs {t.hit_on}")
-        total = roll + skill + weapon.accuracy + modifier
-        hit = total >= t.hit_on and not (t.natural_one_misses and roll == 1)
-        sums = "".join(f" {sign(v)} ({why})" for why, v in mods)
-        calc = f"{roll} + Shoot {skill} + Accuracy {weapon.accuracy}{sums} = {total}"
-        result = "hit" if hit else ("a natural 1 always misses" if total >= t.hit_on else "miss")
-        text = f"{fig.name} {verb}{which}: {calc}, needs {t.hit_on}: {result}."
-        data = {
-            "shooter": fig.name,
-            "target": target.name,
-            "weapon": shot.weapon,
-            "shot": number,
-            "of": shot.shots,
-            "range": shot.range,
-            "cover": shot.cover,
-            "roll": roll,
-            "shoot": skill,
-            "accuracy": weapon.accuracy,
-            "modifiers": [{"reason": why, "value": v} for why, v in mods],
-            "modifier": modifier,
-            "total": total,
-            "needed": t.hit_on,
-            "hit": hit,
-        }
-        events.append(Event("shot", text, data))
-        fig.shots = (fig.shots if fig.shot_with == shot.weapon else 0) + 1
-        fig.shot_with = shot.weapon
-        if weapon.thrown:
-            fig.weapons.remove(shot.weapon)
-            state.ground.append(GroundItem(shot.weapon, target.name))
-        if hit:
-            wound(t, state, fig, target, shot.weapon, dice, events)
+    cover = _option(params.get("cover"), COVER, "Give the target's cover as none, soft or hard.")
+    shots = left
+    if not blank(params.get("shots")):
+        shots = int(number(params.get("shots"), "Give the number of shots as a whole number."))
+        if shots != params.get("shots") or not 1 <= shots <= left:
+            raise RuleError(
+                f"{fig.name} has {left} shot{'s' if left > 1 else ''} left with its {name}: "
+                f"give shots from 1 to {left}."
+            )
+    return Shot(fig.name, target.name, name, distance, cover, shots)
 
-    # --- hand to hand
 
-    def _fight_weapon(self, fig: MedFigure, wanted: Any) -> str:
-        t = self.tables
-        if _blank(wanted):
-            return melee_weapon(t, fig)
-        weapon = match_name(t.weapons, str(wanted))
-        if weapon == t.unarmed:
-            return weapon
-        if weapon is None or weapon not in fig.weapons:
-            carried = ", ".join(fig.weapons) or "no weapon"
-            raise RuleError(f"{fig.name} does not carry {short(str(wanted))}: it has {carried}.")
-        if not t.weapons[weapon].melee:
-            raise RuleError(f"{fig.name}'s {weapon} is no hand-to-hand weapon: fight with another or {t.unarmed}.")
+def _shot_modifiers(
+    t: MedievalTables, state: MedState, fig: MedFigure, target: MedFigure, shot: Shot, weapon: Weapon
+) -> list[tuple[str, int]]:
+    m = t.shooting_modifiers
+    mods: list[tuple[str, int]] = []
+    if shot.cover == "hard":
+        mods.append(("hard cover", m.hard_cover))
+    elif shot.cover == "soft":
+        mods.append(("soft cover", m.soft_cover))
+    else:
+        mods.append(("in the open", m.open))
+    movers = [who for who, f in (("firer", fig), ("target", target)) if f.moved > 0]
+    if movers and t.moving_counts_once:
+        mods.append((" and ".join(movers) + " moving", m.moving))
+    else:
+        mods.extend((f"{who} moving", m.moving) for who in movers)
+    if shot.range > weapon.range / 2 + EPSILON:
+        mods.append(("over half range", m.over_half_range))
+    if target.prone:
+        mods.append(("target prone", m.prone))
+    if enemies_in_contact(state, target) and not in_contact(state, fig.name, target.name):
+        mods.append(("target in close combat", m.in_close_combat))
+    return [(why, value) for why, value in mods if value != 0]
+
+
+def _one_shot(
+    t: MedievalTables,
+    state: MedState,
+    fig: MedFigure,
+    target: MedFigure,
+    shot: Shot,
+    shot_no: int,
+    dice: DiceSource,
+    events: list[Event],
+) -> None:
+    weapon = t.weapons[shot.weapon]
+    mods = _shot_modifiers(t, state, fig, target, shot, weapon)
+    skill = effective(t, fig)["shoot"]
+    modifier = sum(v for _, v in mods)
+    which = f" (shot {shot_no} of {shot.shots})" if shot.shots > 1 else ""
+    verb = (
+        f"throws a {shot.weapon} at {target.name}" if weapon.thrown else f"shoots at {target.name} with {shot.weapon}"
+    )
+    plus = skill + weapon.accuracy + modifier
+    roll = dice.roll(t.die, f"{fig.name}: {shot.weapon} at {target.name}{which}, D6 + {plus} vs {t.hit_on}")
+    total = roll + skill + weapon.accuracy + modifier
+    hit = total >= t.hit_on and not (t.natural_one_misses and roll == 1)
+    sums = "".join(f" {sign(v)} ({why})" for why, v in mods)
+    calc = f"{roll} + Shoot {skill} + Accuracy {weapon.accuracy}{sums} = {total}"
+    result = "hit" if hit else ("a natural 1 always misses" if total >= t.hit_on else "miss")
+    text = f"{fig.name} {verb}{which}: {calc}, needs {t.hit_on}: {result}."
+    data = {
+        "shooter": fig.name,
+        "target": target.name,
+        "weapon": shot.weapon,
+        "shot": shot_no,
+        "of": shot.shots,
+        "range": shot.range,
+        "cover": shot.cover,
+        "roll": roll,
+        "shoot": skill,
+        "accuracy": weapon.accuracy,
+        "modifiers": [{"reason": why, "value": v} for why, v in mods],
+        "modifier": modifier,
+        "total": total,
+        "needed": t.hit_on,
+        "hit": hit,
+    }
+    events.append(Event("shot", text, data))
+    fig.shots = (fig.shots if fig.shot_with == shot.weapon else 0) + 1
+    fig.shot_with = shot.weapon
+    if weapon.thrown:
+        fig.weapons.remove(shot.weapon)
+        state.ground.append(GroundItem(shot.weapon, target.name))
+    if hit:
+        wound(t, state, fig, target, shot.weapon, dice, events)
+
+
+# --- hand to hand
+
+
+def _fight_weapon(t: MedievalTables, fig: MedFigure, wanted: Any) -> str:
+    if blank(wanted):
+        return melee_weapon(t, fig)
+    weapon = match_name(t.weapons, str(wanted))
+    if weapon == t.unarmed:
         return weapon
+    if weapon is None or weapon not in fig.weapons:
+        carried = ", ".join(fig.weapons) or "no weapon"
+        raise RuleError(f"{fig.name} does not carry {short(str(wanted))}: it has {carried}.")
+    if not t.weapons[weapon].melee:
+        raise RuleError(f"{fig.name}'s {weapon} is no hand-to-hand weapon: fight with another or {t.unarmed}.")
+    return weapon
 
-    def _fight(self, state: MedState, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
-        t = self.tables
-        fig = self._own(state, params.get("figure"))
-        held = enemies_in_contact(state, fig)
-        if not held:
-            raise RuleError(f"{fig.name} is not in hand-to-hand: engage an enemy with /medieval move engage:NAME.")
-        if fig.fights >= t.fights_per_activation:
-            raise RuleError(f"{fig.name} has already fought this turn.")
-        if _blank(params.get("opponent")):
-            if len(held) > 1:
-                raise RuleError(f"{fig.name} is fighting {', '.join(held)}: name the opponent.")
-            enemy = figure(state, held[0])
-        else:
-            enemy = self._enemy(state, fig, params.get("opponent"), "fight")
-            if enemy.name not in held:
-                raise RuleError(f"{fig.name} is not in contact with {enemy.name}.")
-        mine = self._fight_weapon(fig, params.get("weapon"))
-        theirs = melee_weapon(t, enemy)
-        height = _option(params.get("height"), SIDES_OF, "Say who has the height advantage: none, mine or theirs.")
-        barricade = _option(params.get("barricade"), SIDES_OF, "Say who defends a barricade: none, mine or theirs.")
-        events: list[Event] = []
-        if not self._begin(state, fig, dice, events):
-            return events
-        fig.fights += 1
-        a = dice.roll(t.die, f"{fig.name}: hand-to-hand against {enemy.name}")
-        b = dice.roll(t.die, f"{enemy.name}: hand-to-hand against {fig.name}")
-        mine_total, mine_parts = self._fight_total(fig, mine, a, height == "mine", barricade == "mine")
-        theirs_total, theirs_parts = self._fight_total(enemy, theirs, b, height == "theirs", barricade == "theirs")
-        winner = None if a + mine_total == b + theirs_total else (fig if a + mine_total > b + theirs_total else enemy)
-        result = "a tie: no damage, they stay in contact" if winner is None else f"{winner.name} wins"
+
+def fight(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
+    fig = _own(state, params.get("figure"))
+    held = enemies_in_contact(state, fig)
+    if not held:
+        raise RuleError(f"{fig.name} is not in hand-to-hand: engage an enemy with /medieval move engage:NAME.")
+    if fig.fights >= t.fights_per_activation:
+        raise RuleError(f"{fig.name} has already fought this turn.")
+    if blank(params.get("opponent")):
+        if len(held) > 1:
+            raise RuleError(f"{fig.name} is fighting {', '.join(held)}: name the opponent.")
+        enemy = figure(state, held[0])
+    else:
+        enemy = _enemy(state, fig, params.get("opponent"), "fight")
+        if enemy.name not in held:
+            raise RuleError(f"{fig.name} is not in contact with {enemy.name}.")
+    mine = _fight_weapon(t, fig, params.get("weapon"))
+    theirs = melee_weapon(t, enemy)
+    height = _option(params.get("height"), SIDES_OF, "Say who has the height advantage: none, mine or theirs.")
+    barricade = _option(params.get("barricade"), SIDES_OF, "Say who defends a barricade: none, mine or theirs.")
+    if not _begin(t, state, fig, dice, events):
+        return
+    fig.fights += 1
+    a = dice.roll(t.die, f"{fig.name}: hand-to-hand against {enemy.name}")
+    b = dice.roll(t.die, f"{enemy.name}: hand-to-hand against {fig.name}")
+    mine_total, mine_parts = _fight_total(t, fig, mine, a, height == "mine", barricade == "mine")
+    theirs_total, theirs_parts = _fight_total(t, enemy, theirs, b, height == "theirs", barricade == "theirs")
+    winner = None if a + mine_total == b + theirs_total else (fig if a + mine_total > b + theirs_total else enemy)
+    result = "a tie: no damage, they stay in contact" if winner is None else f"{winner.name} wins"
+    text = (
+        f"Hand-to-hand: {fig.name} {mine_parts} = {a + mine_total}; "
+        f"{enemy.name} {theirs_parts} = {b + theirs_total}: {result}."
+    )
+    data = {
+        "figure": fig.name,
+        "opponent": enemy.name,
+        "weapons": {fig.name: mine, enemy.name: theirs},
+        "rolls": {fig.name: a, enemy.name: b},
+        "totals": {fig.name: a + mine_total, enemy.name: b + theirs_total},
+        "winner": None if winner is None else winner.name,
+    }
+    events.append(Event("fight", text, data))
+    if winner is not None:
+        loser = enemy if winner is fig else fig
+        wound(t, state, winner, loser, mine if winner is fig else theirs, dice, events)
+
+
+def _fight_total(
+    t: MedievalTables, fig: MedFigure, weapon: str, roll: int, high: bool, barricade: bool
+) -> tuple[int, str]:
+    """Fight + Accuracy + factors (without the die), and the sum as a player reads it."""
+    f = t.close_combat_factors
+    fight = effective(t, fig)["fight"]
+    accuracy = t.weapons[weapon].accuracy
+    factors = [
+        (why, v)
+        for why, v, on in (
+            ("height advantage", f.height_advantage, high),
+            ("defending barricade", f.defending_barricade, barricade),
+            ("prone", f.prone, fig.prone),
+        )
+        if on and v
+    ]
+    parts = f"{roll} + Fight {fight} + {weapon} {accuracy}" + "".join(f" {sign(v)} ({why})" for why, v in factors)
+    return fight + accuracy + sum(v for _, v in factors), parts
+
+
+def breakoff(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
+    """A-MED-2: D6 + Bravery against each opponent in turn; only a higher opponent holds it."""
+    fig = _own(state, params.get("figure"))
+    held = enemies_in_contact(state, fig)
+    if not held:
+        raise RuleError(f"{fig.name} is not in hand-to-hand: move it with /medieval move.")
+    if fig.prone:
+        raise RuleError(f"{fig.name} is prone: stand it up first with /medieval stand.")
+    distance = _check_distance(t, fig, params.get("distance"))
+    if not _begin(t, state, fig, dice, events):
+        return
+    for name in held:
+        enemy = figure(state, name)
+        mine_b, theirs_b = effective(t, fig)["bravery"], effective(t, enemy)["bravery"]
+        a = dice.roll(t.die, f"{fig.name}: Bravery to break off from {enemy.name}, D6 + {mine_b}")
+        b = dice.roll(t.die, f"{enemy.name}: Bravery to hold {fig.name}, D6 + {theirs_b}")
+        held_back = b + theirs_b > a + mine_b or (b + theirs_b == a + mine_b and not t.breakoff_tie_mover_escapes)
+        verdict = f"{enemy.name} holds {fig.name} in the fight" if held_back else f"{fig.name} breaks away"
         text = (
-            f"Hand-to-hand: {fig.name} {mine_parts} = {a + mine_total}; "
-            f"{enemy.name} {theirs_parts} = {b + theirs_total}: {result}."
+            f"Break-off: {fig.name} {a} + Bravery {mine_b} = {a + mine_b}; "
+            f"{enemy.name} {b} + Bravery {theirs_b} = {b + theirs_b}: {verdict}."
         )
         data = {
             "figure": fig.name,
             "opponent": enemy.name,
-            "weapons": {fig.name: mine, enemy.name: theirs},
             "rolls": {fig.name: a, enemy.name: b},
-            "totals": {fig.name: a + mine_total, enemy.name: b + theirs_total},
-            "winner": None if winner is None else winner.name,
+            "totals": {fig.name: a + mine_b, enemy.name: b + theirs_b},
+            "escaped": not held_back,
         }
-        events.append(Event("fight", text, data))
-        if winner is not None:
-            loser = enemy if winner is fig else fig
-            wound(t, state, winner, loser, mine if winner is fig else theirs, dice, events)
-        return events
-
-    def _fight_total(self, fig: MedFigure, weapon: str, roll: int, high: bool, barricade: bool) -> tuple[int, str]:
-        """Fight + Accuracy + factors (without the die), and the sum as a player reads it."""
-        t = self.tables
-        f = t.close_combat_factors
-        fight = effective(t, fig)["fight"]
-        accuracy = t.weapons[weapon].accuracy
-        factors = [
-            (why, v)
-            for why, v, on in (
-                ("height advantage", f.height_advantage, high),
-                ("defending barricade", f.defending_barricade, barricade),
-                ("prone", f.prone, fig.prone),
-            )
-            if on and v
-        ]
-        parts = f"{roll} + Fight {fight} + {weapon} {accuracy}" + "".join(f" {sign(v)} ({why})" for why, v in factors)
-        return fight + accuracy + sum(v for _, v in factors), parts
-
-    def _breakoff(self, state: MedState, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
-        """A-MED-2: D6 + Bravery against each opponent in turn; only a higher opponent holds it."""
-        t = self.tables
-        fig = self._own(state, params.get("figure"))
-        held = enemies_in_contact(state, fig)
-        if not held:
-            raise RuleError(f"{fig.name} is not in hand-to-hand: move it with /medieval move.")
-        if fig.prone:
-            raise RuleError(f"{fig.name} is prone: stand it up first with /medieval stand.")
-        distance = self._check_distance(fig, params.get("distance"))
-        events: list[Event] = []
-        if not self._begin(state, fig, dice, events):
-            return events
-        for name in held:
-            enemy = figure(state, name)
-            mine_b, theirs_b = effective(t, fig)["bravery"], effective(t, enemy)["bravery"]
-            a = dice.roll(t.die, f"{fig.name}: Bravery to break off from {enemy.name}, D6 + {mine_b}")
-            b = dice.roll(t.die, f"{enemy.name}: Bravery to hold {fig.name}, D6 + {theirs_b}")
-            held_back = b + theirs_b > a + mine_b or (b + theirs_b == a + mine_b and not t.breakoff_tie_mover_escapes)
-            verdict = f"{enemy.name} holds {fig.name} in the fight" if held_back else f"{fig.name} breaks away"
-            text = (
-                f"Break-off: {fig.name} {a} + Bravery {mine_b} = {a + mine_b}; "
-                f"{enemy.name} {b} + Bravery {theirs_b} = {b + theirs_b}: {verdict}."
-            )
-            data = {
-                "figure": fig.name,
-                "opponent": enemy.name,
-                "rolls": {fig.name: a, enemy.name: b},
-                "totals": {fig.name: a + mine_b, enemy.name: b + theirs_b},
-                "escaped": not held_back,
-            }
-            events.append(Event("breakoff", text, data))
-            if held_back:
-                fig.stuck = True
-                events.append(
-                    Event(
-                        "held",
-                        f"{fig.name} may move no further this turn and stays in hand-to-hand.",
-                        {"figure": fig.name},
-                    )
+        events.append(Event("breakoff", text, data))
+        if held_back:
+            fig.stuck = True
+            events.append(
+                Event(
+                    "held",
+                    f"{fig.name} may move no further this turn and stays in hand-to-hand.",
+                    {"figure": fig.name},
                 )
-                return events
-        drop_contacts(state, fig.name)
-        fig.moved = round(fig.moved + distance, 6)
-        text = f"{fig.name} moves {inches(distance)} away ({inches(self._left(fig))} left)."
-        events.append(
-            Event("move", text, {"figure": fig.name, "distance": distance, "moved": fig.moved, "left": self._left(fig)})
-        )
-        return events
-
-    # --- healing and plunder
-
-    def _heal(self, state: MedState, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
-        """A-MED-15: a friendly figure in contact spends its activation; light → full, serious → light."""
-        t = self.tables
-        healer = self._own(state, params.get("figure"))
-        patient = figure(state, params.get("patient")) if not _blank(params.get("patient")) else None
-        if patient is None:
-            raise RuleError(f"Name the figure {healer.name} treats.")
-        if patient.side != healer.side:
-            raise RuleError(f"{patient.name} is an enemy: {healer.name} treats only its own side's figures.")
-        if patient is healer and not t.self_healing:
-            raise RuleError(f"{healer.name} cannot treat itself: a friend in contact must do it.")
-        if not in_action(patient):
-            raise RuleError(f"{patient.name} is {HEALTH_LABELS[patient.health]} and cannot be treated.")
-        held = enemies_in_contact(state, healer)
-        if held:
-            raise RuleError(f"{healer.name} is in hand-to-hand with {', '.join(held)} and cannot treat anyone.")
-        if not t.healer_may_have_shot_or_fought and (healer.shots or healer.fights):
-            raise RuleError(f"{healer.name} has shot or fought this turn: treating a wound takes its activation.")
-        if patient.health == "full":
-            raise RuleError(f"{patient.name} is not wounded.")
-        if patient.health == "light" and patient.healed_from_serious:
-            raise RuleError(f"{patient.name} was treated for a serious wound and cannot be healed to full health.")
-        events: list[Event] = []
-        if not self._begin(state, healer, dice, events):
-            return events
-        before = patient.health
-        if before == "light":
-            patient.health = "full"
-        else:
-            patient.health, patient.healed_from_serious = "light", True
-        who = "itself" if patient is healer else patient.name
-        text = (
-            f"{healer.name} treats {who}: {HEALTH_LABELS[before]} → {HEALTH_LABELS[patient.health]}"
-            f"{' (no further healing to full health)' if patient.healed_from_serious else ''}. "
-            f"{healer.name}'s activation is spent."
-        )
-        events.append(
-            Event(
-                "heal",
-                text,
-                {"healer": healer.name, "patient": patient.name, "before": before, "after": patient.health},
             )
+            return
+    drop_contacts(state, fig.name)
+    fig.moved = round(fig.moved + distance, 6)
+    text = f"{fig.name} moves {inches(distance)} away ({inches(_left(t, fig))} left)."
+    events.append(
+        Event("move", text, {"figure": fig.name, "distance": distance, "moved": fig.moved, "left": _left(t, fig)})
+    )
+
+
+# --- healing and plunder
+
+
+def heal(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
+    """A-MED-15: a friendly figure in contact spends its activation; light → full, serious → light."""
+    healer = _own(state, params.get("figure"))
+    patient = figure(state, params.get("patient")) if not blank(params.get("patient")) else None
+    if patient is None:
+        raise RuleError(f"Name the figure {healer.name} treats.")
+    if patient.side != healer.side:
+        raise RuleError(f"{patient.name} is an enemy: {healer.name} treats only its own side's figures.")
+    if patient is healer and not t.self_healing:
+        raise RuleError(f"{healer.name} cannot treat itself: a friend in contact must do it.")
+    if not in_action(patient):
+        raise RuleError(f"{patient.name} is {HEALTH_LABELS[patient.health]} and cannot be treated.")
+    held = enemies_in_contact(state, healer)
+    if held:
+        raise RuleError(f"{healer.name} is in hand-to-hand with {', '.join(held)} and cannot treat anyone.")
+    if not t.healer_may_have_shot_or_fought and (healer.shots or healer.fights):
+        raise RuleError(f"{healer.name} has shot or fought this turn: treating a wound takes its activation.")
+    if patient.health == "full":
+        raise RuleError(f"{patient.name} is not wounded.")
+    if patient.health == "light" and patient.healed_from_serious:
+        raise RuleError(f"{patient.name} was treated for a serious wound and cannot be healed to full health.")
+    if not _begin(t, state, healer, dice, events):
+        return
+    before = patient.health
+    if before == "light":
+        patient.health = "full"
+    else:
+        patient.health, patient.healed_from_serious = "light", True
+    who = "itself" if patient is healer else patient.name
+    text = (
+        f"{healer.name} treats {who}: {HEALTH_LABELS[before]} → {HEALTH_LABELS[patient.health]}"
+        f"{' (no further healing to full health)' if patient.healed_from_serious else ''}. "
+        f"{healer.name}'s activation is spent."
+    )
+    events.append(
+        Event(
+            "heal",
+            text,
+            {"healer": healer.name, "patient": patient.name, "before": before, "after": patient.health},
         )
-        state.current = None
-        return events
+    )
+    state.current = None
 
-    def _pickup(self, state: MedState, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
-        t = self.tables
-        fig = self._own(state, params.get("figure"))
-        held = enemies_in_contact(state, fig)
-        if held:
-            raise RuleError(f"{fig.name} is in hand-to-hand with {', '.join(held)}: no time to pick anything up.")
-        if _blank(params.get("item")):
-            raise RuleError(f"Name what {fig.name} picks up.")
-        wanted = str(params.get("item"))
-        if _blank(params.get("source")):
-            item, source = self._from_ground(state, fig, wanted), None
-        else:
-            source = figure(state, params.get("source"))
-            item = self._from_fallen(fig, source, wanted)
-        events: list[Event] = []
-        if not self._begin(state, fig, dice, events):
-            return events
-        if item in t.armour:
-            fig.armour.append(item)
-        else:
-            fig.weapons.append(item)
-        if source is None:
-            index = next(i for i, g in enumerate(state.ground) if g.item == item)
-            near = state.ground.pop(index).near
-            text = f"{fig.name} picks up the {item} lying near {near}."
-        else:
-            (source.armour if item in t.armour else source.weapons).remove(item)
-            text = f"{fig.name} plunders {source.name}'s {item}."
-        events.append(
-            Event("plunder", text, {"figure": fig.name, "item": item, "from": None if source is None else source.name})
-        )
-        return events
 
-    def _from_ground(self, state: MedState, fig: MedFigure, wanted: str) -> str:
-        item = next((g.item for g in state.ground if fold(g.item) == fold(wanted)), None)
-        if item is None:
-            lying = ", ".join(f"{g.item} near {g.near}" for g in state.ground) or "nothing"
-            raise RuleError(f"There is no {short(wanted)} on the ground (lying there: {lying}).")
-        return self._fits(fig, item)
+def pickup(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
+    fig = _own(state, params.get("figure"))
+    held = enemies_in_contact(state, fig)
+    if held:
+        raise RuleError(f"{fig.name} is in hand-to-hand with {', '.join(held)}: no time to pick anything up.")
+    if blank(params.get("item")):
+        raise RuleError(f"Name what {fig.name} picks up.")
+    wanted = str(params.get("item"))
+    if blank(params.get("source")):
+        item, source = _from_ground(t, state, fig, wanted), None
+    else:
+        source = figure(state, params.get("source"))
+        item = _from_fallen(t, fig, source, wanted)
+    if not _begin(t, state, fig, dice, events):
+        return
+    if item in t.armour:
+        fig.armour.append(item)
+    else:
+        fig.weapons.append(item)
+    if source is None:
+        index = next(i for i, g in enumerate(state.ground) if g.item == item)
+        near = state.ground.pop(index).near
+        text = f"{fig.name} picks up the {item} lying near {near}."
+    else:
+        (source.armour if item in t.armour else source.weapons).remove(item)
+        text = f"{fig.name} plunders {source.name}'s {item}."
+    events.append(
+        Event("plunder", text, {"figure": fig.name, "item": item, "from": None if source is None else source.name})
+    )
 
-    def _from_fallen(self, fig: MedFigure, source: MedFigure, wanted: str) -> str:
-        t = self.tables
-        if source.health not in t.plunder_from:
-            whose = " or ".join(t.plunder_from)
-            raise RuleError(f"{source.name} is {HEALTH_LABELS[source.health]}: only {whose} figures may be plundered.")
-        item = next((i for i in source.weapons + source.armour if fold(i) == fold(wanted)), None)
-        if item is None:
-            kit = ", ".join(source.weapons + source.armour) or "nothing"
-            raise RuleError(f"{source.name} has no {short(wanted)} (it has {kit}).")
-        return self._fits(fig, item)
 
-    def _fits(self, fig: MedFigure, item: str) -> str:
-        t = self.tables
-        if item in t.armour:
-            slot = t.armour[item].slot
-            worn = next((a for a in fig.armour if t.armour[a].slot == slot), None)
-            if worn is not None:
-                raise RuleError(f"{fig.name} already has {worn}: one piece of {slot} armour at most.")
-        return item
+def _from_ground(t: MedievalTables, state: MedState, fig: MedFigure, wanted: str) -> str:
+    item = next((g.item for g in state.ground if fold(g.item) == fold(wanted)), None)
+    if item is None:
+        lying = ", ".join(f"{g.item} near {g.near}" for g in state.ground) or "nothing"
+        raise RuleError(f"There is no {short(wanted)} on the ground (lying there: {lying}).")
+    return _fits(t, fig, item)
+
+
+def _from_fallen(t: MedievalTables, fig: MedFigure, source: MedFigure, wanted: str) -> str:
+    if source.health not in t.plunder_from:
+        whose = " or ".join(t.plunder_from)
+        raise RuleError(f"{source.name} is {HEALTH_LABELS[source.health]}: only {whose} figures may be plundered.")
+    item = next((i for i in source.weapons + source.armour if fold(i) == fold(wanted)), None)
+    if item is None:
+        kit = ", ".join(source.weapons + source.armour) or "nothing"
+        raise RuleError(f"{source.name} has no {short(wanted)} (it has {kit}).")
+    return _fits(t, fig, item)
+
+
+def _fits(t: MedievalTables, fig: MedFigure, item: str) -> str:
+    if item in t.armour:
+        slot = t.armour[item].slot
+        worn = next((a for a in fig.armour if t.armour[a].slot == slot), None)
+        if worn is not None:
+            raise RuleError(f"{fig.name} already has {worn}: one piece of {slot} armour at most.")
+    return item
+
+
+# --- the turn
+
+
+def order(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    """The roll-off winner's answer (A-MED-12): go first or second."""
+    state = ctx.state
+    pending = state.pending
+    if pending is None:
+        raise RuleError("Nothing is waiting for a choice of who goes first.")
+    if not ctx.by_gm and not same_name(ctx.side, pending.decider):
+        raise RuleError(f"It is {pending.decider}'s choice: {pending.prompt}")
+    picked = fold(str(params.get("choice") or ""))
+    if picked not in ("first", "second"):
+        raise RuleError("Choose first or second.")
+    state.pending = None
+    state.first = pending.decider if picked == "first" else other_side(state, pending.decider)
+    state.active = state.first
+    state.phase = "play"
+    text = (
+        f"{pending.decider} chooses to go {picked}: turn 1 · {state.active}'s turn. "
+        f"Activate figures one at a time; /medieval endturn when done."
+    )
+    ctx.tell(PhasePayload(1, state.phase), text, active=state.active, first=state.first)
+
+
+def end_turn(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    state = ctx.state
+    ended = str(state.active)
+    state.current = None
+    state.active = other_side(state, ended)
+    if state.active == state.first:
+        state.turn += 1
+    for fig in state.figures:
+        if fig.side == state.active:
+            fig.moved, fig.shots, fig.shot_with, fig.fights = 0.0, 0, None, 0
+            fig.activated = fig.stuck = False
+    text = f"{ended}'s turn ends. Turn {state.turn} · {state.active}'s turn."
+    ctx.tell(PhasePayload(state.turn, state.phase), text, active=state.active)
+
+
+HANDLERS: dict[str, Handler[Ctx]] = {
+    "activate": activate,
+    "move": move,
+    "stand": stand,
+    "shoot": shoot,
+    "fight": fight,
+    "breakoff": breakoff,
+    "heal": heal,
+    "pickup": pickup,
+    "endturn": end_turn,
+    ORDER_ACTION: order,
+}

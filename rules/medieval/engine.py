@@ -8,26 +8,24 @@ distances, contact, cover and height; the engine tracks health, kit, contact, pr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.core import (
-    Action,
     Aftermath,
     Board,
     DataError,
     Decision,
     DiceSource,
+    Engine,
     Event,
     FigureLine,
     FigureSpec,
     Outcome,
     RuleError,
-    load_checked,
     short,
-    to_data,
 )
-from rules.medieval.actions import Actions
+from rules.medieval.actions import HANDLERS, ORDER_ACTION, Ctx
 from rules.medieval.data import MedievalTables, fold, table_problems
 from rules.medieval.kit import check_kit, kind_names, kit_lists, match_kind
 from rules.medieval.state import (
@@ -35,47 +33,37 @@ from rules.medieval.state import (
     MedFigure,
     MedState,
     PendingChoice,
-    copy_state,
     decision_of,
     effective,
     enemies_in_contact,
     in_action,
     inches,
     kit_text,
-    other_side,
     penalties,
     state_problems,
 )
 from rules.tables import load_tables
+from rules.words import match_name
 
 SLUG = "medieval"
 TITLE = "Medieval Skirmish (knights, men at arms and Vikings)"
-ORDER_ACTION = "order"
-ACTION_NAMES = ("activate", "move", "stand", "shoot", "fight", "breakoff", "heal", "pickup", "endturn")
-
-Handler = Callable[[MedState, Mapping[str, Any], DiceSource], list[Event]]
 
 
-class MedievalEngine(Actions):
+class MedievalEngine(Engine[MedState]):
     slug = SLUG
     title = TITLE
+    short_name = "This game"
+    handlers = HANDLERS
+    context_type = Ctx
+    state_type = MedState
+    answers = (ORDER_ACTION,)
+    pass_action = "endturn"
 
     def __init__(self, tables: MedievalTables) -> None:
         problems = table_problems(tables)
         if problems:
             raise DataError(problems)
         self.tables = tables
-        self._handlers: dict[str, Handler] = {
-            "activate": self._activate,
-            "move": self._move,
-            "stand": self._stand,
-            "shoot": self._shoot,
-            "fight": self._fight,
-            "breakoff": self._breakoff,
-            "heal": self._heal,
-            "pickup": self._pickup,
-            "endturn": self._endturn,
-        }
 
     # --- protocol: roster and setup
 
@@ -105,9 +93,9 @@ class MedievalEngine(Actions):
         return Outcome(checked, [Event("recruit", text, {"figure": fig.name, "kind": fig.kind})])
 
     def _side(self, wanted: Any) -> str:
-        for side in self.tables.sides:
-            if isinstance(wanted, str) and fold(side) == fold(wanted):
-                return side
+        side = match_name(self.tables.sides, wanted, key=fold)
+        if side is not None:
+            return side
         raise RuleError(f"There is no side called {short(str(wanted))} here: use {' or '.join(self.tables.sides)}.")
 
     def _figure_of(self, spec: FigureSpec) -> MedFigure:
@@ -130,7 +118,13 @@ class MedievalEngine(Actions):
         )
 
     def aftermath(
-        self, state: MedState, specs: Sequence[FigureSpec], dice: DiceSource, options: Mapping[str, Any]
+        self,
+        state: MedState,
+        specs: Sequence[FigureSpec],
+        dice: DiceSource,
+        options: Mapping[str, Any],
+        *,
+        battle: int | None = None,
     ) -> Outcome[list[Aftermath]]:
         """Between battles: the killed are dead; a serious wound heals to light and no further
         (A-MED-15); a light wound heals fully; the collapsed recover."""
@@ -208,44 +202,6 @@ class MedievalEngine(Actions):
 
     # --- protocol: play
 
-    def act(self, state: MedState, action: Action, dice: DiceSource) -> Outcome[MedState]:
-        if state.phase == "over":
-            raise RuleError(f"The game is over: {state.winner} won.")
-        name = str(action.name).strip().casefold()
-        if name == ORDER_ACTION:
-            return self._order(state, action)
-        handler = self._handlers.get(name)
-        if handler is None:
-            raise RuleError(f"This game has no action called {short(str(action.name))}: use {', '.join(ACTION_NAMES)}.")
-        if state.pending is not None:
-            raise RuleError(f"Waiting for {state.pending.decider} to choose: {state.pending.prompt} (/decide)")
-        if not action.by_gm and (action.side is None or fold(action.side) != fold(str(state.active))):
-            raise RuleError(f"It is {state.active}'s turn.")
-        new = copy_state(state)
-        events = handler(new, action.params, dice)
-        return Outcome(new, events)
-
-    def _order(self, state: MedState, action: Action) -> Outcome[MedState]:
-        """The roll-off winner's answer (A-MED-12): go first or second."""
-        pending = state.pending
-        if pending is None:
-            raise RuleError("Nothing is waiting for a choice of who goes first.")
-        if not action.by_gm and (action.side is None or fold(action.side) != fold(pending.decider)):
-            raise RuleError(f"It is {pending.decider}'s choice: {pending.prompt}")
-        choice = fold(str(action.params.get("choice") or ""))
-        if choice not in ("first", "second"):
-            raise RuleError("Choose first or second.")
-        new = copy_state(state)
-        new.pending = None
-        new.first = pending.decider if choice == "first" else other_side(new, pending.decider)
-        new.active = new.first
-        new.phase = "play"
-        text = (
-            f"{pending.decider} chooses to go {choice}: turn 1 · {new.active}'s turn. "
-            f"Activate figures one at a time; /medieval endturn when done."
-        )
-        return Outcome(new, [Event("phase", text, {"turn": 1, "active": new.active, "first": new.first})])
-
     def pending(self, state: MedState) -> Decision | None:
         """The roll-off winner's choice, while the state waits for it."""
         return decision_of(state.pending) if state.pending else None
@@ -262,19 +218,6 @@ class MedievalEngine(Actions):
 
     def finished(self, state: MedState) -> bool:
         return state.phase == "over"
-
-    def _endturn(self, state: MedState, params: Mapping[str, Any], dice: DiceSource) -> list[Event]:
-        ended = str(state.active)
-        state.current = None
-        state.active = other_side(state, ended)
-        if state.active == state.first:
-            state.turn += 1
-        for fig in state.figures:
-            if fig.side == state.active:
-                fig.moved, fig.shots, fig.shot_with, fig.fights = 0.0, 0, None, 0
-                fig.activated = fig.stuck = False
-        text = f"{ended}'s turn ends. Turn {state.turn} · {state.active}'s turn."
-        return [Event("phase", text, {"turn": state.turn, "active": state.active})]
 
     # --- display and storage
 
@@ -333,11 +276,8 @@ class MedievalEngine(Actions):
             parts.append(f"moved {inches(fig.moved)} last turn")
         return " · ".join(parts)
 
-    def dump_state(self, state: MedState) -> dict[str, Any]:
-        return to_data(state)
-
-    def load_state(self, data: Mapping[str, Any]) -> MedState:
-        return load_checked(MedState, data, lambda state: state_problems(self.tables, state))
+    def state_problems(self, state: MedState) -> list[str]:
+        return state_problems(self.tables, state)
 
 
 def make_engine(house_rules: Mapping[str, Any] | None = None) -> MedievalEngine:

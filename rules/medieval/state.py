@@ -3,7 +3,6 @@ penalties, armour, contacts."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -80,20 +79,6 @@ class MedState:
 
 
 # --- looking things up -----------------------------------------------------------------------------
-
-
-def copy_state(state: MedState) -> MedState:
-    """A copy ``act`` may change freely (every mutable part is new)."""
-    return dataclasses.replace(
-        state,
-        sides=list(state.sides),
-        figures=[dataclasses.replace(f, weapons=list(f.weapons), armour=list(f.armour)) for f in state.figures],
-        contacts=[list(p) for p in state.contacts],
-        ground=[dataclasses.replace(g) for g in state.ground],
-        pending=None
-        if state.pending is None
-        else dataclasses.replace(state.pending, choices=[list(c) for c in state.pending.choices]),
-    )
 
 
 def figure(state: MedState, wanted: Any) -> MedFigure:

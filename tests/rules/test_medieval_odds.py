@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from rules.core import Action
+from rules.core import Action, clone
 from rules.medieval.combat import bravery_test, wound
 from rules.medieval.engine import make_engine
-from rules.medieval.state import MedState, copy_state
+from rules.medieval.state import MedState
 from tests.rules.test_medieval_engine import RandomDice, begin, edit, fig
 
 ENGINE = make_engine()
@@ -228,7 +228,7 @@ def armoured(armour: tuple[str, ...]) -> MedState:
 
 
 def wound_result(weapon: str, armour: list[str], dice: Any) -> str:
-    state = copy_state(armoured(tuple(armour)))
+    state = clone(armoured(tuple(armour)))
     events: list = []
     wound(ENGINE.tables, state, fig(state, "Hugh"), fig(state, "Olaf"), weapon, dice, events)
     return events[0].data["result"]
