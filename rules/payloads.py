@@ -36,9 +36,17 @@ class Payload:
     kinds: ClassVar[tuple[str, ...]] = ()
 
     def data(self, **extra: Any) -> dict[str, Any]:
-        """The event data: ``extra`` (the ruleset's own keys), then every field of the payload."""
-        fields = {name: list(value) if isinstance(value, tuple) else value for name, value in _values(self)}
-        return {**extra, **fields}
+        """The event data: the payload's fields, then ``extra`` (the ruleset's own keys; a payload
+        field of the same name wins). A field with a default is written only when it differs from
+        it (so an event keeps the shape it had before payloads existed); one without always is."""
+        data = {
+            name: list(value) if isinstance(value, tuple) else value
+            for name, value, written in _values(self)
+            if written
+        }
+        for key, value in extra.items():
+            data.setdefault(key, value)
+        return data
 
     def event(self, text: str, *, kind: str | None = None, **extra: Any) -> Event:
         """An event of this payload's kind saying ``text``, with ``extra`` keys beside the payload's."""
@@ -48,7 +56,7 @@ class Payload:
     def read(cls: type[P], data: Mapping[str, Any]) -> P | None:
         """The payload held in an event's data; None when a field without a default is missing."""
         values: dict[str, Any] = {}
-        for name, tuple_field, required in _plan(cls):
+        for name, tuple_field, required, _ in _plan(cls):
             if name in data:
                 value = data[name]
                 values[name] = tuple(value) if tuple_field and isinstance(value, (list, tuple)) else value
@@ -57,20 +65,26 @@ class Payload:
         return cls(**values)
 
 
-def _values(payload: Payload) -> list[tuple[str, Any]]:
-    return [(name, getattr(payload, name)) for name, _, _ in _plan(type(payload))]
+def _values(payload: Payload) -> list[tuple[str, Any, bool]]:
+    """Each field's name, value, and whether it is written (required, or not its default)."""
+    out = []
+    for name, _, required, default in _plan(type(payload)):
+        value = getattr(payload, name)
+        out.append((name, value, required or value != default))
+    return out
 
 
 @per_type
-def _plan(cls: type[Payload]) -> tuple[tuple[str, bool, bool], ...]:
-    """Each field: its name, whether it holds a tuple (a list in data), whether it is required."""
+def _plan(cls: type[Payload]) -> tuple[tuple[str, bool, bool, Any], ...]:
+    """Each field: its name, whether it holds a tuple (a list in data), whether it is required, its default."""
     hints = typing.get_type_hints(cls)
     fields: tuple[dataclasses.Field[Any], ...] = dataclasses.fields(cast(Any, cls))
     return tuple(
         (
             f.name,
             typing.get_origin(hints[f.name]) is tuple,
-            f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+            f.default is dataclasses.MISSING,
+            None if f.default is dataclasses.MISSING else f.default,
         )
         for f in fields
     )
@@ -102,8 +116,9 @@ class CasualtyPayload(Payload):
     kinds: ClassVar[tuple[str, ...]] = ("casualty",)
 
     figure: str
-    side: str | None = None
-    by: str | None = None
+    side: str | None
+    #: Who or what put it out of the fight (None when nobody did: a figure that collapsed).
+    by: str | None
 
 
 @dataclass(frozen=True)
