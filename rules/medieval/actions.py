@@ -606,7 +606,7 @@ def order(ctx: Ctx, params: Mapping[str, Any]) -> None:
         f"{pending.decider} chooses to go {picked}: turn 1 · {state.active}'s turn. "
         f"Activate figures one at a time; /medieval endturn when done."
     )
-    ctx.tell(PhasePayload(1, state.phase), text, active=state.active, first=state.first)
+    ctx.tell(PhasePayload(1), text, active=state.active, first=state.first)
 
 
 def end_turn(ctx: Ctx, params: Mapping[str, Any]) -> None:
@@ -621,7 +621,7 @@ def end_turn(ctx: Ctx, params: Mapping[str, Any]) -> None:
             fig.moved, fig.shots, fig.shot_with, fig.fights = 0.0, 0, None, 0
             fig.activated = fig.stuck = False
     text = f"{ended}'s turn ends. Turn {state.turn} · {state.active}'s turn."
-    ctx.tell(PhasePayload(state.turn, state.phase), text, active=state.active)
+    ctx.tell(PhasePayload(state.turn), text, active=state.active)
 
 
 HANDLERS: dict[str, Handler[Ctx]] = {
