@@ -12,7 +12,7 @@ import os
 import discord
 from discord import app_commands
 
-from bot.client import point_at
+from bot.adapter.client import point_at
 
 
 class BareBot(discord.Client):

@@ -85,7 +85,7 @@ async def play(settings: Settings, args: argparse.Namespace) -> int:
 
 async def discord_bot(settings: Settings, db_path: Path | None):  # type: ignore[no-untyped-def]
     """The Discord bot and its application layer; Discord always gets the secure dice."""
-    from bot.client import SkirmishBot, point_at
+    from bot.adapter.client import SkirmishBot, point_at
     from bot.dice import SecureDice
 
     secure = SecureDice()

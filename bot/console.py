@@ -17,13 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from discord import app_commands
-
+from bot.adapter.client import SkirmishBot, SlashCommand
+from bot.adapter.errors import player_message
 from bot.app.replies import Reply
-from bot.client import SkirmishBot
 from bot.commandline import LineError, ParsedLine, parse_line, split_line, walk
 from bot.dice import ForcedDice, parse_forced_cards, parse_forced_dice
-from bot.errors import player_message
 from bot.render.text import cards_text
 from rules.core import RuleError
 
@@ -99,7 +97,7 @@ class ConsoleInteraction:
         self.command: Any = None
 
 
-def command_help(command: app_commands.Command[Any, ..., Any]) -> str:
+def command_help(command: SlashCommand) -> str:
     lines = [f"/{command.qualified_name} — {command.description}"]
     for p in command.parameters:
         extra = f" (one of {', '.join(str(c.value) for c in p.choices)})" if p.choices else ""

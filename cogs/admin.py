@@ -6,8 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapter.delivery import deliver
 from bot.app.replies import Reply
-from cogs.common import AppCog, deliver
+from cogs.common import AppCog
 
 
 @app_commands.default_permissions(administrator=True)

@@ -1,4 +1,4 @@
-"""/decide: answer a decision waiting for you (the same as pressing its button)."""
+"""/decide: answer a decision waiting for you, as its buttons do (this cog registers them)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import AppCog, app_of, caller_of, deliver
+from bot.adapter.delivery import DecisionButton, deliver
+from bot.adapter.messages import app_of, caller_of
+from cogs.common import AppCog
 
 
 async def choice_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -39,4 +41,11 @@ class DecisionCog(AppCog, commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
+    """The cog, and the decision buttons it answers (registered by their custom_id's template, so
+    loading the cog again registers them once still)."""
+    bot.add_dynamic_items(DecisionButton)
     await bot.add_cog(DecisionCog(bot))
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(DecisionButton)

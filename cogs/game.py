@@ -8,9 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapter.delivery import LogPageButton, deliver
+from bot.adapter.messages import caller_of
 from bot.app.reports import BATTLE_ID_MAX
-from cogs.common import AppCog, caller_of, deliver
-from cogs.log_buttons import deliver_page
+from cogs.common import AppCog
 
 #: Seconds a report may take before the interaction is deferred (Discord wants an answer within 3).
 REPORT_BEFORE_DEFER = 1.5
@@ -45,7 +46,7 @@ class GameCog(AppCog, commands.GroupCog, group_name="game", group_description="T
         count: app_commands.Range[int, 1, 25] = 10,
         battle: app_commands.Range[int, 1, BATTLE_ID_MAX] | None = None,
     ) -> None:
-        await deliver_page(interaction, await self.app.game_log(caller_of(interaction), count, page, battle))
+        await deliver(interaction, await self.app.game_log(caller_of(interaction), count, page, battle))
 
     @app_commands.command(
         name="report", description="The whole battle as a Markdown file: sides, turns, every roll, result"
@@ -79,4 +80,11 @@ class GameCog(AppCog, commands.GroupCog, group_name="game", group_description="T
 
 
 async def setup(bot: commands.Bot) -> None:
+    """The cog, and the buttons of its log's pages (registered by their custom_id's template, so
+    loading the cog again registers them once still)."""
+    bot.add_dynamic_items(LogPageButton)
     await bot.add_cog(GameCog(bot))
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(LogPageButton)

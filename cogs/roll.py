@@ -6,7 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import AppCog, caller_of, deliver
+from bot.adapter.delivery import deliver
+from bot.adapter.messages import caller_of
+from cogs.common import AppCog
 
 
 class RollCog(AppCog, commands.Cog):

@@ -1,4 +1,4 @@
-"""The discord.py bot: loads the cogs, handles every error in one place, syncs commands on change."""
+"""The discord.py bot: loads the cogs by name, handles every error in one place, syncs commands on change."""
 
 from __future__ import annotations
 
@@ -14,17 +14,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app.replies import Reply
+from bot.adapter.delivery import deliver_error
+from bot.adapter.scheduler import PaceScheduler, channel_poster
 from bot.app.service import App
-from bot.errors import player_message
 from bot.gc_pacing import BetweenCommands
-from bot.scheduler import PaceScheduler, channel_poster
-from cogs import extensions
-from cogs.buttons import DecisionButton
-from cogs.common import deliver
-from cogs.log_buttons import LogPageButton
 
 log = logging.getLogger("skirmish_gm.client")
+
+#: The extension the bot loads, by name: the cogs package, whose ``setup`` loads every cog (and
+#: each cog registers its own buttons). The bot never imports the cogs itself.
+COGS = "cogs"
+
+#: A slash command of the bot's tree, as the terminal walks it.
+SlashCommand = app_commands.Command[Any, ..., Any]
 
 
 def point_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -48,13 +50,9 @@ class SkirmishTree(app_commands.CommandTree):
         return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """The one error handler of every command: a sentence for the player, the traceback of a bug for the log."""
         name = interaction.command.qualified_name if interaction.command else "?"
-        message = player_message(error, context=f"/{name}")
-        reply = Reply.error(message)
-        try:
-            await deliver(interaction, reply)
-        except discord.HTTPException as exc:
-            log.warning("could not tell the player about an error in /%s: %s", name, exc)
+        await deliver_error(interaction, error, context=f"/{name}")
 
 
 class SkirmishBot(commands.Bot):
@@ -74,12 +72,9 @@ class SkirmishBot(commands.Bot):
         self.collector = BetweenCommands()
 
     async def load_cogs(self) -> None:
-        for extension in extensions():
-            await self.load_extension(extension)
+        await self.load_extension(COGS)
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(DecisionButton)
-        self.add_dynamic_items(LogPageButton)
         await self.load_cogs()
         await self.sync_commands(force=False)
         self.scheduler = PaceScheduler(self.app, channel_poster(self))

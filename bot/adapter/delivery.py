@@ -1,19 +1,77 @@
-"""Buttons for a pending decision that outlive a restart.
+"""How a reply reaches Discord, and the persistent buttons that come with it.
 
-Each button's custom_id is ``decision:<id>:<choice index>``; discord.py parses it on any click
-(registered once with ``add_dynamic_items``), and the click looks the decision up in the database,
-so nothing about it lives in the bot's memory.
+:func:`deliver` is the one way a reply answers an interaction: every cog, the log's pages, the
+decision buttons and the error handler go through it. A reply's buttons follow from the reply
+itself (:func:`view_for`): a pending decision gets one button per choice, a log page of several
+gets Newer and Older.
+
+The buttons outlive a restart: each is a ``DynamicItem`` whose custom_id says everything the click
+needs (``decision:<id>:<choice index>``, ``log:<game id>:<page>:<actions a page>``). The cog that
+owns them registers them when it loads (``bot.add_dynamic_items``); discord.py then parses any
+click on them, and the click asks the application layer again, so nothing about them lives in the
+bot's memory. A click that fails is answered by the same funnel as a command that fails
+(:func:`deliver_error`).
 """
 
 from __future__ import annotations
 
+import logging
+import re
+from typing import Any
+
 import discord
 
+from bot.adapter.errors import player_message
+from bot.adapter.messages import NOBODY, app_of, caller_of, message_kwargs
 from bot.app.replies import PendingDecision, Reply
-from bot.errors import player_message
-from cogs.replies import app_of, caller_of, message_kwargs
+from bot.app.reports import LogPage
+from bot.render.embeds import to_embeds
 
+log = logging.getLogger("skirmish_gm.delivery")
+
+#: Discord's codes for an interaction that was already acknowledged, or is no longer known
+#: (a repeated delivery whose first copy was answered before a restart).
+ALREADY_ANSWERED = {40060, 10062}
 MAX_BUTTONS = 25
+NEWER = "◀ Newer"
+OLDER = "Older ▶"
+
+
+async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
+    """Send ``reply`` as the interaction's response (or a follow-up if one was already sent)."""
+    interaction.extras["reply"] = reply
+    kwargs: dict[str, Any] = {**message_kwargs(reply), "ephemeral": reply.ephemeral}
+    view = view_for(reply)
+    if view is not None:
+        kwargs["view"] = view
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(**kwargs)
+        else:
+            await interaction.response.send_message(**kwargs)
+    except discord.HTTPException as exc:
+        if exc.code not in ALREADY_ANSWERED:
+            raise
+        log.info("interaction %s was already answered (a repeated delivery); nothing was applied twice", interaction.id)
+
+
+async def deliver_error(interaction: discord.Interaction, error: BaseException, *, context: str) -> None:
+    """The one error handler's answer: a short private sentence for the player (the log gets the
+    traceback of a bug). A reply that cannot be sent either is logged, not raised."""
+    reply = Reply.error(player_message(error, context=context))
+    try:
+        await deliver(interaction, reply)
+    except discord.HTTPException as exc:
+        log.warning("could not tell the player about an error in %s: %s", context, exc)
+
+
+def view_for(reply: Reply) -> discord.ui.View | None:
+    """The buttons that go with a reply: its decision's choices, or its log page's neighbours."""
+    if reply.decision is not None:
+        return decision_view(reply.decision)
+    if isinstance(reply, LogPage):
+        return log_view(reply)
+    return None
 
 
 class DecisionButton(
@@ -27,10 +85,7 @@ class DecisionButton(
 
     @classmethod
     async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Button,
-        match: re.Match[str],  # type: ignore[name-defined]  # noqa: F821
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> DecisionButton:
         return cls(int(match["id"]), int(match["index"]), item.label or "…")
 
@@ -38,19 +93,69 @@ class DecisionButton(
         """Answer the decision; the message loses its buttons and the result follows it."""
         try:
             reply = await app_of(interaction).decide(caller_of(interaction), None, self.decision_id, index=self.index)
-        except Exception as exc:  # the button's own error funnel: same sentences as the tree's
-            message = player_message(exc, context=f"decision {self.decision_id}")
-            await interaction.response.send_message(**message_kwargs(Reply.error(message)), ephemeral=True)
+        except Exception as exc:
+            await deliver_error(interaction, exc, context=f"decision {self.decision_id}")
             return
         decided = f"Decided by {caller_of(interaction).display_name}: **{self.item.label}**"
-        await interaction.response.edit_message(
-            content=decided, view=None, allowed_mentions=discord.AllowedMentions.none()
-        )
-        await interaction.followup.send(**message_kwargs(reply))
+        await interaction.response.edit_message(content=decided, view=None, allowed_mentions=NOBODY)
+        await deliver(interaction, reply)
 
 
 def decision_view(decision: PendingDecision) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for index, choice in enumerate(decision.choices[:MAX_BUTTONS]):
         view.add_item(DecisionButton(decision.decision_id, index, choice.label, primary=index == 0))
+    return view
+
+
+class LogPageButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"log:(?P<game>[0-9]{1,10}):(?P<page>[0-9]{1,7}):(?P<count>[0-9]{1,2})",
+):
+    """Newer or Older under a page of ``/game log``. Its custom_id carries the game's internal id,
+    which players never see (they see and type the battle's number in its campaign); the click
+    shows that page as the one who pressed may see it (secret rolls stay hidden from everyone but
+    the game master until the battle ends), in place of the page it was pressed on."""
+
+    def __init__(self, game_id: int, page: int, count: int, label: str = "…", *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"log:{game_id}:{page}:{count}",
+            )
+        )
+        self.game_id = game_id
+        self.page = page
+        self.count = count
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LogPageButton:
+        return cls(int(match["game"]), int(match["page"]), int(match["count"]), item.label or "…")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the page the button names, in place of this one."""
+        try:
+            reply = await app_of(interaction).game_log(
+                caller_of(interaction), self.count, self.page, game_id=self.game_id
+            )
+        except Exception as exc:
+            await deliver_error(interaction, exc, context=f"log page {self.page} of game {self.game_id}")
+            return
+        interaction.extras["reply"] = reply
+        await interaction.response.edit_message(
+            content=None, embeds=to_embeds(reply.cards), view=view_for(reply), allowed_mentions=NOBODY
+        )
+
+
+def log_view(page: LogPage) -> discord.ui.View | None:
+    """Newer and Older for a log with more than one page (each disabled at its end); else none."""
+    if page.pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(LogPageButton(page.game_id, page.page - 1, page.count, NEWER, disabled=page.page <= 1))
+    view.add_item(LogPageButton(page.game_id, page.page + 1, page.count, OLDER, disabled=page.page >= page.pages))
     return view

@@ -1,7 +1,9 @@
 """One place that turns any exception into what the player is told.
 
 A :class:`RuleError` (from the rules or the application) carries a sentence safe to show. Anything
-else is a bug: it is logged with its traceback, and the player gets a short apology.
+else is a bug: it is logged with its traceback, and the player gets a short apology. The command
+tree's ``on_error`` and the buttons' clicks answer with it through
+:func:`bot.adapter.delivery.deliver_error`; the terminal prints it.
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.adapter.delivery import view_for
+from bot.adapter.messages import message_kwargs
 from bot.app.pace import PaceNotice
 from bot.app.replies import Reply
 
@@ -42,15 +44,14 @@ def poll_interval(hour: timedelta) -> float:
 
 
 def channel_poster(bot: discord.Client) -> Post:
-    """Post with the bot's REST client; mentions only for the players the reply pings."""
-    from cogs.buttons import decision_view
-    from cogs.replies import message_kwargs
+    """Post with the bot's REST client, with the reply's buttons; mentions only for the players the reply pings."""
 
     async def post(channel_id: int, reply: Reply) -> None:
         channel: Any = bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id)
         kwargs = message_kwargs(reply)
-        if reply.decision is not None:
-            kwargs["view"] = decision_view(reply.decision)
+        view = view_for(reply)
+        if view is not None:
+            kwargs["view"] = view
         await channel.send(**kwargs)
 
     return post

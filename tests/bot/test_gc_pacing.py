@@ -131,7 +131,7 @@ async def test_the_bot_counts_every_command_its_tree_runs(collections: list[int]
 
     import discord
 
-    from bot.client import SkirmishBot
+    from bot.adapter.client import SkirmishBot
 
     bot = SkirmishBot(app=MagicMock())
     bot.collector.start()

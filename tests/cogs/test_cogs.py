@@ -5,20 +5,12 @@ from __future__ import annotations
 import logging
 
 import discord
-import pytest
 from discord import app_commands
 
-from bot.client import SkirmishBot
-from bot.errors import BUG_SENTENCE
+from bot.adapter.client import SkirmishBot
+from bot.adapter.errors import BUG_SENTENCE
 from cogs.common import figure_autocomplete
 from tests.support import BLUE, CHANNEL, GM, RED, STRANGER, fake_interaction, ssg_table
-
-
-@pytest.fixture
-async def bot(app) -> SkirmishBot:
-    bot = SkirmishBot(app)
-    await bot.load_cogs()
-    return bot
 
 
 def command(bot: SkirmishBot, name: str) -> app_commands.Command:

@@ -7,7 +7,7 @@ import re
 import pytest
 from discord import app_commands
 
-from bot.client import SkirmishBot
+from bot.adapter.client import SkirmishBot
 
 NAME = re.compile(r"^[-_'\w]{1,32}$")
 

@@ -16,20 +16,13 @@ import pytest
 import yaml
 from discord import app_commands
 
+from bot.adapter.client import SkirmishBot
+from bot.adapter.errors import BUG_SENTENCE
 from bot.app.replies import Reply
 from bot.app.yaml_format import MAX_FILE_BYTES
-from bot.client import SkirmishBot
-from bot.errors import BUG_SENTENCE
 from tests.support import BLUE, GM, RED, STRANGER, fake_interaction, join, ssg_table
 
 OTHER_GUILD = 5
-
-
-@pytest.fixture
-async def bot(app) -> SkirmishBot:
-    bot = SkirmishBot(app)
-    await bot.load_cogs()
-    return bot
 
 
 def find(bot: SkirmishBot, name: str) -> app_commands.Command:

@@ -13,12 +13,12 @@ from discord.enums import AppCommandOptionType
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from bot.adapter.client import SkirmishBot
+from bot.adapter.errors import BUG_SENTENCE
 from bot.app.service import App
-from bot.client import SkirmishBot
 from bot.dice import ForcedDice, SeededDice
-from bot.errors import BUG_SENTENCE
 from bot.store.database import Database, sqlite_url
-from tests.cogs.test_permissions import ROLES, snapshot, template  # noqa: F401  (module fixture)
+from tests.cogs.test_permissions import ROLES, snapshot
 from tests.support import SSG_BLUE, SSG_RED, fake_interaction
 
 NASTY_TEXT = [
@@ -133,7 +133,7 @@ def command_names(tmp_path_factory) -> list[app_commands.Command]:
     return asyncio.run(build())
 
 
-def test_hostile_values_at_every_command(template: Path, command_names, tmp_path_factory) -> None:  # noqa: F811
+def test_hostile_values_at_every_command(template: Path, command_names, tmp_path_factory) -> None:
     workdir = tmp_path_factory.mktemp("hostile")
 
     @settings(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cogs.test_cogs import bot, invoke  # noqa: F401  (the bot fixture)
+from tests.cogs.test_cogs import invoke
 from tests.support import BLUE, RED, STRANGER, ssg_table
 
 
-async def test_odds_of_a_shot_are_exact_and_private(bot, app, forced) -> None:  # noqa: F811
+async def test_odds_of_a_shot_are_exact_and_private(bot, app, forced) -> None:
     await ssg_table(app, forced)
     await invoke(bot, "ssg next", RED)  # into red's shooting phase
     interaction = await invoke(bot, "odds", RED, "Rita", action="ssg shoot shooter:Rossi target:Bo range:20 los:clear")
@@ -30,7 +30,7 @@ async def test_odds_of_a_shot_are_exact_and_private(bot, app, forced) -> None:  
         ("ssg shoot shooter:Rossi", "needs target, range"),
     ],
 )
-async def test_odds_refuses_what_is_not_a_legal_action_now(bot, app, forced, line: str, message: str) -> None:  # noqa: F811
+async def test_odds_refuses_what_is_not_a_legal_action_now(bot, app, forced, line: str, message: str) -> None:
     await ssg_table(app, forced)
     await invoke(bot, "ssg next", RED)
     interaction = await invoke(bot, "odds", RED, action=line)
@@ -38,7 +38,7 @@ async def test_odds_refuses_what_is_not_a_legal_action_now(bot, app, forced, lin
     assert sent["ephemeral"] is True and message in sent["embeds"][0].description
 
 
-async def test_only_players_of_the_campaign_ask(bot, app, forced) -> None:  # noqa: F811
+async def test_only_players_of_the_campaign_ask(bot, app, forced) -> None:
     await ssg_table(app, forced)
     interaction = await invoke(bot, "odds", STRANGER, action="ssg next")
     assert "not in this campaign" in interaction.sent[0]["embeds"][0].description

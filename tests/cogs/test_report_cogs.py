@@ -10,11 +10,11 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot.adapter.client import SkirmishBot
+from bot.adapter.delivery import NEWER, OLDER, LogPageButton
 from bot.app.service import App
-from bot.client import SkirmishBot
-from cogs.log_buttons import NEWER, OLDER, LogPageButton
 from tests.cogs.test_cogs import command, invoke
-from tests.cogs.test_permissions import NO_CAMPAIGN, OK, ROLES, snapshot, table, template  # noqa: F401  (fixtures)
+from tests.cogs.test_permissions import NO_CAMPAIGN, OK, ROLES, snapshot
 from tests.support import BLUE, GM, RED, STRANGER, caller, fake_interaction, ssg_table
 
 SECRET_ONLY = "Only the game master may roll in secret."
@@ -30,7 +30,9 @@ TABLE = [
     ("roll", {"dice": "1d6", "secret": True}, [OK, SECRET_ONLY, SECRET_ONLY, SECRET_ONLY, SECRET_ONLY]),
 ]
 CASES = [
-    (name, options, role, expected) for name, options, outcomes in TABLE for role, expected in zip(ROLES, outcomes)
+    (name, options, role, expected)
+    for name, options, outcomes in TABLE
+    for role, expected in zip(ROLES, outcomes, strict=True)
 ]
 
 
@@ -61,13 +63,6 @@ async def test_who_may_report_page_and_roll_in_secret(
         assert sent["ephemeral"] is True and embed.title == "Not done"
         assert expected in embed.description and len(embed.description) < 200
         assert await snapshot(database) == before
-
-
-@pytest.fixture
-async def bot(app) -> SkirmishBot:
-    bot = SkirmishBot(app)
-    await bot.load_cogs()
-    return bot
 
 
 async def test_the_report_is_attached_privately_in_progress_and_publicly_after(bot, app, forced) -> None:

@@ -11,9 +11,9 @@ from unittest.mock import AsyncMock, MagicMock
 
 import discord
 
+from bot.adapter.scheduler import PaceScheduler, channel_poster, poll_interval
 from bot.app.replies import Card, PendingDecision, Reply
 from bot.app.service import App
-from bot.scheduler import PaceScheduler, channel_poster, poll_interval
 from bot.store.database import Database
 from rules.core import Choice
 from tests.support import BLUE, CHANNEL, GM, RED, caller, ssg_table
