@@ -116,8 +116,9 @@ class Engine(Generic[S]):
     #: What an absent player's deadline does for the side whose turn it is (an action taking no
     #: options); None: the ruleset has no such action, the game master decides.
     pass_action: ClassVar[str | None] = None
-    #: Actions the shell allows while a decision waits: they belong to no one's turn (describing a
-    #: building in NSR), so the engine allows them too.
+    #: Actions that belong to no one's turn (describing a building in NSR): allowed while a decision
+    #: waits, by anyone; they ask nothing, so their outcome has no pending decision (the one that
+    #: waits is still open).
     free_actions: ClassVar[tuple[str, ...]] = ()
     #: False when the ruleset's actions branch too widely for /odds to enumerate every sequence of
     #: dice (NSR turns cards): its odds are then always simulated.
@@ -230,7 +231,10 @@ class Engine(Generic[S]):
         ctx = self.context(clone(state), side, action, dice)
         handler(ctx, action.params)
         self.settle(ctx)
-        return self.outcome(ctx)
+        outcome = self.outcome(ctx)
+        if name in self.free_actions:
+            outcome.pending = None
+        return outcome
 
     def check_turn(self, state: S, name: str, action: Action) -> str | None:
         """Whether ``action`` may be taken now, for the side it is taken for; the side acting.

@@ -12,7 +12,7 @@ status shows).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.core import (
@@ -20,51 +20,43 @@ from rules.core import (
     Aftermath,
     Board,
     Choice,
+    Context,
     DataError,
     Decision,
     DiceSource,
+    Engine,
     Event,
     FigureSpec,
     Outcome,
     RuleError,
-    load_checked,
     short,
-    to_data,
 )
-from rules.nsr import campaign, close_combat, fire, movement, sequence, towns
+from rules.nsr import campaign, close_combat, sequence
 from rules.nsr.board import board
 from rules.nsr.charts import NsrTables, table_problems
 from rules.nsr.deck import FULL_DECK, fresh_deck, label
 from rules.nsr.forces import Forces
 from rules.nsr.lookup import Charts
-from rules.nsr.state import NsrState, Unit, copy_state, unit_named
+from rules.nsr.orders import CHOOSE, HANDLERS, Ctx
+from rules.nsr.state import NsrState, unit_named
 from rules.tables import load_tables
 
 SLUG = "nsr"
 TITLE = "Napoleonic Skirmish Rules"
 
-UnitHandler = Callable[[Charts, NsrState, Unit, Mapping[str, Any], DiceSource, list[Event]], bool]
 
-#: Unit orders: the phase they belong to (None: movement or fire) and what carries them out.
-ORDERS: dict[str, tuple[str | None, UnitHandler]] = {
-    "move": ("movement", movement.move),
-    "charge": ("movement", movement.charge),
-    "form": ("movement", movement.form),
-    "occupy": ("movement", towns.occupy),
-    "work": ("movement", towns.work),
-    "hold": (None, movement.hold),
-    "fire": ("fire", fire.fire),
-    "volley": ("fire", fire.volley),
-    "pistol": ("fire", fire.pistol),
-    "bombard": ("fire", towns.bombard),
-}
-OTHER_ACTIONS = ("choose", "melee", "building")
-PHASE_NAMES = {"movement": "movement", "fire": "fire", "close_combat": "close combat"}
-
-
-class NsrEngine:
+class NsrEngine(Engine[NsrState]):
     slug = SLUG
     title = TITLE
+    short_name = "NSR"
+    action_word = "order"
+    battle_word = "battle"
+    handlers = HANDLERS
+    context_type = Ctx
+    state_type = NsrState
+    answers = (CHOOSE,)
+    #: Orders and charges: their handlers check the side of the unit acting.
+    open_actions = tuple(name for name in HANDLERS if name != CHOOSE)
     #: A roster entry is a unit (its figures are a count in its stats): "6 units", not "6 figures".
     roster_entry = "unit"
     #: What an absent player's deadline does for the unit a card activated: it holds.
@@ -127,83 +119,22 @@ class NsrEngine:
 
     # --- protocol: play
 
-    def act(self, state: NsrState, action: Action, dice: DiceSource) -> Outcome[NsrState]:
-        if state.over:
-            raise RuleError(
-                f"The battle is over: {state.winner} won." if state.winner else "The battle is over: a draw."
-            )
-        name = str(action.name).strip().casefold()
-        if name not in ORDERS and name not in OTHER_ACTIONS:
-            known = ", ".join(list(ORDERS) + ["melee", "building"])
-            raise RuleError(f"NSR has no order called {short(str(action.name))}: use {known}.")
-        if state.pending is not None and name != "choose":
-            raise RuleError(f"Waiting for {state.pending.decider} to choose a unit for {label(state.pending.card)}.")
-        new = copy_state(state)
-        events: list[Event] = []
-        params = action.params
-        if name == "choose":
-            self._check_side(new, action, new.pending.decider if new.pending else None)
-            self._check_card(new, params)
-            sequence.choose(self.charts, new, params, dice, events)
-        elif name == "building":
-            towns.describe(self.charts, new, params, events)
-        elif name == "melee":
-            self._melee(new, action, dice, events)
-        else:
-            self._order(new, name, action, dice, events)
-        sequence.check_victory(new, events)
-        return Outcome(new, events, self._decision(new))
+    def context(self, state: NsrState, side: str | None, action: Action, dice: DiceSource) -> Context[NsrState, Any]:
+        return Ctx(self.charts, state, dice, side, action.by_gm)
 
-    def _check_side(self, state: NsrState, action: Action, side: str | None) -> None:
-        if side is None or action.by_gm:
-            return
-        if action.side is None or action.side.strip().casefold() != side.casefold():
-            raise RuleError(f"It is {side}'s turn.")
+    def settle(self, ctx: Context[NsrState, Any]) -> None:
+        """A side with no unit left in the fight has lost, whatever the action."""
+        sequence.check_victory(ctx.state, ctx.events)
 
-    def _check_card(self, state: NsrState, params: Mapping[str, Any]) -> None:
-        if state.pending is None:
-            raise RuleError("No card is waiting for a choice.")
-        card = params.get("card")
-        if card is not None and card != state.pending.card:
-            raise RuleError(f"That choice was for another card: {label(state.pending.card)} is waiting now.")
+    def over_sentence(self, state: NsrState) -> str:
+        return f"The battle is over: {state.winner} won." if state.winner else "The battle is over: a draw."
 
-    def _order(self, state: NsrState, name: str, action: Action, dice: DiceSource, events: list[Event]) -> None:
-        phase, handler = ORDERS[name]
-        if phase is None and state.phase not in ("movement", "fire"):
-            raise RuleError(f"Units hold in the movement or fire phase; it is the {PHASE_NAMES[state.phase]} phase.")
-        if phase is not None and state.phase != phase:
-            hint = ": complete the charges with /nsr melee" if state.phase == "close_combat" else ""
-            raise RuleError(
-                f"Units {name} only in the {phase} phase; it is the {PHASE_NAMES[state.phase]} phase{hint}."
-            )
-        if not state.active:
-            raise RuleError("No unit is acting now.")
-        unit = unit_named(state, state.active)
-        wanted = action.params.get("unit")
-        if wanted is not None and str(wanted).strip() and unit_named(state, wanted).name != unit.name:
-            other = unit_named(state, wanted)
-            raise RuleError(f"{other.name} is not the unit acting now: {unit.name} acts on {label(state.card)}.")
-        self._check_side(state, action, unit.side)
-        if handler(self.charts, state, unit, action.params, dice, events):
-            sequence.finish(self.charts, state, unit, dice, events)
+    def waiting_sentence(self, state: NsrState, waiting: Decision) -> str:
+        card = state.pending.card if state.pending is not None else ""
+        return f"Waiting for {waiting.decider} to choose a unit for {label(card)}."
 
-    def _melee(self, state: NsrState, action: Action, dice: DiceSource, events: list[Event]) -> None:
-        if state.phase != "close_combat":
-            raise RuleError(
-                f"Charges are completed in the close combat phase; it is the {PHASE_NAMES[state.phase]} phase."
-            )
-        waiting = close_combat.pending_charges(state)
-        wanted = action.params.get("unit")
-        charge = waiting[0]
-        if wanted is not None and str(wanted).strip():
-            unit = unit_named(state, wanted)
-            charge = next((ch for ch in waiting if unit.name in (ch.charger, ch.target)), None)  # type: ignore[assignment]
-            if charge is None:
-                raise RuleError(f"{unit.name} has no charge waiting to be completed.")
-        self._check_side(state, action, unit_named(state, charge.charger).side)
-        close_combat.melee(self.charts, state, {**action.params, "unit": charge.charger}, dice, events)
-        if not close_combat.pending_charges(state) and not sequence.check_victory(state, events):
-            sequence.end_turn(self.charts, state, dice, events)
+    def nothing_waiting_sentence(self) -> str:
+        return "No card is waiting for a choice."
 
     def whose_turn(self, state: NsrState) -> str | None:
         if state.over:
@@ -227,8 +158,7 @@ class NsrEngine:
         """The card a restored state waits on a choice for (the shell reopens it after /game undo)."""
         return self._decision(state)
 
-    @staticmethod
-    def odds_outcome(events: Sequence[Event]) -> str:
+    def odds_outcome(self, events: Sequence[Event]) -> str:
         """An action's result for /odds: the figures each unit lost, what became of the units, and
         how far a unit moving on dice may go."""
         lost: dict[str, dict[str, int]] = {}
@@ -273,7 +203,13 @@ class NsrEngine:
     # --- between battles
 
     def aftermath(
-        self, state: NsrState, specs: Sequence[FigureSpec], dice: DiceSource, options: Mapping[str, Any]
+        self,
+        state: NsrState,
+        specs: Sequence[FigureSpec],
+        dice: DiceSource,
+        options: Mapping[str, Any],
+        *,
+        battle: int | None = None,
     ) -> Outcome[list[Aftermath]]:
         """What each unit carries into its roster (rules/nsr/campaign.py): the figures it lost come
         off its stats. Nothing is rolled; the readings are ``campaign:`` in tables.yaml (house rules
@@ -285,13 +221,7 @@ class NsrEngine:
     def board(self, state: NsrState) -> Board:
         return board(state, self.whose_turn(state))
 
-    def dump_state(self, state: NsrState) -> dict[str, Any]:
-        return to_data(state)
-
-    def load_state(self, data: Mapping[str, Any]) -> NsrState:
-        return load_checked(NsrState, data, self._state_problems)
-
-    def _state_problems(self, state: NsrState) -> list[str]:
+    def state_problems(self, state: NsrState) -> list[str]:
         problems: list[str] = []
         if len(state.sides) != 2:
             problems.append(f"sides: need two sides, got {state.sides!r}")

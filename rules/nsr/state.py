@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Literal
 
 from rules.core import RuleError, find_figure, short
 
 Phase = Literal["movement", "fire", "close_combat", "over"]
 Status = Literal["fit", "wounded", "killed", "captured", "ran"]
-T = TypeVar("T")
 
 
 @dataclass
@@ -180,41 +179,6 @@ class NsrState:
     idle_turns: int = 0
     over: bool = False
     winner: str | None = None
-
-
-def _dup(obj: T) -> T:
-    """A shallow copy of a plain dataclass (faster than copy.copy, which ``act`` calls thousands of times
-    when /odds replays an action)."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    return new
-
-
-def _copy_unit(unit: Unit) -> Unit:
-    new = _dup(unit)
-    new.figures = [_dup(f) for f in unit.figures]
-    new.pistols_fired = list(unit.pistols_fired)
-    new.work = None if unit.work is None else _dup(unit.work)
-    return new
-
-
-def copy_state(state: NsrState) -> NsrState:
-    """A copy ``act`` may change freely (every mutable part is new; scalars are shared)."""
-    new = _dup(state)
-    new.sides = list(state.sides)
-    new.units = [_copy_unit(u) for u in state.units]
-    new.deck, new.discards = list(state.deck), list(state.discards)
-    if state.pending is not None:
-        new.pending = _dup(state.pending)
-        new.pending.choices = [list(c) for c in state.pending.choices]
-    new.charges = [_dup(c) for c in state.charges]
-    new.commanders = {side: _dup(c) for side, c in state.commanders.items()}
-    new.buildings = []
-    for b in state.buildings:
-        nb = _dup(b)
-        nb.breaches, nb.progress = dict(b.breaches), dict(b.progress)
-        new.buildings.append(nb)
-    return new
 
 
 def unit_named(state: NsrState, wanted: object) -> Unit:

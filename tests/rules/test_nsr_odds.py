@@ -229,7 +229,7 @@ def test_critical_morale_passes(engine: NsrEngine, troop: str, leader: bool, p: 
 
 
 def test_odds_labels_name_losses_marks_and_the_distance_a_move_may_go() -> None:
-    label = NsrEngine.odds_outcome
+    label = make_engine().odds_outcome
     assert label([Event("move", "…", {"unit": "95th", "inches": 7, "going": "road"})]) == "95th moves up to 7″"
     assert label([Event("move", "…", {"unit": "95th", "inches": -2})]) == "no effect"
     hit = Event("hit", "…", {"figure": "Pat", "unit": "95th", "outcome": "killed"})

@@ -10,6 +10,7 @@ from rules.nsr.state import Building
 from rules.nsr.towns import credit_work
 from tests.rules.test_nsr_helpers import (
     NEXT,
+    ScriptedDice,
     act,
     get,
     refuse,
@@ -41,6 +42,19 @@ def test_describing_a_building(engine: NsrEngine) -> None:
     assert out.state.active == "Workers"  # describing a building takes nobody's activation
     refuse(engine, state, "building", "storeys", name="Tower", roof=2, storeys=0)
     refuse(engine, state, "building", "name", name=" ", roof=2, storeys=1)
+
+
+def test_a_building_is_described_while_a_card_waits_for_its_choice(engine: NsrEngine) -> None:
+    """Describing a building is no one's turn (a free action): the card's choice still waits, and
+    the outcome asks nothing new of the shell (its decision is already open)."""
+    specs = [unit("Workers", "French", "line", figures=12), unit("33rd Foot", "Allied", "line", figures=12)]
+    waiting = engine.start(specs, ScriptedDice(cards=["7C"])).state  # a black card: the French choose
+    assert waiting.pending is not None
+    refuse(engine, waiting, "hold", "Waiting for French to choose a unit")
+    out = act(engine, waiting, "building", side="Allied", name="Mill", roof=4, storeys=3)
+    assert [b.name for b in out.state.buildings] == ["Mill"]
+    assert out.pending is None and out.state.pending == waiting.pending
+    assert engine.pending(out.state) == engine.pending(waiting)
 
 
 def test_occupying_checks_the_room_left(engine: NsrEngine) -> None:
