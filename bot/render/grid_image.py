@@ -14,8 +14,8 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.app.replies import side_colour
-from bot.render.grid_text import column_name
 from rules.core import Grid, GridPiece, GridSquare
+from rules.words import column_name
 
 CELL = 48
 MARGIN = 28

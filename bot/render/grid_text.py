@@ -10,6 +10,7 @@ in the gap between two columns, or on a line of their own between two rows.
 from __future__ import annotations
 
 from rules.core import Grid, GridPiece, GridSquare
+from rules.words import column_name
 
 CELL = 5
 TERRAIN_FILL = {
@@ -33,16 +34,6 @@ TERRAIN_KEY = {
 }
 EDGE_MARK = {"hedge": "%", "wall": "#"}
 ARROW = {"n": "^", "ne": "^", "e": ">", "se": "v", "s": "v", "sw": "v", "w": "<", "nw": "^"}
-
-
-def column_name(x: int) -> str:
-    """Columns are letters (A … Z, then AA …), rows are numbers from 1, as on a map."""
-    name = ""
-    x += 1
-    while x:
-        x, rem = divmod(x - 1, 26)
-        name = chr(65 + rem) + name
-    return name
 
 
 def _fill(square: GridSquare | None) -> str:

@@ -13,25 +13,17 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
 from rules.core import RuleError, short
+from rules.words import column_name
 from rules.yasg.data import EdgeKind, TerrainKind
 
 Square = tuple[int, int]
 SIDES = ("n", "e", "s", "w")
 STEP = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
-OPPOSITE = {"n": "s", "s": "n", "e": "w", "w": "e"}
 SIDE_WORDS = {"n": "north", "e": "east", "s": "south", "w": "west"}
 _SQUARE = re.compile(r"^([A-Za-z]{1,2})(\d{1,3})$")
-
-
-def column_name(x: int) -> str:
-    name = ""
-    x += 1
-    while x:
-        x, rem = divmod(x - 1, 26)
-        name = chr(65 + rem) + name
-    return name
 
 
 def square_name(square: Square) -> str:
@@ -89,7 +81,7 @@ def edge_key(x: int, y: int, side: str) -> frozenset[Square]:
     return frozenset(((x, y), (x + dx, y + dy)))
 
 
-def normal_edge(square: Square, side: str, width: int, height: int) -> tuple[int, int, str]:
+def normal_edge(square: Square, side: str, width: int, height: int) -> tuple[int, int, Literal["n", "w"]]:
     """A side of a square as the north or west side of one square; refused on the board's rim."""
     dx, dy = STEP[side]
     other = (square[0] + dx, square[1] + dy)
@@ -97,9 +89,11 @@ def normal_edge(square: Square, side: str, width: int, height: int) -> tuple[int
         raise RuleError(
             f"The {SIDE_WORDS[side]} side of {square_name(square)} is the edge of the board: nothing crosses it."
         )
-    if side in ("n", "w"):
-        return square[0], square[1], side
-    return other[0], other[1], OPPOSITE[side]
+    if side == "n":
+        return square[0], square[1], "n"
+    if side == "w":
+        return square[0], square[1], "w"
+    return other[0], other[1], "n" if side == "s" else "w"
 
 
 def distance(a: Square, b: Square) -> int:

@@ -1,14 +1,29 @@
-"""Small helpers the setup and the turn share: finding figures and sides, reading options."""
+"""What the setup and the turn share: the context of one action, finding figures and sides,
+reading options."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from rules.core import Event, RuleError, find_figure, short
+from rules.core import Context, Event, RuleError, find_figure, short
+from rules.words import match_name
 from rules.yasg.board import SIDE_WORDS
+from rules.yasg.data import YasgTables
+from rules.yasg.judge import Judge
 from rules.yasg.state import YasgFigure, YasgState
 
 FACING_WORDS = {**{k: k for k in SIDE_WORDS}, **{v: k for k, v in SIDE_WORDS.items()}}
+
+
+class Ctx(Context[YasgState, YasgTables]):
+    """One YASG action being applied (:class:`rules.core.Context`); ``side`` is one of the game's
+    sides, as the players' side was matched."""
+
+    @functools.cached_property
+    def judge(self) -> Judge:
+        """What the rules measure on this board: classes, shots, contact, morale."""
+        return Judge(self.t)
 
 
 def figure(state: YasgState, wanted: Any, what: str = "a figure") -> YasgFigure:
@@ -29,9 +44,7 @@ def own_figure(state: YasgState, wanted: Any, side: str | None, by_gm: bool, doi
 
 
 def side_of(state: YasgState, wanted: Any) -> str | None:
-    if not isinstance(wanted, str):
-        return None
-    return next((s for s in state.sides if s.casefold() == wanted.strip().casefold()), None)
+    return match_name(state.sides, wanted)
 
 
 def facing(value: Any) -> str | None:
@@ -60,13 +73,3 @@ def sides_list(value: Any) -> list[str]:
 def phase_event(state: YasgState, text: str, **data: Any) -> Event:
     payload = {"turn": state.turn, "phase": state.phase, **data}
     return Event("phase", text, payload)
-
-
-def plural(count: int, word: str, many: str = "") -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {many or word + 's'}"
-
-
-def joined(items: list[str], last: str = "and") -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]

@@ -8,9 +8,8 @@ range, the arc of fire, uphill, cover). The turn itself is in :mod:`rules.yasg.p
 
 from __future__ import annotations
 
-import copy
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.core import (
@@ -18,6 +17,7 @@ from rules.core import (
     Board,
     DataError,
     DiceSource,
+    Engine,
     Event,
     FigureLine,
     FigureSpec,
@@ -26,54 +26,56 @@ from rules.core import (
     GridSquare,
     Outcome,
     RuleError,
-    load_checked,
+    default_outcome,
     short,
-    to_data,
 )
-from rules.odds import default_outcome
 from rules.tables import load_tables
-from rules.yasg.board import SIDE_WORDS, normal_edge, parse_square, parse_squares, square_name
-from rules.yasg.common import facing, joined, own_figure, phase_event, plural, sides_list
-from rules.yasg.data import MapSpec, YasgTables, table_problems
+from rules.words import flag, joined, match_name, plural
+from rules.yasg import play, setup
+from rules.yasg.board import square_name
+from rules.yasg.common import Ctx, phase_event
+from rules.yasg.data import YasgTables, table_problems
 from rules.yasg.judge import Judge, field_of
-from rules.yasg.play import RESULT_WORDS, PlayActions
-from rules.yasg.state import EdgeMark, TerrainSquare, YasgFigure, YasgState
+from rules.yasg.play import RESULT_WORDS
+from rules.yasg.state import YasgFigure, YasgState
 
 SLUG = "yasg"
 TITLE = "Yet Another Skirmish Game"
-YES = {"yes", "y", "true", "1", "on"}
-NO = {"no", "n", "false", "0", "off"}
-Handler = Callable[[YasgState, "str | None", bool, Mapping[str, Any], DiceSource], list[Event]]
+
+HANDLERS = {
+    "board": setup.choose_board,
+    "terrain": setup.lay_terrain,
+    "edge": setup.put_up_edge,
+    "place": setup.place,
+    "move": play.move,
+    "face": play.face,
+    "load": play.load,
+    "fire": play.fire,
+    "engage": play.engage,
+    "look": play.look,
+    "next": play.next_phase,
+}
 
 
-class YasgEngine(PlayActions):
+class YasgEngine(Engine[YasgState]):
     slug = SLUG
     title = TITLE
+    short_name = "YASG"
+    handlers = HANDLERS
+    context_type = Ctx
+    state_type = YasgState
+    #: Whose each action is, its handler decides (a side moves, both fire at once …).
+    open_actions = tuple(HANDLERS)
+    pass_action = "next"
 
     def __init__(self, tables: YasgTables) -> None:
-        problems = table_problems(tables)
-        if not problems:
-            problems = self._map_problems(tables)
+        problems = table_problems(tables) or setup.map_problems(tables)
         if problems:
             raise DataError(problems)
-        self.t = tables
+        self.tables = self.t = tables
         self.judge = Judge(tables)
-        self._handlers: dict[str, Handler] = {
-            "board": self._board,
-            "terrain": self._terrain,
-            "edge": self._edge,
-            "place": self._place,
-            "move": self._move,
-            "face": self._face,
-            "load": self._load,
-            "fire": self._fire,
-            "engage": self._engage,
-            "look": self._look,
-            "next": self._next,
-        }
 
-    @staticmethod
-    def odds_outcome(events: Sequence[Event]) -> str:
+    def odds_outcome(self, events: Sequence[Event]) -> str:
         """An action's result for /odds. A shot's damage is taken only when the fire phase ends,
         so a shot is read from its own event ("it: a serious wound", "miss"), not from wounds."""
         shots = [e for e in events if e.kind in ("fire", "misfire")]
@@ -87,16 +89,6 @@ class YasgEngine(PlayActions):
             else "miss"
             for e in shots
         )
-
-    @staticmethod
-    def _map_problems(tables: YasgTables) -> list[str]:
-        problems = []
-        for name, spec in tables.maps.items():
-            try:
-                _lay_out(tables, spec, YasgState(list(tables.sides), "setup", 0, spec.width, spec.height, []))
-            except RuleError as exc:
-                problems.append(f"maps.{name}: {exc.message}")
-        return problems
 
     # --- protocol: roster and setup
 
@@ -128,14 +120,10 @@ class YasgEngine(PlayActions):
                 )
         return FigureSpec(name=name, side=side, kind=kind, stats=stats)
 
-    def recruit(self, spec: FigureSpec, dice: DiceSource) -> Outcome[FigureSpec]:
-        """YASG rolls nothing for a recruit: a figure is its class (and whether it leads)."""
-        return Outcome(self.check_figure(spec), [])
-
     def _side(self, wanted: Any) -> str:
-        for side in self.t.sides:
-            if isinstance(wanted, str) and side.casefold() == wanted.strip().casefold():
-                return side
+        side = match_name(self.t.sides, wanted)
+        if side is not None:
+            return side
         raise RuleError(f"There is no side called {short(str(wanted))} in YASG: use {' or '.join(self.t.sides)}.")
 
     def _class(self, name: str, wanted: Any) -> str:
@@ -150,17 +138,15 @@ class YasgEngine(PlayActions):
 
     @staticmethod
     def _yes(name: str, value: Any) -> bool:
-        text = str(value).strip().casefold()
-        if value is True or text in YES:
-            return True
-        if value is False or text in NO:
-            return False
-        raise RuleError(f"Say leader=yes or leader=no for {short(name)}.")
+        message = f"Say leader=yes or leader=no for {short(name)}."
+        if value is None:
+            raise RuleError(message)
+        return flag(value, message)
 
     def _weapon(self, name: str, value: Any) -> str:
-        for weapon in self.t.weapons:
-            if weapon.casefold() == str(value).strip().casefold():
-                return weapon
+        weapon = match_name(self.t.weapons, str(value).strip(), key=str.casefold)
+        if weapon is not None:
+            return weapon
         raise RuleError(
             f"{short(name)} carries {short(str(value))}, which YASG does not know: use {joined(list(self.t.weapons), 'or')}."
         )
@@ -178,10 +164,10 @@ class YasgEngine(PlayActions):
             figures=[self._new_figure(s) for s in checked],
             map_name=self.t.board,
         )
-        _lay_out(self.t, spec, state)
+        setup.lay_out(self.t, spec, state)
         events = self._leaders(state)
         text = (
-            f"Setup on {self._board_words(state)}. Place every figure with /yasg place (the board may first be "
+            f"Setup on {setup.board_words(state)}. Place every figure with /yasg place (the board may first be "
             f"changed with /yasg board, /yasg terrain and /yasg edge), then /yasg next begins turn 1."
         )
         events.append(phase_event(state, text))
@@ -229,133 +215,17 @@ class YasgEngine(PlayActions):
             )
         return events
 
-    # --- setup actions
-
-    def _require_setup(self, state: YasgState, doing: str) -> None:
-        if state.phase != "setup":
-            raise RuleError(f"{doing} only before the battle begins; it is turn {state.turn}, {state.phase} phase.")
-
-    def _board(
-        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
-    ) -> list[Event]:
-        self._require_setup(state, "The board is chosen")
-        placed = [f.name for f in state.figures if f.square is not None]
-        if placed:
-            raise RuleError(f"Choose the board before placing figures: {joined(placed[:3])} already stand on it.")
-        name, width, height = params.get("map"), params.get("width"), params.get("height")
-        if name is not None and str(name).strip():
-            if width is not None or height is not None:
-                raise RuleError("Give a map or a size, not both: a map has its own size.")
-            found = next((m for m in self.t.maps if m.casefold() == str(name).strip().casefold()), None)
-            if found is None:
-                raise RuleError(f"There is no map called {short(str(name))}: use {joined(list(self.t.maps), 'or')}.")
-            spec = self.t.maps[found]
-        else:
-            if width is None and height is None:
-                raise RuleError("Give the board's width and height in squares, or a map.")
-            width = self._size(width if width is not None else state.width, "width")
-            height = self._size(height if height is not None else state.height, "height")
-            spec, found = MapSpec(width=width, height=height), ""
-        state.width, state.height, state.map_name = spec.width, spec.height, found
-        state.terrain, state.edges = [], []
-        _lay_out(self.t, spec, state)
-        return [phase_event(state, f"Setup: the board is now {self._board_words(state)}.")]
-
-    def _size(self, value: Any, what: str) -> int:
-        lim = self.t.board_limits
-        if isinstance(value, bool) or not isinstance(value, int) or not lim.min <= value <= lim.max:
-            raise RuleError(f"The board's {what} is a whole number of squares from {lim.min} to {lim.max}.")
-        return value
-
-    def _board_words(self, state: YasgState) -> str:
-        size = f"{state.width} × {state.height} squares"
-        return f"the map “{state.map_name}” ({size})" if state.map_name else f"{size} of open ground"
-
-    def _terrain(
-        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
-    ) -> list[Event]:
-        self._require_setup(state, "Terrain is laid out")
-        squares = parse_squares(str(params.get("squares") or ""), state.width, state.height)
-        kind = self._terrain_kind(params.get("kind"))
-        uphill = sides_list(params.get("uphill")) if params.get("uphill") else None
-        if uphill is not None and not self.t.terrain[kind].hill:
-            raise RuleError(f"Only hill squares have uphill sides; {kind} has none.")
-        _set_terrain(state, squares, kind, uphill)
-        names = ", ".join(square_name(sq) for sq in squares[:12]) + (" …" if len(squares) > 12 else "")
-        extra = f" (uphill across its {joined([SIDE_WORDS[s] for s in uphill])} sides)" if uphill else ""
-        return [phase_event(state, f"Setup: {names} {'is' if len(squares) == 1 else 'are'} now {kind}{extra}.")]
-
-    def _terrain_kind(self, wanted: Any) -> str:
-        text = " ".join(str(wanted or "").split()).casefold()
-        found = next((k for k in self.t.terrain if k.casefold() == text), None)
-        if found is None:
-            raise RuleError(f"{short(str(wanted))} is not a kind of terrain: use {joined(list(self.t.terrain), 'or')}.")
-        return found
-
-    def _edge(
-        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
-    ) -> list[Event]:
-        self._require_setup(state, "Hedges and walls are put up")
-        squares = parse_squares(str(params.get("squares") or ""), state.width, state.height)
-        which = sides_list(params.get("side"))
-        if len(which) != 1:
-            raise RuleError("Name one side of the squares: n, e, s or w.")
-        text = " ".join(str(params.get("kind") or "").split()).casefold()
-        kind = next((k for k in self.t.edges if k.casefold() == text), None if text != "none" else "none")
-        if kind is None:
-            raise RuleError(
-                f"{short(text)} is not something on a square's side: use {joined(list(self.t.edges) + ['none'], 'or')}."
-            )
-        marks = [normal_edge(sq, which[0], state.width, state.height) for sq in squares]
-        for x, y, s in marks:
-            state.edges = [e for e in state.edges if (e.x, e.y, e.side) != (x, y, s)]
-            if kind != "none":
-                state.edges.append(EdgeMark(x, y, s, kind))  # type: ignore[arg-type]
-        where = ", ".join(square_name(sq) for sq in squares[:12]) + (" …" if len(squares) > 12 else "")
-        what = "nothing stands" if kind == "none" else f"a {kind} runs"
-        return [phase_event(state, f"Setup: {what} along the {SIDE_WORDS[which[0]]} side of {where}.")]
-
-    def _place(
-        self, state: YasgState, side: str | None, by_gm: bool, params: Mapping[str, Any], dice: DiceSource
-    ) -> list[Event]:
-        self._require_setup(state, "Figures are placed")
-        fig = own_figure(state, params.get("figure"), side, by_gm, "place")
-        square = parse_square(str(params.get("square") or ""), state.width, state.height)
-        other = next((f for f in state.figures if f.square == square and f is not fig), None)
-        if other is not None:
-            raise RuleError(f"{square_name(square)} is taken by {other.name}: a square holds one figure.")
-        turn_to = facing(params.get("facing")) or ("s" if square[1] < state.height / 2 else "n")
-        fig.x, fig.y, fig.facing = square[0], square[1], turn_to  # type: ignore[assignment]
-        text = f"{fig.name} ({fig.side}, class {fig.base_class}{', Leader' if fig.leader else ''}) stands at {square_name(square)}, facing {turn_to.upper()}."
-        events = [Event("placed", text, {"figure": fig.name, "square": square_name(square), "facing": turn_to})]
-        left = [f for f in state.figures if f.square is None]
-        if not left:
-            events.append(phase_event(state, "Setup: every figure is on the board. /yasg next begins turn 1."))
-        return events
-
     # --- protocol: play
 
-    def act(self, state: YasgState, action: Action, dice: DiceSource) -> Outcome[YasgState]:
-        if state.phase == "over":
-            raise RuleError("The game is over: " + (f"{state.winner} won." if state.winner else "it was a draw."))
-        name = str(action.name).strip().casefold()
-        handler = self._handlers.get(name)
-        if handler is None:
-            raise RuleError(
-                f"YASG has no action called {short(str(action.name))}: use {joined(sorted(self._handlers), 'or')}."
-            )
-        side = next(
-            (s for s in state.sides if isinstance(action.side, str) and s.casefold() == action.side.strip().casefold()),
-            None,
-        )
+    def check_turn(self, state: YasgState, name: str, action: Action) -> str | None:
+        """Only the players of the battle's sides act (or the game master); the side, as the game spells it."""
+        side = match_name(state.sides, action.side)
         if side is None and not action.by_gm:
             raise RuleError(f"Only the players of {joined(state.sides)} (or the game master) act in this battle.")
-        new = copy.deepcopy(state)
-        events = handler(new, side, action.by_gm, action.params, dice)
-        return Outcome(new, events)
+        return side
 
     def whose_turn(self, state: YasgState) -> str | None:
-        return self.whose_turn_of(state)
+        return play.whose_turn(state)
 
     def winner(self, state: YasgState) -> str | None:
         return state.winner
@@ -449,13 +319,7 @@ class YasgEngine(PlayActions):
 
     # --- storage
 
-    def dump_state(self, state: YasgState) -> dict[str, Any]:
-        return to_data(state)
-
-    def load_state(self, data: Mapping[str, Any]) -> YasgState:
-        return load_checked(YasgState, data, self._state_problems)
-
-    def _state_problems(self, state: YasgState) -> list[str]:
+    def state_problems(self, state: YasgState) -> list[str]:
         problems: list[str] = []
         if len(state.sides) != 2:
             problems.append(f"sides: need two sides, got {state.sides!r}")
@@ -492,28 +356,6 @@ class YasgEngine(PlayActions):
             if hit.target not in names:
                 problems.append(f"hits[{i}].target: {hit.target!r} is not a figure of this game")
         return problems
-
-
-def _set_terrain(state: YasgState, squares: Sequence[tuple[int, int]], kind: str, uphill: list[str] | None) -> None:
-    chosen = set(squares)
-    state.terrain = [t for t in state.terrain if (t.x, t.y) not in chosen]
-    if kind != "open":
-        state.terrain.extend(
-            TerrainSquare(x, y, kind, list(uphill) if uphill is not None else None) for x, y in squares
-        )
-    state.terrain.sort(key=lambda t: (t.y, t.x))
-
-
-def _lay_out(tables: YasgTables, spec: MapSpec, state: YasgState) -> None:
-    """A map's terrain and edges onto ``state`` (a RuleError names a bad square)."""
-    for patch in spec.terrain:
-        squares = parse_squares(patch.squares, spec.width, spec.height)
-        _set_terrain(state, squares, patch.kind, sides_list(patch.uphill) if patch.uphill else None)
-    for run in spec.edges:
-        for square in parse_squares(run.squares, spec.width, spec.height):
-            x, y, side = normal_edge(square, run.side, spec.width, spec.height)
-            state.edges = [e for e in state.edges if (e.x, e.y, e.side) != (x, y, side)]
-            state.edges.append(EdgeMark(x, y, side, run.kind))  # type: ignore[arg-type]
 
 
 _ENGINES: dict[str, YasgEngine] = {}

@@ -9,8 +9,9 @@ from PIL import Image
 
 from bot.render.cards import BOARD_PICTURE, board_card, board_files
 from bot.render.grid_image import CELL, MARGIN, MAX_SIDE, PINNED, grid_png, side_colours
-from bot.render.grid_text import column_name, grid_text
+from bot.render.grid_text import grid_text
 from rules.core import Board, Grid, GridPiece, GridSquare
+from rules.words import column_name
 
 
 def sample_grid() -> Grid:
@@ -32,7 +33,7 @@ def pixel(image: Image.Image, x: float, y: float) -> tuple[int, int, int]:
 
 
 def near(a: tuple[int, int, int], b: tuple[int, int, int], slack: int = 40) -> bool:
-    return all(abs(p - q) <= slack for p, q in zip(a, b))
+    return all(abs(p - q) <= slack for p, q in zip(a, b, strict=True))
 
 
 # --- text ---------------------------------------------------------------------------------------
