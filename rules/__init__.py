@@ -2,7 +2,8 @@
 
 Nothing here imports discord or sqlalchemy; engines see dice only through ``DiceSource``. A
 ruleset is found by its package: ``rules/<slug>/engine.py`` exposing ``SLUG``, ``TITLE`` and
-``make_engine(house_rules) -> Engine``; nothing else needs to list it.
+``make_engine(house_rules) -> Engine`` (an engine derived from :class:`rules.core.Engine`);
+nothing else needs to list it.
 """
 
 from __future__ import annotations
@@ -57,5 +58,7 @@ def get_engine(slug: str, house_rules: Mapping[str, Any] | None = None) -> Engin
 @functools.lru_cache(maxsize=256)
 def _engine(slug: str, house_rules_json: str) -> Engine[Any]:
     module = importlib.import_module(RULESETS[slug][0])
-    engine: Engine[Any] = module.make_engine(json.loads(house_rules_json) or None)
+    engine = module.make_engine(json.loads(house_rules_json) or None)
+    if not isinstance(engine, Engine):
+        raise TypeError(f"{RULESETS[slug][0]}.make_engine must build a rules.core.Engine")
     return engine

@@ -298,4 +298,4 @@ class Engine(Generic[S]):
 
 def roster_entry(engine: Engine[Any]) -> str:
     """What one of the ruleset's roster entries is called ("figure", "unit")."""
-    return str(getattr(engine, "roster_entry", "figure"))
+    return engine.roster_entry

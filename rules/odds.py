@@ -2,28 +2,50 @@
 (exact, when that tree is small) or under many random ones (simulation), and tally its outcomes.
 
 It needs nothing from a ruleset but ``act``: the engine rolls through the DiceSource it is given,
-and this module is that source. An engine may name outcomes itself with
-``odds_outcome(events) -> str`` (otherwise they are read from the events: casualties, wounds,
-misfires), and may say ``odds_exact = False`` when its actions branch too widely to enumerate.
+and this module is that source. The engine names each run's outcome (``Engine.odds_outcome``:
+by default who was wounded or fell, and misfires) and says whether its actions may be enumerated
+at all (``Engine.odds_exact``). Rules read no clock: a time limit is the caller's :class:`Budget`.
 """
 
 from __future__ import annotations
 
-import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from rules.core import Action, DiceSource, Engine, Event
+from rules.core import Action, DiceSource, Engine, Event, default_outcome
+
+__all__ = ["Budget", "Odds", "default_outcome", "odds"]
 
 EXACT_LIMIT = 20_000
 #: An action that may roll more dice than this in one go (ties re-rolled without end) is simulated.
 MAX_DICE_PER_RUN = 24
 SIMULATIONS = 10_000
-#: Seconds a simulation may take at most (it reports the runs it made).
+#: The seconds a caller's budget allows by default (see :class:`Budget`).
 TIME_BUDGET = 2.0
+#: A simulation makes at least this many runs, whatever the budget says.
+MIN_SIMULATIONS = 500
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The time /odds may take, measured on a clock the caller passes (``time.monotonic``: the
+    rules read none). Enumeration may use half of ``seconds`` before it gives way to a simulation,
+    which may use all of them (after :data:`MIN_SIMULATIONS` runs) and reports the runs it made."""
+
+    clock: Callable[[], float]
+    seconds: float = TIME_BUDGET
+
+    def deadline(self, share: float = 1.0) -> Callable[[], bool]:
+        """True once ``share`` of the budget, counted from now, is spent."""
+        end = self.clock() + self.seconds * share
+        return lambda: self.clock() > end
+
+
+def _never() -> bool:
+    return False
 
 
 class _TooMany(Exception):
@@ -36,21 +58,6 @@ class Odds:
     runs: int
     outcomes: tuple[tuple[str, float], ...]  # label, probability; most likely first
     casualties: float  # expected figures out of the fight
-
-
-def default_outcome(events: Sequence[Event]) -> str:
-    """What an action did, as a label: who fell, which wounds, a misfire; else "no effect"."""
-    parts: list[str] = []
-    for event in events:
-        data = event.data
-        if event.kind == "misfire":
-            parts.append("misfire")
-        elif event.kind == "wound" and data.get("figure"):
-            detail = data.get("row") or data.get("severity") or data.get("result") or "wounded"
-            parts.append(f"{data.get('figure', '?')}: {detail}")
-        elif event.kind == "casualty":
-            parts.append(f"{data.get('figure', '?')} out")
-    return "; ".join(parts) or "no effect"
 
 
 class _PathDice:
@@ -87,33 +94,41 @@ def odds(
     *,
     exact_limit: int = EXACT_LIMIT,
     simulations: int = SIMULATIONS,
+    budget: Budget | None = None,
 ) -> Odds:
     """The chances of each outcome of ``action`` in ``state``; a RuleError if it is not legal now.
 
-    ``random_dice`` is used only when there are too many dice sequences to enumerate.
+    ``random_dice`` is used only when there are too many dice sequences to enumerate (more than
+    ``exact_limit``, or more than ``budget`` allows). Without a budget the limits are counts alone:
+    ``exact_limit`` sequences, then exactly ``simulations`` runs.
     """
-    label: Callable[[Sequence[Event]], str] = getattr(engine, "odds_outcome", None) or default_outcome
+    label = engine.odds_outcome
     try:
-        if not getattr(engine, "odds_exact", True):
+        if not engine.odds_exact:
             raise _TooMany  # the engine knows its actions branch too widely (cards)
-        return _exact(engine, state, action, label, exact_limit)
+        return _exact(engine, state, action, label, exact_limit, budget.deadline(0.5) if budget else _never)
     except _TooMany:
-        return _simulate(engine, state, action, label, simulations, random_dice)
+        spent = budget.deadline() if budget else _never
+        return _simulate(engine, state, action, label, simulations, random_dice, spent)
 
 
 def _exact(
-    engine: Engine[Any], state: Any, action: Action, label: Callable[[Sequence[Event]], str], limit: int
+    engine: Engine[Any],
+    state: Any,
+    action: Action,
+    label: Callable[[Sequence[Event]], str],
+    limit: int,
+    spent: Callable[[], bool],
 ) -> Odds:
-    tally: Counter[str] = Counter()
+    tally: defaultdict[str, Fraction] = defaultdict(Fraction)
     casualties = Fraction(0)
     prefix: list[int] = []
     runs = 0
-    deadline = time.monotonic() + TIME_BUDGET / 2
     while True:
         dice = _PathDice(prefix)
         events = engine.act(state, action, dice).events
         runs += 1
-        if runs > limit or (runs % 256 == 0 and time.monotonic() > deadline):
+        if runs > limit or (runs % 256 == 0 and spent()):
             raise _TooMany
         chance = Fraction(1)
         for _, count in dice.taken:
@@ -138,12 +153,12 @@ def _simulate(
     label: Callable[[Sequence[Event]], str],
     simulations: int,
     dice: DiceSource,
+    spent: Callable[[], bool],
 ) -> Odds:
     tally: Counter[str] = Counter()
     casualties = 0
-    deadline = time.monotonic() + TIME_BUDGET
     runs = 0
-    while runs < simulations and (runs < 500 or time.monotonic() < deadline):
+    while runs < simulations and (runs < MIN_SIMULATIONS or not spent()):
         events = engine.act(state, action, dice).events
         tally[label(events)] += 1
         casualties += _casualties(events)

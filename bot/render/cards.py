@@ -8,7 +8,7 @@ from bot.app.replies import Card, side_colour
 from bot.dice import RolledDie
 from bot.render.grid_image import grid_png
 from bot.render.grid_text import grid_text
-from rules.core import Board, Event
+from rules.core import Board, CasualtyPayload, Event, VictoryPayload, WoundPayload, payload_of
 
 DIE = "🎲"
 CARD = "🂠"
@@ -41,38 +41,33 @@ def action_cards(
         if event.kind == "wound":
             cards.append(wound_card(event))
         elif event.kind == "casualty":
-            figure = str(event.data.get("figure", "A figure"))
-            fallen_side = event.data.get("side")
-            cause = event.data.get("by")
-            text = f"{figure} ({fallen_side}) is out of the fight" + (f", by {cause}." if cause else ".")
-            cards.append(Card(title=f"{SKULL} Casualty: {figure}", description=text, colour=side_colour(fallen_side)))
+            cards.append(casualty_card(event))
         elif event.kind == "victory":
-            winner = event.data.get("winner")
+            winner = (payload_of(event, VictoryPayload) or VictoryPayload(None)).winner
             cards.append(
                 Card(title=f"{TROPHY} {str(winner).title()} wins!", description=event.text, colour=side_colour(winner))
             )
     return cards
 
 
-def wound_card(event: Event) -> Card:
-    """A wound: the body part or chart row, and the effects now in force.
+def casualty_card(event: Event) -> Card:
+    """A figure out of the fight (its typed payload, :class:`rules.core.CasualtyPayload`)."""
+    fallen = payload_of(event, CasualtyPayload) or CasualtyPayload("A figure", None, None)
+    text = f"{fallen.figure} ({fallen.side}) is out of the fight" + (f", by {fallen.by}." if fallen.by else ".")
+    return Card(title=f"{SKULL} Casualty: {fallen.figure}", description=text, colour=side_colour(fallen.side))
 
-    Reads ``figure``, ``side``, and where the ruleset gives them ``row`` (or ``location``) and
-    ``penalties`` (or ``effects``): text or a list of lines.
-    """
-    data = event.data
-    figure = str(data.get("figure", "A figure"))
-    row = data.get("row") or data.get("location")
-    row = str(row).replace("_", " ") if row else row  # a body part's key ("left_arm") as words
+
+def wound_card(event: Event) -> Card:
+    """A wound (its typed payload, :class:`rules.core.WoundPayload`): the body part or chart row in
+    the title, and the effects now in force. A wound event without one shows its text alone."""
+    wound = payload_of(event, WoundPayload) or WoundPayload("A figure")
     card = Card(
-        title=f"{WOUND} Wound: {figure}" + (f" — {row}" if row else ""),
+        title=f"{WOUND} Wound: {wound.figure}" + (f" — {wound.heading}" if wound.heading else ""),
         description=event.text,
-        colour=side_colour(data.get("side")),
+        colour=side_colour(wound.side),
     )
-    effects = data.get("penalties", data.get("effects"))
-    if effects:
-        lines = effects if isinstance(effects, (list, tuple)) else [effects]
-        card.fields.append(("Now in force", "\n".join(str(line) for line in lines), False))
+    if wound.effects:
+        card.fields.append(("Now in force", "\n".join(str(line) for line in wound.effects), False))
     return card
 
 

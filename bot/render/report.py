@@ -9,10 +9,10 @@ How the report is laid out:
 * a title (campaign and battle), the ruleset, the dates, the game master and the result;
 * the sides, each with its players and the figures it started with;
 * the battle action by action, under a heading per turn where the ruleset's events tell turns (a
-  ``phase``, ``bound`` or ``turn`` event with a ``turn`` or ``bound`` number in its data: after
-  the action that announced it, a new number opens the next heading; a phase event without a
-  number opens none); each action with who made it, the command as typed, its events and every
-  die with its reason;
+  ``phase`` event whose typed payload has a turn number, or a ``bound`` or ``turn`` event with its
+  bound's: after the action that announced it, a new number opens the next heading; a phase event
+  without a number opens none); each action with who made it, the command as typed, its events
+  and every die with its reason;
 * an action taken back with ``/game undo`` stays, struck through, with a note: its dice were rolled
   and the log keeps them, but it changed nothing, so it never counts as a casualty or a turn;
 * what the rules did to the rosters after the battle (deaths, wounds that heal), under its own
@@ -30,7 +30,7 @@ from typing import Any
 
 from bot.dice import RolledDie
 from bot.render.cards import roll_line
-from rules.core import Board, Event
+from rules.core import Board, BoundPayload, CasualtyPayload, Event, PhasePayload, payload_of
 
 LOCK = "🔒"
 TROPHY = "🏆"
@@ -40,12 +40,8 @@ HIDDEN_TEXT = f"{LOCK} The game master rolled in secret: revealed when the battl
 AFTERMATH_HEADING = "After the battle"
 AFTERMATH_TEXT = "The battle's consequences for the rosters"
 AFTERMATH_QUIET = "Nothing rolled: each figure's history notes this battle."
-#: What opens a turn heading: the event kind, and the number in its data that names the turn.
-TURN_MARKERS: Mapping[str, tuple[tuple[str, str], ...]] = {
-    "phase": (("turn", "Turn"), ("bound", "Bound")),
-    "bound": (("bound", "Bound"), ("turn", "Turn")),
-    "turn": (("bound", "Bound"), ("turn", "Turn")),
-}
+#: The event kinds that may open a turn heading (their typed payloads carry the turn's number).
+TURN_MARKERS: tuple[str, ...] = (*PhasePayload.kinds, *BoundPayload.kinds)
 #: One event or die line in a log page is never longer than this (a page must not need cutting).
 LOG_LINE_MAX = 300
 
@@ -128,10 +124,15 @@ def when(moment: datetime | None) -> str:
 def turn_of(event: Event) -> str | None:
     """``"Turn 3"`` (or ``"Bound 2"``) when ``event`` announces a numbered turn; else ``None`` (also
     for turn 0, which some rulesets use for placing figures)."""
-    for key, word in TURN_MARKERS.get(event.kind, ()):
-        number = event.data.get(key) if isinstance(event.data, Mapping) else None
-        if isinstance(number, int) and not isinstance(number, bool) and number >= 1:  # turn 0: setting up
-            return f"{word} {number}"
+    payload = payload_of(event)
+    if isinstance(payload, PhasePayload):
+        word, number = "Turn", payload.turn
+    elif isinstance(payload, BoundPayload):
+        word, number = "Bound", payload.bound
+    else:
+        return None
+    if isinstance(number, int) and not isinstance(number, bool) and number >= 1:  # turn 0: setting up
+        return f"{word} {number}"
     return None
 
 
@@ -268,7 +269,8 @@ def _casualties(actions: Sequence[LogAction]) -> Iterator[str]:
             continue
         for event in action.events:
             if event.kind == "casualty":
-                side = event.data.get("side") if isinstance(event.data, Mapping) else None
+                fallen = payload_of(event, CasualtyPayload)
+                side = fallen.side if fallen is not None else None
                 if side:
                     lost[str(side)] = lost.get(str(side), 0) + 1
                 lines.append(f"- {SKULL} {event.text} *(action {action.seq})*")

@@ -6,9 +6,7 @@ reads to ``events``; nothing here decides whether an action is allowed (the engi
 
 from __future__ import annotations
 
-from typing import Any
-
-from rules.core import DiceSource, Event, roll_dice
+from rules.core import CasualtyPayload, DiceSource, Event, VictoryPayload, WoundPayload, roll_dice
 from rules.medieval.data import ChartRow, Health, MedievalTables
 from rules.medieval.state import (
     HEALTH_LABELS,
@@ -99,24 +97,25 @@ def wound(
     sums = f"{highest} {sign(w.power)} Power {sign(-armour)} Armour = {score}"
     text = f"Wound chart: {attacker.name}'s {weapon} hits {victim.name}: dice {shown} → {sums}: {row.label}."
     text += " " + _health_change(t, victim, before, after, row.result)
-    data: dict[str, Any] = {
-        "figure": victim.name,
-        "side": victim.side,
-        "by": attacker.name,
-        "weapon": weapon,
-        "dice": rolls,
-        "highest": highest,
-        "power": w.power,
-        "armour": armour,
-        "score": score,
-        "row": row.label,
-        "scores": row_range(t, row),
-        "result": row.result,
-        "before": before,
-        "after": after,
-        "penalties": penalties(t, victim),
-    }
-    events.append(Event("wound", text, data))
+    now = penalties(t, victim)
+    payload = WoundPayload(victim.name, victim.side, attacker.name, row.label, (now,) if now else (), row.label)
+    events.append(
+        payload.event(
+            text,
+            weapon=weapon,
+            dice=rolls,
+            highest=highest,
+            power=w.power,
+            armour=armour,
+            score=score,
+            row=row.label,
+            scores=row_range(t, row),
+            result=row.result,
+            before=before,
+            after=after,
+            penalties=now,
+        )
+    )
     if row.result == "knocked_about" and in_action(victim):
         _knocked_about(t, state, attacker, victim, dice, events)
     if after == "killed":
@@ -180,7 +179,7 @@ def casualty(
         text = f"{fig.name} ({fig.side}) is killed and removed from play; its kit ({kit}) may be plundered."
     else:
         text = f"{fig.name} ({fig.side}) collapses from its injuries and is out of action."
-    events.append(Event("casualty", text, {"figure": fig.name, "side": fig.side, "by": by, "health": health}))
+    events.append(CasualtyPayload(fig.name, fig.side, by).event(text, health=health))
     check_victory(state, events)
 
 
@@ -194,6 +193,6 @@ def check_victory(state: MedState, events: list[Event]) -> bool:
             state.phase = "over"
             state.current = None
             text = f"{state.winner} wins: none of {side}'s figures is left in action."
-            events.append(Event("victory", text, {"winner": state.winner, "loser": side}))
+            events.append(VictoryPayload(state.winner, side).event(text))
             return True
     return False

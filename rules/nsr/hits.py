@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rules.core import Event
+from rules.core import CasualtyPayload, Event
 from rules.nsr.state import Figure, NsrState, Unit
 
 OUTCOME_WORDS = {
@@ -91,13 +91,7 @@ def strike(
             )
         )
     if not any(f.status in ("fit", "ran") for f in unit.figures):
-        events.append(
-            Event(
-                "casualty",
-                f"{unit.name} has no figure left standing.",
-                {"figure": unit.name, "side": unit.side, "by": by},
-            )
-        )
+        events.append(CasualtyPayload(unit.name, unit.side, by).event(f"{unit.name} has no figure left standing."))
 
 
 def summary(unit: Unit) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.core import DiceSource, Event, roll_dice
+from rules.core import CasualtyPayload, DiceSource, Event, PhasePayload, roll_dice
 from rules.nsr.lookup import Charts
 from rules.nsr.state import NsrState, Unit
 
@@ -26,7 +26,7 @@ def _check(dice: DiceSource, reason: str) -> tuple[int, str]:
 
 def morale_phase(c: Charts, state: NsrState, dice: DiceSource, events: list[Event]) -> None:
     """Dice order: 2D6 per check — major per side, then critical (or rally) per unit, then pinned per unit."""
-    events.append(Event("phase", f"Turn {state.turn} · morale phase.", {"turn": state.turn, "phase": "morale"}))
+    events.append(PhasePayload(state.turn, "morale").event(f"Turn {state.turn} · morale phase."))
     for unit in state.units:
         unit.immobile = False
     for side in state.sides:
@@ -100,10 +100,8 @@ def critical(c: Charts, state: NsrState, unit: Unit, dice: DiceSource, events: l
         unit.building = ""
         events.append(Event("morale", f"{head}: routed! It runs 4D6″ a turn for the nearest table edge.", data))
         events.append(
-            Event(
-                "casualty",
-                f"{unit.name} is routed and leaves the fight.",
-                {"figure": unit.name, "side": unit.side, "by": "critical morale"},
+            CasualtyPayload(unit.name, unit.side, "critical morale").event(
+                f"{unit.name} is routed and leaves the fight."
             )
         )
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import DiceSource, Event, RuleError
+from rules.core import DiceSource, Event, PhasePayload, RuleError, VictoryPayload
 from rules.nsr.close_combat import pending_charges
 from rules.nsr.deck import is_joker, label, shuffle, side_of, turn_card
 from rules.nsr.fire import fire_block, joker_fire
@@ -40,7 +40,7 @@ def waiting(c: Charts, state: NsrState, side: str | None = None) -> list[Unit]:
 def start_phase(c: Charts, state: NsrState, phase: str, dice: DiceSource, events: list[Event]) -> None:
     """Movement and fire phases begin with a shuffled deck and the first card."""
     state.phase = phase  # type: ignore[assignment]
-    events.append(Event("phase", f"Turn {state.turn} · {phase} phase.", {"turn": state.turn, "phase": phase}))
+    events.append(PhasePayload(state.turn, phase).event(f"Turn {state.turn} · {phase} phase."))
     for unit in state.units:
         unit.joker, unit.smoke = 0, 0
     shuffle(state.deck, state.discards, f"start of the {phase} phase", events)
@@ -173,10 +173,8 @@ def end_phase(c: Charts, state: NsrState, dice: DiceSource, events: list[Event])
         for unit in state.units:
             unit.immobile = False
         events.append(
-            Event(
-                "phase",
-                "Every unit has moved or had the chance: leaders not with a unit may move now (A-NSR-28).",
-                {"turn": state.turn, "phase": "leaders"},
+            PhasePayload(state.turn, "leaders").event(
+                "Every unit has moved or had the chance: leaders not with a unit may move now (A-NSR-28)."
             )
         )
         start_phase(c, state, "fire", dice, events)
@@ -187,10 +185,8 @@ def end_phase(c: Charts, state: NsrState, dice: DiceSource, events: list[Event])
             state.phase = "close_combat"
             listed = "; ".join(f"{ch.charger} → {ch.target}" for ch in waiting_charges)
             events.append(
-                Event(
-                    "phase",
-                    f"Turn {state.turn} · close combat phase: {listed}. Complete each charge with /nsr melee.",
-                    {"turn": state.turn, "phase": "close_combat"},
+                PhasePayload(state.turn, "close_combat").event(
+                    f"Turn {state.turn} · close combat phase: {listed}. Complete each charge with /nsr melee."
                 )
             )
             return
@@ -244,11 +240,7 @@ def check_victory(state: NsrState, events: list[Event]) -> bool:
         loser = beaten[0]
         state.winner = next(s for s in state.sides if s != loser)
         events.append(
-            Event(
-                "victory",
-                f"{state.winner} wins: {loser} has no unit left in the fight.",
-                {"winner": state.winner, "loser": loser},
-            )
+            VictoryPayload(state.winner, loser).event(f"{state.winner} wins: {loser} has no unit left in the fight.")
         )
     return True
 

@@ -7,7 +7,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import RuleError, short
+from rules.core import RuleError, VictoryPayload, short
 from rules.sharpe.bound import actor, advance, require_able, require_standing
 from rules.sharpe.common import Ctx, blank, flag, names_list, plural, signed, whole, word
 from rules.sharpe.movement import fall_over
@@ -282,4 +282,4 @@ def concede(ctx: Ctx, p: Mapping[str, Any]) -> None:
     state.over, state.active, state.pending = True, None, None
     state.winner = next(s for s in ctx.t.sides if s != side)
     state.ended_how = f"the {side} conceded"
-    ctx.say("victory", f"The {side} concede: the {state.winner} win.", winner=state.winner, loser=side)
+    ctx.tell(VictoryPayload(state.winner, side), f"The {side} concede: the {state.winner} win.")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.core import RuleError
+from rules.core import BoundPayload, RuleError, VictoryPayload
 from rules.sharpe.common import Ctx, blank, plural
 from rules.sharpe.order import roll_order
 from rules.sharpe.state import Character, Gun
@@ -74,10 +74,10 @@ def advance(ctx: Ctx) -> None:
             if skipped:
                 ctx.say("skip", f"No turn for {', '.join(skipped)}.", skipped=skipped)
             state.active = name
-            ctx.say(
-                "turn",
+            ctx.tell(
+                BoundPayload(state.bound),
                 f"Bound {state.bound} · {name} ({ch.side}) to act.",
-                bound=state.bound,
+                kind="turn",
                 active=name,
                 side=ch.side,
             )
@@ -90,13 +90,13 @@ def advance(ctx: Ctx) -> None:
             return
         start_bound(ctx)
     state.over, state.ended_how = True, "no character could act for many bounds"
-    ctx.say("victory", "Nobody on the table can act: the game ends in a draw.", winner=None)
+    ctx.tell(VictoryPayload(None), "Nobody on the table can act: the game ends in a draw.")
 
 
 def end_bound(ctx: Ctx) -> None:
     """Steps 6-8: jamming is a no-op (A-SHARPE-15); pass-outs and recoveries; loading counts."""
     state = ctx.state
-    ctx.say("bound", f"End of bound {state.bound}.", bound=state.bound)
+    ctx.tell(BoundPayload(state.bound), f"End of bound {state.bound}.")
     for name in list(state.order):
         ch = ctx.get(name)
         if not ch.out and ch.passout_rolls and not ch.knocked_out:
@@ -218,7 +218,7 @@ def start_bound(ctx: Ctx) -> None:
         ch.spent = {"I": 0, "D": 0, "S": 0, "C": 0}
         if ch.horse is not None:
             ch.horse.start_pace = ch.horse.pace
-    ctx.say("bound", f"Bound {state.bound} begins: ability points are restored.", bound=state.bound)
+    ctx.tell(BoundPayload(state.bound), f"Bound {state.bound} begins: ability points are restored.")
     if ctx.t.options.reroll_order_every_bound:
         rolling = [ctx.get(n) for n in state.order if not ctx.get(n).out]
         new = roll_order(ctx, rolling, heading=f"Order of movement for bound {state.bound}")
@@ -243,12 +243,10 @@ def check_victory(ctx: Ctx) -> bool:
     state.over, state.active, state.pending = True, None, None
     if len(beaten) == 2:
         state.winner, state.ended_how = None, "both sides are down"
-        ctx.say("victory", "Neither side has a man left standing: the game is a draw.", winner=None)
+        ctx.tell(VictoryPayload(None), "Neither side has a man left standing: the game is a draw.")
         return True
     loser = beaten[0]
     state.winner = next(s for s in ctx.t.sides if s != loser)
     state.ended_how = f"the {loser} have nobody left standing"
-    ctx.say(
-        "victory", f"The {state.winner} win: the {loser} have nobody left standing.", winner=state.winner, loser=loser
-    )
+    ctx.tell(VictoryPayload(state.winner, loser), f"The {state.winner} win: the {loser} have nobody left standing.")
     return True

@@ -13,6 +13,7 @@ from typing import Any, Literal
 import rules.core as core
 from rules.core import (
     Board,
+    CasualtyPayload,
     DataError,
     Decision,
     DiceSource,
@@ -22,13 +23,15 @@ from rules.core import (
     Handler,
     Outcome,
     RuleError,
+    WoundPayload,
+    payload_of,
     short,
 )
 from rules.sharpe import actions, melee, movement, shooting
 from rules.sharpe.board import board
 from rules.sharpe.bound import advance, cannot_act, check_victory
 from rules.sharpe.campaign import Aftermath, after_battle
-from rules.sharpe.common import SEVERITY_WORDS, Ctx
+from rules.sharpe.common import Ctx
 from rules.sharpe.decisions import ANSWER, decision_of
 from rules.sharpe.order import roll_order
 from rules.sharpe.profile import Roster
@@ -213,10 +216,10 @@ class SharpeEngine(Engine[SharpeState]):
                 parts.append("misfire" if data.get("misfire") else "miss")
             elif event.kind == "melee" and data.get("result") in ("parried", "draw", "dodged"):
                 parts.append(str(data["result"]))
-            elif event.kind == "wound":
-                parts.append(f"{data.get('figure')}: {SEVERITY_WORDS.get(str(data.get('severity')), 'wounded')}")
-            elif event.kind == "casualty":
-                parts.append(f"{data.get('figure')} out")
+            elif (wound := payload_of(event, WoundPayload)) is not None:
+                parts.append(f"{wound.figure}: {wound.outcome or 'wounded'}")
+            elif (casualty := payload_of(event, CasualtyPayload)) is not None:
+                parts.append(f"{casualty.figure} out")
             elif event.kind in ("check", "task", "rise") and "ok" in data:
                 parts.append(f"{data.get('figure') or data.get('object')}: {'succeeds' if data['ok'] else 'fails'}")
         return "; ".join(parts) or "no effect"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import RuleError
+from rules.core import DecisionPayload, RuleError
 from rules.sharpe.bound import actor, require_standing
 from rules.sharpe.common import Ctx, blank, flag, mods_text, whole, word
 from rules.sharpe.decisions import LABELS, decision_of
@@ -299,12 +299,8 @@ def offer(ctx: Ctx, atk: Attack) -> None:
     ctx.state.next_id += 1
     ctx.state.pending = pending
     ctx.decision = decision_of(ctx.t, ctx.state, pending)
-    ctx.say(
-        "decision",
-        f"Waiting for the {defender.side}: {prompt}",
-        decider=defender.side,
-        figure=defender.name,
-        choices=choices,
+    ctx.tell(
+        DecisionPayload(defender.side, defender.name, tuple(choices)), f"Waiting for the {defender.side}: {prompt}"
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rules.core import CasualtyPayload, WoundPayload
 from rules.sharpe.common import PART_WORDS, SEVERITY_WORDS, Ctx, mods_text
 from rules.sharpe.order import move_down
 from rules.sharpe.profile import ability_check, arm_lost, points
@@ -105,15 +106,11 @@ def apply_wound(
         effects.append(moved)
     effects.append("recoils 1″")
     word = SEVERITY_WORDS[severity]
-    ctx.say(
-        "wound",
+    ctx.tell(
+        WoundPayload(victim.name, victim.side, by, PART_WORDS[location], tuple(effects), word),
         f"{victim.name}: {word} to the {PART_WORDS[location]} — {'; '.join(effects)}.",
-        figure=victim.name,
-        side=victim.side,
         location=location,
         severity=severity,
-        by=by,
-        effects=effects,
         points=total,
     )
     if victim.mounted:
@@ -130,14 +127,10 @@ def _no_effect(ctx: Ctx, victim: Character, *, by: str, source: str) -> None:
         victim.busy_bound = ctx.bound
         effects.append("suppressed: no movement or attacks this bound")
     effects.append("recoils 1″")
-    ctx.say(
-        "wound",
+    ctx.tell(
+        WoundPayload(victim.name, victim.side, by, effects=tuple(effects), outcome=SEVERITY_WORDS["none"]),
         f"{victim.name}: no effect — {'; '.join(effects)}.",
-        figure=victim.name,
-        side=victim.side,
         severity="none",
-        by=by,
-        effects=effects,
     )
     if source == "shot" and victim.mounted and victim.horse is not None and not victim.horse.lost_control:
         check = ability_check(ctx, victim, "D", "control his horse after the shot")
@@ -158,14 +151,10 @@ def _knockout(ctx: Ctx, victim: Character, *, by: str) -> None:
     victim.down = "knocked_down"
     victim.wounded_bound = victim.busy_bound = ctx.bound
     effects = [f"knocked out for {bounds} bound{'s' if bounds > 1 else ''}", "may be carried off as a prisoner"]
-    ctx.say(
-        "wound",
+    ctx.tell(
+        WoundPayload(victim.name, victim.side, by, effects=tuple(effects), outcome=SEVERITY_WORDS["knockout"]),
         f"{victim.name}: knocked out — {'; '.join(effects)}.",
-        figure=victim.name,
-        side=victim.side,
         severity="knockout",
-        by=by,
-        effects=effects,
     )
     if victim.mounted:
         unhorse(ctx, victim, "falls from his horse", further=False, by=by)
@@ -241,8 +230,12 @@ def _out(ctx: Ctx, victim: Character, why: str, by: str) -> None:
     victim.unconscious, victim.knocked_out, victim.down = False, 0, ""
     ctx.part_all(victim.name)
     text = f"{victim.name} is out of action: {why}."
-    ctx.say("wound", text, figure=victim.name, side=victim.side, severity="kill", by=by, effects=["out of action"])
-    ctx.say("casualty", f"{victim.name} ({victim.side}) is out of action.", figure=victim.name, side=victim.side, by=by)
+    ctx.tell(
+        WoundPayload(victim.name, victim.side, by, effects=("out of action",), outcome=SEVERITY_WORDS["kill"]),
+        text,
+        severity="kill",
+    )
+    ctx.tell(CasualtyPayload(victim.name, victim.side, by), f"{victim.name} ({victim.side}) is out of action.")
     if victim.mounted:
         victim.mounted = False
         ctx.say("horse", f"{victim.name}'s horse runs on without its rider.", figure=victim.name)

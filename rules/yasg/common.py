@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from rules.core import Context, Event, RuleError, find_figure, short
+from rules.core import Context, Event, PhasePayload, RuleError, find_figure, short
 from rules.words import match_name
 from rules.yasg.board import SIDE_WORDS
 from rules.yasg.data import YasgTables
@@ -71,5 +71,4 @@ def sides_list(value: Any) -> list[str]:
 
 
 def phase_event(state: YasgState, text: str, **data: Any) -> Event:
-    payload = {"turn": state.turn, "phase": state.phase, **data}
-    return Event("phase", text, payload)
+    return PhasePayload(state.turn, state.phase).event(text, **data)

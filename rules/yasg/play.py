@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import DiceSource, Event, RuleError, short
+from rules.core import CasualtyPayload, DiceSource, Event, RuleError, VictoryPayload, WoundPayload, short
 from rules.words import joined, plural
 from rules.yasg.board import Field, adjacent, facing_towards, parse_path, side_towards, square_name
 from rules.yasg.common import Ctx, facing, figure, own_figure, phase_event, side_of
@@ -373,19 +373,13 @@ def _apply_hits(ctx: Ctx, state: YasgState, phase: str) -> list[Event]:
     for hit in state.hits:
         fig = figure(state, hit.target)
         if fig.out:
-            events.append(
-                Event("wound", f"{fig.name} is already out: {hit.how} changes nothing.", {"figure": fig.name})
-            )
+            text = f"{fig.name} is already out: {hit.how} changes nothing."
+            events.append(WoundPayload(fig.name, fig.side, hit.by).event(text))
             continue
         if hit.result == "killed":
             fig.out, fig.out_by = True, hit.by
-            events.append(
-                Event(
-                    "casualty",
-                    f"{fig.name} is killed ({hit.how}).",
-                    {"figure": fig.name, "side": fig.side, "by": hit.by, "result": "killed"},
-                )
-            )
+            text = f"{fig.name} is killed ({hit.how})."
+            events.append(CasualtyPayload(fig.name, fig.side, hit.by).event(text, result="killed"))
             continue
         points = w.serious_points if hit.result == "serious" else w.minor_points
         fig.wounds += points
@@ -394,28 +388,15 @@ def _apply_hits(ctx: Ctx, state: YasgState, phase: str) -> list[Event]:
             text = (
                 f"{fig.name} takes {RESULT_WORDS[hit.result]} ({hit.how}): {fig.wounds} wound points, out of the fight."
             )
-            events.append(
-                Event(
-                    "casualty",
-                    text,
-                    {
-                        "figure": fig.name,
-                        "side": fig.side,
-                        "by": hit.by,
-                        "result": hit.result,
-                        "wounds": fig.wounds,
-                    },
-                )
-            )
+            events.append(CasualtyPayload(fig.name, fig.side, hit.by).event(text, result=hit.result, wounds=fig.wounds))
             continue
         letter = ctx.judge.letter(ctx.judge.current_class(fig))
         text = f"{fig.name} takes {RESULT_WORDS[hit.result]} ({hit.how}): {plural(fig.wounds, 'wound point')}, now class {letter}."
-        events.append(
-            Event("wound", text, {"figure": fig.name, "result": hit.result, "wounds": fig.wounds, "class": letter})
-        )
+        wound = WoundPayload(fig.name, fig.side, hit.by, outcome=hit.result)
+        events.append(wound.event(text, result=hit.result, wounds=fig.wounds, **{"class": letter}))
     state.hits = []
     if not events:
-        events.append(Event("wound", f"No hits to take from the {phase} phase.", {}))
+        events.append(Event("hits", f"No hits to take from the {phase} phase.", {}))
     return events
 
 
@@ -429,7 +410,7 @@ def _check_end(ctx: Ctx, state: YasgState, events: list[Event]) -> bool:
         state.winner = left[0]
         loser = next(s for s in state.sides if s != state.winner)
         text = f"{state.winner.title()} win: the last of {loser}'s figures is out of the fight."
-        events.append(Event("victory", text, {"winner": state.winner, "loser": loser}))
+        events.append(VictoryPayload(state.winner, loser).event(text))
     else:
         state.result = "draw"
         events.append(Event("game over", "A draw: the last figures of both sides fell together.", {"winner": None}))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,7 +12,7 @@ from bot.dice import RolledDie
 from bot.render.cards import action_cards, board_card
 from bot.render.embeds import to_embeds
 from bot.render.text import cards_text
-from rules.core import Board, Event, FigureLine
+from rules.core import Board, CasualtyPayload, Event, FigureLine, VictoryPayload, WoundPayload
 
 text = st.text(max_size=5000)
 cards = st.builds(
@@ -40,14 +42,25 @@ def test_embeds_fit_discord_whatever_the_cards(cards_: list[Card]) -> None:
 def test_dice_card_lists_every_die_and_a_casualty_card_follows() -> None:
     events = [
         Event("shot", "Rossi fires at Bo: 6 = 6, needs 5: hit."),
-        Event("casualty", "Bo is removed.", {"figure": "Bo", "side": "blue", "by": "Rossi"}),
+        CasualtyPayload("Bo", "blue", "Rossi").event("Bo is removed."),
     ]
     rolled = [RolledDie("die", 6, "6", "Rossi: shot 1 of 1 at Bo")]
     made = action_cards("Red · shoot", "Rita", "red", events, rolled)
     assert made[0].fields == [("Dice", "🎲 d6 → **6** — Rossi: shot 1 of 1 at Bo", False)]
-    assert made[1].title == "☠ Casualty: Bo"
+    assert made[1].title == "☠ Casualty: Bo" and made[1].description == "Bo (blue) is out of the fight, by Rossi."
     text = cards_text(made)
     assert "d6 → 6 — Rossi: shot 1 of 1 at Bo" in text and "**" not in text
+
+
+def test_a_stored_casualty_read_back_as_plain_data_draws_the_same_card() -> None:
+    fresh = CasualtyPayload("Bo", "blue", "Rossi").event("Bo is removed.", weapon="rifle")
+    stored = Event(fresh.kind, fresh.text, json.loads(json.dumps(dict(fresh.data))))
+    assert action_cards("t", "Rita", "red", [stored], [])[1:] == action_cards("t", "Rita", "red", [fresh], [])[1:]
+
+
+def test_a_victory_card_names_the_winner() -> None:
+    [_, card] = action_cards("t", "Rita", "red", [VictoryPayload("red", "blue").event("Red wins.")], [])
+    assert card.title == "🏆 Red wins!" and card.description == "Red wins."
 
 
 def test_board_card_groups_figures_by_side() -> None:
@@ -65,16 +78,14 @@ def test_board_card_groups_figures_by_side() -> None:
 
 
 def test_a_wound_event_gets_its_own_card_with_what_now_applies() -> None:
-    event = Event(
-        "wound",
-        "Bjorn's sword hits Walt: serious wound.",
-        {
-            "figure": "Walt",
-            "side": "blue",
-            "row": "Serious wound",
-            "penalties": ["half speed", "Bravery test each turn"],
-        },
+    wound = WoundPayload(
+        "Walt", "blue", "Bjorn", heading="Serious wound", effects=("half speed", "Bravery test each turn")
     )
-    made = action_cards("Red · fight", "Rita", "red", [event], [])
+    made = action_cards("Red · fight", "Rita", "red", [wound.event("Bjorn's sword hits Walt: serious wound.")], [])
     assert made[1].title == "🩸 Wound: Walt — Serious wound"
     assert made[1].fields == [("Now in force", "half speed\nBravery test each turn", False)]
+
+
+def test_a_wound_without_a_heading_or_effects_shows_its_text() -> None:
+    made = action_cards("t", "Rita", "red", [WoundPayload("Leroux").event("Leroux is already out.")], [])
+    assert (made[1].title, made[1].description, made[1].fields) == ("🩸 Wound: Leroux", "Leroux is already out.", [])

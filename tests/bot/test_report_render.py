@@ -26,7 +26,7 @@ from bot.render.report import (
     report_markdown,
     turn_of,
 )
-from rules.core import Board, Event, FigureLine
+from rules.core import Board, BoundPayload, CasualtyPayload, Event, FigureLine, PhasePayload
 from tests.bot.test_console import FIRST_HALF, FIRST_HALF_DICE, SETUP, SETUP_DICE
 
 START = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
@@ -47,24 +47,24 @@ def action(seq: int, *events: Event, rolls: tuple[RolledDie, ...] = (), **kw) ->
 
 
 def report(actions: list[LogAction], **kw) -> BattleReport:
-    fields = dict(
-        campaign="Iron Coast",
-        battle=7,
-        ruleset="Simple Skirmish Game",
-        game_master="Gina",
-        started=START,
-        ended=END,
-        finished=True,
-        winner="red",
-        sides=[
+    fields = {
+        "campaign": "Iron Coast",
+        "battle": 7,
+        "ruleset": "Simple Skirmish Game",
+        "game_master": "Gina",
+        "started": START,
+        "ended": END,
+        "finished": True,
+        "winner": "red",
+        "sides": [
             ReportSide("red", ("Rita",), (ReportFigure("Rossi", "rifle", "Rita", {"skill": 6}),)),
             ReportSide("blue", ("Bob", "Bea"), (ReportFigure("Bo", "pistol", "Bob"),)),
         ],
-        actions=actions,
-        board=Board(
+        "actions": actions,
+        "board": Board(
             "Game over: red won", (), (FigureLine("Rossi", "red", "fine"), FigureLine("Bo", "blue", "removed", True))
         ),
-    )
+    }
     fields.update(kw)
     return BattleReport(**fields)
 
@@ -89,12 +89,12 @@ def test_the_head_the_sides_and_the_result() -> None:
 
 def test_turn_headings_follow_the_action_that_announced_them() -> None:
     actions = [
-        action(1, Event("setup", "Roll-off."), Event("phase", "Turn 1 · red.", {"turn": 1})),
+        action(1, Event("setup", "Roll-off."), PhasePayload(1).event("Turn 1 · red.")),
         action(2, Event("move", "Rossi moves.")),
-        action(3, Event("phase", "Shooting phase (no number).", {"phase": "shooting"})),
-        action(4, Event("phase", "Turn 2 · red.", {"turn": 2}), undone=True),  # taken back: no turn
-        action(5, Event("phase", "Turn 1 · blue.", {"turn": 1})),  # the same turn: no new heading
-        action(6, Event("phase", "Turn 2 · red.", {"turn": 2})),
+        action(3, PhasePayload(phase="shooting").event("Shooting phase (no number).")),
+        action(4, PhasePayload(2).event("Turn 2 · red."), undone=True),  # taken back: no turn
+        action(5, PhasePayload(1).event("Turn 1 · blue.")),  # the same turn: no new heading
+        action(6, PhasePayload(2).event("Turn 2 · red.")),
     ]
     lines = report_markdown(report(actions)).splitlines()
     headings = [line for line in lines if line.startswith("### ") and not line.startswith(("### Red", "### Blue"))]
@@ -107,18 +107,18 @@ def test_turn_headings_follow_the_action_that_announced_them() -> None:
 def test_bounds_are_told_by_the_last_marker_of_an_action() -> None:
     """Sharpe's "End of bound 1" and "Bound 2 begins" in one action open the heading of bound 2 only."""
     actions = [
-        action(1, Event("turn", "Bound 1 · Harris (british) to act.", {"bound": 1})),
+        action(1, BoundPayload(1).event("Bound 1 · Harris (british) to act.", kind="turn")),
         action(
             2,
-            Event("bound", "End of bound 1.", {"bound": 1}),
-            Event("bound", "Bound 2 begins.", {"bound": 2}),
-            Event("turn", "Bound 2 · Dubois (french) to act.", {"bound": 2}),
+            BoundPayload(1).event("End of bound 1."),
+            BoundPayload(2).event("Bound 2 begins."),
+            BoundPayload(2).event("Bound 2 · Dubois (french) to act.", kind="turn"),
         ),
     ]
     text = report_markdown(report(actions))
     assert [line for line in text.splitlines() if line.startswith("### Bound")] == ["### Bound 1", "### Bound 2"]
     assert turn_of(Event("phase", "x", {"turn": True})) is None and turn_of(Event("shot", "x", {"turn": 3})) is None
-    assert turn_of(Event("phase", "Placement.", {"turn": 0})) is None  # YASG places its figures in turn 0
+    assert turn_of(PhasePayload(0).event("Placement.")) is None  # YASG places its figures in turn 0
 
 
 def test_undone_secret_hidden_and_game_master_actions() -> None:
@@ -150,7 +150,7 @@ def test_undone_secret_hidden_and_game_master_actions() -> None:
 
 
 def test_casualties_count_only_what_stands() -> None:
-    out = Event("casualty", "Bo (blue) is removed.", {"figure": "Bo", "side": "blue"})
+    out = CasualtyPayload("Bo", "blue", None).event("Bo (blue) is removed.")
     text = report_markdown(
         report([action(1, out, undone=True), action(2, out), action(3, Event("casualty", "X is out.", {}))])
     )
@@ -187,7 +187,7 @@ def test_ten_thousand_actions_are_written_quickly() -> None:
         action(
             n,
             Event("shot", f"Shot {n}."),
-            *([Event("phase", f"Turn {n // 50}.", {"turn": n // 50})] if n % 50 == 0 else []),
+            *([PhasePayload(n // 50).event(f"Turn {n // 50}.")] if n % 50 == 0 else []),
             rolls=rolls,
         )
         for n in range(1, 10_001)

@@ -6,8 +6,8 @@ import pytest
 
 from bot.dice import SeededDice
 from rules import get_engine
-from rules.core import Action, Event, FigureSpec
-from rules.odds import default_outcome, odds
+from rules.core import Action, CasualtyPayload, Event, FigureSpec, WoundPayload
+from rules.odds import MIN_SIMULATIONS, Budget, default_outcome, odds
 
 RED = ["Rossi", "Ada", "Cy", "Dee", "Eli", "Fay"]
 BLUE = ["Big Jim", "Bo", "Bert", "Bill", "Ben", "Bud"]
@@ -92,8 +92,24 @@ def test_melee_odds_with_re_rolled_ties_converge_to_even() -> None:
 def test_default_outcome_names_casualties_wounds_and_misfires() -> None:
     events = [
         Event("misfire", "click"),
-        Event("wound", "hit", {"figure": "Walt", "row": "Light wound"}),
-        Event("casualty", "down", {"figure": "Bo"}),
+        WoundPayload("Walt", "blue", heading="Light wound", outcome="Light wound").event("hit"),
+        CasualtyPayload("Bo", "blue", "Rossi").event("down"),
     ]
     assert default_outcome(events) == "misfire; Walt: Light wound; Bo out"
-    assert default_outcome([Event("shot", "miss")]) == "no effect"
+    assert default_outcome([WoundPayload("Walt").event("hit")]) == "Walt: wounded"
+    assert default_outcome([Event("shot", "miss"), Event("wound", "no figure named")]) == "no effect"
+
+
+def test_a_budget_on_the_callers_clock_ends_a_simulation_after_its_minimum_runs(shooting) -> None:
+    """The rules read no clock: the caller's budget says when time is up (here at once)."""
+    engine, state = shooting
+    readings = iter([0.0, 0.0])  # the two deadlines are set at 0 s; every later reading is 100 s
+    budget = Budget(lambda: next(readings, 100.0), seconds=2.0)
+    result = odds(engine, state, shot("Cy", "Bo", 5, "clear"), SeededDice(3), exact_limit=10, budget=budget)
+    assert result.method == "simulation" and result.runs == MIN_SIMULATIONS
+
+
+def test_without_a_budget_the_limits_are_counts(shooting) -> None:
+    engine, state = shooting
+    result = odds(engine, state, shot("Cy", "Bo", 5, "clear"), SeededDice(3), exact_limit=10, simulations=700)
+    assert result.runs == 700

@@ -13,7 +13,20 @@ from rules.core import DataError, RuleError
 from rules.tables import base_tables, read_yaml_text
 
 RULES_DIR = Path(rules.__file__).parent
-FORBIDDEN = {"discord", "sqlalchemy", "aiosqlite", "asyncpg", "alembic", "random", "bot", "cogs", "secrets"}
+#: No Discord, no database, no global random, no clock (a time budget is passed in: rules.odds.Budget).
+FORBIDDEN = {
+    "discord",
+    "sqlalchemy",
+    "aiosqlite",
+    "asyncpg",
+    "alembic",
+    "random",
+    "bot",
+    "cogs",
+    "secrets",
+    "time",
+    "datetime",
+}
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -28,7 +41,7 @@ def imported_modules(path: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("path", sorted(RULES_DIR.rglob("*.py")), ids=lambda p: str(p.relative_to(RULES_DIR)))
-def test_rules_import_no_discord_database_or_global_random(path: Path) -> None:
+def test_rules_import_no_discord_database_global_random_or_clock(path: Path) -> None:
     assert not imported_modules(path) & FORBIDDEN
 
 
