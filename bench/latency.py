@@ -305,7 +305,7 @@ async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Pat
     for table in tables:
         await seed_ssg(app, fake, table, per_side=5)
     movers = await active_players(app, tables)
-    await app.db.close()
+    await app.store.db.close()
     print(f"seeded {args.campaigns} campaigns in {time.perf_counter() - seeding:.1f} s", file=sys.stderr)
     log = folder / "bot.log"
     trace = folder / "bot.trace" if args.trace else None
@@ -401,7 +401,7 @@ async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, Fak
 
     engine = get_engine("ssg")
     found = []
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         for table in tables:
             game = await s.scalar(select(Game).join(Campaign).where(Campaign.channel_id == table.channel.id))
             side = engine.whose_turn(engine.load_state(game.state))

@@ -46,10 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 async def open_app(settings: Settings, db_path: Path | None, dice_factory):  # type: ignore[no-untyped-def]
     from bot.app.service import App
-    from bot.store.database import Database
+    from bot.store import Store
 
-    db = await Database.open(settings.database(db_path))
-    return App(db, dice_factory)
+    return App(await Store.open(settings.database(db_path)), dice_factory)
 
 
 async def play(settings: Settings, args: argparse.Namespace) -> int:
@@ -80,7 +79,7 @@ async def play(settings: Settings, args: argparse.Namespace) -> int:
                 break
         return 0
     finally:
-        await app.db.close()
+        await app.store.close()
 
 
 async def discord_bot(settings: Settings, db_path: Path | None):  # type: ignore[no-untyped-def]
@@ -101,7 +100,7 @@ async def run_bot(settings: Settings, args: argparse.Namespace) -> int:
         async with bot:
             await bot.start(settings.token or "")
     finally:
-        await app.db.close()
+        await app.store.close()
     return 0
 
 

@@ -24,6 +24,7 @@ from sqlalchemy.engine import make_url
 
 from bot.app.service import App
 from bot.dice import ForcedDice
+from bot.store import Store
 from bot.store.database import Database, sqlite_url
 
 DEFAULT_PG_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -114,4 +115,4 @@ def forced() -> ForcedDice:
 
 @pytest_asyncio.fixture
 async def app(database: Database, forced: ForcedDice) -> App:
-    return App(database, lambda: forced)
+    return App(Store(database), lambda: forced)

@@ -1,4 +1,4 @@
-"""A game rebuilt from its log: the start, then every action not undone, each with the dice it
+"""Test support: a game rebuilt from its log: the start, then every action not undone, each with the dice it
 rolled. It proves the log is complete: the replayed state must equal the saved one."""
 
 from __future__ import annotations

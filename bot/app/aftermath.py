@@ -4,137 +4,102 @@ post-battle card per side. Undoing the battle's last action takes the consequenc
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from bot.app.base import AppBase
-from bot.app.replies import Card, Reply, side_colour
+from bot.app.context import Context
+from bot.app.entries import log_entry
+from bot.app.replies import Caller, Card, Reply, side_colour
 from bot.app.yaml_format import plural
-from bot.dice import RecordingDice, RolledDie
-from bot.store.schema import ActionRecord, Campaign, Figure, Game
-from bot.store.tx import SessionTx
-from rules.core import Aftermath, Engine, Event, FigureSpec, Outcome, from_data
+from bot.dice import RecordingDice
+from bot.store import Unit
+from bot.store.records import Campaign, Figure, Game
+from rules.core import Aftermath as AftermathResult
+from rules.core import Engine, Event, FigureSpec, from_data
 
 AFTERMATH_COMMAND = "(after the battle)"
 
 
-def default_aftermath(engine: Engine[Any], state: Any, battle: int) -> list[Aftermath]:
-    """Without rules between games: who fell is noted, and everyone fights again."""
-    return [
-        Aftermath(line.name, line.side, "active", f"Battle {battle}: " + ("out of the fight" if line.out else "fought"))
-        for line in engine.board(state).figures
-    ]
+class Aftermath:
+    """The rules between battles, applied to the rosters when a battle closes (and taken back)."""
 
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
 
-class AftermathCommands(AppBase):
-    async def _close_battle(
-        self, s: AsyncSession, campaign: Campaign, game: Game, engine: Engine[Any], state: Any
-    ) -> Reply:
+    async def close_battle(self, u: Unit, campaign: Campaign, game: Game, engine: Engine[Any], state: Any) -> Reply:
         """Apply the battle's consequences to the rosters (once): the post-battle cards, events and dice."""
-        records = list(
-            await s.scalars(select(ActionRecord).where(ActionRecord.game_id == game.id, ActionRecord.seq == 1))
-        )
-        specs = [
-            from_data(FigureSpec, spec)
-            for r in records
-            if r.action and "start" in r.action
-            for spec in r.action["start"]
-        ]
-        dice = RecordingDice(self._dice())
-        hook = getattr(engine, "aftermath", None)
-        if hook is not None:
-            outcome: Outcome[list[Aftermath]] = hook(state, specs, dice, dict(campaign.settings or {}))
-            results, events = list(outcome.state), list(outcome.events)
-        else:
-            results, events = default_aftermath(engine, state, game.number), []
-        figures = {f.name: f for f in await s.scalars(select(Figure).where(Figure.campaign_id == campaign.id))}
+        first = await u.log.first(game.id)
+        started = first.action if first is not None and first.action else {}
+        specs = [from_data(FigureSpec, spec) for spec in started.get("start", [])]
+        dice = RecordingDice(self.ctx.dice())
+        settings = dict(campaign.settings or {})
+        outcome = engine.aftermath(state, specs, dice, settings, battle=game.number)
+        results, events = list(outcome.state), list(outcome.events)
+        figures = {f.name: f for f in await u.figures.all(campaign.id)}
+        today = self.ctx.clock().date().isoformat()
         before = []
         for result in results:
             figure = figures.get(result.name)
             if figure is None:
                 continue  # removed from the roster during the battle: nothing to carry
             before.append(
-                {
-                    "name": figure.name,
-                    "status": figure.status,
-                    "stats": figure.stats,
-                    "history": len(figure.history or []),
-                }
+                {"name": figure.name, "status": figure.status, "stats": figure.stats, "history": len(figure.history)}
             )
-            entry = {"battle": game.number, "note": result.note, "date": datetime.now(UTC).date().isoformat()}
+            entry: dict[str, Any] = {"battle": game.number, "note": result.note, "date": today}
             if result.status == "resting":
                 entry["games_out"] = result.games_out
-            figure.history = [*(figure.history or []), entry]
-            figure.status = result.status
-            if result.stats is not None:
-                figure.stats = dict(result.stats)
-        tx = SessionTx(s)
-        await self._write(
-            tx,
-            self._record(
+            stats = dict(result.stats) if result.stats is not None else figure.stats
+            await u.figures.save(replace(figure, history=[*figure.history, entry], status=result.status, stats=stats))
+        caller = Caller(campaign.gm_id, "the rules", campaign.guild_id, campaign.channel_id, None)
+        await u.log.append(
+            log_entry(
                 game,
-                await self._next_seq(tx, game),
-                _system_caller(campaign),
+                await u.log.next_seq(game.id),
+                caller,
                 AFTERMATH_COMMAND,
-                None,
-                True,
-                None,
-                events,
-                dice.rolled,
-                {"aftermath": before},
-            ),
-        )
-        await self._available_figures(s, campaign)  # who has now served his missed games is active again
-        return Reply(
-            cards=post_battle_cards(results, events),
-            events=events,
-            rolls=[RolledDie(r.kind, r.sides, r.value, r.reason) for r in dice.rolled],
-        )
-
-    async def _revert_battle(self, s: AsyncSession, campaign: Campaign, game: Game) -> bool:
-        """Undo the consequences a battle left on the rosters; True if there were any."""
-        record = await s.scalar(
-            select(ActionRecord).where(
-                ActionRecord.game_id == game.id,
-                ActionRecord.command == AFTERMATH_COMMAND,
-                ActionRecord.undone.is_(False),
+                state_before=None,
+                by_gm=True,
+                side=None,
+                events=events,
+                rolled=dice.rolled,
+                action={"aftermath": before},
             )
         )
-        if record is None:
+        await self.roster_split(u, campaign)  # who has now served his missed games is active again
+        return Reply(cards=post_battle_cards(results, events), events=events, rolls=list(dice.rolled))
+
+    async def revert_battle(self, u: Unit, campaign: Campaign, game: Game) -> bool:
+        """Undo the consequences a battle left on the rosters; True if there were any."""
+        found = await u.log.with_command(game.id, AFTERMATH_COMMAND)
+        if not found:
             return False
-        figures = {f.name: f for f in await s.scalars(select(Figure).where(Figure.campaign_id == campaign.id))}
-        for saved in record.action.get("aftermath", []):
+        record = found[0]
+        figures = {f.name: f for f in await u.figures.all(campaign.id)}
+        for saved in (record.action or {}).get("aftermath", []):
             figure = figures.get(saved["name"])
             if figure is not None:
-                figure.status, figure.stats = saved["status"], saved["stats"]
-                figure.history = list(figure.history or [])[: saved["history"]]
-        record.undone = True
+                history = list(figure.history)[: saved["history"]]
+                await u.figures.save(replace(figure, status=saved["status"], stats=saved["stats"], history=history))
+        await u.log.mark_undone(record.id)
         return True
 
-    async def _available_figures(self, s: AsyncSession, campaign: Campaign) -> list[Figure]:
-        """The roster figures that may fight now: not dead, and not still resting from a wound."""
-        return (await self._roster_split(s, campaign))[0]
-
-    async def _roster_split(self, s: AsyncSession, campaign: Campaign) -> tuple[list[Figure], list[str]]:
+    async def roster_split(self, u: Unit, campaign: Campaign) -> tuple[list[Figure], list[str]]:
         """Who may fight now, and who stays home and why ("Leroux (resting: 2 more battles)").
         A figure that has served its missed battles is made active again on the way."""
-        figures = list(await s.scalars(select(Figure).where(Figure.campaign_id == campaign.id).order_by(Figure.id)))
-        battles = list(await s.scalars(select(Game.number).where(Game.campaign_id == campaign.id)))
+        battles = await u.games.numbers(campaign.id)
         ready, home = [], []
-        for figure in figures:
+        for figure in await u.figures.all(campaign.id):
             if figure.status == "dead":
                 home.append(f"{figure.name} (dead)")
                 continue
             if figure.status == "resting":
-                last = resting_since(figure.history or [])
+                last = resting_since(figure.history)
                 left = last[1] - sum(1 for b in battles if b > last[0]) if last is not None else 0
                 if left > 0:
                     home.append(f"{figure.name} (resting: {plural(left, 'more battle')})")
                     continue
-                figure.status = "active"
+                figure = replace(figure, status="active")
+                await u.figures.save(figure)
             ready.append(figure)
         return ready, home
 
@@ -150,7 +115,7 @@ def resting_since(history: Sequence[Any]) -> tuple[int, int] | None:
     return None
 
 
-def post_battle_cards(results: Sequence[Aftermath], events: Sequence[Event]) -> list[Card]:
+def post_battle_cards(results: Sequence[AftermathResult], events: Sequence[Event]) -> list[Card]:
     by_side: dict[str, list[str]] = {}
     for result in results:
         mark = {"dead": "☠ ", "resting": "🛌 "}.get(result.status, "")
@@ -175,9 +140,3 @@ def post_battle_cards(results: Sequence[Aftermath], events: Sequence[Event]) -> 
         if index < len(cards):
             cards[index].fields.append(("Rolled after the battle", "\n".join(lines), False))
     return cards
-
-
-def _system_caller(campaign: Campaign):  # type: ignore[no-untyped-def]
-    from bot.app.replies import Caller
-
-    return Caller(campaign.gm_id, "the rules", campaign.guild_id, campaign.channel_id, None)

@@ -2,148 +2,105 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from bot.app.base import AppBase, command_line
+from bot.app.access import campaign_here, campaign_of, member_of
+from bot.app.context import Context
+from bot.app.inputs import command_line
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, joined, side_colour
-from bot.app.rows import CampaignRow, GameRow
-from bot.store.database import lock_game
-from bot.store.schema import Campaign, DecisionRecord, Game, Member
-from bot.store.tx import SessionTx
-from rules.core import Action, Choice, Decision
+from bot.store import Unit
+from bot.store.records import Campaign, Decision, Game, NewDecision
+from rules.core import Action
+from rules.core import Decision as AskedDecision
+
+if TYPE_CHECKING:
+    from bot.app.actions import Actions
 
 
-class DecisionCommands(AppBase):
-    async def _open(
-        self,
-        s: AsyncSession,
-        campaign: Campaign | CampaignRow,
-        game: Game | GameRow | None,
-        decision: Decision,
-        *,
-        user_id: int | None = None,
-        kind: str | None = None,
-    ) -> PendingDecision:
-        """Store ``decision`` so it can wait for hours and outlive a restart."""
-        record = DecisionRecord(
+async def open_decision(
+    u: Unit,
+    campaign: Campaign,
+    game: Game | None,
+    decision: AskedDecision,
+    *,
+    user_id: int | None = None,
+    kind: str | None = None,
+) -> PendingDecision:
+    """Store ``decision`` so it can wait for hours and outlive a restart; who is to answer it."""
+    stored = await u.decisions.add(
+        NewDecision(
             campaign_id=campaign.id,
             game_id=game.id if game else None,
             decider=decision.decider,
             user_id=user_id,
-            kind=(kind or decision.resume_action)[:32],
+            kind=kind or decision.resume_action,
             prompt=decision.prompt,
-            choices=[{"value": c.value, "label": c.label} for c in decision.choices],
+            choices=tuple(decision.choices),
             resume={"action": decision.resume_action, "params": dict(decision.params)},
-            status="open",
             channel_id=campaign.channel_id,
         )
-        s.add(record)
-        await s.flush()
-        user_ids = await self._side_user_ids(SessionTx(s), campaign.id, decision.decider)
-        return PendingDecision(record.id, decision.decider, tuple(user_ids), decision.prompt, tuple(decision.choices))
+    )
+    user_ids = await u.members.user_ids_of(campaign.id, decision.decider)
+    return PendingDecision(stored.id, decision.decider, tuple(user_ids), decision.prompt, tuple(decision.choices))
 
-    async def _may_decide(self, s: AsyncSession, campaign: Campaign, decision: DecisionRecord, caller: Caller) -> bool:
-        if decision.decider == "gm":
-            return campaign.gm_id == caller.user_id
-        member = await self._member(s, campaign, caller)
-        return member is not None and member.role != "pending" and member.side == decision.decider
 
-    async def _answering_for(
-        self, s: AsyncSession, campaign: Campaign, decision: DecisionRecord, caller: Caller
-    ) -> str | None:
-        """``None`` when ``caller`` is the decision's own decider; the side when the game master
-        answers it for an absent player; refused for anyone else."""
-        if await self._may_decide(s, campaign, decision, caller):
-            return None
-        if campaign.gm_id == caller.user_id and decision.decider != "gm" and decision.game_id is not None:
-            return decision.decider
-        raise Refusal("This is not your decision.")
+class DecisionCommands:
+    """/decide and the decision buttons: a waiting choice answered by its decider, or by the game
+    master for an absent player."""
+
+    def __init__(self, ctx: Context, actions: Actions) -> None:
+        self.ctx = ctx
+        self.actions = actions
 
     async def open_decisions(self, caller: Caller, *, mine: bool = True) -> list[PendingDecision]:
         """Decisions waiting in this channel (only those ``caller`` may answer, with ``mine``: the
         game master may answer a game's decision for any side)."""
-        async with self.db.transaction() as s:
-            campaign = await self._campaign_here(s, caller)
+        async with self.ctx.store.transaction() as u:
+            campaign = await campaign_here(u, caller)
             if campaign is None:
                 return []
-            records = list(
-                await s.scalars(
-                    select(DecisionRecord)
-                    .where(DecisionRecord.campaign_id == campaign.id, DecisionRecord.status == "open")
-                    .order_by(DecisionRecord.id)
-                )
-            )
             found = []
-            for record in records:
-                if mine and not await self._may_answer(s, campaign, record, caller):
+            for decision in await u.decisions.open_in_campaign(campaign.id):
+                if mine and not await self._may_answer(u, campaign, decision, caller):
                     continue
-                found.append(
-                    PendingDecision(
-                        record.id,
-                        record.decider,
-                        (),
-                        record.prompt,
-                        tuple(Choice(c["value"], c["label"]) for c in record.choices),
-                    )
-                )
+                found.append(PendingDecision(decision.id, decision.decider, (), decision.prompt, decision.choices))
             return found
-
-    async def _may_answer(self, s: AsyncSession, campaign: Campaign, decision: DecisionRecord, caller: Caller) -> bool:
-        try:
-            await self._answering_for(s, campaign, decision, caller)
-        except Refusal:
-            return False
-        return True
 
     async def decide(
         self, caller: Caller, choice: str | None, decision_id: int | None = None, *, index: int | None = None
     ) -> Reply:
         """Answer a waiting decision (a button gives its ``index``, /decide the choice): its decider
         may, and the game master may for an absent player (the reply and the log say so)."""
-        async with self._run_locked(caller), self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
-            record = await self._decision_for(s, campaign, caller, decision_id)
-            if record.status != "open":
+        async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            decision = await self._decision_for(u, campaign, caller, decision_id)
+            if decision.status != "open":
                 raise Refusal("That decision has already been made.")
-            acting_for = await self._answering_for(s, campaign, record, caller)
-            value = self._chosen_value(record, choice, index)
-            if record.game_id is None:
-                record.status, record.answer, record.answered_at = "answered", value, datetime.now(UTC)
-                return await self._resolve_campaign_decision(s, campaign, record, caller, value)
-            member = await self._member(s, campaign, caller)
+            acting_for = await self._answering_for(u, campaign, decision, caller)
+            value = chosen_value(decision, choice, index)
+            if decision.game_id is None:
+                await u.decisions.answer(decision.id, value, self.ctx.clock())
+                return await self._resolve_campaign_decision(u, campaign, decision, caller, value)
+            member = await member_of(u, campaign, caller)
             if acting_for is not None:
                 # The game master answers on the player's behalf, with the player's say and no more.
-                side, by_gm = acting_for, False
+                side: str | None = acting_for
+                by_gm = False
                 command = command_line("decide", "", {"choice": value}) + f" (game master for {acting_for})"
             else:
-                side = record.decider if record.decider != "gm" else (member.side if member else None)
-                by_gm = campaign.gm_id == caller.user_id and record.decider == "gm"
+                side = decision.decider if decision.decider != "gm" else (member.side if member else None)
+                by_gm = campaign.gm_id == caller.user_id and decision.decider == "gm"
                 command = command_line("decide", "", {"choice": value})
-            reply = await self._answer(s, campaign, record, caller, value, side=side, by_gm=by_gm, command=command)
+            reply = await self.answer(u, campaign, decision, caller, value, side=side, by_gm=by_gm, command=command)
             if acting_for is not None and reply.cards:
                 reply.cards[0].footer = f"by {caller.display_name} (game master for {acting_for})"
             return reply
 
-    @staticmethod
-    def _chosen_value(record: DecisionRecord, choice: str | None, index: int | None) -> str:
-        values = {c["value"].casefold(): c["value"] for c in record.choices}
-        labels = {c["label"].casefold(): c["value"] for c in record.choices}
-        wanted = (choice or "").strip().casefold()
-        value = values.get(wanted) or labels.get(wanted)
-        if index is not None and 0 <= index < len(record.choices):
-            value = record.choices[index]["value"]
-        if value is None:
-            raise Refusal(f"Choose one of {joined([c['value'] for c in record.choices])}.")
-        return value
-
-    async def _answer(
+    async def answer(
         self,
-        s: AsyncSession,
+        u: Unit,
         campaign: Campaign,
-        record: DecisionRecord,
+        decision: Decision,
         caller: Caller,
         value: str,
         *,
@@ -152,72 +109,93 @@ class DecisionCommands(AppBase):
         command: str,
     ) -> Reply:
         """Resume the game with ``value``; the decision is marked answered only once the engine took it."""
-        game = await lock_game(s, record.game_id) if record.game_id is not None else None
+        game = await u.games.get(decision.game_id, lock=True) if decision.game_id is not None else None
         if game is None or game.status != "active":
             raise Refusal("That game is over.")
-        action = Action(record.resume["action"], side, {**record.resume.get("params", {}), "choice": value}, by_gm)
-        reply = await self._apply(SessionTx(s), campaign, game, caller, action, command)  # type: ignore[attr-defined]
-        record.status, record.answer, record.answered_at = "answered", value, datetime.now(UTC)
+        params = {**decision.resume.get("params", {}), "choice": value}
+        action = Action(decision.resume["action"], side, params, by_gm)
+        reply = await self.actions.apply(u, campaign, game, caller, action, command)
+        await u.decisions.answer(decision.id, value, self.ctx.clock())
         return reply
 
-    async def _decision_for(
-        self, s: AsyncSession, campaign: Campaign, caller: Caller, decision_id: int | None
-    ) -> DecisionRecord:
+    async def _may_decide(self, u: Unit, campaign: Campaign, decision: Decision, caller: Caller) -> bool:
+        if decision.decider == "gm":
+            return campaign.gm_id == caller.user_id
+        member = await member_of(u, campaign, caller)
+        return member is not None and member.role != "pending" and member.side == decision.decider
+
+    async def _answering_for(self, u: Unit, campaign: Campaign, decision: Decision, caller: Caller) -> str | None:
+        """``None`` when ``caller`` is the decision's own decider; the side when the game master
+        answers it for an absent player; refused for anyone else."""
+        if await self._may_decide(u, campaign, decision, caller):
+            return None
+        if campaign.gm_id == caller.user_id and decision.decider != "gm" and decision.game_id is not None:
+            return decision.decider
+        raise Refusal("This is not your decision.")
+
+    async def _may_answer(self, u: Unit, campaign: Campaign, decision: Decision, caller: Caller) -> bool:
+        try:
+            await self._answering_for(u, campaign, decision, caller)
+        except Refusal:
+            return False
+        return True
+
+    async def _decision_for(self, u: Unit, campaign: Campaign, caller: Caller, decision_id: int | None) -> Decision:
         """The decision asked for by number, else the oldest of the caller's own, else (for the game
         master) the oldest a game waits for; locked for this transaction."""
         if decision_id is not None:
-            record = await s.get(DecisionRecord, decision_id, with_for_update=True)
-            if record is None or record.campaign_id != campaign.id:
+            found = await u.decisions.get(decision_id, lock=True)
+            if found is None or found.campaign_id != campaign.id:
                 raise Refusal("There is no such decision in this channel.")
-            return record
-        records = list(
-            await s.scalars(
-                select(DecisionRecord)
-                .where(DecisionRecord.campaign_id == campaign.id, DecisionRecord.status == "open")
-                .order_by(DecisionRecord.id)
-            )
-        )
+            return found
+        waiting = await u.decisions.open_in_campaign(campaign.id)
         chosen = None
-        for record in records:
-            if await self._may_decide(s, campaign, record, caller):
-                chosen = record
+        for decision in waiting:
+            if await self._may_decide(u, campaign, decision, caller):
+                chosen = decision
                 break
         if chosen is None and campaign.gm_id == caller.user_id:
-            chosen = next((r for r in records if r.game_id is not None and r.decider != "gm"), None)
+            chosen = next((d for d in waiting if d.game_id is not None and d.decider != "gm"), None)
         if chosen is None:
             raise Refusal("Nothing is waiting for your decision here.")
-        await s.refresh(chosen, with_for_update=True)
-        return chosen
+        locked = await u.decisions.get(chosen.id, lock=True)
+        assert locked is not None
+        return locked
 
     async def _resolve_campaign_decision(
-        self, s: AsyncSession, campaign: Campaign, record: DecisionRecord, caller: Caller, value: str
+        self, u: Unit, campaign: Campaign, decision: Decision, caller: Caller, value: str
     ) -> Reply:
-        if record.kind != "join":
+        if decision.kind != "join":
             raise Refusal("That decision can no longer be answered.")
-        params = record.resume.get("params", {})
-        member = await s.scalar(
-            select(Member).where(Member.campaign_id == campaign.id, Member.user_id == params.get("user_id"))
-        )
+        params = decision.resume.get("params", {})
+        member = await u.members.of(campaign.id, params.get("user_id"))
         if member is None:
             raise Refusal("That player has left the campaign.")
         if value == "approve":
-            member.role = "player" if member.role == "pending" else member.role
-            member.side = params.get("side")
+            role = "player" if member.role == "pending" else member.role
+            member = await u.members.set(member, side=params.get("side"), role=role)
             text = f"{member.display_name} now plays **{member.side}**."
         else:
             if member.role == "pending":
-                await s.delete(member)
+                await u.members.remove(member.id)
             text = f"The game master turned down {member.display_name}'s request."
-        reply = Reply(
-            cards=[
-                Card(
-                    title="Join " + ("approved" if value == "approve" else "refused"),
-                    description=text,
-                    colour=side_colour(params.get("side")),
-                    footer=f"by {caller.display_name}",
-                )
-            ]
+        card = Card(
+            title="Join " + ("approved" if value == "approve" else "refused"),
+            description=text,
+            colour=side_colour(params.get("side")),
+            footer=f"by {caller.display_name}",
         )
-        reply.ping_user_ids = [member.user_id]
-        reply.content = f"<@{member.user_id}>"
-        return reply
+        return Reply(cards=[card], ping_user_ids=[member.user_id], content=f"<@{member.user_id}>")
+
+
+def chosen_value(decision: Decision, choice: str | None, index: int | None) -> str:
+    """The value a player chose, by its value or label (typed) or by its button's index."""
+    values = {c.value.casefold(): c.value for c in decision.choices}
+    labels = {c.label.casefold(): c.value for c in decision.choices}
+    wanted = (choice or "").strip().casefold()
+    value = values.get(wanted) or labels.get(wanted)
+    if index is not None and 0 <= index < len(decision.choices):
+        value = decision.choices[index].value
+    if value is None:
+        raise Refusal(f"Choose one of {joined([c.value for c in decision.choices])}.")
+    return value

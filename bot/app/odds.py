@@ -6,7 +6,9 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
-from bot.app.base import AppBase, command_line
+from bot.app.access import campaign_and_player, engine_of
+from bot.app.context import Context
+from bot.app.inputs import command_line
 from bot.app.replies import Caller, Card, Refusal, Reply
 from bot.dice import RecordingDice, SeededDice
 from rules import RULESETS
@@ -16,20 +18,23 @@ from rules.odds import Odds, odds
 OUTCOMES_SHOWN = 15
 
 
-class OddsCommands(AppBase):
+class OddsCommands:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
     async def odds(self, caller: Caller, ruleset: str, action_name: str, params: Mapping[str, Any]) -> Reply:
         """Exact where the dice are few enough to enumerate, else by simulation; changes nothing."""
-        async with self.db.plain() as tx:
-            campaign, member = await self._campaign_and_player_row(tx, caller)
+        async with self.ctx.store.transaction() as u:
+            campaign, member = await campaign_and_player(u, caller)
             if campaign.ruleset != ruleset:
                 raise Refusal(
                     f"This channel plays {RULESETS[campaign.ruleset][1]}: ask the odds of /{campaign.ruleset} actions."
                 )
-            game = await self._game_row(tx, campaign.id)
+            game = await u.games.in_progress(campaign.id)
             if game is None:
                 raise Refusal("No game is in progress: odds are for actions in a game.")
             state_data = game.state
-        engine = self._engine(campaign)
+        engine = engine_of(campaign)
         state = engine.load_state(state_data)
         side, by_gm = member.side, False
         if campaign.gm_id == caller.user_id:

@@ -1,48 +1,28 @@
-"""Persistence: the models, the database (one transaction per command) and the game lock.
+"""The store: the only code that talks to the database.
 
-db = await Database.open(url)                # migrates to head first
-async with db.transaction() as session:      # commit on success, rollback on exception
-    game = await lock_game(session, game_id)  # row lock (PostgreSQL) / write lock (SQLite)
-    game.state = new_state                   # assign, do not mutate JSON in place
-await db.close()
+    store = await Store.open(url)               # migrates to head first
+    async with store.transaction() as unit:     # one command, one transaction
+        campaign = await unit.campaigns.here(guild_id, channel_id)
+
+Its methods take and return plain frozen records (:mod:`bot.store.records`); the ORM models in
+:mod:`bot.store.schema` are the schema that Alembic and the migrations' test use. Database trouble
+leaves a transaction as :class:`Conflict` or :class:`Busy`, sentences a player may read.
 """
 
-from bot.store.database import (
-    Database,
-    alembic_config,
-    downgrade,
-    lock_active_game,
-    lock_game,
-    sqlite_url,
-    upgrade,
-)
-from bot.store.schema import (
-    ActionRecord,
-    Base,
-    Campaign,
-    DecisionRecord,
-    EventRecord,
-    Figure,
-    Game,
-    Member,
-    RollRecord,
-)
+from bot.store import records
+from bot.store.database import Database, alembic_config, downgrade, sqlite_url, upgrade
+from bot.store.errors import Busy, Conflict
+from bot.store.store import Store, Unit
 
 __all__ = [
-    "ActionRecord",
-    "Base",
-    "Campaign",
+    "Busy",
+    "Conflict",
     "Database",
-    "DecisionRecord",
-    "EventRecord",
-    "Figure",
-    "Game",
-    "Member",
-    "RollRecord",
+    "Store",
+    "Unit",
     "alembic_config",
     "downgrade",
-    "lock_active_game",
-    "lock_game",
+    "records",
     "sqlite_url",
     "upgrade",
 ]

@@ -45,7 +45,7 @@ from sqlalchemy.ext.asyncio import (
 
 from bot.store import sqlite_driver
 from bot.store.schema import GAME_IN_PLAY, Game
-from bot.store.tx import Compiled, SessionTx, SqliteTx, Tx
+from bot.store.tx import Compiled, ConnectionTx, SqliteTx, Tx
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -275,15 +275,14 @@ class Database:
 
     @asynccontextmanager
     async def plain(self) -> AsyncIterator[Tx]:
-        """Like :meth:`transaction`, for plain statements (:mod:`bot.store.tx`): the commands
-        players send most. On SQLite they run straight on the driver and no session is made
-        unless the command asks for one."""
+        """One command, one transaction of plain statements (:mod:`bot.store.tx`): on SQLite
+        straight on the driver, on PostgreSQL on a connection of the engine's pool."""
         async with self._one_per_task():
             if self._queue is None:
-                async with self.sessions() as session, session.begin():
-                    through_session = SessionTx(session)
-                    yield through_session
-                through_session.committed()
+                async with self.engine.begin() as connection:
+                    on_connection = ConnectionTx(connection)
+                    yield on_connection
+                on_connection.committed()
                 return
             async with self._queue:
                 connection = await self._queued_connection()

@@ -1,21 +1,18 @@
-"""Plain statements in a command's transaction, and the ORM only where a command needs it.
+"""A command's transaction: SQLAlchemy Core statements, defined once, returning plain tuples.
 
-The commands players send most (an action, a roll, the game's status) read a few rows and write a
-few; through the ORM's session, its unit of work and the async adapter each statement cost a
-hundred times what SQLite spent on it (``python -m bench.latency``). So those commands work with
-a :class:`Tx`: SQLAlchemy Core statements, defined once as usual, that return plain tuples.
+The commands players send most read a few rows and write a few; through the ORM's session, its unit
+of work and the async adapter each statement cost a hundred times what SQLite spent on it
+(``python -m bench.latency``). So the store runs Core statements only, on one of two transactions
+behind the same :class:`Tx` interface:
 
-* :class:`SqliteTx` compiles each statement once and runs it straight on the ``sqlite3``
-  connection of :class:`bot.store.database.Database`'s one SQLite connection, in a ``BEGIN
-  IMMEDIATE`` transaction of its own. It makes an ORM session only when asked
-  (:meth:`Tx.session`); that session joins the same transaction, and commits it.
-* :class:`SessionTx` runs the same statements through an ORM session's connection (PostgreSQL,
-  and any command that already has a session).
+* :class:`SqliteTx` compiles each statement once and runs it straight on the ``sqlite3`` connection
+  of :class:`bot.store.database.Database`'s one SQLite connection, in a ``BEGIN IMMEDIATE``
+  transaction of its own.
+* :class:`ConnectionTx` runs them on a SQLAlchemy connection (PostgreSQL).
 
-Either way the statements see the session's changes: a :class:`Tx` flushes the session before
-each statement. Types convert as SQLAlchemy would (JSON, booleans, UTC datetimes), by the
-columns' own bind and result processors. An INSERT is given every column it writes: Python-side
-column defaults are not applied.
+Types convert as SQLAlchemy would (JSON, booleans, UTC datetimes), by the columns' own bind and
+result processors. An INSERT is given every column it writes: Python-side column defaults are not
+applied. No statement may use an expanding (IN-list) parameter: it is compiled once.
 """
 
 from __future__ import annotations
@@ -26,11 +23,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy.engine import Dialect
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql import Executable
 from sqlalchemy.sql.dml import Insert
 
-__all__ = ["SessionTx", "SqliteTx", "Tx"]
+__all__ = ["ConnectionTx", "SqliteTx", "Tx"]
 
 log = logging.getLogger(__name__)
 
@@ -39,15 +36,14 @@ _REQUIRED = object()
 
 
 class Tx:
-    """One command's transaction: plain statements, and an ORM session in it when needed."""
+    """One command's transaction: plain statements in, plain tuples out."""
 
     def __init__(self) -> None:
         self._on_commit: list[Callable[[], None]] = []
 
     def on_commit(self, callback: Callable[[], None]) -> None:
-        """Call ``callback`` once this transaction has committed. Only a Tx that
-        :meth:`bot.store.database.Database.plain` opened commits itself; one that wraps a caller's
-        own session drops it. So it is for work that may be left undone, such as keeping a cache."""
+        """Call ``callback`` once this transaction has committed (never after a rollback): for work
+        that may be left undone, such as keeping a cache."""
         self._on_commit.append(callback)
 
     def committed(self) -> None:
@@ -68,10 +64,6 @@ class Tx:
         """Run a write; a list of parameter sets runs it once for each. The rows it changed."""
         raise NotImplementedError
 
-    async def session(self) -> AsyncSession:
-        """An ORM session in this same transaction (made on first use)."""
-        raise NotImplementedError
-
     async def first(self, statement: Executable, params: Params | None = None) -> tuple[Any, ...] | None:
         found = await self.rows(statement, params)
         return found[0] if found else None
@@ -81,34 +73,23 @@ class Tx:
         return None if row is None else row[0]
 
 
-class SessionTx(Tx):
-    """Plain statements through a session's own connection."""
+class ConnectionTx(Tx):
+    """Plain statements on a SQLAlchemy connection in a transaction (PostgreSQL)."""
 
-    def __init__(self, session: AsyncSession) -> None:
+    def __init__(self, connection: AsyncConnection) -> None:
         super().__init__()
-        self._session = session
-        self._connection: AsyncConnection | None = None
-
-    async def _ready(self) -> AsyncConnection:
-        if self._session.new or self._session.dirty or self._session.deleted:
-            await self._session.flush()
-        if self._connection is None:
-            self._connection = await self._session.connection()
-        return self._connection
+        self._connection = connection
 
     async def rows(self, statement: Executable, params: Params | None = None) -> list[tuple[Any, ...]]:
-        result = await (await self._ready()).execute(statement, dict(params or {}))
+        result = await self._connection.execute(statement, dict(params or {}))
         return [tuple(row) for row in result]
 
     async def run(self, statement: Executable, params: Params | Sequence[Params]) -> int:
         if not isinstance(params, Mapping) and not params:
             return 0
         many = not isinstance(params, Mapping)
-        result = await (await self._ready()).execute(statement, [dict(p) for p in params] if many else dict(params))
-        return result.rowcount
-
-    async def session(self) -> AsyncSession:
-        return self._session
+        result = await self._connection.execute(statement, [dict(p) for p in params] if many else dict(params))
+        return int(result.rowcount)
 
 
 class Compiled:
@@ -161,7 +142,6 @@ class SqliteTx(Tx):
         self._connection = connection
         self._dialect = connection.dialect
         self._cache = cache
-        self._session: AsyncSession | None = None
 
     def _compiled(self, statement: Executable, keys: tuple[str, ...]) -> Compiled:
         key = (statement, keys) if isinstance(statement, Insert) else statement
@@ -170,19 +150,12 @@ class SqliteTx(Tx):
             compiled = self._cache[key] = Compiled(statement, self._dialect, keys)
         return compiled
 
-    async def _flush(self) -> None:
-        session = self._session
-        if session is not None and (session.new or session.dirty or session.deleted):
-            await session.flush()
-
     async def rows(self, statement: Executable, params: Params | None = None) -> list[tuple[Any, ...]]:
-        await self._flush()
         params = params or {}
         compiled = self._compiled(statement, tuple(params))
         return compiled.convert(self._raw.execute(compiled.sql, compiled.parameters(params)).fetchall())
 
     async def run(self, statement: Executable, params: Params | Sequence[Params]) -> int:
-        await self._flush()
         if isinstance(params, Mapping):
             compiled = self._compiled(statement, tuple(params))
             return self._raw.execute(compiled.sql, compiled.parameters(params)).rowcount
@@ -191,21 +164,10 @@ class SqliteTx(Tx):
         compiled = self._compiled(statement, tuple(params[0]))
         return self._raw.executemany(compiled.sql, [compiled.parameters(p) for p in params]).rowcount
 
-    async def session(self) -> AsyncSession:
-        if self._session is None:
-            self._session = AsyncSession(bind=self._connection, expire_on_commit=False)
-        return self._session
-
     async def commit(self) -> None:
-        if self._session is not None:
-            await self._session.commit()  # the session's transaction is this one: it commits it all
-            await self._session.close()
         if self._raw.in_transaction:
             self._raw.execute("COMMIT")
 
     async def rollback(self) -> None:
-        if self._session is not None:
-            await self._session.rollback()
-            await self._session.close()
         if self._raw.in_transaction:
             self._raw.execute("ROLLBACK")

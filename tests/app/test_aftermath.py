@@ -8,13 +8,13 @@ from sqlalchemy import select
 from bot.app.replies import Refusal
 from bot.app.service import App
 from bot.dice import ForcedDice
-from bot.store.schema import Campaign, Figure, Game
+from bot.store.schema import Figure, Game
 from rules import get_engine
 from tests.support import BLUE, CHANNEL, GM, RED, caller, join, ssg_table
 
 
 async def figures(app: App) -> dict[str, Figure]:
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         return {f.name: f for f in await s.scalars(select(Figure))}
 
 
@@ -51,7 +51,7 @@ async def test_undoing_the_winning_shot_takes_the_aftermath_back(app: App, force
     await app.game_undo(caller(RED))
     kept = await figures(app)
     assert all(f.history == [] for f in kept.values())
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         assert (await s.scalar(select(Game))).status == "active"
 
 
@@ -86,35 +86,37 @@ async def test_a_medieval_serious_wound_heals_only_to_light(app: App, forced: Fo
     assert "health" not in kept["Hugh"].stats
     forced.push_dice([1, 6])
     await app.game_start(caller(GM, "Gina"))
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         game = await s.scalar(select(Game).order_by(Game.id.desc()))
     olaf = next(f for f in get_engine("medieval").load_state(game.state).figures if f.name == "Olaf")
     assert olaf.health == "light" and olaf.healed_from_serious
+
+
+async def ready_names(app: App, campaign_id: int = 1) -> list[str]:
+    """The roster figures that may fight now, as /game start would pick them."""
+    async with app.store.transaction() as u:
+        campaign = await u.campaigns.get(campaign_id)
+        ready, _ = await app.aftermath.roster_split(u, campaign)
+    return [f.name for f in ready]
 
 
 async def test_a_resting_figure_misses_its_games_then_fights_again(app: App, forced: ForcedDice) -> None:
     """A "resting" aftermath (Sharpe's miss-D6-games) keeps a figure home for that many battles."""
     await ssg_table(app, forced)
     await app.game_end(caller(GM))
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         rossi = await s.scalar(select(Figure).where(Figure.name == "Rossi"))
         rossi.status = "resting"
         rossi.history = [*rossi.history, {"battle": 1, "note": "misses 1 game", "games_out": 1}]
-    async with app.db.transaction() as s:
-        from bot.store.schema import Campaign
-
-        campaign = await s.scalar(select(Campaign))
-        assert "Rossi" not in [f.name for f in await app._available_figures(s, campaign)]
+    assert "Rossi" not in await ready_names(app)
     forced.push_dice([5, 2])
     with pytest.raises(Exception, match="6 figures"):
         await app.game_start(caller(GM))  # five red figures: Rossi stays home
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         from bot.store.schema import Game as GameRow
 
         s.add(GameRow(campaign_id=1, number=2, ruleset="ssg", status="ended", state={}))  # a battle he missed
-    async with app.db.transaction() as s:
-        campaign = await s.scalar(select(Campaign))
-        assert "Rossi" in [f.name for f in await app._available_figures(s, campaign)]
+    assert "Rossi" in await ready_names(app)
 
 
 async def test_each_campaign_numbers_its_battles_from_1_in_one_database(app: App, forced: ForcedDice) -> None:
@@ -140,12 +142,12 @@ async def test_each_campaign_numbers_its_battles_from_1_in_one_database(app: App
     kept = await figures(app)
     assert [h["battle"] for h in kept["Hugh"].history] == [1, 2]
     assert [(h["battle"], h["note"]) for h in kept["Rossi"].history] == [(1, "Battle 1: fought")]
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         games = [tuple(row) for row in (await s.execute(select(Game.id, Game.number).order_by(Game.id))).all()]
     assert games == [(1, 1), (2, 2), (3, 1)]
 
     # Rossi misses his next game: Elsewhere's battles do not count, this campaign's battle 2 does.
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         rossi = await s.scalar(select(Figure).where(Figure.name == "Rossi"))
         rossi.status, rossi.history = (
             "resting",
@@ -155,11 +157,9 @@ async def test_each_campaign_numbers_its_battles_from_1_in_one_database(app: App
     await app.game_start(caller(GM, "Gina", **elsewhere))  # Elsewhere's battle 3
     await app.game_end(caller(GM, "Gina", **elsewhere))
     assert (await figures(app))["Rossi"].status == "resting"
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         s.add(Game(campaign_id=2, number=2, ruleset="ssg", status="ended", state={}))  # the battle he missed
-    async with app.db.transaction() as s:
-        campaign = await s.scalar(select(Campaign).where(Campaign.channel_id == CHANNEL))
-        assert "Rossi" in [f.name for f in await app._available_figures(s, campaign)]
+    assert "Rossi" in await ready_names(app, campaign_id=2)
 
 
 async def test_the_start_card_says_who_stays_home_and_why(app: App, forced: ForcedDice) -> None:
@@ -169,7 +169,7 @@ async def test_the_start_card_says_who_stays_home_and_why(app: App, forced: Forc
     for name in ("Sir Hugh", "Ada", "Cy"):
         await app.roster_add(caller(RED, "Rita"), name, "Knight")
     await app.roster_add(caller(BLUE, "Bob"), "Ulf", "Viking Hero")
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         ada = await s.scalar(select(Figure).where(Figure.name == "Ada"))
         ada.status, ada.history = "resting", [{"battle": 0, "note": "a broken arm", "games_out": 2}]
         cy = await s.scalar(select(Figure).where(Figure.name == "Cy"))

@@ -8,12 +8,13 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from bot.app.access import campaign_of
 from bot.app.loaded_states import LoadedStates
 from bot.app.service import App
 from bot.dice import ForcedDice, SeededDice
-from bot.store.database import Database, lock_active_game
+from bot.store import Store
+from bot.store.database import Database
 from bot.store.schema import Game
-from bot.store.tx import SessionTx
 from rules import get_engine
 from rules.core import Action
 from tests.support import RED, caller, ssg_table
@@ -67,7 +68,7 @@ def test_the_least_recently_used_game_goes_first() -> None:
 
 
 async def saved_game(app: App) -> Game:
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         return await s.scalar(select(Game).order_by(Game.id.desc()))
 
 
@@ -76,9 +77,9 @@ async def test_an_action_keeps_the_state_it_committed(app: App, forced: ForcedDi
     await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 2.0}, "/ssg move")
     game = await saved_game(app)
     engine = get_engine("ssg")
-    kept = app._states.load(engine, game)
+    kept = app.ctx.states.load(engine, game)
     assert engine.dump_state(kept) == game.state
-    assert app._states._kept[game.id][0] == game.version
+    assert app.ctx.states._kept[game.id][0] == game.version
 
 
 async def test_an_action_that_rolled_back_leaves_no_state_behind(
@@ -91,11 +92,11 @@ async def test_an_action_that_rolled_back_leaves_no_state_behind(
         raise RuntimeError("failed after the state was written")
 
     with monkeypatch.context() as patched:
-        patched.setattr(app, "_after_action", broken)
+        patched.setattr(app.actions, "answer", broken)
         with pytest.raises(RuntimeError):
             await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
     game = await saved_game(app)
-    assert app._states._kept[game.id][0] == game.version  # the committed version, not the one rolled back
+    assert app.ctx.states._kept[game.id][0] == game.version  # the committed version, not the one rolled back
     await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
     state = (await saved_game(app)).state
     assert next(f for f in state["figures"] if f["name"] == "Rossi")["moved"] == 2.0
@@ -105,31 +106,31 @@ async def test_a_game_moved_on_by_another_process_is_read_afresh(app: App, force
     await ssg_table(app, forced)
     forced.fallback = SeededDice(3)
     await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
-    other = App(await Database.open(app.db.url, upgrade=False), lambda: forced)
+    other = App(Store(await Database.open(app.store.db.url, upgrade=False)), lambda: forced)
     try:
         await other.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
     finally:
-        await other.db.close()
+        await other.store.close()
     await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
     state = (await saved_game(app)).state
     assert next(f for f in state["figures"] if f["name"] == "Rossi")["moved"] == 3.0
 
 
-async def test_actions_applied_under_one_lock_on_the_orm_keep_nothing_uncommitted(app: App, forced: ForcedDice) -> None:
+async def test_actions_applied_under_one_lock_keep_nothing_uncommitted(app: App, forced: ForcedDice) -> None:
     """The pace scheduler passes a turn step by step in one transaction: a step reads the game as
     the step before wrote it, not yet committed, and a rollback must leave no such state kept."""
     await ssg_table(app, forced)
     await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
     with pytest.raises(RuntimeError, match="rolled back"):
-        async with app.db.transaction() as s:
-            campaign = await app._campaign(s, caller(RED))
-            game = await lock_active_game(s, campaign.id)
+        async with app.store.transaction() as u:
+            campaign = await campaign_of(u, caller(RED))
             for _ in range(2):
+                game = await u.games.in_progress(campaign.id, lock=True)
                 step = Action("move", "red", {"figure": "Rossi", "distance": 0.5}, False)
-                await app._apply(SessionTx(s), campaign, game, caller(RED), step, "/ssg move")
+                await app.actions.apply(u, campaign, game, caller(RED), step, "/ssg move")
             raise RuntimeError("rolled back")
     game = await saved_game(app)
-    assert app._states._kept[game.id][0] == game.version
+    assert app.ctx.states._kept[game.id][0] == game.version
     await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
     state = (await saved_game(app)).state
     assert next(f for f in state["figures"] if f["name"] == "Rossi")["moved"] == 2.0

@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from bot.app.replies import Refusal
 from bot.app.service import App, command_line, parse_stats
 from bot.dice import ForcedDice, SeededDice
+from bot.store import Store
 from bot.store.database import Database
 from bot.store.schema import ActionRecord, Game, RollRecord
 from rules.core import RuleError
@@ -18,7 +19,7 @@ from tests.support import BLUE, CHANNEL, GM, RED, STRANGER, caller, join, ssg_ta
 
 
 async def game_state(app: App) -> dict:
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         game = await s.scalar(select(Game).order_by(Game.id.desc()))
         return game.state
 
@@ -90,7 +91,7 @@ async def test_players_act_only_for_their_side_and_the_gm_for_the_active_one(app
         await app.act(caller(RED), "sharpe", "next", {}, "/sharpe next")
     reply = await app.act(caller(GM), "ssg", "move", {"figure": "Rossi", "distance": 2.0}, "/ssg move")
     assert reply.cards[0].title.startswith("Red")
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         record = await s.scalar(select(ActionRecord).order_by(ActionRecord.seq.desc()))
     assert record.by_gm is True and record.side == "red"
 
@@ -103,7 +104,7 @@ async def test_a_refused_action_changes_nothing(app: App, forced: ForcedDice) ->
     with pytest.raises(RuleError):
         await app.act(caller(RED), "ssg", "move", {"figure": "Nobody", "distance": 1.0}, "/ssg move")
     assert await game_state(app) == before
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         assert await s.scalar(select(func.count()).select_from(ActionRecord)) == 1  # only /game start
 
 
@@ -158,11 +159,11 @@ async def test_undo_reopens_a_game_won_by_mistake(app: App, forced: ForcedDice) 
         caller(RED), "ssg", "shoot", {"shooter": "Fay", "target": "Bill", "range": 5.0, "los": "clear"}, "/ssg shoot"
     )
     assert any(e.kind == "victory" for e in won.events)
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         game = await s.scalar(select(Game))
         assert (game.status, game.winner) == ("ended", "red")
     await app.game_undo(caller(GM))
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         game = await s.scalar(select(Game))
         assert (game.status, game.winner) == ("active", None)
 
@@ -173,7 +174,7 @@ async def test_fifty_simultaneous_actions_are_serialised(app: App, forced: Force
     forced.fallback = SeededDice(7)
     results = await asyncio.gather(*(app.roll(caller(RED), "1d6", f"roll {n}") for n in range(50)))
     assert len(results) == 50
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         seqs = list(await s.scalars(select(ActionRecord.seq).order_by(ActionRecord.seq)))
         rolls = await s.scalar(select(func.count()).select_from(RollRecord))
     assert seqs == list(range(1, 52))
@@ -196,7 +197,7 @@ async def test_two_processes_on_one_database_lose_no_update(app: App, forced: Fo
     figures at the same time: the database's lock, not this process's, keeps every move."""
     await ssg_table(app, forced)
     forced.fallback = SeededDice(3)
-    other = App(await Database.open(app.db.url, upgrade=False), lambda: forced)
+    other = App(Store(await Database.open(app.store.db.url, upgrade=False)), lambda: forced)
     try:
         moves = [
             bot.act(caller(RED), "ssg", "move", {"figure": name, "distance": 0.5}, "/ssg move")
@@ -206,10 +207,10 @@ async def test_two_processes_on_one_database_lose_no_update(app: App, forced: Fo
         rolls = [bot.roll(caller(BLUE), "1d6") for bot in (app, other) for _ in range(5)]
         await asyncio.gather(*moves, *rolls)
     finally:
-        await other.db.close()
+        await other.store.close()
     state = await game_state(app)
     assert [f["moved"] for f in state["figures"] if f["name"] in ("Rossi", "Ada", "Cy")] == [4.0, 4.0, 4.0]
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         seqs = list(await s.scalars(select(ActionRecord.seq).order_by(ActionRecord.seq)))
     assert seqs == list(range(1, 2 + 24 + 10))
 

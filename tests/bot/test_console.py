@@ -194,8 +194,8 @@ async def test_the_discord_bot_always_rolls_secure_dice(tmp_path: Path) -> None:
     settings = replace(Settings.from_env(), data_dir=tmp_path, database_url=None)
     bot, app = await discord_bot(settings, tmp_path / "bot.sqlite3")
     try:
-        assert type(app._dice()) is SecureDice
+        assert type(app.ctx.dice()) is SecureDice
         options = {p.display_name for c in bot.tree.walk_commands() if hasattr(c, "parameters") for p in c.parameters}
         assert not options & {"seed", "cards", "forced", "result", "results"}
     finally:
-        await app.db.close()
+        await app.store.db.close()

@@ -9,7 +9,8 @@ from pathlib import Path
 from bot.app.replies import Caller
 from bot.app.service import App
 from bot.dice import SeededDice
-from bot.store.database import Database, sqlite_url
+from bot.store import Store
+from bot.store.database import sqlite_url
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser
 
 RED_NAMES = ["Rossi", "Ada", "Cy", "Dee", "Eli", "Fay"]
@@ -40,7 +41,7 @@ async def seed_ssg(app: App, fake: FakeDiscord, table: Table, *, per_side: int =
 
         from bot.store.schema import Campaign
 
-        async with app.db.transaction() as s:
+        async with app.store.db.transaction() as s:
             campaign = await s.scalar(
                 select(Campaign).where(Campaign.channel_id == table.channel.id, Campaign.active.is_(True))
             )
@@ -56,7 +57,7 @@ async def seed_ssg(app: App, fake: FakeDiscord, table: Table, *, per_side: int =
 
 async def seeded_app(db_path: Path, seed: int = 1) -> App:
     dice = SeededDice(seed)
-    return App(await Database.open(sqlite_url(db_path)), lambda: dice)
+    return App(await Store.open(sqlite_url(db_path)), lambda: dice)
 
 
 def new_table(fake: FakeDiscord, n: int) -> Table:

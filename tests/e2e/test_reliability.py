@@ -9,11 +9,11 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from bot.app.replay import load_log, replay
 from bot.store.schema import ActionRecord, Game
 from rules import get_engine
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.seeding import new_table, seed_ssg, seeded_app
+from tests.replay import load_log, replay
 
 
 async def seeded(fake: FakeDiscord, bot: Any):
@@ -21,7 +21,7 @@ async def seeded(fake: FakeDiscord, bot: Any):
     table = new_table(fake, 0)
     app = await seeded_app(bot.db_path)
     await seed_ssg(app, fake, table)
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         game = await s.scalar(select(Game))
     side = get_engine("ssg").whose_turn(get_engine("ssg").load_state(game.state))
     mover = table.red if side == "red" else table.blue
@@ -31,7 +31,7 @@ async def seeded(fake: FakeDiscord, bot: Any):
 
 async def log_and_state(app) -> tuple[list[ActionRecord], dict, dict]:
     engine = get_engine("ssg")
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         game = await s.scalar(select(Game))
         records = await load_log(s, game)
     return records, game.state, engine.dump_state(replay(engine, records))
@@ -64,7 +64,7 @@ async def test_sigkill_in_a_burst_loses_nothing_answered_and_applies_nothing_by_
     )
     after = await fake.slash(mover, "ssg next")
     assert not after.ephemeral and "phase" in after.text  # play goes on
-    await app.db.close()
+    await app.store.db.close()
 
 
 async def test_a_dropped_gateway_resumes_and_answers_again(fake: FakeDiscord, bot: Any) -> None:
@@ -73,7 +73,7 @@ async def test_a_dropped_gateway_resumes_and_answers_again(fake: FakeDiscord, bo
     await fake.wait_resumed(1)
     result = await fake.slash(mover, "ssg move", figure=figures[0], distance=1.0)
     assert not result.ephemeral and "moves 1″" in result.text
-    await app.db.close()
+    await app.store.db.close()
 
 
 async def test_the_same_interaction_delivered_twice_is_applied_once(fake: FakeDiscord, bot: Any) -> None:
@@ -89,7 +89,7 @@ async def test_the_same_interaction_delivered_twice_is_applied_once(fake: FakeDi
     assert next(f for f in saved["figures"] if f["name"] == figures[0])["moved"] == 1.5
     assert replayed == saved
     assert "Traceback" not in bot.log_text()
-    await app.db.close()
+    await app.store.db.close()
 
 
 async def test_fifty_actions_at_one_game_at_once_are_serialised(fake: FakeDiscord, bot: Any) -> None:
@@ -104,6 +104,6 @@ async def test_fifty_actions_at_one_game_at_once_are_serialised(fake: FakeDiscor
     ids = [r.interaction_id for r in records if r.interaction_id in {i.id for i in sent}]
     assert sorted(ids) == sorted(i.id for i in sent)  # each exactly once
     assert replayed == saved
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         assert await s.scalar(select(func.count()).select_from(ActionRecord)) == len(records)
-    await app.db.close()
+    await app.store.db.close()

@@ -18,21 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.store import (
-    ActionRecord,
-    Campaign,
-    Database,
-    DecisionRecord,
-    EventRecord,
-    Figure,
-    Game,
-    Member,
-    RollRecord,
-    lock_active_game,
-    lock_game,
-    sqlite_url,
-)
-from bot.store.database import CHECKPOINT_EVERY, SQLITE_BUSY_TIMEOUT_MS
+from bot.store import Database, sqlite_url
+from bot.store.database import CHECKPOINT_EVERY, SQLITE_BUSY_TIMEOUT_MS, lock_active_game, lock_game
+from bot.store.schema import ActionRecord, Campaign, DecisionRecord, EventRecord, Figure, Game, Member, RollRecord
 
 GUILD, CHANNEL, GM, PLAYER = 111_111_111_111_111_111, 222_222_222_222_222_222, 3_333, 4_444
 

@@ -1,6 +1,6 @@
 """Plain statements in a command's transaction (``Database.plain``), on SQLite straight on the
-driver and on PostgreSQL through a session: the same values back, all or nothing committed, and
-the ORM in the same transaction when a command asks for it."""
+driver and on PostgreSQL on a pooled connection: the same values back as the ORM would give, all or
+nothing committed."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import bindparam, func, insert, select, update
 
-from bot.store import Campaign, Database, Game
-from bot.store.schema import utcnow
-from bot.store.tx import SessionTx, SqliteTx
+from bot.store import Database
+from bot.store.schema import Campaign, Game, utcnow
+from bot.store.tx import ConnectionTx, SqliteTx
 
 CAMPAIGNS = Campaign.__table__
 GAMES = Game.__table__
@@ -48,7 +48,7 @@ def campaign_values(channel: int, **overrides: object) -> dict[str, object]:
 async def test_values_come_back_as_the_orm_would_give_them(database: Database) -> None:
     made = datetime(2026, 11, 22, 10, 30, tzinfo=UTC)
     async with database.plain() as tx:
-        assert isinstance(tx, SqliteTx if database.is_sqlite else SessionTx)
+        assert isinstance(tx, SqliteTx if database.is_sqlite else ConnectionTx)
         campaign_id = await tx.scalar(INSERT_CAMPAIGN, campaign_values(7, created_at=made, house_rules={"a": [1, 2]}))
         row = await tx.first(CAMPAIGN_BY_ID, {"id": campaign_id})
     assert row == ("Campaign 7", True, {"a": [1, 2]}, {"battles_before": 3, "note": "ünïcode"}, made, 2**40)
@@ -102,37 +102,6 @@ async def test_a_failing_on_commit_callback_leaves_the_commit_standing(
     async with database.plain() as tx:
         assert await tx.first(CAMPAIGN_BY_ID, {"id": campaign_id}) is not None
     assert "a callback after a commit failed" in caplog.text
-
-
-async def test_the_orm_joins_the_same_transaction_and_sees_the_plain_writes(database: Database) -> None:
-    async with database.plain() as tx:
-        campaign_id = await tx.scalar(INSERT_CAMPAIGN, campaign_values(1))
-        s = await tx.session()
-        assert await tx.session() is s
-        campaign = await s.get_one(Campaign, campaign_id)
-        assert campaign.name == "Campaign 1"
-        campaign.name = "Changed by the ORM"
-        s.add(Game(campaign_id=campaign_id, number=1, ruleset="ssg", state={"turn": 1}))
-        # the session's changes are flushed before the next plain statement, which sees them
-        assert (await tx.first(CAMPAIGN_BY_ID, {"id": campaign_id}))[0] == "Changed by the ORM"
-        assert await tx.scalar(select(func.count()).select_from(GAMES)) == 1
-        await tx.run(RENAME, {"campaign": campaign_id, "new_name": "Then plainly"})
-    async with database.transaction() as s:
-        assert await s.scalar(select(Campaign.name)) == "Then plainly"
-        assert (await s.scalar(select(Game))).state == {"turn": 1}
-
-
-async def test_the_orm_and_the_plain_writes_roll_back_together(database: Database) -> None:
-    with pytest.raises(RuntimeError):
-        async with database.plain() as tx:
-            campaign_id = await tx.scalar(INSERT_CAMPAIGN, campaign_values(1))
-            s = await tx.session()
-            s.add(Game(campaign_id=campaign_id, number=1, ruleset="ssg", state={}))
-            await s.flush()
-            raise RuntimeError("a bug after both kinds of write")
-    async with database.transaction() as s:
-        assert await s.scalar(select(func.count(Campaign.id))) == 0
-        assert await s.scalar(select(func.count(Game.id))) == 0
 
 
 async def test_plain_and_orm_transactions_take_turns_on_one_sqlite_connection(sqlite_db_url: str) -> None:

@@ -1,0 +1,62 @@
+"""What players type, read and written back: names, stats and a command as typed."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from typing import Any
+
+from bot.app.replies import Refusal
+from rules.core import short
+
+NAME_MAX = 64
+CAMPAIGN_NAME_MAX = 100
+STATS_MAX = 400
+
+
+def command_line(group: str, name: str, params: Mapping[str, Any]) -> str:
+    """The command as a player would type it, for the log: ``/ssg shoot shooter:Rossi ...``."""
+    parts = [f"/{group} {name}" if name else f"/{group}"]
+    for key, value in params.items():
+        if value is None:
+            continue
+        text = f"{value:g}" if isinstance(value, float) else str(value)
+        needs_quotes = text != shlex.quote(text)
+        parts.append(f"{key}:" + ('"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"' if needs_quotes else text))
+    return " ".join(parts)
+
+
+def parse_stats(text: str | None) -> dict[str, Any]:
+    """``'I=4 D=3 armour="mailshirt, small shield"'`` as a mapping; numbers become ints.
+
+    Pairs are separated by spaces (a comma after a pair is allowed); a value with spaces is quoted.
+    """
+    if not text:
+        return {}
+    if len(text) > STATS_MAX:
+        raise Refusal(f"Stats are at most {STATS_MAX} characters.")
+    try:
+        tokens = shlex.split(text)
+    except ValueError:
+        raise Refusal("Stats have an unclosed quote.") from None
+    stats: dict[str, Any] = {}
+    for token in tokens:
+        key, sep, value = token.rstrip(",").partition("=")
+        if not sep or not key or not value:
+            raise Refusal(f"Write stats as key=value pairs, like I=4 D=3; {short(token)} is not one.")
+        stats[key] = int(value) if value.lstrip("-").isdigit() else value
+    return stats
+
+
+def clean_name(name: str, what: str, limit: int = NAME_MAX) -> str:
+    """A name with surrounding and repeated white space folded; refused when empty or too long."""
+    cleaned = " ".join((name or "").split())
+    if not cleaned or not any(ch.isalnum() for ch in cleaned):
+        raise Refusal(f"A {what} needs a name with a letter or digit in it.")
+    if len(cleaned) > limit:
+        raise Refusal(f"A {what} name is at most {limit} characters.")
+    return cleaned
+
+
+def format_stats(stats: Mapping[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in stats.items())
