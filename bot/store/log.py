@@ -1,0 +1,207 @@
+"""A game's log: every action as typed and as data, the state before it, its events and every die.
+
+Appending an entry is at most three plain INSERTs; the log is never rewritten, only marked (an
+undone action keeps its dice in the log).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import bindparam, func, insert, select, update
+
+from bot.dice import RolledDie
+from bot.store.columns import actions, decisions, events, rolls
+from bot.store.records import LogEntry, LoggedAction
+from bot.store.schema import utcnow
+from bot.store.tx import Tx
+from rules.core import Event
+
+_ACTION = [
+    actions.c[name]
+    for name in (
+        "id",
+        "game_id",
+        "seq",
+        "interaction_id",
+        "user_id",
+        "side",
+        "by_gm",
+        "command",
+        "action",
+        "state_before",
+        "undone",
+        "created_at",
+    )
+]
+APPLIED = select(actions.c.id).where(actions.c.interaction_id == bindparam("interaction")).scalar_subquery()
+LAST_SEQ = select(func.max(actions.c.seq)).where(actions.c.game_id == bindparam("game")).scalar_subquery()
+OPEN_DECISION = (
+    select(decisions.c.id)
+    .where(decisions.c.game_id == bindparam("game"), decisions.c.status == "open")
+    .limit(1)
+    .scalar_subquery()
+)
+#: Before an action: was this interaction applied already, does a decision wait, the log's last seq.
+ACTION_CONTEXT = select(APPLIED, OPEN_DECISION, LAST_SEQ)
+#: Before a free roll: was this interaction applied already, and the log's last seq.
+ROLL_CONTEXT = select(APPLIED, LAST_SEQ)
+NEXT_SEQ = select(LAST_SEQ)
+BY_INTERACTION = select(*_ACTION).where(actions.c.interaction_id == bindparam("interaction"))
+LAST_UNDOABLE = (
+    select(*_ACTION)
+    .where(
+        actions.c.game_id == bindparam("game"),
+        actions.c.undone.is_(False),
+        actions.c.command != bindparam("except_command"),
+        actions.c.state_before.is_not(None),
+    )
+    .order_by(actions.c.seq.desc())
+    .limit(1)
+)
+WITH_COMMAND = (
+    select(*_ACTION)
+    .where(
+        actions.c.game_id == bindparam("game"),
+        actions.c.command == bindparam("command"),
+        actions.c.undone.is_(False),
+    )
+    .order_by(actions.c.seq)
+)
+ENTRIES = select(*_ACTION).where(actions.c.game_id == bindparam("game")).order_by(actions.c.seq)
+FIRST = ENTRIES.where(actions.c.seq == 1)
+COUNT = select(func.count()).select_from(actions).where(actions.c.game_id == bindparam("game"))
+EVENTS_OF = (
+    select(events.c.action_id, events.c.kind, events.c.text, events.c.data)
+    .where(events.c.action_id == bindparam("action"))
+    .order_by(events.c.seq)
+)
+_ROLL = (rolls.c.action_id, rolls.c.kind, rolls.c.sides, rolls.c.value, rolls.c.reason)
+ROLLS_OF = select(*_ROLL).where(rolls.c.action_id == bindparam("action")).order_by(rolls.c.seq)
+ROLLS_OF_GAME = (
+    select(*_ROLL)
+    .join(actions, actions.c.id == rolls.c.action_id)
+    .where(actions.c.game_id == bindparam("game"))
+    .order_by(rolls.c.action_id, rolls.c.seq)
+)
+INSERT_ACTION = insert(actions).returning(actions.c.id)
+INSERT_EVENTS = insert(events)
+INSERT_ROLLS = insert(rolls)
+MARK_UNDONE = update(actions).where(actions.c.id == bindparam("entry")).values(undone=True)
+
+
+class Log:
+    def __init__(self, tx: Tx) -> None:
+        self._tx = tx
+
+    async def action_context(self, game_id: int, interaction_id: int | None) -> tuple[bool, int | None, int]:
+        """Was this interaction applied already, the open decision's id, and the log's last seq."""
+        row = await self._tx.first(ACTION_CONTEXT, {"interaction": interaction_id, "game": game_id})
+        assert row is not None
+        applied, waiting, last_seq = row
+        return applied is not None and interaction_id is not None, waiting, last_seq or 0
+
+    async def roll_context(self, game_id: int, interaction_id: int | None) -> tuple[bool, int]:
+        """Was this interaction applied already, and the log's last seq."""
+        row = await self._tx.first(ROLL_CONTEXT, {"interaction": interaction_id, "game": game_id})
+        assert row is not None
+        applied, last_seq = row
+        return applied is not None and interaction_id is not None, last_seq or 0
+
+    async def next_seq(self, game_id: int) -> int:
+        return int(await self._tx.scalar(NEXT_SEQ, {"game": game_id}) or 0) + 1
+
+    async def count(self, game_id: int) -> int:
+        return int(await self._tx.scalar(COUNT, {"game": game_id}) or 0)
+
+    async def append(self, entry: LogEntry) -> int:
+        """Write an entry with its events and dice; its id."""
+        action_id = int(
+            await self._tx.scalar(
+                INSERT_ACTION,
+                {
+                    "game_id": entry.game_id,
+                    "seq": entry.seq,
+                    "interaction_id": entry.interaction_id,
+                    "user_id": entry.user_id,
+                    "side": entry.side,
+                    "by_gm": entry.by_gm,
+                    "command": entry.command[:2000],
+                    "action": entry.action,
+                    "state_before": entry.state_before,
+                    "undone": False,
+                    "created_at": utcnow(),
+                },
+            )
+        )
+        if entry.events:
+            await self._tx.run(
+                INSERT_EVENTS,
+                [
+                    {"action_id": action_id, "seq": i, "kind": e.kind, "text": e.text, "data": dict(e.data)}
+                    for i, e in enumerate(entry.events)
+                ],
+            )
+        if entry.rolls:
+            await self._tx.run(
+                INSERT_ROLLS,
+                [
+                    {
+                        "action_id": action_id,
+                        "seq": i,
+                        "kind": r.kind,
+                        "sides": r.sides,
+                        "value": r.value,
+                        "reason": r.reason,
+                        "secret": entry.secret,
+                    }
+                    for i, r in enumerate(entry.rolls)
+                ],
+            )
+        return action_id
+
+    async def applied(self, interaction_id: int) -> LoggedAction | None:
+        """The entry an interaction wrote, with its events and dice (a repeated delivery)."""
+        found = await self._entries(BY_INTERACTION, {"interaction": interaction_id}, with_events=True)
+        return found[0] if found else None
+
+    async def last_undoable(self, game_id: int, *, except_command: str) -> LoggedAction | None:
+        """The newest entry not undone that saved a state to go back to."""
+        found = await self._entries(LAST_UNDOABLE, {"game": game_id, "except_command": except_command})
+        return found[0] if found else None
+
+    async def with_command(self, game_id: int, command: str) -> list[LoggedAction]:
+        """The entries not undone whose command is ``command`` (the rules' own, such as the aftermath)."""
+        return await self._entries(WITH_COMMAND, {"game": game_id, "command": command})
+
+    async def first(self, game_id: int) -> LoggedAction | None:
+        found = await self._entries(FIRST, {"game": game_id})
+        return found[0] if found else None
+
+    async def entries(self, game_id: int, *, with_rolls: bool = False) -> list[LoggedAction]:
+        """The whole log of a game in order (with the dice of each entry when asked)."""
+        return await self._entries(ENTRIES, {"game": game_id}, with_rolls=with_rolls)
+
+    async def mark_undone(self, action_id: int) -> None:
+        await self._tx.run(MARK_UNDONE, {"entry": action_id})
+
+    async def _entries(
+        self, statement: Any, params: dict[str, Any], *, with_events: bool = False, with_rolls: bool = False
+    ) -> list[LoggedAction]:
+        """Entries, with the events and dice of one entry (``with_events``) or of a whole game (``with_rolls``)."""
+        rows = await self._tx.rows(statement, params)
+        if not rows:
+            return []
+        found_events: dict[int, list[Event]] = defaultdict(list)
+        found_rolls: dict[int, list[RolledDie]] = defaultdict(list)
+        if with_events:
+            for row in rows:
+                for action_id, kind, text, data in await self._tx.rows(EVENTS_OF, {"action": row[0]}):
+                    found_events[action_id].append(Event(kind, text, data or {}))
+                for action_id, kind, sides, value, reason in await self._tx.rows(ROLLS_OF, {"action": row[0]}):
+                    found_rolls[action_id].append(RolledDie(kind, sides, value, reason))
+        elif with_rolls:
+            for action_id, kind, sides, value, reason in await self._tx.rows(ROLLS_OF_GAME, {"game": rows[0][1]}):
+                found_rolls[action_id].append(RolledDie(kind, sides, value, reason))
+        return [LoggedAction(*row, events=found_events[row[0]], rolls=found_rolls[row[0]]) for row in rows]
