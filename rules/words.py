@@ -161,6 +161,15 @@ def find_name(names: Sequence[str], wanted: str, what: str = "figure") -> str:
     raise RuleError(f"There is no {what} called {short(wanted)} in this game.")
 
 
+def unique_names(names: Iterable[str], what: str = "figure") -> None:
+    """A RuleError when two names are the same in any case: players must tell every one apart."""
+    seen: set[str] = set()
+    for name in names:
+        if name.casefold() in seen:
+            raise RuleError(f"Two {what}s are called {short(name)}: give each {what} its own name.")
+        seen.add(name.casefold())
+
+
 def find_figure(names: Sequence[str], wanted: str) -> str:
     """The one figure in ``names`` that ``wanted`` means (exact, then case-insensitive)."""
     return find_name(names, wanted, "figure")

@@ -26,12 +26,11 @@ from rules.medieval.state import (
     figure,
     in_action,
     in_contact,
-    inches,
     melee_weapon,
     other_side,
     sign,
 )
-from rules.words import blank, choice, number, same_name
+from rules.words import blank, choice, inches, number, same_name
 
 EPSILON = 1e-9
 SIDES_OF = ("none", "mine", "theirs")

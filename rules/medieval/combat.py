@@ -16,12 +16,12 @@ from rules.medieval.state import (
     drop_contacts,
     effective,
     in_action,
-    inches,
     kit_text,
     other_side,
     penalties,
     sign,
 )
+from rules.words import inches
 
 
 def bravery_test(t: MedievalTables, fig: MedFigure, dice: DiceSource, purpose: str, events: list[Event]) -> bool:

@@ -151,7 +151,7 @@ def table_problems(t: MedievalTables) -> list[str]:
         problems.append(f"die: must have at least 2 faces, got {t.die}")
     problems += _name_problems("weapons", list(t.weapons))
     problems += _name_problems("armour", list(t.armour))
-    problems += _name_problems("profiles", list(t.profiles) + [t.custom_kind])
+    problems += _name_problems("profiles", [*t.profiles, t.custom_kind])
     for name, w in t.weapons.items():
         problems += _weapon_problems(name, w)
     if t.unarmed not in t.weapons:
@@ -163,7 +163,7 @@ def table_problems(t: MedievalTables) -> list[str]:
             problems.append(f"armour.{name}.slot: {a.slot!r} is not one of the armour_slots")
         if a.protection < 0:
             problems.append(f"armour.{name}.protection: must not be negative, got {a.protection}")
-    for name, p in list(t.profiles.items()) + [(t.custom_kind, t.custom_kit)]:
+    for name, p in [*t.profiles.items(), (t.custom_kind, t.custom_kit)]:
         problems += _kit_problems(t, f"profiles.{name}" if name in t.profiles else "custom_kit", p)
     for stat in STATS:
         if stat not in t.custom_limits:

@@ -37,13 +37,12 @@ from rules.medieval.state import (
     effective,
     enemies_in_contact,
     in_action,
-    inches,
     kit_text,
     penalties,
     state_problems,
 )
 from rules.tables import load_tables
-from rules.words import match_name
+from rules.words import inches, match_name, unique_names
 
 SLUG = "medieval"
 TITLE = "Medieval Skirmish (knights, men at arms and Vikings)"
@@ -173,11 +172,7 @@ class MedievalEngine(Engine[MedState]):
             count = sum(1 for f in figures if f.side == side)
             if count < need:
                 raise RuleError(f"Each side needs at least {need} figure{'s' if need > 1 else ''}: {side} has {count}.")
-        seen: set[str] = set()
-        for f in figures:
-            if f.name.casefold() in seen:
-                raise RuleError(f"Two figures are called {short(f.name)}: give each figure its own name.")
-            seen.add(f.name.casefold())
+        unique_names(f.name for f in figures)
 
     def _roll_off(self, state: MedState, dice: DiceSource) -> list[Event]:
         """Dice order: D6 for the first side, D6 for the second, again on a tie (A-MED-12)."""

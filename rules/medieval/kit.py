@@ -14,6 +14,7 @@ from typing import Any
 
 from rules.core import FigureSpec, RuleError, short
 from rules.medieval.data import STATS, MedievalTables, fold
+from rules.words import joined
 
 _SPLIT = re.compile(r"[+/,;]")
 KEYS = {
@@ -37,17 +38,17 @@ EXAMPLE = "speed=6 bravery=4 shoot=3 fight=3 weapons=sword+dagger armour=leather
 
 
 def kind_names(t: MedievalTables) -> list[str]:
-    return list(t.profiles) + [t.custom_kind]
+    return [*t.profiles, t.custom_kind]
 
 
 def match_kind(t: MedievalTables, name: str, wanted: Any) -> str:
     text = " ".join(str(wanted or "").split())
     if not text:
-        raise RuleError(f"Give {short(name)} a kind: {_or(kind_names(t))}.")
+        raise RuleError(f"Give {short(name)} a kind: {joined(kind_names(t), 'or')}.")
     for kind in kind_names(t):
         if fold(kind) == fold(text):
             return kind
-    raise RuleError(f"{short(text)} is not a kind of figure here: use {_or(kind_names(t))}.")
+    raise RuleError(f"{short(text)} is not a kind of figure here: use {joined(kind_names(t), 'or')}.")
 
 
 def match_name(table: Mapping[str, Any], wanted: str) -> str | None:
@@ -120,10 +121,7 @@ def _custom_stat(t: MedievalTables, name: str, stat: str, value: Any) -> int:
 
 
 def _items(value: Any) -> list[str]:
-    if isinstance(value, (list, tuple)):
-        parts = [str(v) for v in value]
-    else:
-        parts = _SPLIT.split(str(value))
+    parts = [str(v) for v in value] if isinstance(value, (list, tuple)) else _SPLIT.split(str(value))
     parts = [" ".join(p.split()) for p in parts if p.strip()]
     if len(parts) == 1 and fold(parts[0]) in NOTHING:
         return []
@@ -135,7 +133,7 @@ def _weapons(t: MedievalTables, name: str, value: Any) -> list[str]:
     for part in _items(value):
         weapon = match_name(t.weapons, part)
         if weapon is None:
-            known = _or(list(t.weapons))
+            known = joined(list(t.weapons), "or")
             raise RuleError(f"{short(name)} carries {short(part)}, which is not a weapon here: use {known}.")
         found.append(weapon)
     return found
@@ -146,14 +144,12 @@ def _armour(t: MedievalTables, name: str, value: Any) -> list[str]:
     for part in _items(value):
         piece = match_name(t.armour, part)
         if piece is None:
-            raise RuleError(f"{short(name)} wears {short(part)}, which is not armour here: use {_or(list(t.armour))}.")
+            raise RuleError(
+                f"{short(name)} wears {short(part)}, which is not armour here: use {joined(list(t.armour), 'or')}."
+            )
         slot = t.armour[piece].slot
         clash = next((a for a in found if t.armour[a].slot == slot), None)
         if clash is not None:
             raise RuleError(f"{short(name)} has {clash} and {piece}, both {slot} armour: wear one at most.")
         found.append(piece)
     return found
-
-
-def _or(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from rules.core import Choice, Decision, RuleError, find_figure
 from rules.medieval.data import LIVING, STATS, Health, MedievalTables
+from rules.words import joined
 
 Phase = Literal["order", "play", "over"]
 HEALTH_LABELS = {
@@ -145,7 +146,7 @@ def penalties(t: MedievalTables, fig: MedFigure) -> str:
         mods = _grouped({s: v for s, v in t.light_wound_modifiers.items() if v})
         extra = "; cannot be healed back to full health" if fig.healed_from_serious else ""
         return f"{mods} ({now}){extra}"
-    halved = _and([STAT_LABELS[s] for s in STATS if s in t.serious_wound_halves])
+    halved = joined([STAT_LABELS[s] for s in STATS if s in t.serious_wound_halves])
     return f"{halved} halved ({now}); a Bravery test at each activation or it collapses"
 
 
@@ -154,13 +155,7 @@ def _grouped(mods: dict[str, int]) -> str:
     for stat in STATS:
         if stat in mods:
             by_value.setdefault(mods[stat], []).append(STAT_LABELS[stat])
-    return "; ".join(f"{'−' if v < 0 else '+'}{abs(v)} {_and(names)}" for v, names in by_value.items())
-
-
-def _and(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return "; ".join(f"{'−' if v < 0 else '+'}{abs(v)} {joined(names)}" for v, names in by_value.items())
 
 
 def armour_total(t: MedievalTables, fig: MedFigure) -> int:
@@ -177,10 +172,6 @@ def kit_text(t: MedievalTables, fig: MedFigure) -> str:
 def melee_weapon(t: MedievalTables, fig: MedFigure) -> str:
     """What it fights with: its first hand-to-hand weapon, else bare hands."""
     return next((w for w in fig.weapons if w in t.weapons and t.weapons[w].melee), t.unarmed)
-
-
-def inches(value: float) -> str:
-    return f"{value:g}″"
 
 
 def sign(value: int) -> str:

@@ -15,7 +15,8 @@ from typing import Any
 from rules.core import Aftermath, FigureSpec
 from rules.nsr.charts import NsrTables
 from rules.nsr.forces import Forces
-from rules.nsr.state import Figure, NsrState, Unit, plural
+from rules.nsr.state import Figure, NsrState, Unit
+from rules.words import joined, plural
 
 #: The stat a figure of each role counts in (rank and file count only in ``figures``).
 ROLE_STAT = {
@@ -152,9 +153,5 @@ def _told(found: Losses, remain: int) -> str:
         count = sum(1 for f in lost if f.role == role)
         if count:
             named.append(one if count == 1 else f"{count} {many}")
-    among = f", among them {_and(named)}" if named else ""
+    among = f", among them {joined(named)}" if named else ""
     return f"lost {plural(len(lost), 'figure')} ({_reasons(found)}){among}; {remain} {'remains' if remain == 1 else 'remain'}{recovering}"
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -10,8 +10,9 @@ from typing import Any
 from rules.core import DiceSource, Event, RuleError, roll_dice
 from rules.nsr.hits import strike
 from rules.nsr.lookup import Charts
-from rules.nsr.state import Charge, Figure, NsrState, Unit, of, plural, unit_named
-from rules.nsr.values import blank, choice, yes
+from rules.nsr.state import Charge, Figure, NsrState, Unit, unit_named
+from rules.nsr.values import choice, yes
+from rules.words import blank, plural, possessive
 
 COVER = ("open", "linear", "building")
 UPHILL = ("none", "charger", "defender")
@@ -103,7 +104,7 @@ def _abandoned(charger: Unit, target: Unit, events: list[Event]) -> bool:
         events.append(
             Event(
                 "charge",
-                f"{of(charger.name)} charge at {target.name} comes to nothing: it {why}.",
+                f"{possessive(charger.name)} charge at {target.name} comes to nothing: it {why}.",
                 {"unit": charger.name, "target": target.name, "result": "abandoned"},
             )
         )
@@ -115,7 +116,7 @@ def _occupy(winner: Unit, loser: Unit, why: str, events: list[Event]) -> None:
     events.append(
         Event(
             "charge",
-            f"{winner.name} occupies {of(loser.name)} position ({why}).",
+            f"{winner.name} occupies {possessive(loser.name)} position ({why}).",
             {"unit": winner.name, "target": loser.name, "result": "occupied"},
         )
     )

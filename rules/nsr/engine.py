@@ -29,7 +29,6 @@ from rules.core import (
     FigureSpec,
     Outcome,
     RuleError,
-    short,
 )
 from rules.nsr import campaign, close_combat, sequence
 from rules.nsr.board import board
@@ -40,6 +39,7 @@ from rules.nsr.lookup import Charts
 from rules.nsr.orders import CHOOSE, HANDLERS, Ctx
 from rules.nsr.state import NsrState, unit_named
 from rules.tables import load_tables
+from rules.words import unique_names
 
 SLUG = "nsr"
 TITLE = "Napoleonic Skirmish Rules"
@@ -91,11 +91,7 @@ class NsrEngine(Engine[NsrState]):
 
     def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[NsrState]:
         specs = [self.check_figure(spec) for spec in figures]
-        seen: set[str] = set()
-        for spec in specs:
-            if spec.name.casefold() in seen:
-                raise RuleError(f"Two units are called {short(spec.name)}: give each unit its own name.")
-            seen.add(spec.name.casefold())
+        unique_names((spec.name for spec in specs), "unit")
         for side in self.tables.sides:
             if not any(s.side == side for s in specs):
                 raise RuleError(f"{side} has no unit: each side needs at least one.")

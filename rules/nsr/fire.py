@@ -13,16 +13,9 @@ from rules.nsr.charts import CLASSES
 from rules.nsr.deck import is_joker, label, rank_key, suit, turn_card
 from rules.nsr.hits import pick, strike
 from rules.nsr.lookup import COLUMN_LABELS, Charts
-from rules.nsr.state import (
-    Figure,
-    NsrState,
-    Unit,
-    building_named,
-    of,
-    plural,
-    unit_named,
-)
-from rules.nsr.values import blank, number, whole, yes
+from rules.nsr.state import Figure, NsrState, Unit, building_named, unit_named
+from rules.nsr.values import yes
+from rules.words import blank, number, plural, possessive, whole
 
 SMALL_ARMS = ("musket", "rifle", "carbine", "pistol")
 FIRING_ROLES = ("private", "nco", "trooper", "sapper", "key", "gunner")
@@ -58,9 +51,9 @@ def crew(unit: Unit) -> list[Figure]:
 
 def gun_block(c: Charts, state: NsrState, unit: Unit) -> str | None:
     if unit.gun_destroyed:
-        return f"{of(unit.name)} gun is destroyed."
+        return f"{possessive(unit.name)} gun is destroyed."
     if unit.formation != "manhandled":
-        return f"{of(unit.name)} gun is limbered: unlimber it (/nsr form) in a movement phase first."
+        return f"{possessive(unit.name)} gun is limbered: unlimber it (/nsr form) in a movement phase first."
     if unit.limbered_turn == state.turn:
         return f"{unit.name} limbered or unlimbered this turn, which takes the whole turn."
     hands = crew(unit)
@@ -120,7 +113,7 @@ def joker_fire(c: Charts, state: NsrState, unit: Unit, card: str, dice: DiceSour
 def _target(state: NsrState, unit: Unit, wanted: Any, doing: str) -> Unit:
     target = unit_named(state, wanted)
     if target.side == unit.side:
-        raise RuleError(f"{target.name} is on {of(unit.name)} own side: {doing} an enemy unit.")
+        raise RuleError(f"{target.name} is on {possessive(unit.name)} own side: {doing} an enemy unit.")
     if not target.standing() and not [f for f in target.figures if f.status == "wounded" and not f.in_rear]:
         raise RuleError(f"{target.name} has no figure left to hit.")
     return target
@@ -145,7 +138,7 @@ def _range(value: Any, unit: Unit, target: Unit, most: float, what: str) -> floa
     if distance > most:
         raise RuleError(f"{target.name} is out of range: {what} reaches {most:g}″, not {distance:g}″.")
     if unit.smoke and distance > unit.smoke:
-        raise RuleError(f"Smoke blocks {of(unit.name)} view beyond {unit.smoke}″ this turn (Joker Fire 4).")
+        raise RuleError(f"Smoke blocks {possessive(unit.name)} view beyond {unit.smoke}″ this turn (Joker Fire 4).")
     return distance
 
 
@@ -173,11 +166,11 @@ def plan_fire(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any])
     if not raw:
         raise RuleError(f"Name the unit {unit.name} fires at.")
     if weapon in ("ball", "grapeshot") and len(raw) > 1:
-        raise RuleError(f"{of(unit.name)} gun fires at one target, at short or long range, not both.")
+        raise RuleError(f"{possessive(unit.name)} gun fires at one target, at short or long range, not both.")
     available = _available(c, state, unit, weapon)
     counts = _split(unit, [params.get(f"firers{sfx}") for sfx, _ in raw], available)
     groups = []
-    for (sfx, wanted), count in zip(raw, counts):
+    for (sfx, wanted), count in zip(raw, counts, strict=True):
         notes: list[str] = []
         target = _target(state, unit, wanted, "fire at")
         at_wounded = sfx == "" and yes(params.get("wounded"))
@@ -329,7 +322,7 @@ def _cards(c: Charts, state: NsrState, unit: Unit, g: Group, hits: int, dice: Di
                 events.append(
                     Event(
                         "hit",
-                        f"{label(card)} → no casualty among {of(g.target.name)} crew.",
+                        f"{label(card)} → no casualty among {possessive(g.target.name)} crew.",
                         {"unit": g.target.name, "card": card, "outcome": "no_hit", "by": unit.name},
                     )
                 )
@@ -368,7 +361,7 @@ def _casualty_card(
             events.append(
                 Event(
                     "gun",
-                    f"{label(card)}: {of(target.name)} gun is destroyed.",
+                    f"{label(card)}: {possessive(target.name)} gun is destroyed.",
                     {"unit": target.name, "card": card, "by": unit.name},
                 )
             )
@@ -529,14 +522,14 @@ def pistol(
     victim = _aimed(target, aim)
     if victim is None:
         raise RuleError(f"{target.name} has no {aim} figure to aim at.")
-    die = dice.roll(6, f"{unit.name}: {of(officer.name)} pistol at {of(target.name)} {victim.name}")
+    die = dice.roll(6, f"{unit.name}: {possessive(officer.name)} pistol at {possessive(target.name)} {victim.name}")
     unit.pistols_fired.append(officer.name)
     outcome = "killed" if die >= rule.kill_on else rule.wound if die >= rule.wound_on else None
     result = "miss" if outcome is None else outcome
     events.append(
         Event(
             "pistol",
-            f"{unit.name}: {officer.name} fires a pistol at {of(target.name)} {victim.name}: "
+            f"{unit.name}: {officer.name} fires a pistol at {possessive(target.name)} {victim.name}: "
             f"{die}, {'a miss' if outcome is None else 'hit'}.",
             {
                 "unit": unit.name,

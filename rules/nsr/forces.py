@@ -12,6 +12,7 @@ from typing import Any
 from rules.core import FigureSpec, RuleError, short
 from rules.nsr.charts import NsrTables, UnitDefaults
 from rules.nsr.state import Commander, Figure, Unit
+from rules.words import match_name
 
 FORMATION_ALIASES = {
     "column": "march_column",
@@ -65,9 +66,9 @@ class Forces:
             self.kind_names.setdefault(" ".join(alias.split()).casefold(), target)
 
     def side(self, wanted: Any) -> str:
-        for side in self.t.sides:
-            if isinstance(wanted, str) and side.casefold() == wanted.strip().casefold():
-                return side
+        side = match_name(self.t.sides, wanted)
+        if side is not None:
+            return side
         raise RuleError(f"There is no side called {short(str(wanted))} in NSR: use {' or '.join(self.t.sides)}.")
 
     def troop(self, unit: str, wanted: Any) -> str:
@@ -241,7 +242,7 @@ class Forces:
         for side in self.t.sides:
             marked = [
                 u
-                for s, u in zip(specs, units)
+                for s, u in zip(specs, units, strict=True)
                 if u.side == side and self.read_stats(s.name, s.kind, s.stats)["commander"]
             ]
             if len(marked) > 1:

@@ -8,8 +8,9 @@ from typing import Any
 from rules.core import DiceSource, Event, RuleError, roll_dice
 from rules.nsr.forces import formation_name
 from rules.nsr.lookup import Charts
-from rules.nsr.state import Charge, NsrState, Unit, of, plural, unit_named
-from rules.nsr.values import blank, choice, number, yes
+from rules.nsr.state import Charge, NsrState, Unit, unit_named
+from rules.nsr.values import choice, yes
+from rules.words import blank, number, plural, possessive
 
 GOING = ("cross_country", "road")
 NO_CHARGE_TROOPS = ("artillery", "command")
@@ -177,7 +178,7 @@ def charge(
         )
     target = unit_named(state, params.get("target"))
     if target.side == unit.side:
-        raise RuleError(f"{target.name} is on {of(unit.name)} own side: charge an enemy unit.")
+        raise RuleError(f"{target.name} is on {possessive(unit.name)} own side: charge an enemy unit.")
     if target.out:
         raise RuleError(f"{target.name} is out of the fight: there is nothing to charge.")
     distance = None
@@ -229,7 +230,7 @@ def form(
             raise RuleError(f"{unit.name} is already in {_pretty(new)}.")
         if unit.troop == "artillery":
             if unit.gun_destroyed:
-                raise RuleError(f"{of(unit.name)} gun is destroyed: there is nothing to limber.")
+                raise RuleError(f"{possessive(unit.name)} gun is destroyed: there is nothing to limber.")
             unit.limbered_turn = state.turn
             notes.append("limbers its gun" if new == "limbered" else "unlimbers its gun")
         else:

@@ -13,8 +13,9 @@ from rules.nsr.hits import summary
 from rules.nsr.lookup import Charts
 from rules.nsr.morale import morale_phase, rout_moves
 from rules.nsr.movement import joker_movement
-from rules.nsr.state import NsrState, PendingChoice, Unit, of, side_units, unit_named
+from rules.nsr.state import NsrState, PendingChoice, Unit, side_units, unit_named
 from rules.nsr.towns import credit_work
+from rules.words import possessive
 
 VERB = {"movement": "move", "fire": "fire"}
 MAX_CHOICES = 25
@@ -252,5 +253,5 @@ def describe_wait(state: NsrState) -> str:
         return f"{state.active} ({VERB.get(state.phase, 'act')})"
     if state.phase == "close_combat":
         waiting_charges = pending_charges(state)
-        return f"{of(waiting_charges[0].charger)} charge: /nsr melee" if waiting_charges else "—"
+        return f"{possessive(waiting_charges[0].charger)} charge: /nsr melee" if waiting_charges else "—"
     return "—"

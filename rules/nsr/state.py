@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from rules.core import RuleError, find_figure, short
+from rules.core import RuleError, short
+from rules.words import find_name, match_name
 
 Phase = Literal["movement", "fire", "close_combat", "over"]
 Status = Literal["fit", "wounded", "killed", "captured", "ran"]
@@ -189,29 +190,17 @@ def unit_named(state: NsrState, wanted: object) -> Unit:
 
 
 def find_unit_name(names: list[str], wanted: str) -> str:
-    try:
-        return find_figure(names, wanted)
-    except RuleError:
-        raise RuleError(f"There is no unit called {short(wanted)} in this game.") from None
+    return find_name(names, wanted, "unit")
 
 
 def building_named(state: NsrState, wanted: object) -> Building:
     if not isinstance(wanted, str) or not wanted.strip():
         raise RuleError("Name a building.")
-    for b in state.buildings:
-        if b.name.casefold() == " ".join(wanted.split()).casefold():
-            return b
+    found = match_name([b.name for b in state.buildings], wanted)
+    if found is not None:
+        return next(b for b in state.buildings if b.name == found)
     raise RuleError(f"There is no building called {short(wanted)}: describe it first with /nsr building.")
 
 
 def side_units(state: NsrState, side: str) -> list[Unit]:
     return [u for u in state.units if u.side == side]
-
-
-def plural(count: int, word: str, many: str = "") -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {many or word + 's'}"
-
-
-def of(name: str) -> str:
-    """The possessive of a unit's name: ``Chasseurs'``, ``33rd Foot's``."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"

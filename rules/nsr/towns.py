@@ -9,8 +9,9 @@ from typing import Any
 from rules.core import DiceSource, Event, RuleError, short
 from rules.nsr.fire import gun_block
 from rules.nsr.lookup import Charts
-from rules.nsr.state import Building, NsrState, Unit, Work, building_named, of, plural
-from rules.nsr.values import blank, choice, whole
+from rules.nsr.state import Building, NsrState, Unit, Work, building_named
+from rules.nsr.values import choice
+from rules.words import blank, plural, possessive, whole
 
 TASKS = ("loophole", "door", "window", "wall", "rock_wall")
 SHOTS = {"ball": "ball", "grape": "grapeshot", "grapeshot": "grapeshot"}
@@ -76,7 +77,7 @@ def occupy(
     if inside + coming > building.capacity:
         raise RuleError(
             f"{building.name} holds {building.capacity} figures ({building.roof} a floor) and "
-            f"{inside} are inside: {of(unit.name)} {coming} do not fit."
+            f"{inside} are inside: {possessive(unit.name)} {coming} do not fit."
         )
     unit.building = building.name
     floors = -(-(inside + coming) // building.roof)
@@ -163,7 +164,7 @@ def bombard(
         raise RuleError(f"A gun fires ball or grape, not {short(str(params.get('shot')))}.")
     needed = c.breach_needed(shot, part)
     unit.last_fired_turn = state.turn
-    _advance(building, part, Fraction(1, needed), f"{of(unit.name)} {shot}", events)
+    _advance(building, part, Fraction(1, needed), f"{possessive(unit.name)} {shot}", events)
     return True
 
 
@@ -207,7 +208,7 @@ def credit_work(c: Charts, state: NsrState, events: list[Event]) -> None:
             events.append(
                 Event(
                     "breach",
-                    f"{of(unit.name)} work at {building.name} was interrupted: this turn does not count.",
+                    f"{possessive(unit.name)} work at {building.name} was interrupted: this turn does not count.",
                     {"building": building.name, "task": job.task, "done": False, "interrupted": True},
                 )
             )

@@ -9,12 +9,13 @@ from typing import Any
 
 from rules.core import RuleError, VictoryPayload, short
 from rules.sharpe.bound import actor, advance, require_able, require_standing
-from rules.sharpe.common import Ctx, blank, flag, names_list, plural, signed, whole, word
+from rules.sharpe.common import Ctx, flag, whole, word
 from rules.sharpe.movement import fall_over
 from rules.sharpe.profile import ability_check, current
 from rules.sharpe.schema import WEATHERS
 from rules.sharpe.state import Character, Firearm
 from rules.sharpe.wounds import fall_wound
+from rules.words import blank, match_name, names_list, plural, signed
 
 
 def jump_modifier(ctx: Ctx, height_ft: float) -> int:
@@ -270,8 +271,7 @@ def weather(ctx: Ctx, p: Mapping[str, Any]) -> None:
 def concede(ctx: Ctx, p: Mapping[str, Any]) -> None:
     side = ctx.side
     if not blank(p.get("side")):
-        wanted = str(p.get("side")).strip().casefold()
-        side = next((s for s in ctx.t.sides if s.casefold() == wanted), None)
+        side = match_name(ctx.t.sides, str(p.get("side")))
         if side is None:
             raise RuleError(f"There is no side called {short(str(p.get('side')))}.")
         if side != ctx.side and not ctx.by_gm:

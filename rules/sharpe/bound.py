@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from rules.core import BoundPayload, RuleError, VictoryPayload
-from rules.sharpe.common import Ctx, blank, plural
+from rules.sharpe.common import Ctx
 from rules.sharpe.order import roll_order
 from rules.sharpe.state import Character, Gun
 from rules.sharpe.wounds import morale_triggers, standing
+from rules.words import blank, plural
 
 #: A guard for a table where nobody can act (every man unconscious): bounds pass at most this often.
 EMPTY_BOUNDS_MAX = 50

@@ -1,10 +1,10 @@
-"""What every Sharpe module shares: the context of one action, figure lookups, option parsing, words."""
+"""What every Sharpe module shares: the context of one action, figure lookups, Sharpe's option readers."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from rules import words
 from rules.core import Context, RuleError, find_figure, short
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, Contact, Gun, SharpeState
@@ -100,72 +100,30 @@ class Ctx(Context[SharpeState, SharpeTables]):
         return contact.b if contact.a == name else contact.a
 
 
-# --- options -------------------------------------------------------------------------------------
-
-
-def blank(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
+# --- options: Sharpe's bounds and sentences over the shared readers ------------------------------
 
 
 def number(value: Any, message: str, *, lowest: float = 0.0) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise RuleError(message)
-    if value < lowest or value > 10_000:
-        raise RuleError(message)
-    return float(value)
+    """A distance or a height: ``lowest`` (0) to 10,000."""
+    return words.number(value, message, lowest=lowest, highest=10_000)
 
 
 def whole(value: Any, message: str, *, lowest: int = -100, highest: int = 100) -> int:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not lowest <= value <= highest:
-        raise RuleError(message)
-    return value
+    return words.whole(value, message, lowest=lowest, highest=highest)
 
 
 def flag(value: Any, name: str) -> bool:
-    if value is None:
-        return False
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().casefold() in ("yes", "true", "no", "false"):
-        return value.strip().casefold() in ("yes", "true")
-    raise RuleError(f"Give {name} as yes or no.")
+    return words.flag(value, f"Give {name} as yes or no.")
 
 
 def word(value: Any, allowed: tuple[str, ...] | list[str], name: str, default: str | None = None) -> str:
-    if blank(value):
+    """One of ``allowed`` (keys such as ``left_arm``; typed as "Left arm"), or ``default`` when not given."""
+    if words.blank(value):
         if default is None:
             raise RuleError(f"Give {name}: one of {', '.join(allowed)}.")
         return default
-    text = "_".join(str(value).split()).casefold()
-    if text not in allowed:
-        raise RuleError(f"{short(str(value))} is not a {name}: use one of {', '.join(allowed)}.")
-    return text
-
-
-def names_list(value: Any) -> list[str]:
-    """``"Dubois, Leclerc and Martin"`` as names (commas, semicolons or 'and' between them)."""
-    if blank(value):
-        return []
-    text = str(value).replace(";", ",").replace(" and ", ",")
-    return [part.strip() for part in text.split(",") if part.strip()]
-
-
-# --- words ---------------------------------------------------------------------------------------
-
-
-def inches(value: float) -> str:
-    return f"{value:g}″"
-
-
-def signed(value: int) -> str:
-    return f"+{value}" if value >= 0 else f"−{abs(value)}"
+    return words.choice(value, allowed, f"{short(str(value))} is not a {name}: use one of {', '.join(allowed)}.")
 
 
 def mods_text(mods: list[tuple[str, int]]) -> str:
-    return "".join(f" {signed(v)} {label}" for label, v in mods if v)
-
-
-def plural(count: int, one: str, many: str = "") -> str:
-    return f"{count} {one}" if count == 1 else f"{count} {many or one + 's'}"
+    return "".join(f" {words.signed(v)} {label}" for label, v in mods if v)

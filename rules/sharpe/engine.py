@@ -25,7 +25,6 @@ from rules.core import (
     RuleError,
     WoundPayload,
     payload_of,
-    short,
 )
 from rules.sharpe import actions, melee, movement, shooting
 from rules.sharpe.board import board
@@ -38,6 +37,7 @@ from rules.sharpe.profile import Roster
 from rules.sharpe.schema import SharpeTables, table_problems
 from rules.sharpe.state import Gun, SharpeState
 from rules.tables import load_tables
+from rules.words import unique_names
 
 SLUG = "sharpe"
 TITLE = "Sharpe's Skirmish"
@@ -132,11 +132,7 @@ class SharpeEngine(Engine[SharpeState]):
         for side in self.tables.sides:
             if not any(f.side == side and not self.tables.kinds[f.kind].piece for f in figures):
                 raise RuleError(f"The {side} need at least one character to fight.")
-        seen: set[str] = set()
-        for f in figures:
-            if f.name.casefold() in seen:
-                raise RuleError(f"Two figures are called {short(f.name)}: give each figure its own name.")
-            seen.add(f.name.casefold())
+        unique_names(f.name for f in figures)
 
     # --- protocol: play
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.core import DecisionPayload, RuleError
 from rules.sharpe.bound import actor, require_standing
-from rules.sharpe.common import Ctx, blank, flag, mods_text, whole, word
+from rules.sharpe.common import Ctx, flag, mods_text, whole, word
 from rules.sharpe.decisions import LABELS, decision_of
 from rules.sharpe.profile import (
     Roster,
@@ -32,6 +32,7 @@ from rules.sharpe.wounds import (
     severity_for,
     severity_text,
 )
+from rules.words import blank
 
 SIDES = ("front", "right", "left", "rear")
 BLOWS = ("punch", "kick", "headbutt")

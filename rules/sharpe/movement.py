@@ -7,10 +7,11 @@ from typing import Any
 
 from rules.core import RuleError
 from rules.sharpe.bound import actor, require_able, require_standing
-from rules.sharpe.common import Ctx, flag, inches, names_list, number, whole, word
+from rules.sharpe.common import Ctx, flag, number, whole, word
 from rules.sharpe.profile import ability_check, wound_reduction
 from rules.sharpe.state import Character
 from rules.sharpe.wounds import control_check, fall_wound
+from rules.words import inches, names_list
 
 EPSILON = 1e-9
 FOOT_ORDER = ("crawl", "walk", "run")

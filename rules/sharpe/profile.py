@@ -10,6 +10,7 @@ from rules.core import DiceSource, Event, FigureSpec, RuleError, short
 from rules.sharpe.common import Ctx, mods_text
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, Firearm, Horse
+from rules.words import flag, match_name
 
 STAT_KEYS = {
     "i": "I",
@@ -30,8 +31,6 @@ STAT_KEYS = {
     "horse": "horse",
     "mounted": "horse",
 }
-YES = ("yes", "true", "1", "y", "on")  # the same words NSR and YASG take
-NO = ("no", "false", "0", "n", "off")
 
 
 def fold(text: str) -> str:
@@ -53,9 +52,9 @@ class Roster:
         self.weapon_names.setdefault("french carbine", "carbine")
 
     def side(self, wanted: Any) -> str:
-        for side in self.t.sides:
-            if isinstance(wanted, str) and side.casefold() == wanted.strip().casefold():
-                return side
+        side = match_name(self.t.sides, wanted)
+        if side is not None:
+            return side
         raise RuleError(f"There is no side called {short(str(wanted))} in Sharpe: use {' or '.join(self.t.sides)}.")
 
     def kind(self, name: str, wanted: Any) -> str:
@@ -108,10 +107,10 @@ class Roster:
                 raise RuleError(f"{short(name)} cannot carry an artillery piece: add the gun as a figure of kind gun.")
             return "+".join(dict.fromkeys(names))
         if key == "horse":
-            text = str(value).strip().casefold()
-            if text not in YES + NO:
-                raise RuleError(f"Give {short(name)}'s horse as yes or no.")
-            return "yes" if text in YES else "no"
+            message = f"Give {short(name)}'s horse as yes or no."
+            if value is None:
+                raise RuleError(message)
+            return "yes" if flag(value, message) else "no"
         low, high = self.t.given_firing_range if key == "F" else self.t.given_ability_range
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise RuleError(f"{short(name)}'s {key} must be a whole number from {low} to {high}.")

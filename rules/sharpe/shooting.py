@@ -9,18 +9,7 @@ from typing import Any
 
 from rules.core import RuleError
 from rules.sharpe.bound import actor, require_standing
-from rules.sharpe.common import (
-    PART_WORDS,
-    Ctx,
-    blank,
-    flag,
-    inches,
-    mods_text,
-    names_list,
-    number,
-    whole,
-    word,
-)
+from rules.sharpe.common import PART_WORDS, Ctx, flag, mods_text, number, whole, word
 from rules.sharpe.decisions import decision_of
 from rules.sharpe.profile import (
     Roster,
@@ -39,6 +28,7 @@ from rules.sharpe.wounds import (
     severity_for,
     severity_text,
 )
+from rules.words import blank, inches, names_list
 
 COVERS = ("none", "soft", "hard")
 TARGET_SIDES = ("front", "left", "right")

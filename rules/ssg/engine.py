@@ -25,7 +25,7 @@ from rules.core import (
 from rules.ssg.data import D6, SsgFigure, SsgState, SsgTables, table_problems
 from rules.ssg.play import HANDLERS, Ctx, contacts_of, lost, pair_text, phase_event
 from rules.tables import load_tables
-from rules.words import inches, match_name
+from rules.words import inches, match_name, unique_names
 
 __all__ = ["SLUG", "TITLE", "SsgEngine", "SsgState", "make_engine"]
 
@@ -112,11 +112,7 @@ class SsgEngine(Engine[SsgState]):
             count = sum(1 for f in figures if f.side == side)
             if count != need:
                 raise RuleError(f"Each side needs {need} figures: {side} has {count}.")
-        seen: set[str] = set()
-        for f in figures:
-            if f.name.casefold() in seen:
-                raise RuleError(f"Two figures are called {short(f.name)}: give each figure its own name.")
-            seen.add(f.name.casefold())
+        unique_names(f.name for f in figures)
 
     def _roll_off(self, dice: DiceSource) -> tuple[list[Event], str]:
         """Dice order: d6 for the first side, d6 for the second, repeated on a tie."""

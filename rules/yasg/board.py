@@ -8,6 +8,7 @@ corners: distance is counted in orthogonal steps, adjacency is orthogonal (A-YAS
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -245,7 +246,7 @@ class Field:
 
     def path_cost(self, path: list[Square]) -> tuple[int, list[str]]:
         total, reasons = 0, []
-        for a, b in zip(path, path[1:]):
+        for a, b in itertools.pairwise(path):
             cost, why = self.step_cost(a, b)
             total += cost
             reasons.extend(why)
@@ -274,7 +275,7 @@ class Field:
                 if there in best and best[there] <= key:
                     continue
                 best[there] = key
-                heapq.heappush(queue, (total, steps + 1, path + [there]))
+                heapq.heappush(queue, (total, steps + 1, [*path, there]))
         return None
 
     def passable(self, square: Square, side: str, through_friends: bool) -> bool:

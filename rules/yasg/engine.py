@@ -30,7 +30,7 @@ from rules.core import (
     short,
 )
 from rules.tables import load_tables
-from rules.words import flag, joined, match_name, plural
+from rules.words import flag, joined, match_name, plural, unique_names
 from rules.yasg import play, setup
 from rules.yasg.board import square_name
 from rules.yasg.common import Ctx, phase_event
@@ -191,11 +191,7 @@ class YasgEngine(Engine[YasgState]):
             leaders = [f.name for f in figures if f.side == side and f.stats.get("leader") == "yes"]
             if len(leaders) > 1:
                 raise RuleError(f"{side} has {len(leaders)} Leaders ({joined(leaders)}): one figure leads each side.")
-        seen: set[str] = set()
-        for f in figures:
-            if f.name.casefold() in seen:
-                raise RuleError(f"Two figures are called {short(f.name)}: give each figure its own name.")
-            seen.add(f.name.casefold())
+        unique_names(f.name for f in figures)
 
     def _leaders(self, state: YasgState) -> list[Event]:
         """A side that named no Leader is led by its first figure of the best class."""

@@ -6,6 +6,7 @@ per firer, rolled at once, its damage kept until the fire phase ends (A-YASG-16)
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -120,8 +121,8 @@ def _plan(
         if path is None:
             _unreachable(ctx, field, fig, start, goal, reach, through)
     else:
-        path = [start] + squares
-        for a, b in zip(path, path[1:]):
+        path = [start, *squares]
+        for a, b in itertools.pairwise(path):
             if not adjacent(a, b):
                 raise RuleError(
                     f"{square_name(a)} to {square_name(b)} is not a step through a side: "
@@ -345,7 +346,7 @@ def _start_fire(ctx: Ctx, state: YasgState) -> list[Event]:
     }
     if not any(able.values()):
         text = f"Turn {state.turn} · fire phase: no figure can fire."
-        return [phase_event(state, text)] + _end_fire(ctx, state)
+        return [phase_event(state, text), *_end_fire(ctx, state)]
     order = state.initiative or state.sides
     lines = [f"{s.title()}: {joined(able[s]) if able[s] else 'no shots'}" for s in order]
     text = f"Turn {state.turn} · fire phase (simultaneous). Able to fire — {'; '.join(lines)}. Each side ends with /yasg next."
@@ -487,7 +488,7 @@ def _fight(ctx: Ctx, state: YasgState, field: Field, fig: YasgFigure, enemy: Yas
     number, why = ctx.judge.combat_class(state, field, fig, enemy)
     need = ctx.judge.combat_need(number)
     letter = ctx.judge.letter(number)
-    terms = ", ".join([f"class {letter}"] + why)
+    terms = ", ".join([f"class {letter}", *why])
     data: dict[str, Any] = {"figure": fig.name, "target": enemy.name, "class": letter, "needed": need, "why": why}
     if need > D10:
         return Event("fight", f"{fig.name} fights {enemy.name} ({terms}): cannot hit.", {**data, "hit": False})
