@@ -1,25 +1,28 @@
-"""One engine action applied: acted, logged with its dice, saved, and answered.
+"""A ruleset's action (``/sharpe shoot …``): loaded, checked, acted, logged with its dice, saved, answered.
 
-Every way an action reaches a game goes through :meth:`Actions.apply`: a player's command, a
-decision answered (by button, by /decide, by the game master for an absent player) and a turn
-passed when its deadline runs out.
+:meth:`Actions.act` is the whole path of a player's action, the command sent most: its database
+side is :class:`bot.store.play.Play`. Every other way an action reaches a game goes through
+:meth:`Actions.apply` too: a decision answered (by button, by /decide, by the game master for an
+absent player) and a turn passed when its deadline runs out.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from bot.app.access import engine_of
+from bot.app.access import NO_CAMPAIGN, engine_of, must_play
 from bot.app.aftermath import Aftermath
 from bot.app.context import Context
 from bot.app.decisions import open_decision
 from bot.app.entries import log_entry
-from bot.app.replies import Caller, Reply, mentions
+from bot.app.replies import Caller, Refusal, Reply, mentions
 from bot.dice import RecordingDice
 from bot.render.cards import action_cards, board_card, board_files
 from bot.store import Unit
 from bot.store.records import Campaign, Game, LogEntry
+from rules import RULESETS
 from rules.core import Action, Engine, Outcome
 
 
@@ -36,6 +39,51 @@ class Actions:
     def __init__(self, ctx: Context, aftermath: Aftermath) -> None:
         self.ctx = ctx
         self.aftermath = aftermath
+
+    async def act(
+        self, caller: Caller, ruleset: str, action_name: str, params: Mapping[str, Any], command: str
+    ) -> Reply:
+        """One phase action of a ruleset (``/ssg shoot ...``), applied once and logged with its dice."""
+        async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
+            loaded = await u.play.load_for_action(
+                caller.guild_id, caller.channel_id, caller.user_id, caller.display_name, caller.interaction_id
+            )
+            if loaded is None:
+                raise Refusal(NO_CAMPAIGN)
+            campaign, member, game = loaded.campaign, must_play(loaded.member), loaded.game
+            if campaign.ruleset != ruleset:
+                raise Refusal(
+                    f"This channel plays {RULESETS[campaign.ruleset][1]}: use /{campaign.ruleset} commands here."
+                )
+            if game is None:
+                latest = await u.games.latest(campaign.id)
+                if latest is not None and latest.winner:
+                    raise Refusal(
+                        f"The game is over: {latest.winner} won. The game master can start another with /game start."
+                    )
+                raise Refusal("No game is in progress: the game master starts one with /game start.")
+            if loaded.applied and caller.interaction_id is not None:
+                again = await replayed(u, caller.interaction_id)
+                if again is not None:
+                    return again
+            engine = engine_of(campaign)
+            if loaded.waiting is not None and action_name not in getattr(engine, "free_actions", ()):
+                decision = await u.decisions.get(loaded.waiting)
+                assert decision is not None
+                raise Refusal(f"Waiting for {decision.decider} to decide: {decision.prompt}")
+            state = self.ctx.states.load(engine, game)
+            is_gm = campaign.gm_id == caller.user_id
+            side = member.side
+            if is_gm:
+                turn = engine.whose_turn(state)
+                if turn is not None and side != turn:
+                    side = turn  # the game master acts for the side whose turn it is
+                else:
+                    is_gm = member.side is None
+            action = Action(action_name, side, dict(params), is_gm)
+            return await self.apply(
+                u, campaign, game, caller, action, command, state=state, seq=loaded.last_seq + 1, engine=engine
+            )
 
     async def apply(
         self,
@@ -81,8 +129,8 @@ class Actions:
             rolled=dice.rolled,
             action=logged,
         )
-        await u.log.append(entry)
-        game = await u.games.save_state(game, engine.dump_state(outcome.state))
+        await u.play.append_action(entry)
+        game = await u.play.save_state(game, engine.dump_state(outcome.state))
         if not engine.finished(outcome.state):  # a battle's close works on its final state: built afresh when read
             u.on_commit(partial(self.ctx.states.keep, game.id, game.version, engine, outcome.state))
         title = f"{(action.side or 'Game master').title()} · {action.name}"

@@ -51,7 +51,7 @@ class Aftermath:
             stats = dict(result.stats) if result.stats is not None else figure.stats
             await u.figures.save(replace(figure, history=[*figure.history, entry], status=result.status, stats=stats))
         caller = Caller(campaign.gm_id, "the rules", campaign.guild_id, campaign.channel_id, None)
-        await u.log.append(
+        await u.play.append_action(
             log_entry(
                 game,
                 await u.log.next_seq(game.id),

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from bot.app.access import (
     battles_fought,
-    campaign_and_player,
     campaign_of,
     engine_of,
     player_of,
     require_gm,
 )
-from bot.app.actions import Actions, replayed
+from bot.app.actions import Actions
 from bot.app.aftermath import AFTERMATH_COMMAND, Aftermath
 from bot.app.context import Context
 from bot.app.decisions import open_decision
@@ -23,8 +21,7 @@ from bot.dice import RecordingDice
 from bot.render.cards import board_card, board_files
 from bot.store import Unit
 from bot.store.records import Campaign, Figure, Game
-from rules import RULESETS
-from rules.core import Action, FigureSpec, short, to_data
+from rules.core import FigureSpec, short, to_data
 
 
 class GameCommands:
@@ -62,7 +59,7 @@ class GameCommands:
                 rolled=dice.rolled,
                 action={"start": [to_data(spec) for spec in specs]},
             )
-            await u.log.append(entry)
+            await u.play.append_action(entry)
             reply = await self.actions.answer(u, campaign, engine, game, entry, caller, None, outcome, "Game on", None)
             if home and reply.cards:
                 reply.cards[0].fields.append(("Staying home", ", ".join(home), False))
@@ -72,48 +69,6 @@ class GameCommands:
                 reply.cards.append(board_card(title, board))
                 reply.files = board_files(board)
         return reply
-
-    async def act(
-        self, caller: Caller, ruleset: str, action_name: str, params: Mapping[str, Any], command: str
-    ) -> Reply:
-        """One phase action of a ruleset (``/ssg shoot ...``), applied once and logged with its dice."""
-        async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
-            campaign, member = await campaign_and_player(u, caller)
-            if campaign.ruleset != ruleset:
-                raise Refusal(
-                    f"This channel plays {RULESETS[campaign.ruleset][1]}: use /{campaign.ruleset} commands here."
-                )
-            game = await u.games.in_progress(campaign.id, lock=True)
-            if game is None:
-                latest = await u.games.latest(campaign.id)
-                if latest is not None and latest.winner:
-                    raise Refusal(
-                        f"The game is over: {latest.winner} won. The game master can start another with /game start."
-                    )
-                raise Refusal("No game is in progress: the game master starts one with /game start.")
-            applied, waiting, last_seq = await u.log.action_context(game.id, caller.interaction_id)
-            if applied and caller.interaction_id is not None:
-                again = await replayed(u, caller.interaction_id)
-                if again is not None:
-                    return again
-            engine = engine_of(campaign)
-            if waiting is not None and action_name not in getattr(engine, "free_actions", ()):
-                decision = await u.decisions.get(waiting)
-                assert decision is not None
-                raise Refusal(f"Waiting for {decision.decider} to decide: {decision.prompt}")
-            state = self.ctx.states.load(engine, game)
-            is_gm = campaign.gm_id == caller.user_id
-            side = member.side
-            if is_gm:
-                turn = engine.whose_turn(state)
-                if turn is not None and side != turn:
-                    side = turn  # the game master acts for the side whose turn it is
-                else:
-                    is_gm = member.side is None
-            action = Action(action_name, side, dict(params), is_gm)
-            return await self.actions.apply(
-                u, campaign, game, caller, action, command, state=state, seq=last_seq + 1, engine=engine
-            )
 
     async def game_status(self, caller: Caller) -> Reply:
         async with self.ctx.store.transaction() as u:
@@ -146,7 +101,7 @@ class GameCommands:
             if record.user_id != caller.user_id and campaign.gm_id != caller.user_id:
                 raise Refusal("Only the player who made the last action, or the game master, may undo it.")
             await self.aftermath.revert_battle(u, campaign, game)
-            game = await u.games.save_state(game, record.state_before)
+            game = await u.play.save_state(game, record.state_before)
             if game.status != "active" or game.winner is not None:
                 game = await u.games.set_outcome(game, status="active", winner=None, ended_at=None)
             await u.log.mark_undone(record.id)

@@ -67,7 +67,7 @@ class RollCommands:
                     rolled=dice.rolled,
                     secret=secret,
                 )
-                await u.log.append(entry)
+                await u.play.append_action(entry)
         if secret:
             card = Card(
                 title=f"{SECRET} Secret roll: {result.expression}",

@@ -34,9 +34,7 @@ __all__ = ["App", "clean_name", "command_line", "format_stats", "parse_stats"]
 class App:
     """Every command of Skirmish GM, independent of the front-end."""
 
-    def __init__(
-        self, store: Store, dice: Callable[[], DiceSource], *, clock: Callable[[], datetime] = utcnow
-    ) -> None:
+    def __init__(self, store: Store, dice: Callable[[], DiceSource], *, clock: Callable[[], datetime] = utcnow) -> None:
         self.ctx = Context(store, dice, clock)
         self.aftermath = Aftermath(self.ctx)
         self.actions = Actions(self.ctx, self.aftermath)
@@ -67,7 +65,7 @@ class App:
         self.rules_show = self.exchange.rules_show
         self.rules_clear = self.exchange.rules_clear
         self.game_start = self.games.game_start
-        self.act = self.games.act
+        self.act = self.actions.act
         self.game_status = self.games.game_status
         self.game_undo = self.games.game_undo
         self.game_end = self.games.game_end

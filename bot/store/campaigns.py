@@ -4,25 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, bindparam, insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 
 from bot.store.columns import build, campaigns, columns_of, members
+from bot.store.play import HERE, RENAME_MEMBER, Play
 from bot.store.records import Campaign, Member
 from bot.store.schema import utcnow
 from bot.store.tx import Tx
 
 _CAMPAIGN = columns_of(campaigns, Campaign)
 _MEMBER = columns_of(members, Member)
-#: The channel's active campaign, and the caller's membership in it.
-HERE = and_(
-    campaigns.c.guild_id == bindparam("guild"),
-    campaigns.c.channel_id == bindparam("channel"),
-    campaigns.c.active.is_(True),
-)
-CALLERS_MEMBERSHIP = and_(members.c.campaign_id == campaigns.c.id, members.c.user_id == bindparam("user"))
-
 CAMPAIGN_HERE = select(*_CAMPAIGN).where(HERE)
-CAMPAIGN_AND_MEMBER = select(*_CAMPAIGN, *_MEMBER).outerjoin(members, CALLERS_MEMBERSHIP).where(HERE)
 ACTIVE_IN_CHANNEL = select(*_CAMPAIGN).where(
     campaigns.c.channel_id == bindparam("channel"), campaigns.c.active.is_(True)
 )
@@ -45,9 +37,6 @@ SET_HOUSE_RULES = (
 MEMBER = select(*_MEMBER).where(members.c.campaign_id == bindparam("campaign"), members.c.user_id == bindparam("user"))
 MEMBERS = select(*_MEMBER).where(members.c.campaign_id == bindparam("campaign")).order_by(members.c.id)
 INSERT_MEMBER = insert(members).returning(members.c.id)
-RENAME_MEMBER = (
-    update(members).where(members.c.id == bindparam("member")).values(display_name=bindparam("display_name"))
-)
 SET_MEMBER = (
     update(members)
     .where(members.c.id == bindparam("member"))
@@ -77,12 +66,8 @@ class Campaigns:
     async def here_with_member(
         self, guild_id: int, channel_id: int, user_id: int
     ) -> tuple[Campaign, Member | None] | None:
-        """The channel's active campaign and the user's membership in it, in one query (the hot path)."""
-        row = await self._tx.first(CAMPAIGN_AND_MEMBER, {"user": user_id, "guild": guild_id, "channel": channel_id})
-        if row is None:
-            return None
-        member = None if row[len(_CAMPAIGN)] is None else build(Member, row, len(_CAMPAIGN))
-        return build(Campaign, row), member
+        """The channel's active campaign and the user's membership in it, in one query."""
+        return await Play(self._tx).campaign_and_member(guild_id, channel_id, user_id)
 
     async def active_in_channel(self, channel_id: int) -> Campaign | None:
         row = await self._tx.first(ACTIVE_IN_CHANNEL, {"channel": channel_id})

@@ -22,6 +22,7 @@ transaction, read the game with a statement that says ``with_for_update()``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import sqlite3
@@ -381,10 +382,8 @@ def _background_priority() -> None:
     that commands leave over, not share a core with the event loop. A PASSIVE checkpoint never
     holds a lock a writer waits for, so running it slowly delays no command.
     """
-    try:
+    with contextlib.suppress(AttributeError, OSError):  # not Linux, or not allowed: the usual priority
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-    except (AttributeError, OSError):  # not Linux, or not allowed: it runs at the usual priority
-        pass
 
 
 def _checkpoint(path: str) -> None:

@@ -13,14 +13,14 @@ from sqlalchemy import bindparam, func, insert, select, update
 
 from bot.store.columns import build, columns_of, games
 from bot.store.errors import Conflict
+from bot.store.play import GAME_IN_PROGRESS, GAME_IN_PROGRESS_LOCKED
 from bot.store.records import Game
-from bot.store.schema import GAME_IN_PLAY, utcnow
+from bot.store.schema import utcnow
 from bot.store.tx import Tx
 
 _GAME = columns_of(games, Game)
-IN_PROGRESS = select(*_GAME).where(games.c.campaign_id == bindparam("campaign"), GAME_IN_PLAY)
-#: The same, row-locked on PostgreSQL for a change (SQLite's transaction holds the write lock already).
-IN_PROGRESS_LOCKED = IN_PROGRESS.with_for_update()
+IN_PROGRESS = GAME_IN_PROGRESS
+IN_PROGRESS_LOCKED = GAME_IN_PROGRESS_LOCKED
 LATEST = select(*_GAME).where(games.c.campaign_id == bindparam("campaign")).order_by(games.c.id.desc()).limit(1)
 LATEST_LOCKED = LATEST.with_for_update()
 BY_ID = select(*_GAME).where(games.c.id == bindparam("game"))
@@ -30,12 +30,6 @@ NUMBERS = select(games.c.number).where(games.c.campaign_id == bindparam("campaig
 LAST_NUMBER = select(func.max(games.c.number)).where(games.c.campaign_id == bindparam("campaign"))
 COUNT = select(func.count()).select_from(games).where(games.c.campaign_id == bindparam("campaign"))
 INSERT = insert(games).returning(games.c.id)
-_STATE = games.c.state.type
-SAVE_STATE = (
-    update(games)
-    .where(games.c.id == bindparam("game"), games.c.version == bindparam("seen"))
-    .values(state=bindparam("new_state", type_=_STATE), version=games.c.version + 1)
-)
 SET_OUTCOME = (
     update(games)
     .where(games.c.id == bindparam("game"), games.c.version == bindparam("seen"))
@@ -96,15 +90,7 @@ class Games:
         )
         return Game(game_id, campaign_id, number, "active", state, 1, None)
 
-    async def save_state(self, game: Game, state: dict[str, Any]) -> Game:
-        """``state`` written over the game's, if the game is still at the version it was read at."""
-        if await self._tx.run(SAVE_STATE, {"game": game.id, "seen": game.version, "new_state": state}) != 1:
-            raise Conflict(f"game {game.id} changed under this transaction (version {game.version})")
-        return Game(game.id, game.campaign_id, game.number, game.status, state, game.version + 1, game.winner)
-
-    async def set_outcome(
-        self, game: Game, *, status: str, winner: str | None, ended_at: datetime | None
-    ) -> Game:
+    async def set_outcome(self, game: Game, *, status: str, winner: str | None, ended_at: datetime | None) -> Game:
         """The game ended (``status="ended"``, with its winner if any) or back in play (``"active"``)."""
         params = {
             "game": game.id,

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, func, select, update
 
 from bot.dice import RolledDie
-from bot.store.columns import actions, decisions, events, rolls
-from bot.store.records import LogEntry, LoggedAction
-from bot.store.schema import utcnow
+from bot.store.columns import actions, events, rolls
+from bot.store.play import APPLIED, LAST_SEQ
+from bot.store.records import LoggedAction
 from bot.store.tx import Tx
 from rules.core import Event
 
@@ -35,16 +35,6 @@ _ACTION = [
         "created_at",
     )
 ]
-APPLIED = select(actions.c.id).where(actions.c.interaction_id == bindparam("interaction")).scalar_subquery()
-LAST_SEQ = select(func.max(actions.c.seq)).where(actions.c.game_id == bindparam("game")).scalar_subquery()
-OPEN_DECISION = (
-    select(decisions.c.id)
-    .where(decisions.c.game_id == bindparam("game"), decisions.c.status == "open")
-    .limit(1)
-    .scalar_subquery()
-)
-#: Before an action: was this interaction applied already, does a decision wait, the log's last seq.
-ACTION_CONTEXT = select(APPLIED, OPEN_DECISION, LAST_SEQ)
 #: Before a free roll: was this interaction applied already, and the log's last seq.
 ROLL_CONTEXT = select(APPLIED, LAST_SEQ)
 NEXT_SEQ = select(LAST_SEQ)
@@ -85,22 +75,12 @@ ROLLS_OF_GAME = (
     .where(actions.c.game_id == bindparam("game"))
     .order_by(rolls.c.action_id, rolls.c.seq)
 )
-INSERT_ACTION = insert(actions).returning(actions.c.id)
-INSERT_EVENTS = insert(events)
-INSERT_ROLLS = insert(rolls)
 MARK_UNDONE = update(actions).where(actions.c.id == bindparam("entry")).values(undone=True)
 
 
 class Log:
     def __init__(self, tx: Tx) -> None:
         self._tx = tx
-
-    async def action_context(self, game_id: int, interaction_id: int | None) -> tuple[bool, int | None, int]:
-        """Was this interaction applied already, the open decision's id, and the log's last seq."""
-        row = await self._tx.first(ACTION_CONTEXT, {"interaction": interaction_id, "game": game_id})
-        assert row is not None
-        applied, waiting, last_seq = row
-        return applied is not None and interaction_id is not None, waiting, last_seq or 0
 
     async def roll_context(self, game_id: int, interaction_id: int | None) -> tuple[bool, int]:
         """Was this interaction applied already, and the log's last seq."""
@@ -114,52 +94,6 @@ class Log:
 
     async def count(self, game_id: int) -> int:
         return int(await self._tx.scalar(COUNT, {"game": game_id}) or 0)
-
-    async def append(self, entry: LogEntry) -> int:
-        """Write an entry with its events and dice; its id."""
-        action_id = int(
-            await self._tx.scalar(
-                INSERT_ACTION,
-                {
-                    "game_id": entry.game_id,
-                    "seq": entry.seq,
-                    "interaction_id": entry.interaction_id,
-                    "user_id": entry.user_id,
-                    "side": entry.side,
-                    "by_gm": entry.by_gm,
-                    "command": entry.command[:2000],
-                    "action": entry.action,
-                    "state_before": entry.state_before,
-                    "undone": False,
-                    "created_at": utcnow(),
-                },
-            )
-        )
-        if entry.events:
-            await self._tx.run(
-                INSERT_EVENTS,
-                [
-                    {"action_id": action_id, "seq": i, "kind": e.kind, "text": e.text, "data": dict(e.data)}
-                    for i, e in enumerate(entry.events)
-                ],
-            )
-        if entry.rolls:
-            await self._tx.run(
-                INSERT_ROLLS,
-                [
-                    {
-                        "action_id": action_id,
-                        "seq": i,
-                        "kind": r.kind,
-                        "sides": r.sides,
-                        "value": r.value,
-                        "reason": r.reason,
-                        "secret": entry.secret,
-                    }
-                    for i, r in enumerate(entry.rolls)
-                ],
-            )
-        return action_id
 
     async def applied(self, interaction_id: int) -> LoggedAction | None:
         """The entry an interaction wrote, with its events and dice (a repeated delivery)."""

@@ -140,9 +140,12 @@ class LoggedAction:
 
 @dataclass(frozen=True)
 class ActionContext:
-    """What an action needs before the engine sees it, read together: the game in progress (locked),
-    whether this interaction was applied already, the open decision's id, and the log's last seq."""
+    """What an action needs before the engine sees it, read together: the channel's campaign, the
+    caller's membership, the game in progress (locked), whether this interaction was applied
+    already, the open decision's id, and the log's last seq."""
 
+    campaign: Campaign
+    member: Member | None
     game: Game | None
     applied: bool
     waiting: int | None

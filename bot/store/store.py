@@ -4,9 +4,10 @@
     async with store.transaction() as unit:    # one command, one transaction
         campaign = await unit.campaigns.here(guild_id, channel_id)
         game = await unit.games.in_progress(campaign.id, lock=True)
-        game = await unit.games.save_state(game, new_state)
+        game = await unit.play.save_state(game, new_state)
 
-A :class:`Unit` is one transaction, offered as the tables in the application's words; each method
+A :class:`Unit` is one transaction, offered as the tables in the application's words (and the
+action path, the command sent most, as one part of its own: :mod:`bot.store.play`); each method
 takes and returns plain frozen records (:mod:`bot.store.records`). SQLite and PostgreSQL are behind
 the same interface (SQLite's statements run straight on its driver, see :mod:`bot.store.tx`), and
 database trouble comes out of a transaction as :class:`Conflict` or :class:`Busy` (sentences a
@@ -31,6 +32,7 @@ from bot.store.exchange import Exchange
 from bot.store.figures import Figures
 from bot.store.games import Games
 from bot.store.log import Log
+from bot.store.play import Play
 from bot.store.reports import Reports
 from bot.store.tx import Tx
 
@@ -40,6 +42,7 @@ class Unit:
 
     def __init__(self, tx: Tx) -> None:
         self.tx = tx
+        self.play = Play(tx)
         self.campaigns = Campaigns(tx)
         self.members = Members(tx)
         self.figures = Figures(tx)

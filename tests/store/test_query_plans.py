@@ -10,30 +10,25 @@ import pytest
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.sql import Executable
 
-from bot.app import base, games, pace, rolls, rows
-from bot.store import database
+from bot.store import campaigns, deadlines, decisions, figures, games, log, play
 from bot.store.database import Database, sqlite_url
 from bot.store.schema import written
 
+#: The store's statements behind the commands players send most (one statement each since the
+#: ORM's lookups and their plain twins became one store).
 HOT = {
-    "the channel's campaign and the caller's membership": (base.CAMPAIGN_AND_MEMBER, ["campaigns", "members"]),
-    "the channel's campaign": (base.CAMPAIGN_HERE, ["campaigns"]),
-    "the campaign's game, locked": (database._LOCK_ACTIVE_GAME, ["games"]),
-    "the campaign's game": (base.ACTIVE_GAME, ["games"]),
-    "an action's context": (games.ACTION_CONTEXT, ["actions", "decisions", "actions"]),
-    "a roll's context": (rolls.ROLL_CONTEXT, ["actions", "actions"]),
-    "the channel's campaign and the caller's membership, plainly": (
-        rows.CAMPAIGN_AND_MEMBER_ROW,
-        ["campaigns", "members"],
-    ),
-    "the channel's campaign, plainly": (rows.CAMPAIGN_ROW, ["campaigns"]),
-    "the campaign's game, plainly": (rows.ACTIVE_GAME_ROW, ["games"]),
-    "the campaign's game, plainly and locked": (rows.LOCKED_GAME_ROW, ["games"]),
-    "the campaign's last game": (rows.LATEST_GAME_ROW, ["games"]),
-    "the open decision": (rows.OPEN_DECISION_ROW, ["decisions"]),
-    "a side's players": (rows.SIDE_USER_IDS, ["members"]),
-    "the game master": (rows.GM_USER_IDS, ["members"]),
-    "the roster's names": (rolls.ROSTER_NAMES, ["figures"]),
+    "the channel's campaign and the caller's membership": (play.CAMPAIGN_AND_MEMBER, ["campaigns", "members"]),
+    "the channel's campaign": (campaigns.CAMPAIGN_HERE, ["campaigns"]),
+    "the campaign's game, locked": (games.IN_PROGRESS_LOCKED, ["games"]),
+    "the campaign's game": (games.IN_PROGRESS, ["games"]),
+    "an action's context": (play.ACTION_CONTEXT, ["actions", "decisions", "actions"]),
+    "a roll's context": (log.ROLL_CONTEXT, ["actions", "actions"]),
+    "the campaign's last game": (games.LATEST, ["games"]),
+    "the open decision": (decisions.FIRST_OPEN_IN_GAME, ["decisions"]),
+    "the open decisions of a game": (decisions.OPEN_IN_GAME, ["decisions"]),
+    "a side's players": (campaigns.SIDE_USER_IDS, ["members"]),
+    "the game master": (campaigns.GM_USER_IDS, ["members"]),
+    "the roster's names": (figures.NAMES, ["figures"]),
 }
 
 
@@ -64,12 +59,11 @@ async def test_a_hot_lookup_searches_an_index_and_scans_no_table(migrated: Path,
 #: condition they carry (``bot.store.schema.written``): a bound ``status = ?`` there made SQLite plan the
 #: statement afresh on every run, and the plan could not use that index.
 BY_PARTIAL_INDEX = {
-    "the campaign's game": (base.ACTIVE_GAME, "uq_games_active_campaign"),
-    "the campaign's game, locked": (database._LOCK_ACTIVE_GAME, "uq_games_active_campaign"),
-    "the campaign's game, plainly": (rows.ACTIVE_GAME_ROW, "uq_games_active_campaign"),
-    "the campaign's game, plainly and locked": (rows.LOCKED_GAME_ROW, "uq_games_active_campaign"),
-    "the games the pace poll brings in step": (pace.GAMES_TO_SYNC, "uq_games_active_campaign"),
-    "their running deadlines": (pace.GAMES_TO_SYNC, "uq_deadlines_current_game"),
+    "the campaign's game": (games.IN_PROGRESS, "uq_games_active_campaign"),
+    "the campaign's game, locked": (games.IN_PROGRESS_LOCKED, "uq_games_active_campaign"),
+    "the games the pace poll brings in step": (deadlines.GAMES_TO_SYNC, "uq_games_active_campaign"),
+    "their running deadlines": (deadlines.GAMES_TO_SYNC, "uq_deadlines_current_game"),
+    "a game's running deadline": (deadlines.CURRENT, "uq_deadlines_current_game"),
 }
 
 

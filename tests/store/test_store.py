@@ -49,11 +49,11 @@ async def test_a_game_written_at_a_stale_version_is_a_conflict_and_nothing_is_ke
         game = await u.games.create(campaign.id, 1, "ssg", {"turn": 1})
     with pytest.raises(Conflict) as raised:
         async with store.transaction() as u:
-            newer = await u.games.save_state(game, {"turn": 2})
+            newer = await u.play.save_state(game, {"turn": 2})
             assert newer.version == game.version + 1
             entry = LogEntry(game.id, 1, 7, PLAYER, "red", False, "/ssg next", None, None, [], [])
-            await u.log.append(entry)
-            await u.games.save_state(game, {"turn": 3})  # read before the write above: stale
+            await u.play.append_action(entry)
+            await u.play.save_state(game, {"turn": 3})  # read before the write above: stale
     assert raised.value.message == RACE_SENTENCE and isinstance(raised.value, RuleError)
     async with store.transaction() as u:
         assert (await u.games.get(game.id)) == game  # neither write, nor the log entry, was kept
@@ -66,10 +66,10 @@ async def test_a_unique_value_taken_at_the_same_moment_is_a_conflict(store: Stor
         await new_campaign(store)  # a second active campaign in one channel
     async with store.transaction() as u:
         game = await u.games.create((await u.campaigns.here(GUILD, CHANNEL)).id, 1, "ssg", {})  # type: ignore[union-attr]
-        await u.log.append(LogEntry(game.id, 1, 99, GM, None, True, "/game start", None, None, [], []))
+        await u.play.append_action(LogEntry(game.id, 1, 99, GM, None, True, "/game start", None, None, [], []))
     with pytest.raises(Conflict):
         async with store.transaction() as u:  # the same interaction applied twice
-            await u.log.append(LogEntry(game.id, 2, 99, GM, None, True, "/game start", None, None, [], []))
+            await u.play.append_action(LogEntry(game.id, 2, 99, GM, None, True, "/game start", None, None, [], []))
 
 
 async def test_a_logged_action_comes_back_with_its_events_and_dice(store: Store) -> None:
@@ -81,7 +81,7 @@ async def test_a_logged_action_comes_back_with_its_events_and_dice(store: Store)
         entry = LogEntry(
             game.id, 1, 1234, PLAYER, "red", False, "/ssg shoot", {"name": "shoot"}, {"a": 1}, events, rolls
         )
-        action_id = await u.log.append(entry)
+        action_id = await u.play.append_action(entry)
     async with store.transaction() as u:
         found = await u.log.applied(1234)
         assert found is not None and found.id == action_id
