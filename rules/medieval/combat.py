@@ -66,8 +66,10 @@ def health_after(t: MedievalTables, before: Health, result: str) -> Health:
     """A-MED-1: the state machine of wounds."""
     if result == "killed":
         return "killed"
-    if result in ("light", "serious"):
-        return getattr(t.wound_transitions[before], result)
+    if result == "light":
+        return t.wound_transitions[before].light
+    if result == "serious":
+        return t.wound_transitions[before].serious
     return before
 
 

@@ -163,7 +163,8 @@ def table_problems(t: MedievalTables) -> list[str]:
             problems.append(f"armour.{name}.slot: {a.slot!r} is not one of the armour_slots")
         if a.protection < 0:
             problems.append(f"armour.{name}.protection: must not be negative, got {a.protection}")
-    for name, p in [*t.profiles.items(), (t.custom_kind, t.custom_kit)]:
+    kits: list[tuple[str, Profile | Kit]] = [*t.profiles.items(), (t.custom_kind, t.custom_kit)]
+    for name, p in kits:
         problems += _kit_problems(t, f"profiles.{name}" if name in t.profiles else "custom_kit", p)
     for stat in STATS:
         if stat not in t.custom_limits:

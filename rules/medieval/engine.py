@@ -58,6 +58,8 @@ class MedievalEngine(Engine[MedState]):
     answers = (ORDER_ACTION,)
     pass_action = "endturn"
 
+    tables: MedievalTables
+
     def __init__(self, tables: MedievalTables) -> None:
         problems = table_problems(tables)
         if problems:

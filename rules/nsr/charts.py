@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -248,7 +249,7 @@ def table_problems(t: NsrTables) -> list[str]:
     return problems
 
 
-def _keyed(mapping: dict[str, object], types: set[str], where: str) -> list[str]:
+def _keyed(mapping: Mapping[str, object], types: set[str], where: str) -> list[str]:
     problems = [f"{where}.{k}: {k!r} is not a troop type" for k in mapping if k not in types]
     problems += [f"{where}: {k} is missing" for k in sorted(types - set(mapping))]
     return problems

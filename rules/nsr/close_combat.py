@@ -293,9 +293,9 @@ def fight(
                     break
                 first, second = (single, other) if few_is_a else (other, single)
                 counts = {id(single): len(opponents), id(other): 1}
-                loser = _one_fight(c, state, round_no, (a, first), (b, second), stances, counts, dice, events)
-                if loser is not None and loser[1].status == "wounded":
-                    wounded_here[loser[0].name].append(loser[1])
+                fallen = _one_fight(c, state, round_no, (a, first), (b, second), stances, counts, dice, events)
+                if fallen is not None and fallen[1].status == "wounded":
+                    wounded_here[fallen[0].name].append(fallen[1])
     winner, loser = (a, b) if fighters(a) else (b, a)
     _after(c, state, winner, loser, wounded_here[loser.name], dice, events)
 

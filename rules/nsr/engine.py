@@ -66,6 +66,8 @@ class NsrEngine(Engine[NsrState]):
     #: Every action turns cards (a 54-way branch): odds are always simulated.
     odds_exact = False
 
+    tables: NsrTables
+
     def __init__(self, tables: NsrTables) -> None:
         problems = table_problems(tables)
         if problems:

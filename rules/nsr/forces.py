@@ -249,9 +249,10 @@ class Forces:
                 raise RuleError(f"{side} has {len(marked)} units marked commander=yes: mark only one.")
             with_officer = [u for u in units if u.side == side and any(f.role == "officer" for f in u.figures)]
             groups = [u for u in with_officer if u.troop == "command"]
-            chosen = (marked or groups or with_officer or [None])[0]
-            if chosen is None:
+            candidates = marked or groups or with_officer
+            if not candidates:
                 continue
+            chosen = candidates[0]
             officer = next(f for f in chosen.figures if f.role == "officer")
             officer.role, officer.rank = "commander", self.t.leader_ranks["commander"]
             officer.name = "Commander-in-Chief"

@@ -80,7 +80,7 @@ def strike(
         )
     commander = state.commanders.get(unit.side)
     is_chief = commander is not None and (commander.unit, commander.figure) == (unit.name, figure.name)
-    if is_chief and outcome in ("killed", "captured") and not commander.lost_turn:
+    if commander is not None and is_chief and outcome in ("killed", "captured") and not commander.lost_turn:
         commander.lost_turn = state.turn
         events.append(
             Event(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from rules.core import DiceSource, Event, PhasePayload, RuleError, VictoryPayload
 from rules.nsr.close_combat import pending_charges
@@ -38,9 +38,11 @@ def waiting(c: Charts, state: NsrState, side: str | None = None) -> list[Unit]:
     return [u for u in state.units if (side is None or u.side == side) and eligible(c, state, u)]
 
 
-def start_phase(c: Charts, state: NsrState, phase: str, dice: DiceSource, events: list[Event]) -> None:
+def start_phase(
+    c: Charts, state: NsrState, phase: Literal["movement", "fire"], dice: DiceSource, events: list[Event]
+) -> None:
     """Movement and fire phases begin with a shuffled deck and the first card."""
-    state.phase = phase  # type: ignore[assignment]
+    state.phase = phase
     events.append(PhasePayload(state.turn, phase).event(f"Turn {state.turn} · {phase} phase."))
     for unit in state.units:
         unit.joker, unit.smoke = 0, 0

@@ -12,7 +12,7 @@ from typing import Literal
 
 from rules.core import DiceSource
 from rules.sharpe.schema import SharpeTables
-from rules.sharpe.state import SharpeState
+from rules.sharpe.state import Character, SharpeState
 
 Fate = Literal["dead", "injured", "fit"]
 
@@ -52,7 +52,7 @@ def after_battle(tables: SharpeTables, state: SharpeState, dice: DiceSource) -> 
     return results
 
 
-def _in_order(state: SharpeState) -> list:  # type: ignore[type-arg]
+def _in_order(state: SharpeState) -> list[Character]:
     by_name = {c.name: c for c in state.characters}
     return [by_name[n] for n in state.order if n in by_name] + [
         c for c in state.characters if c.name not in state.order

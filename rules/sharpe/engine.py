@@ -76,6 +76,8 @@ class SharpeEngine(Engine[SharpeState]):
     allowed_while_waiting = ("concede",)
     pass_action = "done"
 
+    tables: SharpeTables
+
     def __init__(self, tables: SharpeTables) -> None:
         problems = table_problems(tables)
         if problems:

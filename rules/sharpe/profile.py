@@ -135,7 +135,7 @@ class Roster:
                 stats["F"] = kind.firing_base
         if kind.piece:
             stats["F"] = min(stats["F"], self.t.gun_firing_max)
-        order = {k: stats[k] for k in ("I", "D", "S", "C", "F", "weapons", "horse") if k in stats}
+        order: dict[str, Any] = {k: stats[k] for k in ("I", "D", "S", "C", "F", "weapons", "horse") if k in stats}
         events = []
         if rolled:
             text = f"{spec.name} ({kind.label}) rolls " + ", ".join(rolled) + "."
@@ -187,7 +187,7 @@ def wound_reduction(ch: Character, each_light: int | float, each_serious: int | 
 
 def current(t: SharpeTables, ch: Character, ability: str) -> int:
     """I, D, S after wounds (permanent) and this bound's spent points; C after spent points only."""
-    base = getattr(ch, ability)
+    base: int = getattr(ch, ability)
     if ability in ("I", "D", "S"):
         base += wound_reduction(ch, t.check.each_light_wound, t.check.each_serious_wound)
     return max(0, base - ch.spent.get(ability, 0))

@@ -135,9 +135,10 @@ def _firearm(ctx: Ctx, shooter: Character, wanted: Any) -> tuple[Firearm, str]:
         firearm = loaded[0]
     else:
         key = Roster(ctx.t).weapon(shooter.name, str(wanted))
-        firearm = next((f for f in shooter.firearms if f.weapon == key), None)
-        if firearm is None:
+        carried = next((f for f in shooter.firearms if f.weapon == key), None)
+        if carried is None:
             raise RuleError(f"{shooter.name} carries no {ctx.t.weapons[key].label} to fire.")
+        firearm = carried
     label = ctx.t.weapons[firearm.weapon].label
     why = usable(ctx.t, shooter, firearm.weapon, melee=False)
     if why:

@@ -42,6 +42,8 @@ class SsgEngine(Engine[SsgState]):
     state_type = SsgState
     pass_action = "next"
 
+    tables: SsgTables
+
     def __init__(self, tables: SsgTables) -> None:
         problems = table_problems(tables)
         if problems:

@@ -19,6 +19,7 @@ from typing import Literal
 from rules.core import RuleError, short
 from rules.words import column_name
 from rules.yasg.data import EdgeKind, TerrainKind
+from rules.yasg.state import Facing
 
 Square = tuple[int, int]
 SIDES = ("n", "e", "s", "w")
@@ -111,7 +112,7 @@ def side_towards(a: Square, b: Square) -> str:
     return next(s for s, (dx, dy) in STEP.items() if (a[0] + dx, a[1] + dy) == b)
 
 
-def facing_towards(a: Square, b: Square) -> str:
+def facing_towards(a: Square, b: Square) -> Facing:
     """The grid direction nearest the line from ``a`` to ``b`` (ties: north/south first)."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     if abs(dy) >= abs(dx):

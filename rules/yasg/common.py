@@ -11,9 +11,15 @@ from rules.words import match_name
 from rules.yasg.board import SIDE_WORDS
 from rules.yasg.data import YasgTables
 from rules.yasg.judge import Judge
-from rules.yasg.state import YasgFigure, YasgState
+from rules.yasg.state import Facing, YasgFigure, YasgState
 
-FACING_WORDS = {**{k: k for k in SIDE_WORDS}, **{v: k for k, v in SIDE_WORDS.items()}}
+FACING_WORDS: dict[str, Facing] = {
+    "n": "n",
+    "e": "e",
+    "s": "s",
+    "w": "w",
+    **{SIDE_WORDS[k]: k for k in ("n", "e", "s", "w")},
+}
 
 
 class Ctx(Context[YasgState, YasgTables]):
@@ -47,7 +53,7 @@ def side_of(state: YasgState, wanted: Any) -> str | None:
     return match_name(state.sides, wanted)
 
 
-def facing(value: Any) -> str | None:
+def facing(value: Any) -> Facing | None:
     """``n``/``north`` (any case) as ``n``; None when not given."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None

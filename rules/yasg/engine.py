@@ -68,6 +68,8 @@ class YasgEngine(Engine[YasgState]):
     open_actions = tuple(HANDLERS)
     pass_action = "next"
 
+    tables: YasgTables
+
     def __init__(self, tables: YasgTables) -> None:
         problems = table_problems(tables) or setup.map_problems(tables)
         if problems:
@@ -340,7 +342,7 @@ class YasgEngine(Engine[YasgState]):
                 problems.append(f"{where}.base_class: {fig.base_class!r} is not a class")
             if fig.weapon not in self.t.weapons:
                 problems.append(f"{where}.weapon: {fig.weapon!r} is not one of the weapons")
-            if fig.square is not None and not (0 <= fig.x < state.width and 0 <= fig.y < state.height):  # type: ignore[operator]
+            if fig.square is not None and not (0 <= fig.square[0] < state.width and 0 <= fig.square[1] < state.height):
                 problems.append(f"{where}: stands off the board")
         for i, t in enumerate(state.terrain):
             if t.kind not in self.t.terrain:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from rules.core import RuleError
-from rules.yasg.board import Field, distance, edge_key, in_arc, side_towards, square_name
+from rules.yasg.board import Field, Square, distance, edge_key, in_arc, side_towards, square_name
 from rules.yasg.data import Band, YasgTables
 from rules.yasg.state import YasgFigure, YasgState
 
@@ -21,14 +22,17 @@ def field_of(tables: YasgTables, state: YasgState) -> Field:
     terrain = {(t.x, t.y): t.kind for t in state.terrain}
     uphill = {(t.x, t.y): (tuple(t.uphill) if t.uphill is not None else None) for t in state.terrain}
     edges = {edge_key(e.x, e.y, e.side): e.kind for e in state.edges}
-    occupants = {f.square: (f.name, f.side) for f in state.figures if f.standing}
+    occupants: dict[Square, tuple[str, str]] = {}
+    for f in state.figures:
+        if f.standing and f.square is not None:
+            occupants[f.square] = (f.name, f.side)
     return Field(
         state.width,
         state.height,
         terrain,
         uphill,
         edges,
-        occupants,  # type: ignore[arg-type]
+        occupants,
         tables.terrain,
         tables.edges,
         tables.movement.uphill_cost,
@@ -216,10 +220,12 @@ class Judge:
         """The enemies in contact with ``fig``, those it faces first, then north, east, south, west."""
         found = [e for e in state.figures if self.in_contact(field, fig, e)]
         order = {"n": 0, "e": 1, "s": 2, "w": 3}
-        assert fig.square is not None
+        here = fig.square
+        assert here is not None
 
         def key(enemy: YasgFigure) -> tuple[int, int]:
-            side = side_towards(fig.square, enemy.square)  # type: ignore[arg-type]
+            assert enemy.square is not None  # in contact: on the board
+            side = side_towards(here, enemy.square)
             return (0 if side == fig.facing else 1, order[side])
 
         return sorted(found, key=key)
@@ -248,7 +254,7 @@ class Judge:
 
     # --- damage
 
-    def damage(self, face: int) -> str:
+    def damage(self, face: int) -> Literal["killed", "serious", "minor"]:
         d = self.t.damage_d10
         return "killed" if face in d.killed else "serious" if face in d.serious else "minor"
 

@@ -66,7 +66,7 @@ def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
     ran = pace == "run"
     events = [_move_event(ctx, fig, path, cost, why, pace, turn_to)]
     fig.x, fig.y = path[-1]
-    fig.facing = turn_to  # type: ignore[assignment]
+    fig.facing = turn_to
     fig.moved, fig.ran = cost, ran
     if ran:
         events.append(_fall_roll(ctx, state, fig, dice))
@@ -210,7 +210,9 @@ def _rally(ctx: Ctx, state: YasgState, leader: YasgFigure) -> list[Event]:
     """A-YASG-9: the Leader ending its move next to pinned figures of its side unpins them."""
     events = []
     for fig in state.figures:
-        if fig.side == leader.side and fig.standing and fig.pinned and adjacent(fig.square, leader.square):  # type: ignore[arg-type]
+        if fig.side != leader.side or not fig.pinned or fig.out or fig.square is None or leader.square is None:
+            continue
+        if adjacent(fig.square, leader.square):
             fig.pinned, fig.rallied = False, True
             text = f"{leader.name}, the Leader, rallies {fig.name}: no longer pinned (it may move again next turn)."
             events.append(Event("rally", text, {"leader": leader.name, "figure": fig.name}))
@@ -226,8 +228,9 @@ def face(ctx: Ctx, params: Mapping[str, Any]) -> None:
     turn_to = facing(params.get("facing"))
     if turn_to is None:
         raise RuleError(f"Say which way {fig.name} faces: n, e, s or w.")
-    fig.facing = turn_to  # type: ignore[assignment]
-    text = f"{fig.name} faces {turn_to.upper()} at {square_name(fig.square)}."  # type: ignore[arg-type]
+    assert fig.square is not None  # a figure of the side moving stands on the board
+    fig.facing = turn_to
+    text = f"{fig.name} faces {turn_to.upper()} at {square_name(fig.square)}."
     ctx.say("face", text, figure=fig.name, facing=turn_to)
 
 
@@ -317,7 +320,7 @@ def _resolve_shot(
         return [Event("fire", text + "miss.", data)]
     face = dice.roll(D10, f"{fig.name}: damage to {target.name}")
     result = ctx.judge.damage(face)
-    state.hits.append(PendingHit(target.name, fig.name, result, f"shot by {fig.name}"))  # type: ignore[arg-type]
+    state.hits.append(PendingHit(target.name, fig.name, result, f"shot by {fig.name}"))
     data.update(damage_roll=face, result=result)
     text += f"hit; damage {face}: {RESULT_WORDS[result]} (taken when the fire phase ends)."
     return [Event("fire", text, data)]
@@ -499,7 +502,7 @@ def _fight(ctx: Ctx, state: YasgState, field: Field, fig: YasgFigure, enemy: Yas
         return Event("fight", text + "miss.", data)
     face = dice.roll(D10, f"{fig.name}: damage to {enemy.name}")
     result = ctx.judge.damage(face)
-    state.hits.append(PendingHit(enemy.name, fig.name, result, f"in close combat with {fig.name}"))  # type: ignore[arg-type]
+    state.hits.append(PendingHit(enemy.name, fig.name, result, f"in close combat with {fig.name}"))
     data.update(damage_roll=face, result=result)
     return Event("fight", text + f"hit; damage {face}: {RESULT_WORDS[result]}.", data)
 

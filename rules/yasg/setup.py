@@ -4,14 +4,14 @@ walls, and placing every figure on its square."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from rules.core import RuleError, short
 from rules.words import joined, match_name
 from rules.yasg.board import SIDE_WORDS, normal_edge, parse_square, parse_squares, square_name
 from rules.yasg.common import Ctx, facing, own_figure, phase_event, sides_list
 from rules.yasg.data import MapSpec, YasgTables
-from rules.yasg.state import EdgeMark, Facing, TerrainSquare, YasgState
+from rules.yasg.state import EdgeMark, TerrainSquare, YasgState
 
 #: How many squares a setup sentence names before it says "…".
 NAMED_SQUARES = 12
@@ -112,7 +112,7 @@ def place(ctx: Ctx, params: Mapping[str, Any]) -> None:
     if other is not None:
         raise RuleError(f"{square_name(square)} is taken by {other.name}: a square holds one figure.")
     turn_to = facing(params.get("facing")) or ("s" if square[1] < state.height / 2 else "n")
-    fig.x, fig.y, fig.facing = square[0], square[1], cast(Facing, turn_to)
+    fig.x, fig.y, fig.facing = square[0], square[1], turn_to
     leader = ", Leader" if fig.leader else ""
     text = (
         f"{fig.name} ({fig.side}, class {fig.base_class}{leader}) stands at {square_name(square)}, "
