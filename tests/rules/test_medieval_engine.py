@@ -34,11 +34,6 @@ BLUE = [
 ]
 
 
-@pytest.fixture
-def engine() -> MedievalEngine:
-    return make_engine()
-
-
 def roster(red: Sequence[tuple] = RED, blue: Sequence[tuple] = BLUE) -> list[FigureSpec]:
     return [FigureSpec(n, "red", k, s) for n, k, s in red] + [FigureSpec(n, "blue", k, s) for n, k, s in blue]
 
@@ -181,8 +176,8 @@ def test_while_waiting_for_the_choice_nothing_else_happens(engine: MedievalEngin
     [
         (roster(blue=[]), "Each side needs at least 1 figure: blue has 0."),
         (roster(blue=[("hugh", "Knight", {})]), "Two figures are called “hugh”"),
-        (roster() + [FigureSpec("Zed", "green", "Knight")], "no side called “green”"),
-        (roster() + [FigureSpec("Zed", "red", "Dragon")], "“Dragon” is not a kind of figure"),
+        ([*roster(), FigureSpec("Zed", "green", "Knight")], "no side called “green”"),
+        ([*roster(), FigureSpec("Zed", "red", "Dragon")], "“Dragon” is not a kind of figure"),
     ],
 )
 def test_start_refuses_bad_rosters(engine: MedievalEngine, figures: list[FigureSpec], message: str) -> None:

@@ -252,7 +252,7 @@ def test_wound_outcomes_with_random_dice(weapon: str, total: int) -> None:
     tally = dict.fromkeys(ROWS, 0)
     for _ in range(n):
         tally[wound_result(weapon, ARMOUR[total], dice)] += 1
-    for row, p in zip(ROWS, WOUND_TABLES[weapon][total]):
+    for row, p in zip(ROWS, WOUND_TABLES[weapon][total], strict=True):
         assert within(tally[row], n, p / 100), (weapon, total, row, tally[row] / n)
 
 
@@ -265,7 +265,7 @@ def test_a_sword_blow_through_the_engine_with_random_dice() -> None:
     for _ in range(n):
         out = ENGINE.act(state, Action("fight", "red", {"figure": "Hugh"}), dice)
         tally[next(e.data["result"] for e in out.events if e.kind == "wound")] += 1
-    for row, p in zip(ROWS, SWORD[2]):
+    for row, p in zip(ROWS, SWORD[2], strict=True):
         assert within(tally[row], n, p / 100), (row, tally[row] / n)
 
 
@@ -313,7 +313,7 @@ def test_hand_to_hand_with_random_dice(edge: int) -> None:
     dice = RandomDice(100 + edge)
     n = 2000
     results = [fight_once(state, factors, dice) for _ in range(n)]
-    for outcome, p in zip(("A", "tie", "B"), EDGES[edge]):
+    for outcome, p in zip(("A", "tie", "B"), EDGES[edge], strict=True):
         assert within(results.count(outcome), n, p / 100), (edge, outcome)
 
 

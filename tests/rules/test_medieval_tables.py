@@ -20,12 +20,6 @@ from tests.rules.test_medieval_engine import (
     roster,
 )
 
-
-@pytest.fixture
-def engine() -> MedievalEngine:
-    return make_engine()
-
-
 # --- every value of the seed's tables ----------------------------------------------------------------
 
 
@@ -210,7 +204,8 @@ def test_house_rules_add_a_weapon_armour_and_a_profile() -> None:
     assert "Huscarl" in engine.kinds()
     spec = engine.check_figure(FigureSpec("Ulf", "blue", "huscarl"))
     assert dict(spec.stats) == {"weapons": "Spear", "armour": "Mailshirt+Helmet"}
-    figures = roster() + [
+    figures = [
+        *roster(),
         spec,
         FigureSpec(
             "Bow",
@@ -366,7 +361,7 @@ def test_kit_spellings(engine: MedievalEngine) -> None:
         assert spec.stats["armour"] == "Mailshirt+Small Shield"
     bare = engine.check_figure(FigureSpec("Ulf", "red", "custom", {**base, "weapons": "none", "armour": "none"}))
     assert (bare.stats["weapons"], bare.stats["armour"]) == ("none", "none")
-    state = begin(engine, figures=roster() + [bare])
+    state = begin(engine, figures=[*roster(), bare])
     assert (fig(state, "Ulf").weapons, fig(state, "Ulf").armour) == ([], [])
     profile = engine.check_figure(FigureSpec("Ulf", "red", "Knight", {"weapon": "bow+sword", "armour": "plate"}))
     assert dict(profile.stats) == {"weapons": "Bow+Sword", "armour": "Plate"}

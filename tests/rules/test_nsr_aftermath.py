@@ -11,11 +11,6 @@ from rules.nsr.state import Charge, NsrState
 from tests.rules.test_nsr_helpers import NEXT, ScriptedDice, act, get, snapshot, stage, unit
 
 
-@pytest.fixture
-def engine() -> NsrEngine:
-    return make_engine()
-
-
 def after(engine: NsrEngine, state: NsrState, specs: list[FigureSpec]) -> dict[str, Aftermath]:
     """The aftermath by unit; it rolls nothing, leaves the state as it was and writes stats the roster accepts."""
     before = snapshot(engine, state)
@@ -224,9 +219,9 @@ def test_a_unit_below_the_campaigns_minimum_disbands() -> None:
     assert (
         result.status == "dead" and result.note == "lost 2 figures (2 killed); 2 remain; too few to fight on: disbanded"
     )
-    with pytest.raises(DataError, match="campaign.disband_below"):
+    with pytest.raises(DataError, match=r"campaign\.disband_below"):
         make_engine({"campaign": {"disband_below": 0}})
-    with pytest.raises(DataError, match="campaign.wounded"):
+    with pytest.raises(DataError, match=r"campaign\.wounded"):
         make_engine({"campaign": {"wounded": "heal"}})
 
 
@@ -243,7 +238,7 @@ def test_the_roster_name_and_its_short_stats_are_kept(engine: NsrEngine) -> None
 
 
 def test_a_unit_without_a_roster_entry_is_read_from_its_figures(engine: NsrEngine) -> None:
-    state, specs = line_fight(engine)
+    state, _specs = line_fight(engine)
     state = fire(engine, state, 1, ["3H"])
     out = engine.aftermath(state, [], ScriptedDice(), {})
     foot = next(a for a in out.state if a.name == "33rd Foot")

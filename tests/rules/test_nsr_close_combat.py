@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.nsr.close_combat import Stance, modifiers, pairs
-from rules.nsr.engine import NsrEngine, make_engine
+from rules.nsr.engine import NsrEngine
 from rules.nsr.state import Charge, Figure, NsrState
 from tests.rules.test_nsr_helpers import (
     act,
@@ -18,11 +18,6 @@ from tests.rules.test_nsr_helpers import (
     texts,
     unit,
 )
-
-
-@pytest.fixture
-def engine() -> NsrEngine:
-    return make_engine()
 
 
 def combat(engine: NsrEngine, horse: dict | None = None, foot: dict | None = None, counter: bool = False) -> NsrState:

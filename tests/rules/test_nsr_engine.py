@@ -23,12 +23,6 @@ from tests.rules.test_nsr_helpers import (
     unit,
 )
 
-
-@pytest.fixture
-def engine() -> NsrEngine:
-    return make_engine()
-
-
 # --- forces: roster entries are units ---------------------------------------------------------------
 
 

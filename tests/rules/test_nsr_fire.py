@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 from rules.core import FigureSpec
-from rules.nsr.engine import NsrEngine, make_engine
+from rules.nsr.engine import NsrEngine
 from rules.nsr.state import Building, NsrState, PendingChoice
 from tests.rules.test_nsr_helpers import (
     NEXT,
@@ -19,11 +17,6 @@ from tests.rules.test_nsr_helpers import (
     texts,
     unit,
 )
-
-
-@pytest.fixture
-def engine() -> NsrEngine:
-    return make_engine()
 
 
 def line_fight(engine: NsrEngine, figures: int = 12, target: FigureSpec | None = None, **stats) -> NsrState:
@@ -272,7 +265,7 @@ def test_a_gun_counts_as_12_9_or_6_figures_by_its_crew(engine: NsrEngine) -> Non
     """Special rule 3; ball at 30" (beyond half range), a 6: 1/3."""
     for crew, hits in ((4, 4), (3, 3), (2, 2)):
         state = gun_fight(engine, crew)
-        cards = ["2C", "3C", "4C", "5C"][:hits] + [NEXT]
+        cards = [*["2C", "3C", "4C", "5C"][:hits], NEXT]
         out = act(
             engine, state, "fire", target="33rd Foot", range=30, shot="ball", dice=[6], cards=cards, **{"class": "I"}
         )
@@ -464,7 +457,7 @@ def test_joker_fire_effects(engine: NsrEngine) -> None:
         (5, ["3C"]),
         (6, ["3C", "4C", "5C"]),
     ):
-        out = fire(engine, with_joker(line_fight(engine), roll), range=10, dice=[5], cards=cards + [NEXT])
+        out = fire(engine, with_joker(line_fight(engine), roll), range=10, dice=[5], cards=[*cards, NEXT])
         results[roll] = events(out, "fire")[0]["hits"]
     assert results == {1: 1, 2: 4, 3: 5, 5: 1, 6: 3}
 

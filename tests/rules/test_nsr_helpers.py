@@ -14,7 +14,7 @@ import pytest
 
 from rules.core import Action, FigureSpec, Outcome, RuleError
 from rules.nsr.deck import FULL_DECK, fresh_deck
-from rules.nsr.engine import NsrEngine, make_engine
+from rules.nsr.engine import NsrEngine
 from rules.nsr.state import NsrState, Unit
 
 
@@ -66,11 +66,6 @@ class RandomDice:
 
 #: The card turned after an activation in staged tests: a red king, for the Allied units still waiting.
 NEXT = "KH"
-
-
-@pytest.fixture
-def engine() -> NsrEngine:
-    return make_engine()
 
 
 def unit(name: str, side: str, kind: str, **stats: Any) -> FigureSpec:

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 from rules.nsr.engine import NsrEngine, make_engine
 from tests.rules.test_nsr_helpers import act, events, get, kinds, stage, texts, unit
-
-
-@pytest.fixture
-def engine() -> NsrEngine:
-    return make_engine()
 
 
 def end_of_fire(engine: NsrEngine, **extra) -> object:

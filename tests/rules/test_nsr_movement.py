@@ -3,9 +3,7 @@ charges and the Joker Movement chart."""
 
 from __future__ import annotations
 
-import pytest
-
-from rules.nsr.engine import NsrEngine, make_engine
+from rules.nsr.engine import NsrEngine
 from rules.nsr.state import Building, Charge, NsrState, PendingChoice
 from tests.rules.test_nsr_helpers import (
     NEXT,
@@ -19,11 +17,6 @@ from tests.rules.test_nsr_helpers import (
     texts,
     unit,
 )
-
-
-@pytest.fixture
-def engine() -> NsrEngine:
-    return make_engine()
 
 
 def moving(engine: NsrEngine, kind: str = "line", **stats) -> NsrState:

@@ -16,11 +16,6 @@ from rules.nsr.state import NsrState, Unit
 from tests.rules.test_nsr_helpers import RandomDice, get, stage, unit
 
 
-@pytest.fixture
-def engine() -> NsrEngine:
-    return make_engine()
-
-
 def close(values: Sequence[float], expected: float) -> None:
     """The sample mean of ``values`` is within 4 standard errors of ``expected``."""
     n = len(values)
@@ -180,7 +175,7 @@ def test_one_fight_agrees_with_the_exact_odds(engine: NsrEngine, edge: int) -> N
     a_wins = n - tally["A"]
     expected = EDGES[edge]
     share(a_wins, n, expected[0])
-    for key, p in zip(("killed", "wounded", "ran", "captured"), expected[1:]):
+    for key, p in zip(("killed", "wounded", "ran", "captured"), expected[1:], strict=True):
         share(tally[key], n, p)
 
 

@@ -11,12 +11,6 @@ from rules.core import DataError, FigureSpec
 from rules.nsr.engine import NsrEngine, make_engine
 from tests.rules.test_nsr_helpers import NEXT, act, events, stage, unit
 
-
-@pytest.fixture
-def engine() -> NsrEngine:
-    return make_engine()
-
-
 # The seed's MOVEMENT CHART: [cross country, road, charge, road charge]; "-" is None.
 MOVEMENT = {
     ("line", "line"): [2, None, 3, None],

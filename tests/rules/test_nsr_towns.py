@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 from rules.core import Event
-from rules.nsr.engine import NsrEngine, make_engine
+from rules.nsr.engine import NsrEngine
 from rules.nsr.state import Building
 from rules.nsr.towns import credit_work
 from tests.rules.test_nsr_helpers import (
@@ -18,11 +16,6 @@ from tests.rules.test_nsr_helpers import (
     texts,
     unit,
 )
-
-
-@pytest.fixture
-def engine() -> NsrEngine:
-    return make_engine()
 
 
 def town(engine: NsrEngine, kind: str = "line", phase: str = "movement", **stats):

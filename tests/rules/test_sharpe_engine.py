@@ -465,7 +465,7 @@ def test_a_seeded_game_never_breaks() -> None:
         ],
     )
     targets = {"british": ["Dubois", "Lancier"], "french": ["Sharpe", "Harper"]}
-    for step in range(200):
+    for _step in range(200):
         if state.over:
             break
         side = engine.whose_turn(state)

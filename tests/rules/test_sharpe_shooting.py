@@ -547,12 +547,12 @@ def test_artillery_fires_d3_beyond_48_and_d6_plus_one_close() -> None:
 def test_artillery_takes_twenty_man_bounds_four_men_at_most() -> None:
     engine = new_engine()
     crew = [fig(n, "british", "artillery_crew", I=6 - i) for i, n in enumerate(["A", "B", "C", "D", "E"])]
-    state = begin(engine, crew + [fig("Gun", "british", "gun"), fig("Dubois", "french", "voltigeur", I=1)])
+    state = begin(engine, [*crew, fig("Gun", "british", "gun"), fig("Dubois", "french", "voltigeur", I=1)])
     state = play(engine, state, "shoot", 6, 5, gun="Gun", target="Dubois", range=30).state
     refused(engine, state, "shoot", "not loaded", by_gm=True, shooter="B", gun="Gun", target="Dubois", range=30)
     state = bounds(engine, state, 1)
     for _ in range(5):
-        for name in "ABCD":
+        for _name in "ABCD":
             state = play(engine, state, "load", gun="Gun").state
             state = play(engine, state, "done").state
         refused(engine, state, "load", "4 men", gun="Gun")
@@ -563,7 +563,7 @@ def test_artillery_takes_twenty_man_bounds_four_men_at_most() -> None:
 def test_loading_a_gun_counts_one_man_and_one_man_bound_in_the_singular() -> None:
     engine = make_engine({"weapons": {"artillery": {"max_loaders": 1, "reload_man_bounds": 2}}})
     crew = [fig("A", "british", "artillery_crew", I=6), fig("B", "british", "artillery_crew", I=5)]
-    state = begin(engine, crew + [fig("Gun", "british", "gun"), fig("Dubois", "french", "voltigeur", I=1)])
+    state = begin(engine, [*crew, fig("Gun", "british", "gun"), fig("Dubois", "french", "voltigeur", I=1)])
     state = bounds(engine, play(engine, state, "shoot", 6, 5, gun="Gun", target="Dubois", range=30).state, 1)
     loading = play(engine, state, "load", gun="Gun")
     assert texts(loading) == ["A works at loading Gun (1 at it this bound; 2 man-bounds still needed)."]

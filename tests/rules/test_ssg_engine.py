@@ -22,11 +22,6 @@ BLUE = ["Big Jim", "Slim", "Doc", "Tex", "Hank", "Kid"]
 WEAPONS = {"Rossi": "rifle", "Garcia": "smg", "Chen": "pistol", "Big Jim": "rifle", "Slim": "smg", "Doc": "pistol"}
 
 
-@pytest.fixture
-def engine() -> SsgEngine:
-    return make_engine()
-
-
 def roster(red: Sequence[str] = RED, blue: Sequence[str] = BLUE) -> list[FigureSpec]:
     specs = [FigureSpec(n, "red", WEAPONS.get(n, "rifle")) for n in red]
     return specs + [FigureSpec(n, "blue", WEAPONS.get(n, "rifle")) for n in blue]
@@ -298,9 +293,9 @@ def test_start_keeps_weapons_and_names(engine: SsgEngine) -> None:
     [
         (roster(blue=BLUE[:4]), "Each side needs 6 figures: blue has 4."),
         (roster(blue=[]), "Each side needs 6 figures: blue has 0."),
-        (roster(red=RED + ["Extra"]), "Each side needs 6 figures: red has 7."),
-        (roster(blue=BLUE[:5] + ["rossi"]), "Two figures are called “rossi”"),
-        (roster() + [FigureSpec("Zed", "green", "rifle")], "no side called “green”"),
+        (roster(red=[*RED, "Extra"]), "Each side needs 6 figures: red has 7."),
+        (roster(blue=[*BLUE[:5], "rossi"]), "Two figures are called “rossi”"),
+        ([*roster(), FigureSpec("Zed", "green", "rifle")], "no side called “green”"),
     ],
 )
 def test_start_refuses_bad_rosters(engine: SsgEngine, figures: list[FigureSpec], message: str) -> None:

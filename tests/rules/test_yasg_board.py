@@ -20,7 +20,7 @@ from rules.yasg.board import (
     square_name,
 )
 from rules.yasg.judge import field_of
-from tests.rules.test_yasg_support import BRITISH, FRENCH, F, engine, scene  # noqa: F401
+from tests.rules.test_yasg_support import BRITISH, FRENCH, F, scene
 
 
 def sq(name: str) -> tuple[int, int]:

@@ -8,13 +8,12 @@ from __future__ import annotations
 import pytest
 
 from rules.yasg.engine import YasgEngine, make_engine
-from tests.rules.test_yasg_support import (  # noqa: F401
+from tests.rules.test_yasg_support import (
     BRITISH,
     FRENCH,
     F,
     act,
     change,
-    engine,
     events,
     fig,
     kinds,

@@ -11,14 +11,13 @@ import pytest
 from rules import get_engine, ruleset_titles
 from rules.core import Action, DataError, FigureSpec, RuleError
 from rules.yasg.engine import YasgEngine, make_engine
-from tests.rules.test_yasg_support import (  # noqa: F401
+from tests.rules.test_yasg_support import (
     BRITISH,
     FRENCH,
     F,
     ScriptedDice,
     act,
     change,
-    engine,
     events,
     fig,
     gm,

@@ -10,7 +10,7 @@ from fractions import Fraction
 from rules.core import Action
 from rules.odds import odds
 from rules.yasg.engine import YasgEngine, make_engine
-from tests.rules.test_yasg_support import BRITISH, FRENCH, F, RandomDice, change, engine, scene  # noqa: F401
+from tests.rules.test_yasg_support import BRITISH, FRENCH, F, RandomDice, change, scene
 
 # Section 7, YASG: morale pass (d10 > n), morale running, CC hit (d10 >= n + 3), by class number n.
 MORALE = {n: Fraction(max(0, 10 - n), 10) for n in range(1, 11)}

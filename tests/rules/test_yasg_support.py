@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rules.core import Action, FigureSpec, Outcome, RuleError
-from rules.yasg.engine import YasgEngine, make_engine
+from rules.yasg.engine import YasgEngine
 from rules.yasg.state import YasgFigure, YasgState
 from tests.dice import RandomDice, ScriptedDice  # noqa: F401  (re-exported to the YASG tests)
 
@@ -28,11 +28,6 @@ class F:
     facing: str = "n"
     leader: bool = False
     weapon: str | None = None
-
-
-@pytest.fixture
-def engine() -> YasgEngine:
-    return make_engine()
 
 
 def dump(engine: YasgEngine, state: YasgState) -> str:

@@ -8,15 +8,15 @@ import pytest
 from rules import get_engine
 from rules.core import DataError
 from rules.yasg.engine import YasgEngine, make_engine
-from tests.rules.test_yasg_support import BRITISH, FRENCH, F, act, change, engine, events, refuse, scene  # noqa: F401
+from tests.rules.test_yasg_support import BRITISH, FRENCH, F, act, change, events, refuse, scene
 
 LETTERS = "ABCDEFG"
 
 
 def test_the_seed_tables(engine: YasgEngine) -> None:
     t = engine.t
-    assert t.morale.pass_if_d10_greater_than == dict(zip(LETTERS, range(1, 8)))
-    assert t.close_combat.hit_if_d10_at_least == dict(zip(LETTERS, range(4, 11)))
+    assert t.morale.pass_if_d10_greater_than == dict(zip(LETTERS, range(1, 8), strict=True))
+    assert t.close_combat.hit_if_d10_at_least == dict(zip(LETTERS, range(4, 11), strict=True))
     assert (sorted(t.damage_d10.killed), t.damage_d10.serious, t.damage_d10.minor) == (
         [1, 10],
         [2, 3, 4, 5],
