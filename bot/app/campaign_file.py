@@ -8,7 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.app.base import BATTLES_BEFORE, CAMPAIGN_NAME_MAX, clean_name
+from bot.app.access import BATTLES_BEFORE
+from bot.app.inputs import CAMPAIGN_NAME_MAX, clean_name
 from bot.app.replies import Refusal
 from bot.app.roster_file import SIDE_MAX, Kept
 from bot.app.switches import package_of, show
@@ -128,25 +129,25 @@ def read_members(doc: Doc, engine: Engine[Any] | None, problems: list[str]) -> l
         unknown_keys(doc, path, item, MEMBER_KEYS, problems, "a member")
         user = item.get("user")
         if isinstance(user, bool) or not isinstance(user, int) or user <= 0:
-            problems.append(doc.at(path + ("user",), "a member's user must be their Discord user id (a number)"))
+            problems.append(doc.at((*path, "user"), "a member's user must be their Discord user id (a number)"))
         elif user in seen:
-            problems.append(doc.at(path + ("user",), f"user {user} is listed twice"))
+            problems.append(doc.at((*path, "user"), f"user {user} is listed twice"))
         name = doc.text(*path, "name")
         if name is not None:
             name = " ".join(name.split())[:100] or None
         role = item.get("role", "player")
         if role not in ROLES:
-            problems.append(doc.at(path + ("role",), f"a member's role is gm or player, not {short(str(role))}"))
+            problems.append(doc.at((*path, "role"), f"a member's role is gm or player, not {short(str(role))}"))
         side = doc.text(*path, "side")
         if side is not None and engine is not None:
             match = next((s for s in engine.sides() if s.casefold() == " ".join(side.split()).casefold()), None)
             if match is None:
                 problems.append(
-                    doc.at(path + ("side",), f"{short(side)} is not a side here: use {', '.join(engine.sides())}")
+                    doc.at((*path, "side"), f"{short(side)} is not a side here: use {', '.join(engine.sides())}")
                 )
             side = match
         elif item.get("side") is not None:
-            problems.append(doc.at(path + ("side",), "a member's side must be a word"))
+            problems.append(doc.at((*path, "side"), "a member's side must be a word"))
         if len(problems) > before:
             continue
         assert isinstance(user, int)
@@ -232,11 +233,13 @@ def changes(slug: str, rules: Mapping[str, Any] | None) -> list[str]:
             return
         if isinstance(value, list) and isinstance(under, list) and len(value) == len(under):
             # A list is replaced whole: name the items that differ, not the list cut short twice.
-            for index, (item, was) in enumerate(zip(value, under)):
+            for index, (item, was) in enumerate(zip(value, under, strict=True)):
                 walk(item, was, f"{path}[{index}]", only_changed=True)
             return
         if isinstance(value, list) and isinstance(under, list):
-            same = next((i for i, (a, b) in enumerate(zip(value, under)) if a != b), min(len(value), len(under)))
+            same = next(
+                (i for i, (a, b) in enumerate(zip(value, under, strict=False)) if a != b), min(len(value), len(under))
+            )
             lines.append(
                 f"{path}: {plural(len(under), 'item')} → {plural(len(value), 'item')}; from [{same}]: "
                 f"{_brief(under[same:])} → {_brief(value[same:])}"

@@ -2,48 +2,41 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-from sqlalchemy import func, select
-
-from bot.app.base import CAMPAIGN_NAME_MAX, clean_name
-from bot.app.decisions import DecisionCommands
+from bot.app.access import campaign_of, check_side, engine_of, member_of, require_gm
+from bot.app.context import Context
+from bot.app.decisions import open_decision
+from bot.app.inputs import CAMPAIGN_NAME_MAX, clean_name
 from bot.app.replies import Caller, Card, Refusal, Reply, joined, mentions, side_colour
-from bot.store.schema import Campaign, DecisionRecord, Figure, Game, Member
 from rules import RULESETS
 from rules.core import Choice, Decision, short
 
 
-class CampaignCommands(DecisionCommands):
+class CampaignCommands:
+    """A channel's campaign: started, joined (a player asks, the game master decides), shown, ended."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
     async def campaign_new(self, caller: Caller, name: str, ruleset: str) -> Reply:
         name = clean_name(name, "campaign", CAMPAIGN_NAME_MAX)
         if ruleset not in RULESETS:
             raise Refusal(f"There is no ruleset {short(ruleset)}: choose one of {joined(list(RULESETS))}.")
-        async with self._run_locked(caller), self.db.transaction() as s:
-            existing = await s.scalar(
-                select(Campaign).where(Campaign.channel_id == caller.channel_id, Campaign.active.is_(True))
-            )
+        async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
+            existing = await u.campaigns.active_in_channel(caller.channel_id)
             if existing is not None:
                 raise Refusal(
                     f"This channel already runs the campaign {short(existing.name)}; end it first with /campaign end."
                 )
-            campaign = Campaign(
+            campaign = await u.campaigns.create(
                 guild_id=caller.guild_id,
                 channel_id=caller.channel_id,
                 name=name,
                 ruleset=ruleset,
                 gm_id=caller.user_id,
-                active=True,
                 settings={},
             )
-            s.add(campaign)
-            await s.flush()
-            s.add(
-                Member(
-                    campaign_id=campaign.id, user_id=caller.user_id, display_name=caller.display_name[:100], role="gm"
-                )
-            )
-            engine = self._engine(campaign)
+            await u.members.add(campaign.id, caller.user_id, caller.display_name, "gm")
+            engine = engine_of(campaign)
         title = RULESETS[ruleset][1]
         text = (
             f"**{name}** begins: {title}. {caller.display_name} is the game master.\n"
@@ -53,14 +46,13 @@ class CampaignCommands(DecisionCommands):
 
     async def campaign_join(self, caller: Caller, side: str) -> Reply:
         """The game master joins a side at once; a player asks, and the game master decides by button."""
-        async with self._run_locked(caller), self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
-            engine = self._engine(campaign)
-            side = self._check_side(engine, side)
-            member = await self._member(s, campaign, caller)
+        async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            side = check_side(engine_of(campaign), side)
+            member = await member_of(u, campaign, caller)
             if campaign.gm_id == caller.user_id:
                 assert member is not None
-                member.side = side
+                await u.members.set(member, side=side)
                 return Reply(
                     cards=[
                         Card(
@@ -70,28 +62,12 @@ class CampaignCommands(DecisionCommands):
                         )
                     ]
                 )
-            waiting = await s.scalar(
-                select(DecisionRecord).where(
-                    DecisionRecord.campaign_id == campaign.id,
-                    DecisionRecord.status == "open",
-                    DecisionRecord.kind == "join",
-                    DecisionRecord.user_id == caller.user_id,
-                )
-            )
-            if waiting is not None:
+            if await u.decisions.join_waiting(campaign.id, caller.user_id):
                 raise Refusal("Your request to join is already waiting for the game master.")
             if member is not None and member.side == side:
                 raise Refusal(f"You already play {side}.")
             if member is None:
-                s.add(
-                    Member(
-                        campaign_id=campaign.id,
-                        user_id=caller.user_id,
-                        display_name=caller.display_name[:100],
-                        role="pending",
-                        side=None,
-                    )
-                )
+                await u.members.add(campaign.id, caller.user_id, caller.display_name, "pending")
             request = Decision(
                 decider="gm",
                 prompt=f"{caller.display_name} asks to play {side} in {campaign.name}.",
@@ -99,7 +75,7 @@ class CampaignCommands(DecisionCommands):
                 resume_action="join",
                 params={"user_id": caller.user_id, "side": side},
             )
-            pending = await self._open(s, campaign, None, request, user_id=caller.user_id, kind="join")
+            pending = await open_decision(u, campaign, None, request, user_id=caller.user_id, kind="join")
         reply = Reply(
             cards=[
                 Card(
@@ -115,12 +91,12 @@ class CampaignCommands(DecisionCommands):
         return reply
 
     async def campaign_info(self, caller: Caller) -> Reply:
-        async with self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
-            members = list(await s.scalars(select(Member).where(Member.campaign_id == campaign.id).order_by(Member.id)))
-            count = await s.scalar(select(func.count()).select_from(Figure).where(Figure.campaign_id == campaign.id))
-            game = await self._game(s, campaign)
-            battles = await s.scalar(select(func.count()).select_from(Game).where(Game.campaign_id == campaign.id))
+        async with self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            members = await u.members.all(campaign.id)
+            count = await u.figures.count(campaign.id)
+            game = await u.games.in_progress(campaign.id)
+            battles = await u.games.count(campaign.id)
         gm = next((m.display_name for m in members if m.role == "gm"), "?")
         players = [f"{m.display_name} ({m.side})" for m in members if m.side]
         card = Card(title=f"Campaign: {campaign.name}", colour=side_colour(None))
@@ -134,14 +110,13 @@ class CampaignCommands(DecisionCommands):
         return Reply(cards=[card], ephemeral=True)
 
     async def campaign_end(self, caller: Caller) -> Reply:
-        async with self._run_locked(caller), self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
-            self._require_gm(campaign, caller, "end the campaign")
-            game = await self._game(s, campaign, lock=True)
+        async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            require_gm(campaign, caller, "end the campaign")
+            game = await u.games.in_progress(campaign.id, lock=True)
             if game is not None:
-                game.status = "ended"
-                game.ended_at = datetime.now(UTC)
-            campaign.active = False
+                await u.games.set_outcome(game, status="ended", winner=game.winner, ended_at=self.ctx.clock())
+            await u.campaigns.end(campaign.id)
         return Reply(
             cards=[Card(title="Campaign ended", description=f"{campaign.name} is over. Its records are kept.")]
         )

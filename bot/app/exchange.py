@@ -10,19 +10,27 @@ exist are in :mod:`bot.app.roster_file`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from bot.app.base import BATTLES_BEFORE, AppBase
+from bot.app.access import (
+    BATTLES_BEFORE,
+    battles_fought,
+    campaign_and_player,
+    campaign_here,
+    campaign_of,
+    check_side,
+    engine_of,
+    figure_names_in,
+    require_gm,
+)
 from bot.app.campaign_file import (
     CAMPAIGN_KEYS,
     FORMAT_KEY,
     HOUSE_RULES_TEXT,
     ROSTER_KEYS,
     VERSION,
+    MemberEntry,
     build_engine,
     campaign_name,
     changes,
@@ -32,6 +40,7 @@ from bot.app.campaign_file import (
     read_settings,
     roster_problems,
 )
+from bot.app.context import Context
 from bot.app.replies import Caller, Card, Refusal, Reply, joined, side_colour
 from bot.app.roster_file import Importer, Kept, RosterPlan, read_sides, sides_data
 from bot.app.switches import show, switches, tables_text, value_at
@@ -46,7 +55,9 @@ from bot.app.yaml_format import (
 )
 from bot.dice import RecordingDice
 from bot.render.cards import roll_line
-from bot.store.schema import Campaign, DecisionRecord, Figure, Game, Member
+from bot.store import Unit
+from bot.store.exchange import NewFigure
+from bot.store.records import Campaign, Figure, Game, Member
 from rules import RULESETS, get_engine
 from rules.core import roster_entry, short
 
@@ -55,14 +66,19 @@ NAMES_SHOWN = 12
 FIELD_MAX = 1024  # Discord's limit on one embed field's value
 
 
-class ExchangeCommands(AppBase):
+class ExchangeCommands:
+    """Rosters and campaigns as files, in and out, and a campaign's house rules."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
     # --- /roster export, /roster import ---------------------------------------------------------
 
     async def roster_export(self, caller: Caller, side: str | None = None) -> Reply:
         """The caller's side's roster as a file; the game master may name any side, or ``all``."""
-        async with self.db.transaction() as s:
-            campaign, member = await self._campaign_and_player(s, caller)
-            engine = self._engine(campaign)
+        async with self.ctx.store.transaction() as u:
+            campaign, member = await campaign_and_player(u, caller)
+            engine = engine_of(campaign)
             is_gm = campaign.gm_id == caller.user_id
             wanted: list[str] | None
             if side is not None and side.strip().casefold() == ALL:
@@ -70,7 +86,7 @@ class ExchangeCommands(AppBase):
                     raise Refusal("Only the game master may export every side's roster; /roster export gives yours.")
                 wanted = None
             elif side is not None:
-                wanted = [self._check_side(engine, side)]
+                wanted = [check_side(engine, side)]
                 if not is_gm and wanted[0] != member.side:
                     raise Refusal(
                         f"You play {member.side or 'no side yet'}: only the game master may export {wanted[0]}'s roster."
@@ -81,16 +97,17 @@ class ExchangeCommands(AppBase):
                 wanted = None
             else:
                 raise Refusal("Join a side first (/campaign join): /roster export gives your side's roster.")
-            kept = await self._roster_kept(s, campaign, None)
+            kept = self._kept_of(await u.figures.all(campaign.id), campaign, None)
+        sides = sides_data(engine, kept, wanted, with_owner=False)
         data = {
             FORMAT_KEY: "roster",
             "version": VERSION,
             "ruleset": campaign.ruleset,
             "campaign": campaign.name,
-            "sides": sides_data(engine, kept, wanted, with_owner=False),
+            "sides": sides,
         }
         label = wanted[0] if wanted else ALL
-        count = sum(len(v) for v in data["sides"].values())
+        count = sum(len(v) for v in sides.values())
         header = [
             f"Skirmish GM roster: {label} in {campaign.name} ({RULESETS[campaign.ruleset][1]}).",
             "Edit it and bring it back with /roster import; the format is in the README (YAML files).",
@@ -108,9 +125,9 @@ class ExchangeCommands(AppBase):
         """Add the file's figures to the roster and update those it already has (see roster_file)."""
         try:
             doc = read(data)
-            async with self._run_locked(caller), self.db.transaction() as s:
-                campaign, member = await self._campaign_and_player(s, caller)
-                engine = self._engine(campaign)
+            async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
+                campaign, member = await campaign_and_player(u, caller)
+                engine = engine_of(campaign)
                 problems: list[str] = []
                 if check_header(doc, "roster", ROSTER_KEYS, campaign.ruleset, problems) is None:
                     raise FileProblems(problems)
@@ -118,38 +135,32 @@ class ExchangeCommands(AppBase):
                     problems.append(
                         doc.at(
                             (),
-                            f"the file has no {roster_entry(engine)}s: list them under sides (sides: {{{list(engine.sides())[0]}: [...]}})",
+                            f"the file has no {roster_entry(engine)}s: list them under sides (sides: {{{next(iter(engine.sides()))}: [...]}})",
                         )
                     )
-                game = await self._game(s, campaign)
-                rows = await self._roster_rows(s, campaign)
+                game = await u.games.in_progress(campaign.id)
+                rows = await u.figures.all(campaign.id)
                 kept = self._kept_of(rows, campaign, game)
                 importer = Importer(caller.user_id, campaign.gm_id == caller.user_id, member.side)
-                dice = RecordingDice(self._dice())
+                dice = RecordingDice(self.ctx.dice())
                 plan = read_sides(doc, ("sides",), engine, importer, kept, dice, problems, limit=MAX_FIGURES)
                 if problems:
                     raise FileProblems(problems)
-                self._import_figures(s, campaign, rows, plan, importer)
+                await _import_figures(u, campaign, rows, plan, importer)
         except FileProblems as exc:
             return problems_reply(exc, filename, "nothing was imported")
-        return self._import_reply("Roster imported", caller, filename, plan, dice, roster_entry(engine))
+        return _import_reply("Roster imported", caller, filename, plan, dice, roster_entry(engine))
 
     # --- /campaign export, /campaign import -----------------------------------------------------
 
     async def campaign_export(self, caller: Caller) -> Reply:
         """Everything a campaign keeps between battles: settings, house rules, members, every roster."""
-        async with self.db.transaction() as s:
-            campaign, _ = await self._campaign_and_player(s, caller)
-            engine = self._engine(campaign)
-            members = list(
-                await s.scalars(
-                    select(Member)
-                    .where(Member.campaign_id == campaign.id, Member.role != "pending")
-                    .order_by(Member.id)
-                )
-            )
-            kept = await self._roster_kept(s, campaign, None)
-            fought = await self._battles_fought(s, campaign)
+        async with self.ctx.store.transaction() as u:
+            campaign, _ = await campaign_and_player(u, caller)
+            engine = engine_of(campaign)
+            members = [m for m in await u.members.all(campaign.id) if m.role != "pending"]
+            kept = self._kept_of(await u.figures.all(campaign.id), campaign, None)
+            fought = await battles_fought(u, campaign)
         settings = {k: v for k, v in (campaign.settings or {}).items() if k != HOUSE_RULES_TEXT}
         if fought:
             settings[BATTLES_BEFORE] = fought
@@ -163,7 +174,7 @@ class ExchangeCommands(AppBase):
             "members": [{"user": m.user_id, "name": m.display_name, "role": m.role, "side": m.side} for m in members],
             "sides": sides_data(engine, kept, None, with_owner=True),
         }
-        stamp = datetime.now(UTC).strftime("%Y-%m-%d")
+        stamp = self.ctx.clock().strftime("%Y-%m-%d")
         header = [
             f"Skirmish GM campaign: {campaign.name} ({RULESETS[campaign.ruleset][1]}), exported {stamp}.",
             "Bring it back with /campaign import (the game master; in a new channel it starts the campaign there).",
@@ -185,20 +196,18 @@ class ExchangeCommands(AppBase):
         as a new campaign where there is none (the caller becomes its game master)."""
         try:
             doc = read(data)
-            async with self._run_locked(caller), self.db.transaction() as s:
-                campaign = await self._campaign_here(s, caller)
+            async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
+                campaign = await campaign_here(u, caller)
                 if campaign is None:  # as /campaign new: one active campaign a channel, whatever the guild says
-                    other = await s.scalar(
-                        select(Campaign).where(Campaign.channel_id == caller.channel_id, Campaign.active.is_(True))
-                    )
+                    other = await u.campaigns.active_in_channel(caller.channel_id)
                     if other is not None:
                         raise Refusal(
                             f"This channel already runs the campaign {short(other.name)}; end it first with /campaign end."
                         )
                 if campaign is not None:
-                    self._require_gm(campaign, caller, "import a campaign file here")
-                    await s.refresh(campaign, with_for_update=True)
-                    if await self._game(s, campaign) is not None:
+                    require_gm(campaign, caller, "import a campaign file here")
+                    campaign = await u.campaigns.get(campaign.id, lock=True)
+                    if await u.games.in_progress(campaign.id) is not None:
                         raise Refusal("A game is in progress: import the campaign file after /game end.")
                 problems: list[str] = []
                 slug = check_header(doc, "campaign", CAMPAIGN_KEYS, campaign.ruleset if campaign else None, problems)
@@ -214,20 +223,16 @@ class ExchangeCommands(AppBase):
                     raise FileProblems(problems)
                 members = read_members(doc, engine, problems)
                 settings = read_settings(doc, problems)
-                existing = (
-                    {m.user_id: m for m in await s.scalars(select(Member).where(Member.campaign_id == campaign.id))}
-                    if campaign
-                    else {}
-                )
-                rows = await self._roster_rows(s, campaign) if campaign else []
+                existing = {m.user_id: m for m in await u.members.all(campaign.id)} if campaign else {}
+                rows = await u.figures.all(campaign.id) if campaign else []
                 kept = self._kept_of(rows, campaign, None) if campaign else []
                 owners = (
                     {m.user_id for m in members}
-                    | {u for u, m in existing.items() if m.role != "pending"}
+                    | {user for user, m in existing.items() if m.role != "pending"}
                     | {caller.user_id}
                 )
                 importer = Importer(caller.user_id, True, None)
-                dice = RecordingDice(self._dice())
+                dice = RecordingDice(self.ctx.dice())
                 plan = read_sides(
                     doc, ("sides",), engine, importer, kept, dice, problems, owners=owners, limit=MAX_FIGURES
                 )
@@ -241,47 +246,36 @@ class ExchangeCommands(AppBase):
                     )
                 if problems:
                     raise FileProblems(problems)
+                kept_settings, house_rules = _settings_after(campaign, settings, has_rules, rules)
                 if campaign is None:
-                    campaign = Campaign(
+                    campaign = await u.campaigns.create(
                         guild_id=caller.guild_id,
                         channel_id=caller.channel_id,
                         name=name or "Campaign",
                         ruleset=slug,
                         gm_id=caller.user_id,
-                        active=True,
-                        settings={},
+                        settings=kept_settings,
+                        house_rules=house_rules,
                     )
-                    s.add(campaign)
-                    await s.flush()
-                elif name is not None:
-                    campaign.name = name
-                kept_settings = dict(campaign.settings or {})
-                text = kept_settings.pop(HOUSE_RULES_TEXT, None)
-                if settings is not None:
-                    kept_settings = dict(settings)
-                if has_rules:
-                    campaign.house_rules, text = rules or None, None
-                if text and campaign.house_rules:
-                    kept_settings[HOUSE_RULES_TEXT] = text  # the game master's own file, comments and all
-                campaign.settings = kept_settings
-                pending = {u for u, m in existing.items() if m.role == "pending"}
-                notes = self._import_members(s, campaign, caller, members, existing)
-                granted = [u for u in pending if existing[u].role != "pending"]
-                if granted:  # their requests to join are answered by the file
-                    await s.execute(
-                        update(DecisionRecord)
-                        .where(
-                            DecisionRecord.campaign_id == campaign.id,
-                            DecisionRecord.kind == "join",
-                            DecisionRecord.status == "open",
-                            DecisionRecord.user_id.in_(granted),
-                        )
-                        .values(status="cancelled")
+                else:
+                    if name is not None:
+                        await u.campaigns.rename(campaign.id, name)
+                    await u.campaigns.set_settings(campaign.id, kept_settings)
+                    if has_rules:
+                        await u.campaigns.set_house_rules(campaign.id, house_rules)
+                    campaign = replace(
+                        campaign, name=name or campaign.name, settings=kept_settings, house_rules=house_rules
                     )
-                self._import_figures(s, campaign, rows, plan, importer)
+                pending = [user for user, m in existing.items() if m.role == "pending"]
+                notes = await _import_members(u, campaign, caller, members, existing)
+                # Their requests to join are answered by the file.
+                await u.exchange.cancel_join_requests(
+                    campaign.id, [user for user in pending if existing[user].role != "pending"]
+                )
+                await _import_figures(u, campaign, rows, plan, importer)
         except FileProblems as exc:
             return problems_reply(exc, filename, "nothing was imported")
-        reply = self._import_reply("Campaign imported", caller, filename, plan, dice, roster_entry(engine), always=True)
+        reply = _import_reply("Campaign imported", caller, filename, plan, dice, roster_entry(engine), always=True)
         card = reply.cards[0]
         card.description = (
             f"**{campaign.name}** ({RULESETS[campaign.ruleset][1]}), game master "
@@ -298,29 +292,27 @@ class ExchangeCommands(AppBase):
         with them and by checking every figure and side the campaign holds against it."""
         try:
             doc = read(data)
-            async with self._run_locked(caller), self.db.transaction() as s:
-                campaign = await self._campaign(s, caller)
-                self._require_gm(campaign, caller, "set house rules")
-                await s.refresh(campaign, with_for_update=True)  # settings are shared with other commands
-                if await self._game(s, campaign) is not None:
+            async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
+                campaign = await campaign_of(u, caller)
+                require_gm(campaign, caller, "set house rules")
+                campaign = await u.campaigns.get(campaign.id, lock=True)  # settings are shared with other commands
+                if await u.games.in_progress(campaign.id) is not None:
                     raise Refusal("House rules change between battles: set them after /game end.")
                 rules = doc.data
                 problems: list[str] = []
                 engine = build_engine(doc, campaign.ruleset, rules, problems)
                 if engine is None:
                     raise FileProblems(problems)
-                kept = self._kept_of(await self._roster_rows(s, campaign), campaign, None)
-                members = list(
-                    await s.scalars(select(Member).where(Member.campaign_id == campaign.id, Member.side.is_not(None)))
-                )
-                problems += roster_problems(engine, kept, [(m.display_name, m.side) for m in members if m.side])
+                kept = self._kept_of(await u.figures.all(campaign.id), campaign, None)
+                problems += roster_problems(engine, kept, await _member_sides(u, campaign))
                 if problems:
                     raise FileProblems(problems)
                 settings = {k: v for k, v in (campaign.settings or {}).items() if k != HOUSE_RULES_TEXT}
                 if rules:
                     settings[HOUSE_RULES_TEXT] = data.decode("utf-8-sig")
-                campaign.house_rules = rules or None
-                campaign.settings = settings
+                await u.campaigns.set_house_rules(campaign.id, rules or None)
+                await u.campaigns.set_settings(campaign.id, settings)
+                campaign = replace(campaign, house_rules=rules or None, settings=settings)
         except FileProblems as exc:
             return problems_reply(exc, filename, "the house rules were not changed")
         lines = changes(campaign.ruleset, campaign.house_rules)
@@ -332,8 +324,8 @@ class ExchangeCommands(AppBase):
         return Reply(cards=[Card(title="House rules set", description=text)])
 
     async def rules_show(self, caller: Caller, tables: bool = False) -> Reply:
-        async with self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
+        async with self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
         rules = campaign.house_rules or None
         title = RULESETS[campaign.ruleset][1]
         card = Card(title=f"House rules: {campaign.name}")
@@ -364,26 +356,25 @@ class ExchangeCommands(AppBase):
         return Reply(cards=[card], ephemeral=True, files=files)
 
     async def rules_clear(self, caller: Caller) -> Reply:
-        async with self._run_locked(caller), self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
-            self._require_gm(campaign, caller, "clear the house rules")
-            await s.refresh(campaign, with_for_update=True)
-            if await self._game(s, campaign) is not None:
+        async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            require_gm(campaign, caller, "clear the house rules")
+            campaign = await u.campaigns.get(campaign.id, lock=True)
+            if await u.games.in_progress(campaign.id) is not None:
                 raise Refusal("House rules change between battles: clear them after /game end.")
             if not campaign.house_rules:
                 raise Refusal("This campaign has no house rules to clear.")
             engine = get_engine(campaign.ruleset, None)
-            kept = self._kept_of(await self._roster_rows(s, campaign), campaign, None)
-            members = list(
-                await s.scalars(select(Member).where(Member.campaign_id == campaign.id, Member.side.is_not(None)))
-            )
-            problems = roster_problems(engine, kept, [(m.display_name, m.side) for m in members if m.side])
+            kept = self._kept_of(await u.figures.all(campaign.id), campaign, None)
+            problems = roster_problems(engine, kept, await _member_sides(u, campaign))
             if problems:
                 raise Refusal(
                     f"The published rules would refuse this campaign's rosters ({problems[0]}); change them first."
                 )
-            campaign.house_rules = None
-            campaign.settings = {k: v for k, v in (campaign.settings or {}).items() if k != HOUSE_RULES_TEXT}
+            await u.campaigns.set_house_rules(campaign.id, None)
+            await u.campaigns.set_settings(
+                campaign.id, {k: v for k, v in (campaign.settings or {}).items() if k != HOUSE_RULES_TEXT}
+            )
         return Reply(
             cards=[
                 Card(
@@ -395,11 +386,9 @@ class ExchangeCommands(AppBase):
 
     # --- shared -----------------------------------------------------------------------------------
 
-    async def _roster_rows(self, s: AsyncSession, campaign: Campaign) -> list[Figure]:
-        return list(await s.scalars(select(Figure).where(Figure.campaign_id == campaign.id).order_by(Figure.id)))
-
-    def _kept_of(self, rows: Sequence[Figure], campaign: Campaign | None, game: Game | None) -> list[Kept]:
-        playing = {n.casefold() for n in self._figure_names_in(campaign, game)} if campaign and game else set()
+    def _kept_of(self, rows: Sequence[Figure], campaign: Campaign, game: Game | None) -> list[Kept]:
+        """The roster as the file readers see it: which figures fight in ``game`` marked."""
+        playing = {n.casefold() for n in figure_names_in(self.ctx.states, campaign, game)} if game else set()
         return [
             Kept(
                 f.id,
@@ -415,102 +404,125 @@ class ExchangeCommands(AppBase):
             for f in rows
         ]
 
-    async def _roster_kept(self, s: AsyncSession, campaign: Campaign, game: Game | None) -> list[Kept]:
-        return self._kept_of(await self._roster_rows(s, campaign), campaign, game)
 
-    @staticmethod
-    def _import_figures(
-        s: AsyncSession, campaign: Campaign, rows: Sequence[Figure], plan: RosterPlan, importer: Importer
-    ) -> None:
-        by_id = {f.id: f for f in rows}
-        for entry in plan.new:
-            s.add(
-                Figure(
-                    campaign_id=campaign.id,
-                    owner_id=entry.final_owner(importer),
-                    name=entry.name,
-                    side=entry.side,
-                    kind=entry.kind,
-                    stats=dict(entry.stats),
-                    status=entry.final_status(),
-                    history=entry.final_history(),
-                )
-            )
-        for entry in plan.changed:
-            assert entry.kept is not None
-            row = by_id[entry.kept.id]
-            row.kind, row.stats = entry.kind, dict(entry.stats)
-            row.status, row.history = entry.final_status(), entry.final_history()
-            row.owner_id = entry.final_owner(importer)
+def _settings_after(
+    campaign: Campaign | None, settings: dict[str, Any] | None, has_rules: bool, rules: Any
+) -> tuple[dict[str, Any], Any]:
+    """A campaign's settings and house rules once a file is imported: the file's settings (if it has
+    any) replace the campaign's, and its house rules (if it has the key) the campaign's. The game
+    master's own house-rules file (comments and all) is kept only while the rules it wrote stay."""
+    kept_settings = dict(campaign.settings or {}) if campaign else {}
+    text = kept_settings.pop(HOUSE_RULES_TEXT, None)
+    if settings is not None:
+        kept_settings = dict(settings)
+    house_rules = campaign.house_rules if campaign else None
+    if has_rules:
+        house_rules, text = rules or None, None
+    if text and house_rules:
+        kept_settings[HOUSE_RULES_TEXT] = text
+    return kept_settings, house_rules
 
-    @staticmethod
-    def _import_members(
-        s: AsyncSession, campaign: Campaign, caller: Caller, members: Sequence[Any], existing: dict[int, Member]
-    ) -> list[str]:
-        """Members of the file join as players with their sides; the importer is the game master."""
-        notes: list[str] = []
-        me = existing.get(caller.user_id)
-        if me is None:
-            me = Member(
-                campaign_id=campaign.id,
-                user_id=caller.user_id,
-                display_name=caller.display_name[:100],
-                role="gm",
-                side=None,
+
+async def _member_sides(u: Unit, campaign: Campaign) -> list[tuple[str, str]]:
+    """Who plays which side: the sides new rules must still have."""
+    return [(m.display_name, m.side) for m in await u.members.all(campaign.id) if m.side]
+
+
+async def _import_figures(
+    u: Unit, campaign: Campaign, rows: Sequence[Figure], plan: RosterPlan, importer: Importer
+) -> None:
+    by_id = {f.id: f for f in rows}
+    changed = []
+    for entry in plan.changed:
+        assert entry.kept is not None
+        changed.append(
+            replace(
+                by_id[entry.kept.id],
+                kind=entry.kind,
+                stats=dict(entry.stats),
+                status=entry.final_status(),
+                history=entry.final_history(),
+                owner_id=entry.final_owner(importer),
             )
-            s.add(me)
-            existing[caller.user_id] = me
-        me.role = "gm"
-        for entry in members:
-            member = existing.get(entry.user_id)
-            if member is None:
-                member = Member(
-                    campaign_id=campaign.id,
-                    user_id=entry.user_id,
-                    display_name=(entry.name or f"user {entry.user_id}")[:100],
-                    role="player",
-                    side=None,
-                )
-                s.add(member)
-                existing[entry.user_id] = member
-                notes.append(f"{member.display_name} joins" + (f" on {entry.side}" if entry.side else ""))
-            elif member.role == "pending":
-                member.role = "player"
+        )
+    await u.exchange.save_figures(changed)
+    await u.exchange.add_figures(
+        campaign.id,
+        [
+            NewFigure(
+                owner_id=entry.final_owner(importer),
+                name=entry.name,
+                side=entry.side,
+                kind=entry.kind,
+                stats=dict(entry.stats),
+                status=entry.final_status(),
+                history=entry.final_history(),
+            )
+            for entry in plan.new
+        ],
+    )
+
+
+async def _import_members(
+    u: Unit, campaign: Campaign, caller: Caller, members: Sequence[MemberEntry], existing: dict[int, Member]
+) -> list[str]:
+    """Members of the file join as players with their sides; the importer is the game master.
+    ``existing`` (by user id) is brought up to date with what was written."""
+    notes: list[str] = []
+    me = existing.get(caller.user_id)
+    if me is None:
+        me = await u.members.add(campaign.id, caller.user_id, caller.display_name, "gm")
+    elif me.role != "gm":
+        me = await u.members.set(me, side=me.side, role="gm")
+    existing[caller.user_id] = me
+    for entry in members:
+        member = existing.get(entry.user_id)
+        side = entry.side if entry.side_given else (member.side if member else None)
+        if member is None:
+            name = entry.name or f"user {entry.user_id}"
+            member = await u.members.add(campaign.id, entry.user_id, name, "player", side)
+            notes.append(f"{member.display_name} joins" + (f" on {entry.side}" if entry.side else ""))
+        else:
+            role = member.role
+            if role == "pending":
+                role = "player"
                 notes.append(f"{member.display_name}'s request to join is granted")
-            if entry.side_given and member.side != entry.side:
-                member.side = entry.side
-                if member is not me and not any(n.startswith(member.display_name) for n in notes):
-                    notes.append(f"{member.display_name} plays {entry.side or 'no side'}")
-            if entry.role == "gm" and entry.user_id != caller.user_id:
-                notes.append(f"{member.display_name} was the game master in the file; {caller.display_name} is here")
-        return notes
+            told = any(n.startswith(member.display_name) for n in notes)
+            if side != member.side and member.user_id != caller.user_id and not told:
+                notes.append(f"{member.display_name} plays {entry.side or 'no side'}")
+            if (role, side) != (member.role, member.side):
+                member = await u.members.set(member, side=side, role=role)
+        existing[entry.user_id] = member
+        if entry.role == "gm" and entry.user_id != caller.user_id:
+            notes.append(f"{member.display_name} was the game master in the file; {caller.display_name} is here")
+    return notes
 
-    @staticmethod
-    def _import_reply(
-        title: str,
-        caller: Caller,
-        filename: str,
-        plan: RosterPlan,
-        dice: RecordingDice,
-        entry: str = "figure",
-        always: bool = False,
-    ) -> Reply:
-        parts = []
-        if plan.new:
-            parts.append(f"{len(plan.new)} added ({_names(plan.new)})")
-        if plan.changed:
-            parts.append(f"{len(plan.changed)} changed ({_names(plan.changed)})")
-        if plan.same:
-            parts.append(f"{len(plan.same)} unchanged")
-        summary = "; ".join(parts) if parts else f"no {entry}s"
-        text = f"{caller.display_name} imported {filename}: {summary}."
-        card = Card(title=title, description=text)
-        if dice.rolled:
-            card.fields.append(("Dice", "\n".join(roll_line(r) for r in dice.rolled), False))
-        quiet = not plan.new and not plan.changed and not always
-        if quiet:
-            card.title = "Nothing to change"
-        return Reply(cards=[card], ephemeral=quiet, events=list(plan.events), rolls=list(dice.rolled))
+
+def _import_reply(
+    title: str,
+    caller: Caller,
+    filename: str,
+    plan: RosterPlan,
+    dice: RecordingDice,
+    entry: str = "figure",
+    always: bool = False,
+) -> Reply:
+    parts = []
+    if plan.new:
+        parts.append(f"{len(plan.new)} added ({_names(plan.new)})")
+    if plan.changed:
+        parts.append(f"{len(plan.changed)} changed ({_names(plan.changed)})")
+    if plan.same:
+        parts.append(f"{len(plan.same)} unchanged")
+    summary = "; ".join(parts) if parts else f"no {entry}s"
+    text = f"{caller.display_name} imported {filename}: {summary}."
+    card = Card(title=title, description=text)
+    if dice.rolled:
+        card.fields.append(("Dice", "\n".join(roll_line(r) for r in dice.rolled), False))
+    quiet = not plan.new and not plan.changed and not always
+    if quiet:
+        card.title = "Nothing to change"
+    return Reply(cards=[card], ephemeral=quiet, events=list(plan.events), rolls=list(dice.rolled))
 
 
 def _names(entries: Sequence[Any]) -> str:

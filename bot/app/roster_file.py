@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.app.base import NAME_MAX, clean_name
+from bot.app.inputs import NAME_MAX, clean_name
 from bot.app.replies import Refusal
 from bot.app.yaml_format import Doc, Flow, Path, check_plain, unknown_keys
 from bot.dice import RecordingDice, RolledDie
@@ -207,7 +207,7 @@ def read_sides(
     seen: dict[str, int | None] = {}
     figure_keys = FIGURE_KEYS + (("owner",) if owners is not None else ())
     for side_key, figures in section.items():
-        side_path = path + (side_key,)
+        side_path = (*path, side_key)
         side = _side(doc, side_path, side_key, engine, importer, problems)
         if figures is None:
             continue
@@ -219,14 +219,14 @@ def read_sides(
         if side is None:
             continue
         for index, item in enumerate(figures):
-            entry = _entry(doc, side_path + (index,), item, side, figure_keys, engine, importer, owners, problems)
+            entry = _entry(doc, (*side_path, index), item, side, figure_keys, engine, importer, owners, problems)
             if entry is None:
                 continue
             key = fold(entry.name)
             if key in seen:
                 first = seen[key]
                 where = f" (the first is on line {first})" if first is not None else ""
-                problems.append(doc.at(entry.path + ("name",), f"a second figure called {short(entry.name)}{where}"))
+                problems.append(doc.at((*entry.path, "name"), f"a second figure called {short(entry.name)}{where}"))
                 continue
             seen[key] = doc.line(*entry.path, "name")
             entry.kept = by_name.get(key)
@@ -272,27 +272,27 @@ def _entry(
         try:
             name = clean_name(raw_name, "figure", NAME_MAX)
         except Refusal as exc:
-            problems.append(doc.at(path + ("name",), exc.message))
+            problems.append(doc.at((*path, "name"), exc.message))
     kind = doc.text(*path, "kind")
     if "kind" in item and item["kind"] is not None and kind is None:
-        problems.append(doc.at(path + ("kind",), f"{short(name)}'s kind must be a word, not a list or mapping"))
+        problems.append(doc.at((*path, "kind"), f"{short(name)}'s kind must be a word, not a list or mapping"))
     stats = item.get("stats")
     if stats is None:
         stats = {}
     elif not isinstance(stats, Mapping):
-        problems.append(doc.at(path + ("stats",), f"{short(name)}'s stats must be a mapping (stats: {{speed: 6}})"))
+        problems.append(doc.at((*path, "stats"), f"{short(name)}'s stats must be a mapping (stats: {{speed: 6}})"))
         stats = {}
     else:
-        check_plain(doc, path + ("stats",), stats, problems, what="stats")
+        check_plain(doc, (*path, "stats"), stats, problems, what="stats")
     status = _status(doc, path, item, name, problems)
     history = item.get("history")
     if history is not None and not isinstance(history, list):
-        problems.append(doc.at(path + ("history",), f"{short(name)}'s history must be a list"))
+        problems.append(doc.at((*path, "history"), f"{short(name)}'s history must be a list"))
         history = None
     elif history is not None:
-        check_plain(doc, path + ("history",), history, problems, what="history")
+        check_plain(doc, (*path, "history"), history, problems, what="history")
         for index, entry in enumerate(history):
-            _check_history_entry(doc, path + ("history", index), entry, name, problems)
+            _check_history_entry(doc, (*path, "history", index), entry, name, problems)
     owner = _owner(doc, path, item, name, owners, problems)
     if len(problems) > before:
         return None
@@ -316,7 +316,7 @@ def _status(doc: Doc, path: Path, item: Mapping[str, Any], name: str, problems: 
     if not status or len(status) > STATUS_MAX or not _STATUS.match(status):
         problems.append(
             doc.at(
-                path + ("status",),
+                (*path, "status"),
                 f"{short(name)}'s status must be a word or two of at most {STATUS_MAX} letters (active, dead …)",
             )
         )
@@ -331,10 +331,10 @@ def _owner(
         return None
     owner = item["owner"]
     if isinstance(owner, bool) or not isinstance(owner, int):
-        problems.append(doc.at(path + ("owner",), f"{short(name)}'s owner must be a member's user id (a number)"))
+        problems.append(doc.at((*path, "owner"), f"{short(name)}'s owner must be a member's user id (a number)"))
         return None
     if owner not in owners:
-        problems.append(doc.at(path + ("owner",), f"{short(name)}'s owner {owner} is not a member of this campaign"))
+        problems.append(doc.at((*path, "owner"), f"{short(name)}'s owner {owner} is not a member of this campaign"))
         return None
     return owner
 
@@ -353,7 +353,7 @@ def _place(
     if kept is not None and kept.side != entry.side:
         problems.append(
             doc.at(
-                entry.path + ("name",),
+                (*entry.path, "name"),
                 f"{short(kept.name)} fights for {kept.side} in this campaign; "
                 f"import does not move a figure to another side",
             )
@@ -374,7 +374,7 @@ def _place(
     except _WouldRoll:
         problems.append(
             doc.at(
-                entry.path + ("stats",) if "stats" in (doc.get(*entry.path) or {}) else entry.path + ("name",),
+                (*entry.path, "stats") if "stats" in (doc.get(*entry.path) or {}) else (*entry.path, "name"),
                 f"{short(entry.name)} lacks stats the rules roll once, at recruitment: "
                 f"keep them as the export wrote them",
             )
@@ -386,18 +386,18 @@ def _place(
     except Exception as exc:  # an engine that trips on odd data: the player gets a sentence, we get the log
         log.error("the %s engine failed on a figure being imported", getattr(engine, "slug", "?"), exc_info=exc)
         problems.append(
-            doc.at(entry.path + ("name",), f"the ruleset could not read {short(entry.name)}; check its kind and stats")
+            doc.at((*entry.path, "name"), f"the ruleset could not read {short(entry.name)}; check its kind and stats")
         )
         return
     entry.name = checked.name if kept is None else kept.name
     entry.kind, entry.stats = checked.kind, dict(checked.stats)
     if len(entry.kind) > KIND_MAX:
-        problems.append(doc.at(entry.path + ("kind",), f"a kind is at most {KIND_MAX} characters"))
+        problems.append(doc.at((*entry.path, "kind"), f"a kind is at most {KIND_MAX} characters"))
         return
     if not importer.is_gm and not _record_allowed(doc, entry, problems):
         return
     if entry.owner is not None and not importer.is_gm and entry.owner != (kept.owner_id if kept else importer.user_id):
-        problems.append(doc.at(entry.path + ("owner",), "only the game master may give a figure to another player"))
+        problems.append(doc.at((*entry.path, "owner"), "only the game master may give a figure to another player"))
         return
     if kept is None:
         plan.new.append(entry)
@@ -414,7 +414,7 @@ def _place(
         return
     if kept.in_game:
         problems.append(
-            doc.at(entry.path + ("name",), f"{short(kept.name)} is in the game in progress: change it after /game end")
+            doc.at((*entry.path, "name"), f"{short(kept.name)} is in the game in progress: change it after /game end")
         )
         return
     plan.changed.append(entry)
@@ -428,14 +428,14 @@ def _record_allowed(doc: Doc, entry: Entry, problems: list[str]) -> bool:
         was = kept.status if kept else ACTIVE
         problems.append(
             doc.at(
-                entry.path + ("status",),
+                (*entry.path, "status"),
                 f"only the game master may change {short(entry.name)}'s status ({was} → {entry.status})",
             )
         )
         ok = False
     if entry.history is not None and entry.history != (list(kept.history) if kept else []):
         problems.append(
-            doc.at(entry.path + ("history",), f"only the game master may change {short(entry.name)}'s history")
+            doc.at((*entry.path, "history"), f"only the game master may change {short(entry.name)}'s history")
         )
         ok = False
     return ok
@@ -448,13 +448,13 @@ def _blame(doc: Doc, entry: Entry, message: str) -> Path:
     if isinstance(stats, Mapping):
         for key in stats:
             if isinstance(key, str) and re.search(rf"(?<!\w){re.escape(key.casefold())}(?!\w)", low):
-                return entry.path + ("stats", key)
+                return (*entry.path, "stats", key)
         for key, value in stats.items():
             if isinstance(value, str) and len(value) > 1 and value.casefold() in low:
-                return entry.path + ("stats", key)
+                return (*entry.path, "stats", key)
     kind = doc.text(*entry.path, "kind")
     if kind and kind.casefold() in low:
-        return entry.path + ("kind",)
+        return (*entry.path, "kind")
     if isinstance(stats, Mapping) and "stat" in low:
-        return entry.path + ("stats",)
-    return entry.path + ("name",)
+        return (*entry.path, "stats")
+    return (*entry.path, "name")

@@ -2,54 +2,52 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
-
-from bot.app.base import AppBase, clean_name, format_stats, parse_stats
+from bot.app.access import campaign_of, check_side, engine_of, figure_names_in, figure_of, player_of
+from bot.app.context import Context
+from bot.app.inputs import clean_name, format_stats, parse_stats
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
 from bot.dice import RecordingDice
 from bot.render.cards import roll_line
-from bot.store.schema import Figure, Member
 from rules.core import FigureSpec, short
 
 
-class RosterCommands(AppBase):
+class RosterCommands:
+    """A campaign's rosters: figures recruited by the ruleset's rules, listed, shown and removed."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
     async def roster_add(
         self, caller: Caller, name: str, kind: str, side: str | None = None, stats: str | None = None
     ) -> Reply:
         name = clean_name(name, "figure")
-        async with self._run_locked(caller), self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
-            member = await self._player(s, campaign, caller)
-            engine = self._engine(campaign)
+        async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            member = await player_of(u, campaign, caller)
+            engine = engine_of(campaign)
             is_gm = campaign.gm_id == caller.user_id
             if side is None:
                 if member.side is None:
                     raise Refusal("Say which side the figure fights for (side option), or join a side first.")
                 side = member.side
-            side = self._check_side(engine, side)
+            side = check_side(engine, side)
             if not is_gm and side != member.side:
                 raise Refusal(f"You play {member.side}: only the game master may add figures to {side}.")
-            dice = RecordingDice(self._dice())
+            dice = RecordingDice(self.ctx.dice())
             recruited = engine.recruit(
                 FigureSpec(name=name, side=side, kind=kind or "", stats=parse_stats(stats)), dice
             )
             spec = recruited.state
-            clash = await s.scalar(
-                select(Figure).where(Figure.campaign_id == campaign.id, func.lower(Figure.name) == name.lower())
-            )
+            clash = await u.figures.named(campaign.id, name)
             if clash is not None:
                 raise Refusal(f"There is already a figure called {short(clash.name)} in this campaign.")
-            s.add(
-                Figure(
-                    campaign_id=campaign.id,
-                    owner_id=caller.user_id,
-                    name=spec.name,
-                    side=spec.side,
-                    kind=spec.kind,
-                    stats=dict(spec.stats),
-                    status="active",
-                    history=[],
-                )
+            await u.figures.add(
+                campaign.id,
+                owner_id=caller.user_id,
+                name=spec.name,
+                side=spec.side,
+                kind=spec.kind,
+                stats=dict(spec.stats),
             )
         detail = f"{spec.kind}" + (f" · {format_stats(spec.stats)}" if spec.stats else "")
         text = "\n".join([f"**{spec.name}** ({spec.side}) — {detail}"] + [e.text for e in recruited.events])
@@ -59,10 +57,9 @@ class RosterCommands(AppBase):
         return Reply(cards=[card], events=list(recruited.events), rolls=list(dice.rolled))
 
     async def roster_list(self, caller: Caller, side: str | None = None) -> Reply:
-        async with self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
-            query = select(Figure).where(Figure.campaign_id == campaign.id).order_by(Figure.side, Figure.name)
-            figures = list(await s.scalars(query))
+        async with self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            figures = await u.figures.all(campaign.id, by_side=True)
         if side:
             figures = [f for f in figures if f.side.casefold() == side.strip().casefold()]
         card = Card(title=f"Rosters: {campaign.name}")
@@ -78,12 +75,10 @@ class RosterCommands(AppBase):
         return Reply(cards=[card], ephemeral=True)
 
     async def roster_show(self, caller: Caller, name: str) -> Reply:
-        async with self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
-            figure = await self._figure(s, campaign, name)
-            owner = await s.scalar(
-                select(Member).where(Member.campaign_id == campaign.id, Member.user_id == figure.owner_id)
-            )
+        async with self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            figure = await figure_of(u, campaign, name)
+            owner = await u.members.of(campaign.id, figure.owner_id)
         card = Card(title=figure.name, colour=side_colour(figure.side))
         card.fields += [("Side", figure.side, True), ("Type", figure.kind, True), ("Status", figure.status, True)]
         if figure.stats:
@@ -94,16 +89,16 @@ class RosterCommands(AppBase):
         return Reply(cards=[card], ephemeral=True)
 
     async def roster_remove(self, caller: Caller, name: str) -> Reply:
-        async with self._run_locked(caller), self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
-            await self._player(s, campaign, caller)
-            figure = await self._figure(s, campaign, name)
+        async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            await player_of(u, campaign, caller)
+            figure = await figure_of(u, campaign, name)
             if figure.owner_id != caller.user_id and campaign.gm_id != caller.user_id:
                 raise Refusal(f"{short(figure.name)} is not yours: only its owner or the game master may remove it.")
-            game = await self._game(s, campaign)
-            if game is not None and figure.name in self._figure_names_in(campaign, game):
+            game = await u.games.in_progress(campaign.id)
+            if game is not None and figure.name in figure_names_in(self.ctx.states, campaign, game):
                 raise Refusal(f"{short(figure.name)} is in the game in progress: remove it after /game end.")
-            await s.delete(figure)
+            await u.figures.remove(figure.id)
         return Reply(
             cards=[
                 Card(title="Removed from the roster", description=f"{figure.name} ({figure.side}) has left the roster.")

@@ -41,7 +41,7 @@ _SAFE_LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SAFE_DUMPER: type = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
-class _Loader(_SAFE_LOADER):  # type: ignore[misc, valid-type]
+class _Loader(_SAFE_LOADER):  # type: ignore[misc]
     """The safe loader, without turning dates into date objects."""
 
 
@@ -51,7 +51,7 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
-class _Dumper(_SAFE_DUMPER):  # type: ignore[misc, valid-type]
+class _Dumper(_SAFE_DUMPER):  # type: ignore[misc]
     """The safe dumper; :class:`Flow` mappings are written on one line."""
 
 
@@ -156,12 +156,8 @@ class Doc:
     def get(self, *path: Any) -> Any:
         value = self.data
         for key in path:
-            if (
-                (isinstance(value, Mapping)
-                and key in value)
-                or (isinstance(value, list)
-                and isinstance(key, int)
-                and 0 <= key < len(value))
+            if (isinstance(value, Mapping) and key in value) or (
+                isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value)
             ):
                 value = value[key]
             else:
@@ -186,8 +182,10 @@ class Doc:
             for key in path:
                 if isinstance(value, list):
                     text = f"{text}[{key}]"
+                elif text:
+                    text = f"{text}.{key}"
                 else:
-                    text = f"{text}.{key}" if text else str(key)
+                    text = str(key)
                 value = value[key] if isinstance(value, (list, Mapping)) else None
             out.setdefault(text, line)
         return out
@@ -268,7 +266,7 @@ class _Walker:
             if node.tag not in ("tag:yaml.org,2002:seq",):
                 self.problems.append(f"line {line}: {node.tag} is not taken here: write a plain list")
                 return None
-            return [self.walk(child, path + (i,), depth + 1) for i, child in enumerate(node.value)]
+            return [self.walk(child, (*path, i), depth + 1) for i, child in enumerate(node.value)]
         if isinstance(node, MappingNode):
             if node.tag not in ("tag:yaml.org,2002:map",):
                 self.problems.append(f"line {line}: {node.tag} is not taken here: write a plain mapping")
@@ -293,8 +291,8 @@ class _Walker:
                 if key in out:
                     self.problems.append(f"line {key_line}: {key!r} is given twice")
                     continue
-                self.doc.lines[path + (key,)] = key_line
-                out[key] = self.walk(value_node, path + (key,), depth + 1)
+                self.doc.lines[(*path, key)] = key_line
+                out[key] = self.walk(value_node, (*path, key), depth + 1)
             return out
         self.problems.append(f"line {line}: unexpected YAML")  # pragma: no cover - PyYAML has no other nodes
         return None
@@ -329,12 +327,12 @@ def check_plain(doc: Doc, path: Path, value: Any, problems: list[str], *, what: 
     if isinstance(value, Mapping):
         for key, item in value.items():
             if not isinstance(key, str):
-                problems.append(doc.at(path + (key,), f"{what}: the key {key!r} must be text (quote it)"))
+                problems.append(doc.at((*path, key), f"{what}: the key {key!r} must be text (quote it)"))
                 continue
-            check_plain(doc, path + (key,), item, problems, what=what)
+            check_plain(doc, (*path, key), item, problems, what=what)
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            check_plain(doc, path + (i,), item, problems, what=what)
+            check_plain(doc, (*path, i), item, problems, what=what)
 
 
 def unknown_keys(
@@ -343,7 +341,7 @@ def unknown_keys(
     allowed = list(known)
     for key in value:
         if key not in allowed:
-            problems.append(doc.at(path + (key,), f"{what} has no key {key!r} (it takes {', '.join(allowed)})"))
+            problems.append(doc.at((*path, key), f"{what} has no key {key!r} (it takes {', '.join(allowed)})"))
 
 
 _PATH_HEAD = re.compile(r"^(?P<path>[^:]+?): (?P<rest>.*)$", re.DOTALL)

@@ -17,13 +17,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from bot.app.base import clean_name
 from bot.app.campaign_file import HOUSE_RULES_TEXT, changes
 from bot.app.exchange import ExchangeCommands
+from bot.app.inputs import clean_name
 from bot.app.replies import Caller, Refusal, Reply
 from bot.app.service import App
 from bot.app.switches import switches
 from bot.app.yaml_format import MAX_FILE_BYTES, FileProblems, place_data_problems, read
+from bot.store.exchange import Exchange
 from bot.store.schema import Campaign, Figure, Member
 from rules import RULESETS, get_engine
 from rules.core import DataError, FigureSpec, RuleError
@@ -53,14 +54,14 @@ async def medieval_table(app: App) -> None:
 
 
 async def roster(app: App, channel: int = CHANNEL) -> list[tuple[Any, ...]]:
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         campaign = await s.scalar(select(Campaign).where(Campaign.channel_id == channel, Campaign.active.is_(True)))
         rows = await s.scalars(select(Figure).where(Figure.campaign_id == campaign.id).order_by(Figure.id))
         return [(f.name, f.side, f.kind, f.stats, f.status, f.history, f.owner_id) for f in rows]
 
 
 async def everything(app: App) -> tuple[Any, ...]:
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         campaigns = [
             (c.name, c.ruleset, c.gm_id, c.house_rules, c.settings, c.active)
             for c in await s.scalars(select(Campaign).order_by(Campaign.id))
@@ -188,13 +189,19 @@ def test_every_ruleset_offers_its_switches_from_its_tables() -> None:
     assert [s.name for s in switches("ssg")] == ["default_weapon"]
 
 
-def test_no_exchange_method_shadows_another_part_of_the_app() -> None:
-    mine = {name for name in vars(ExchangeCommands) if not name.startswith("__")}
-    for part in App.__mro__:
-        if part in (App, ExchangeCommands, object):
-            continue
-        clash = mine & set(vars(part))
-        assert not clash, f"{part.__name__} also defines {clash}"
+async def test_the_app_offers_each_exchange_command_under_its_own_name(app: App) -> None:
+    commands = [name for name in vars(ExchangeCommands) if not name.startswith("_")]
+    assert commands == [
+        "roster_export",
+        "roster_import",
+        "campaign_export",
+        "campaign_import",
+        "rules_set",
+        "rules_show",
+        "rules_clear",
+    ]
+    for name in commands:
+        assert getattr(app, name) == getattr(app.exchange, name), name
 
 
 # --- /roster export -------------------------------------------------------------------------------
@@ -471,13 +478,13 @@ async def test_figures_in_the_game_in_progress_cannot_change_but_others_can_join
 async def test_nothing_is_half_imported_when_writing_fails(app: App, monkeypatch) -> None:
     await medieval_table(app)
     before = await everything(app)
-    real = ExchangeCommands._import_figures
+    real = Exchange.add_figures
 
-    def add_then_fail(*args: Any) -> None:
-        real(*args)
+    async def add_then_fail(*args: Any) -> None:
+        await real(*args)
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(ExchangeCommands, "_import_figures", staticmethod(add_then_fail))
+    monkeypatch.setattr(Exchange, "add_figures", add_then_fail)
     with pytest.raises(RuntimeError):
         await app.roster_import(GINA, "r.yaml", y("sides: {red: [{name: A, kind: Knight}, {name: B, kind: Knight}]}"))
     assert await everything(app) == before
@@ -491,7 +498,7 @@ async def test_a_campaign_moves_to_a_new_channel_whole(app: App) -> None:
     await app.roster_add(RITA, "Rossi", "Knight")
     await app.roster_add(BOB, "Ulf", "Viking Hero")
     await app.rules_set(GINA, "h.yaml", y("self_healing: true\n"))
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         campaign = await s.scalar(select(Campaign))
         campaign.settings = {**campaign.settings, "pace": {"hours": 24, "then": "pass"}}
         figure = await s.scalar(select(Figure).where(Figure.name == "Ulf"))
@@ -523,7 +530,7 @@ async def test_a_campaign_moves_to_a_new_channel_whole(app: App) -> None:
     assert await roster(app, CHANNEL + 1) == await roster(app)
     again = await app.campaign_export(elsewhere)
     assert again.files[0][1] == data
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         new = await s.scalar(select(Campaign).where(Campaign.channel_id == CHANNEL + 1))
         assert (new.name, new.gm_id, new.house_rules) == ("Northumbria", GM, {"self_healing": True})
 
@@ -539,7 +546,7 @@ async def test_a_moved_campaign_goes_on_from_its_last_battle_and_its_resting_men
         forced.push_dice([6, 1])  # the roll-off
         await app.game_start(caller(GM, "Gina"))
         await app.game_end(caller(GM, "Gina"))
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         figure = await s.scalar(select(Figure).where(Figure.name == "Ada"))
         figure.status, figure.history = "resting", [{"battle": 2, "note": "a broken arm", "games_out": 1}]
     [(filename, data)] = (await app.campaign_export(RITA)).files
@@ -643,7 +650,7 @@ async def test_campaign_import_checks_members_owners_and_rules_together(app: App
     )
     assert reply.cards[0].title == "Campaign imported"
     assert [(r[0], r[2], r[6]) for r in await roster(app)] == [("Rossi", "rifle", RED), ("Ada", "rifle", GM)]
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         assert [(m.user_id, m.role, m.side) for m in await s.scalars(select(Member).order_by(Member.id))] == [
             (GM, "gm", None),
             (RED, "player", "red"),
@@ -699,7 +706,7 @@ async def test_house_rules_are_checked_by_the_ruleset_with_lines_and_kept_as_wri
     assert "`natural_one_misses`: **no** " not in switches_field and "`natural_one_misses`: **no**" in switches_field
     with_tables = await app.rules_show(caller(STRANGER), tables=True)
     assert [n for n, _ in with_tables.files] == ["house-rules-northumbria.yaml", "tables-medieval.yaml"]
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         campaign = await s.scalar(select(Campaign))
         assert campaign.house_rules == {"self_healing": True, "weapons": {"Bow": {"range": 18}}}
         assert campaign.settings[HOUSE_RULES_TEXT] == text.decode()
@@ -966,7 +973,7 @@ async def seed(
     as /roster add recruits them (what the rules roll, and the figure does not give, rolled with
     the figure's own ``dice``) and kept as the ruleset keeps them."""
     engine = get_engine(ruleset, house_rules)
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         campaign = Campaign(
             guild_id=1001,
             channel_id=channel,
@@ -1296,8 +1303,8 @@ async def test_a_campaign_file_answers_a_waiting_request_to_join(app: App) -> No
           - {user: 2, name: Rita, side: red}
         """),
     )
-    assert "Rita's request to join is granted" in dict((n, v) for n, v, _ in reply.cards[0].fields)["Members"]
-    async with app.db.transaction() as s:
+    assert "Rita's request to join is granted" in {n: v for n, v, _ in reply.cards[0].fields}["Members"]
+    async with app.store.db.transaction() as s:
         member = await s.scalar(select(Member).where(Member.user_id == RED))
         assert (member.role, member.side) == ("player", "red")
         assert await s.scalar(select(DecisionRecord.status)) == "cancelled"
