@@ -33,8 +33,8 @@ not reset it — the deadline is for the whole turn.
   never send either twice. A reminder that could not be posted is released and tried again; a
   crash between the claim and the post loses that one reminder rather than sending it twice.
 
-Time is injectable: ``pace_clock`` (a function returning an aware UTC datetime) and ``pace_hour``
-(how long a deadline hour lasts; ``SKIRMISH_GM_HOUR_SECONDS`` sets it for a test bot).
+Time is injectable: the context's clock (``ctx.clock``, an aware UTC datetime) and the part's
+``hour`` (how long a deadline hour lasts; ``SKIRMISH_GM_HOUR_SECONDS`` sets it for a test bot).
 """
 
 from __future__ import annotations
@@ -42,20 +42,22 @@ from __future__ import annotations
 import logging
 import math
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import and_, bindparam, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from bot.app.base import AppBase, command_line
+from bot.app.access import campaign_of, engine_of, require_gm
+from bot.app.context import Context
+from bot.app.inputs import command_line
 from bot.app.replies import Caller, Card, Refusal, Reply, mentions, side_colour
-from bot.store.database import lock_game
-from bot.store.schema import DEADLINE_RUNNING, GAME_IN_PLAY, Campaign, Deadline, DecisionRecord, Game, utcnow
-from bot.store.tx import SessionTx
+from bot.store import Unit
+from bot.store.deadlines import Deadline, NewDeadline
+from bot.store.records import Campaign, Decision, Game
 from rules.core import Action, RuleError
+
+if TYPE_CHECKING:
+    from bot.app.actions import Actions
+    from bot.app.decisions import DecisionCommands
 
 log = logging.getLogger("skirmish_gm.pace")
 
@@ -77,47 +79,6 @@ PASS_CHOICE = "pass"
 #: The user id the log shows for what the deadline did (nobody: only the game master may undo it).
 DEADLINE_USER_ID = 0
 DEADLINE_NAME = "the deadline"
-#: Every poll: each active game that keeps a pace or still has a wait, with the version its wait
-#: last saw. The poll's statements are plain (bot.store.tx): through an ORM session they held the
-#: event loop 8 ms every 30 s with a thousand games in play, where SQLite spends a fraction of one.
-GAMES_TO_SYNC = (
-    select(Game.id, Game.version, Campaign.settings, Deadline.game_version)
-    .join(Campaign, Campaign.id == Game.campaign_id)
-    .outerjoin(Deadline, and_(Deadline.game_id == Game.id, DEADLINE_RUNNING))
-    .where(
-        GAME_IN_PLAY,
-        Campaign.active.is_(True),
-        Campaign.settings["pace"].as_string().is_not(None) | Deadline.id.is_not(None),
-    )
-)
-#: The deadlines whose reminder is due (and whose deadline is not: then the timeout comes instead),
-#: and those whose deadline passed, read every poll.
-DUE_REMINDERS = (
-    select(Deadline.id)
-    .where(
-        Deadline.status == "open",
-        Deadline.reminded_at.is_(None),
-        Deadline.remind_at <= bindparam("now"),
-        Deadline.due_at > bindparam("now"),
-    )
-    .order_by(Deadline.remind_at)
-)
-DUE_TIMEOUTS = (
-    select(Deadline.id).where(Deadline.status == "open", Deadline.due_at <= bindparam("now")).order_by(Deadline.due_at)
-)
-#: Waits of games that ended, or of campaigns that ended, end with them.
-CLOSE_ENDED_WAITS = (
-    update(Deadline.__table__)
-    .where(
-        DEADLINE_RUNNING,
-        Deadline.game_id.in_(
-            select(Game.id)
-            .join(Campaign, Campaign.id == Game.campaign_id)
-            .where(~GAME_IN_PLAY | Campaign.active.is_(False))
-        ),
-    )
-    .values(status="closed")
-)
 ALARM = "⏰"
 ALARM_COLOUR = 0xE67E22
 
@@ -165,14 +126,25 @@ class PaceNotice:
     reply: Reply
 
 
-class PaceCommands(AppBase):
-    #: The clock (aware UTC). Tests put a fake one on the App instance.
-    pace_clock: Callable[[], datetime] = staticmethod(utcnow)
-    #: How long a deadline hour lasts; ``None``: :func:`hour_length` (an hour, or the test setting).
-    pace_hour: timedelta | None = None
+class PaceCommands:
+    """/campaign deadline, and what the pace scheduler does every poll: keep each game's wait on a
+    clock, remind the waiting side once, and apply the campaign's choice at the deadline.
 
-    def _hour(self) -> timedelta:
-        return self.pace_hour if self.pace_hour is not None else hour_length()
+    A pass at the deadline is an ordinary action (``actions``) or a decision answered for the
+    absent side (``decisions``), logged as the deadline's."""
+
+    def __init__(
+        self, ctx: Context, *, actions: Actions, decisions: DecisionCommands, hour: timedelta | None = None
+    ) -> None:
+        self.ctx = ctx
+        self.actions = actions
+        self.decisions = decisions
+        #: How long a deadline hour lasts; ``None``: :func:`hour_length` (an hour, or the test setting).
+        self.hour = hour
+
+    def hour_length(self) -> timedelta:
+        """How long a deadline hour lasts for this bot (the scheduler polls 120 times an hour)."""
+        return self.hour if self.hour is not None else hour_length()
 
     # --- the command ----------------------------------------------------------------------
 
@@ -193,19 +165,16 @@ class PaceCommands(AppBase):
         """
         choice = self._check_on_timeout(on_timeout)
         remind_share = self._check_remind_at(remind_at)
-        async with self._run_locked(caller), self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
-            self._require_gm(campaign, caller, "set the turn deadline")
-            await s.refresh(campaign, with_for_update=True)
+        async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            require_gm(campaign, caller, "set the turn deadline")
+            campaign = await u.campaigns.get(campaign.id, lock=True)
             settings = dict(campaign.settings or {})
             old = settings.get("pace")
             if hours is None and choice is None and remind_share is None:
                 settings.pop("pace", None)
-                campaign.settings = settings
-                for row in await s.scalars(
-                    select(Deadline).where(Deadline.campaign_id == campaign.id, DEADLINE_RUNNING)
-                ):
-                    row.status = "closed"
+                await u.campaigns.set_settings(campaign.id, settings)
+                await u.deadlines.close_running(campaign.id)
                 text = (
                     "No turn deadline any more: the game waits as long as it takes."
                     if old
@@ -222,12 +191,13 @@ class PaceCommands(AppBase):
                 remind_share if remind_share is not None else float((old or {}).get("remind_at", DEFAULT_REMIND_AT))
             )
             settings["pace"] = {"hours": hours, "on_timeout": choice, "remind_at": remind}
-            campaign.settings = settings
-            game = await self._game(s, campaign, lock=True)
+            await u.campaigns.set_settings(campaign.id, settings)
+            campaign = replace(campaign, settings=settings)
+            game = await u.games.in_progress(campaign.id, lock=True)
             row = None
             if game is not None:
-                current = await self._current_deadline(s, game.id)
-                row = await self._sync_game(s, campaign, game, current, self.pace_clock(), restart=True)
+                current = await u.deadlines.current(game.id)
+                row = await self._sync_game(u, campaign, game, current, self.ctx.clock(), restart=True)
             return Reply(cards=[self._deadline_card(campaign, hours, choice, remind, row)])
 
     @staticmethod
@@ -280,8 +250,9 @@ class PaceCommands(AppBase):
             lines.append(f"The clock for {row.side}'s {what} starts now.")
         return Card(title=f"{ALARM} Turn deadline", description="\n".join(lines), colour=ALARM_COLOUR)
 
-    def _pass_action_name(self, campaign: Campaign) -> str | None:
-        engine = self._engine(campaign)
+    @staticmethod
+    def _pass_action_name(campaign: Campaign) -> str | None:
+        engine = engine_of(campaign)
         named = getattr(engine, "pass_action", None)
         return named if isinstance(named, str) and named else TURN_PASS_ACTIONS.get(campaign.ruleset)
 
@@ -296,48 +267,36 @@ class PaceCommands(AppBase):
         poll, on the event loop, and a thousand games in play must not stall it. Returns how many
         were looked at.
         """
-        now = now or self.pace_clock()
-        async with self.db.plain() as tx:
-            rows = await tx.rows(GAMES_TO_SYNC)
-            await tx.run(CLOSE_ENDED_WAITS, {})
+        now = now or self.ctx.clock()
+        async with self.ctx.store.transaction() as u:
+            found = await u.deadlines.games_to_sync()
+            await u.deadlines.close_ended_waits()
         stale = [
-            game_id
-            for game_id, version, settings, seen in rows
-            if ((settings or {}).get("pace") and seen != version)
-            or (not (settings or {}).get("pace") and seen is not None)
+            game.game_id
+            for game in found
+            if (game.keeps_pace and game.seen_version != game.version)
+            or (not game.keeps_pace and game.seen_version is not None)
         ]
         for game_id in stale:
             try:
-                async with self.db.transaction() as s:
-                    game = await lock_game(s, game_id)
-                    if game is None:
+                async with self.ctx.store.transaction() as u:
+                    locked = await u.games.get(game_id, lock=True)
+                    if locked is None:
                         continue
-                    campaign = await s.get(Campaign, game.campaign_id)
-                    await self._sync_game(s, campaign, game, await self._current_deadline(s, game.id), now)
+                    campaign = await u.campaigns.get(locked.campaign_id)
+                    await self._sync_game(u, campaign, locked, await u.deadlines.current(locked.id), now)
             except Exception:  # one broken game must not stop the clocks of the others
                 log.exception("could not bring the deadline of game %s in step", game_id)
         return len(stale)
 
-    async def _current_deadline(self, s: AsyncSession, game_id: int) -> Deadline | None:
-        return await s.scalar(
-            select(Deadline)
-            .where(Deadline.game_id == game_id, DEADLINE_RUNNING)
-            .with_for_update()
-            .execution_options(populate_existing=True)
-        )
-
-    async def _waiting_on(self, s: AsyncSession, campaign: Campaign, game: Game, now: datetime) -> Wait | None:
-        decision = await s.scalar(
-            select(DecisionRecord)
-            .where(DecisionRecord.game_id == game.id, DecisionRecord.status == "open")
-            .order_by(DecisionRecord.id)
-            .limit(1)
-        )
-        if decision is not None:
+    async def _waiting_on(self, u: Unit, campaign: Campaign, game: Game, now: datetime) -> Wait | None:
+        waiting = await u.decisions.first_open_in_game(game.id)
+        if waiting is not None:
+            decision, asked_at = waiting
             if decision.decider == "gm":
                 return None  # the game master's own choices have no deadline
-            return Wait("decision", decision.decider, decision.id, min(decision.created_at, now))
-        engine = self._engine(campaign)
+            return Wait("decision", decision.decider, decision.id, min(asked_at, now))
+        engine = engine_of(campaign)
         state = engine.load_state(game.state)
         if engine.finished(state):
             return None
@@ -346,7 +305,7 @@ class PaceCommands(AppBase):
 
     async def _sync_game(
         self,
-        s: AsyncSession,
+        u: Unit,
         campaign: Campaign,
         game: Game,
         current: Deadline | None,
@@ -355,71 +314,56 @@ class PaceCommands(AppBase):
         restart: bool = False,
     ) -> Deadline | None:
         """The game's current deadline after comparing it with what the game waits on now (the
-        game is locked). ``restart`` starts the clock again even for the same wait."""
-        await s.flush()  # the game's version is bumped by its pending changes
+        game is locked, and read after this transaction's own writes). ``restart`` starts the clock
+        again even for the same wait."""
         pace = (campaign.settings or {}).get("pace")
         wait = None
         if pace and campaign.active and game.status == "active":
-            wait = await self._waiting_on(s, campaign, game, now)
+            wait = await self._waiting_on(u, campaign, game, now)
         if current is not None and wait is not None and not restart and wait.same(current):
-            current.game_version = game.version
-            return current
+            return await u.deadlines.seen(current, game.version)
         if current is not None:
-            current.status = "closed"
-            await s.flush()  # one current wait per game: the old one goes before the new one comes
+            await u.deadlines.close(current.id)  # one current wait per game: the old one goes before the new one comes
         if wait is None or not pace:
             return None
-        length = self._hour() * float(pace["hours"])
+        length = self.hour_length() * float(pace["hours"])
         since = now if restart or wait.since is None else min(wait.since, now)
-        row = Deadline(
-            campaign_id=campaign.id,
-            game_id=game.id,
-            decision_id=wait.decision_id,
-            channel_id=campaign.channel_id,
-            kind=wait.kind,
-            side=wait.side,
-            on_timeout=str(pace.get("on_timeout") or DEFAULT_ON_TIMEOUT),
-            status="open",
-            started_at=since,
-            remind_at=since + length * float(pace.get("remind_at", DEFAULT_REMIND_AT)),
-            due_at=since + length,
-            game_version=game.version,
+        return await u.deadlines.add(
+            NewDeadline(
+                campaign_id=campaign.id,
+                game_id=game.id,
+                decision_id=wait.decision_id,
+                channel_id=campaign.channel_id,
+                kind=wait.kind,
+                side=wait.side,
+                on_timeout=str(pace.get("on_timeout") or DEFAULT_ON_TIMEOUT),
+                started_at=since,
+                remind_at=since + length * float(pace.get("remind_at", DEFAULT_REMIND_AT)),
+                due_at=since + length,
+                game_version=game.version,
+            )
         )
-        s.add(row)
-        await s.flush()
-        return row
 
     # --- reminders ------------------------------------------------------------------------
 
     async def due_reminders(self, now: datetime | None = None) -> list[int]:
         """Deadlines whose reminder is due (and whose deadline is not: then the timeout comes instead)."""
-        async with self.db.plain() as tx:
-            return [row[0] for row in await tx.rows(DUE_REMINDERS, {"now": now or self.pace_clock()})]
+        async with self.ctx.store.transaction() as u:
+            return await u.deadlines.due_reminders(now or self.ctx.clock())
 
     async def send_reminder(self, deadline_id: int, now: datetime | None = None) -> PaceNotice | None:
         """Claim the reminder (once, whatever other process tries too) and write it; ``None`` when
         it was already claimed or is no longer due."""
-        now = now or self.pace_clock()
-        async with self.db.transaction() as s:
-            claimed = await s.execute(
-                update(Deadline)
-                .where(
-                    Deadline.id == deadline_id,
-                    Deadline.status == "open",
-                    Deadline.reminded_at.is_(None),
-                    Deadline.remind_at <= now,
-                    Deadline.due_at > now,
-                )
-                .values(reminded_at=now)
-                .execution_options(synchronize_session=False)
-            )
-            if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        now = now or self.ctx.clock()
+        async with self.ctx.store.transaction() as u:
+            if not await u.deadlines.claim_reminder(deadline_id, now):
                 return None
-            row = await s.get(Deadline, deadline_id, populate_existing=True)
-            campaign = await s.get(Campaign, row.campaign_id)
-            what = await self._what(s, row)
-            users = await self._side_user_ids(SessionTx(s), campaign.id, row.side) or [campaign.gm_id]
-            left = (row.due_at - now) / self._hour()
+            row = await u.deadlines.get(deadline_id)
+            assert row is not None  # claimed in this transaction
+            campaign = await u.campaigns.get(row.campaign_id)
+            what = await self._what(u, row)
+            users = await u.members.user_ids_of(campaign.id, row.side) or [campaign.gm_id]
+            left = (row.due_at - now) / self.hour_length()
             due = int(row.due_at.timestamp())
             then = "the bot passes for you" if row.on_timeout == "pass" else "the game master decides"
             reply = Reply(
@@ -437,17 +381,13 @@ class PaceCommands(AppBase):
 
     async def release_reminder(self, deadline_id: int, claimed_at: datetime) -> None:
         """Give back a reminder that could not be posted, so the next tick tries again."""
-        async with self.db.transaction() as s:
-            await s.execute(
-                update(Deadline)
-                .where(Deadline.id == deadline_id, Deadline.status == "open", Deadline.reminded_at == claimed_at)
-                .values(reminded_at=None)
-                .execution_options(synchronize_session=False)
-            )
+        async with self.ctx.store.transaction() as u:
+            await u.deadlines.release_reminder(deadline_id, claimed_at)
 
-    async def _what(self, s: AsyncSession, row: Deadline) -> str:
+    @staticmethod
+    async def _what(u: Unit, row: Deadline) -> str:
         if row.kind == "decision" and row.decision_id is not None:
-            decision = await s.get(DecisionRecord, row.decision_id)
+            decision = await u.decisions.get(row.decision_id)
             prompt = f" ({decision.prompt})" if decision is not None else ""
             return f"{row.side}'s decision{prompt}"
         return f"{row.side}'s turn"
@@ -455,65 +395,57 @@ class PaceCommands(AppBase):
     # --- timeouts -------------------------------------------------------------------------
 
     async def due_timeouts(self, now: datetime | None = None) -> list[int]:
-        async with self.db.plain() as tx:
-            return [row[0] for row in await tx.rows(DUE_TIMEOUTS, {"now": now or self.pace_clock()})]
+        async with self.ctx.store.transaction() as u:
+            return await u.deadlines.due_timeouts(now or self.ctx.clock())
 
     async def apply_timeout(self, deadline_id: int, now: datetime | None = None) -> PaceNotice | None:
         """At the deadline: the campaign's choice, applied once; ``None`` when another process (or
         the player, at the last moment) got there first."""
-        now = now or self.pace_clock()
-        async with self.db.transaction() as s:
-            head = (
-                await s.execute(
-                    select(Deadline.channel_id, Deadline.decision_id, Deadline.game_id).where(
-                        Deadline.id == deadline_id
-                    )
-                )
-            ).first()
+        now = now or self.ctx.clock()
+        async with self.ctx.store.transaction() as u:
+            head = await u.deadlines.get(deadline_id)
         if head is None:
             return None
-        channel_id, decision_id, game_id = head
         # The same order of locks as a command: the channel (this process), the decision, the game.
-        async with self._channel_locks[channel_id], self.db.transaction() as s:
+        async with self.ctx.locks.of_channel(head.channel_id), self.ctx.store.transaction() as u:
             decision = None
-            if decision_id is not None:
-                decision = await s.get(DecisionRecord, decision_id, with_for_update=True, populate_existing=True)
-            game = await lock_game(s, game_id)
-            row = await s.scalar(
-                select(Deadline)
-                .where(Deadline.id == deadline_id)
-                .with_for_update()
-                .execution_options(populate_existing=True)
-            )
+            if head.decision_id is not None:
+                decision = await u.decisions.get(head.decision_id, lock=True)
+            game = await u.games.get(head.game_id, lock=True)
+            row = await u.deadlines.get(deadline_id, lock=True)
             if row is None or game is None or row.status != "open" or row.due_at > now:
                 return None
-            campaign = await s.get(Campaign, row.campaign_id)
+            campaign = await u.campaigns.get(row.campaign_id)
             pace = (campaign.settings or {}).get("pace")
-            wait = await self._waiting_on(s, campaign, game, now) if pace and game.status == "active" else None
+            wait = await self._waiting_on(u, campaign, game, now) if pace and game.status == "active" else None
             if wait is None or not wait.same(row):
-                await self._sync_game(s, campaign, game, row, now)  # the game moved on meanwhile
+                await self._sync_game(u, campaign, game, row, now)  # the game moved on meanwhile
                 return None
-            row.status, row.expired_at = "expired", now
-            what = await self._what(s, row)
+            what = await self._what(u, row)
             if row.on_timeout == "pass":
-                reply, why = await self._pass(s, campaign, game, row, decision, what)
-                row.outcome = "passed" if why is None else f"gm: {why}"
+                reply, why = await self._pass(u, campaign, game, row, decision, what)
+                outcome = "passed" if why is None else f"gm: {why}"
             else:
                 reply = self._for_the_gm(campaign, row, what, None)
-                row.outcome = "gm"
-            await self._sync_game(s, campaign, game, row, now)
+                outcome = "gm"
+            row = await u.deadlines.expire(row, now, outcome)
+            # The pass may have moved the game on, or ended the battle: compared as it is now.
+            moved = await u.games.get(game.id)
+            assert moved is not None
+            await self._sync_game(u, await u.campaigns.get(campaign.id), moved, row, now)
             return PaceNotice(row.id, row.channel_id, reply)
 
-    def _deadline_caller(self, campaign: Campaign) -> Caller:
+    @staticmethod
+    def _deadline_caller(campaign: Campaign) -> Caller:
         return Caller(DEADLINE_USER_ID, DEADLINE_NAME, campaign.guild_id, campaign.channel_id, None)
 
     async def _pass(
         self,
-        s: AsyncSession,
+        u: Unit,
         campaign: Campaign,
         game: Game,
         row: Deadline,
-        decision: DecisionRecord | None,
+        decision: Decision | None,
         what: str,
     ) -> tuple[Reply, str | None]:
         """Pass for the absent side; what could not be passed goes to the game master, with why."""
@@ -521,7 +453,7 @@ class PaceCommands(AppBase):
         steps: list[Reply] = []
         why: str | None = None
         if row.kind == "decision" and decision is not None:
-            values = [c["value"] for c in decision.choices]
+            values = [choice.value for choice in decision.choices]
             value = next((v for v in values if v.casefold() == PASS_CHOICE), values[0] if values else None)
             if value is None:
                 why = "the decision offers no choice"
@@ -531,22 +463,15 @@ class PaceCommands(AppBase):
                 )
                 try:
                     steps.append(
-                        await self._answer(
-                            s,
-                            campaign,
-                            decision,
-                            caller,
-                            value,  # type: ignore[attr-defined]
-                            side=row.side,
-                            by_gm=False,
-                            command=command,
+                        await self.decisions.answer(
+                            u, campaign, decision, caller, value, side=row.side, by_gm=False, command=command
                         )
                     )
                 except RuleError as exc:
                     why = exc.message
             done = f"Nobody answered in time, so the bot chose **{value}** for {row.side}." if not why else ""
         else:
-            why = await self._pass_turn(s, campaign, game, row.side, caller, steps)
+            why = await self._pass_turn(u, campaign, game, row.side, caller, steps)
             count = f" ×{len(steps)}" if len(steps) > 1 else ""
             name = self._pass_action_name(campaign)
             done = (
@@ -579,7 +504,7 @@ class PaceCommands(AppBase):
 
     async def _pass_turn(
         self,
-        s: AsyncSession,
+        u: Unit,
         campaign: Campaign,
         game: Game,
         side: str,
@@ -591,21 +516,27 @@ class PaceCommands(AppBase):
         name = self._pass_action_name(campaign)
         if name is None:
             return f"{campaign.ruleset} has no action that passes a turn"
-        engine = self._engine(campaign)
+        engine = engine_of(campaign)
         command = command_line(campaign.ruleset, name, {}) + f" (deadline passed: the bot passed for {side})"
+        current: Game | None = game
         for _ in range(PASS_STEPS_MAX):
-            state = engine.load_state(game.state)
+            assert current is not None  # locked by this transaction
+            state = engine.load_state(current.state)
             if engine.finished(state) or engine.whose_turn(state) != side or (steps and steps[-1].decision is not None):
                 return None
             try:
                 steps.append(
-                    await self._apply(SessionTx(s), campaign, game, caller, Action(name, side, {}, False), command)
-                )  # type: ignore[attr-defined]
+                    await self.actions.apply(
+                        u, campaign, current, caller, Action(name, side, {}, False), command, state=state, engine=engine
+                    )
+                )
             except RuleError as exc:
                 return exc.message
+            current = await u.games.get(game.id)  # the step saved a new state (and version)
         return f"{side}'s turn did not end after {PASS_STEPS_MAX} steps"
 
-    def _for_the_gm(self, campaign: Campaign, row: Deadline, what: str, why: str | None) -> Reply:
+    @staticmethod
+    def _for_the_gm(campaign: Campaign, row: Deadline, what: str, why: str | None) -> Reply:
         if row.kind == "decision":
             how = f"answer it for {row.side} with /decide or its buttons"
         else:
@@ -622,7 +553,7 @@ class PaceCommands(AppBase):
 
     async def pace_of(self, caller: Caller) -> dict[str, Any] | None:
         """The campaign's pace settings (``hours``, ``on_timeout``, ``remind_at``), or ``None``."""
-        async with self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
+        async with self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
             pace = (campaign.settings or {}).get("pace")
             return dict(pace) if pace else None

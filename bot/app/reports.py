@@ -16,19 +16,14 @@ Who sees what:
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
 from dataclasses import dataclass
 from math import ceil
 from typing import Any
 
-from sqlalchemy import Text, cast, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
-
+from bot.app.access import campaign_of, engine_of
 from bot.app.aftermath import AFTERMATH_COMMAND
-from bot.app.base import AppBase
+from bot.app.context import Context
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
-from bot.dice import RolledDie
 from bot.render.report import (
     TURN_MARKERS,
     BattleReport,
@@ -39,9 +34,11 @@ from bot.render.report import (
     report_markdown,
     result_text,
 )
-from bot.store.schema import ActionRecord, Campaign, EventRecord, Figure, Game, Member, RollRecord
+from bot.store import Unit
+from bot.store.records import Campaign, Game
+from bot.store.reports import LogLine
 from rules import RULESETS
-from rules.core import Event, RuleError
+from rules.core import RuleError
 
 LOG_PAGE_DEFAULT = 10
 LOG_PAGE_MAX = 25
@@ -50,6 +47,8 @@ LOG_PAGE_CHARS = 3600
 #: Discord takes attachments of 10 MiB in any server; a report this large is refused with a sentence.
 REPORT_MAX_BYTES = 8 * 1024 * 1024
 BATTLE_ID_MAX = 2**31 - 1  # a battle's number (and a game's id) is a 32-bit integer on PostgreSQL
+#: The event kinds whose data the log and the report read; the others' data is not decoded.
+DATA_KINDS = frozenset({*TURN_MARKERS, "casualty", "victory", "roll"})
 
 
 @dataclass
@@ -65,7 +64,13 @@ class LogPage(Reply):
     count: int = LOG_PAGE_DEFAULT
 
 
-class ReportCommands(AppBase):
+class ReportCommands:
+    """/game log and /game report: anyone in the channel reads them; the game master's secret
+    rolls are kept back from the players until the battle is over."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
     async def game_log(
         self,
         caller: Caller,
@@ -82,23 +87,19 @@ class ReportCommands(AppBase):
         count = max(1, min(count, LOG_PAGE_MAX))
         if page < 1:
             raise Refusal("Pages start at 1 (the newest actions).")
-        async with self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
-            game = await self._battle(s, campaign, battle, game_id)
-            total = (
-                await s.scalar(select(func.count()).select_from(ActionRecord).where(ActionRecord.game_id == game.id))
-                or 0
-            )
+        async with self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            game = await self._battle(u, campaign, battle, game_id)
+            total = await u.log.count(game.id)
             pages = max(1, ceil(total / count))
             if page > pages:
                 plural = "page" if pages == 1 else "pages"
                 raise Refusal(
                     f"Battle {game.number}'s log has {pages} {plural} of {count} actions: there is no page {page}."
                 )
-            names = await self._names(s, campaign)
-            actions = await self._log_actions(
-                s, game, names, self._sees_secrets(campaign, game, caller), limit=count, offset=(page - 1) * count
-            )
+            names = {m.user_id: m.display_name for m in await u.members.all(campaign.id)}
+            lines = await u.reports.lines(game.id, data_of=DATA_KINDS, limit=count, offset=(page - 1) * count)
+        actions = _log_actions(lines, names, _sees_secrets(campaign, game, caller))
         card = Card(title=f"Log of battle {game.number}", description=log_text(actions, LOG_PAGE_CHARS))
         if actions:
             span = f"actions {actions[0].seq}–{actions[-1].seq}" if len(actions) > 1 else f"action {actions[0].seq}"
@@ -107,27 +108,20 @@ class ReportCommands(AppBase):
 
     async def game_report(self, caller: Caller, battle: int | None = None) -> Reply:
         """The whole battle as ``battle-<number>.md``: public once it is over, private while it goes on."""
-        async with self.db.transaction() as s:
-            campaign = await self._campaign(s, caller)
-            game = await self._battle(s, campaign, battle)
-            sees = self._sees_secrets(campaign, game, caller)
-            names = await self._names(s, campaign)
-            actions = await self._log_actions(s, game, names, sees)
-            start = await s.scalar(
-                select(ActionRecord.action).where(ActionRecord.game_id == game.id).order_by(ActionRecord.seq).limit(1)
-            )
-            owners = dict(
-                (await s.execute(select(Figure.name, Figure.owner_id).where(Figure.campaign_id == campaign.id))).all()
-            )
-            players = (
-                await s.execute(
-                    select(Member.side, Member.display_name)
-                    .where(Member.campaign_id == campaign.id, Member.side.is_not(None), Member.role != "pending")
-                    .order_by(Member.id)
-                )
-            ).all()
+        async with self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            game = await self._battle(u, campaign, battle)
+            head = await u.reports.head(game.id)
+            assert head is not None  # the game was read in this transaction
+            members = await u.members.all(campaign.id)
+            lines = await u.reports.lines(game.id, data_of=DATA_KINDS)
+            owners = {figure.name: figure.owner_id for figure in await u.figures.all(campaign.id)}
+        names = {m.user_id: m.display_name for m in members}
+        players = [(m.side, m.display_name) for m in members if m.side is not None and m.role != "pending"]
+        sees = _sees_secrets(campaign, game, caller)
+        actions = _log_actions(lines, names, sees)
         finished = game.status != "active"
-        engine = self._engine(campaign)
+        engine = engine_of(campaign)
         try:
             board = engine.board(engine.load_state(game.state))
             order = list(engine.sides())
@@ -136,13 +130,13 @@ class ReportCommands(AppBase):
         report = BattleReport(
             campaign=campaign.name,
             battle=game.number,
-            ruleset=RULESETS.get(game.ruleset, ("", game.ruleset))[1],
+            ruleset=RULESETS.get(head.ruleset, ("", head.ruleset))[1],
             game_master=names.get(campaign.gm_id, "the game master"),
-            started=game.created_at,
-            ended=game.ended_at,
+            started=head.created_at,
+            ended=head.ended_at,
             finished=finished,
             winner=game.winner,
-            sides=_sides(start, order, owners, names, players),
+            sides=_sides(head.start, order, owners, names, players),
             actions=actions,
             board=board,
             secrets_shown=sees,
@@ -162,141 +156,55 @@ class ReportCommands(AppBase):
 
     # --- helpers --------------------------------------------------------------------------------
 
-    async def _battle(
-        self, s: AsyncSession, campaign: Campaign, battle: int | None, game_id: int | None = None
-    ) -> Game:
+    @staticmethod
+    async def _battle(u: Unit, campaign: Campaign, battle: int | None, game_id: int | None = None) -> Game:
         """The battle asked for (by its number in the campaign, as ``/game status`` shows it, or by
         the internal id a page button carries), else the current or last one."""
         if game_id is not None:
             game = None
             if 1 <= game_id <= BATTLE_ID_MAX:
-                game = await s.scalar(select(Game).where(Game.id == game_id, Game.campaign_id == campaign.id))
-            if game is None:
+                game = await u.games.get(game_id)
+            if game is None or game.campaign_id != campaign.id:
                 raise Refusal("There is no such battle in this campaign.")
             return game
         if battle is None:
-            game = await self._game(s, campaign) or await self._latest_game(s, campaign)
+            game = await u.games.in_progress(campaign.id) or await u.games.latest(campaign.id)
             if game is None:
                 raise Refusal("No game has been played here yet.")
             return game
         game = None
         if 1 <= battle <= BATTLE_ID_MAX:
-            game = await s.scalar(select(Game).where(Game.campaign_id == campaign.id, Game.number == battle))
+            game = await u.games.numbered(campaign.id, battle)
         if game is None:
             raise Refusal(f"There is no battle {battle} in this campaign.")
         return game
 
-    @staticmethod
-    def _sees_secrets(campaign: Campaign, game: Game, caller: Caller) -> bool:
-        return game.status != "active" or campaign.gm_id == caller.user_id
 
-    @staticmethod
-    async def _names(s: AsyncSession, campaign: Campaign) -> dict[int, str]:
-        rows = await s.execute(select(Member.user_id, Member.display_name).where(Member.campaign_id == campaign.id))
-        return dict(rows.all())
+def _sees_secrets(campaign: Campaign, game: Game, caller: Caller) -> bool:
+    return game.status != "active" or campaign.gm_id == caller.user_id
 
-    @staticmethod
-    async def _log_actions(
-        s: AsyncSession,
-        game: Game,
-        names: dict[int, str],
-        sees_secrets: bool,
-        *,
-        limit: int | None = None,
-        offset: int = 0,
-    ) -> list[LogAction]:
-        """The game's actions with their events and dice, in three queries whatever the length.
 
-        With ``limit``, a page of them, newest first; without, all of them in order. For speed
-        on long battles (thousands of actions) the rows are read without the ORM, the saved
-        states (the largest column) are never read, and an event's data is decoded only for the
-        kinds a report reads (turns, casualties, rolls); the others keep an empty mapping.
-        """
-        conn = await s.connection()
-        query = select(
-            ActionRecord.id,
-            ActionRecord.seq,
-            ActionRecord.user_id,
-            ActionRecord.side,
-            ActionRecord.by_gm,
-            ActionRecord.command,
-            ActionRecord.undone,
-        ).where(ActionRecord.game_id == game.id)
-        if limit is not None:
-            query = query.order_by(ActionRecord.seq.desc()).limit(limit).offset(offset)
-        else:
-            query = query.order_by(ActionRecord.seq)
-        rows = (await conn.execute(query)).all()
-        if not rows:
-            return []
-        events_q = select(EventRecord.action_id, EventRecord.kind, EventRecord.text, cast(EventRecord.data, Text))
-        rolls_q = select(
-            RollRecord.action_id,
-            RollRecord.kind,
-            RollRecord.sides,
-            RollRecord.value,
-            RollRecord.reason,
-            RollRecord.secret,
+def _log_actions(lines: list[LogLine], names: dict[int, str], sees_secrets: bool) -> list[LogAction]:
+    """The log's actions as this reader sees them: a secret roll is only a fact until they may see it."""
+    actions = []
+    for line in lines:
+        hidden = line.secret and not sees_secrets
+        actions.append(
+            LogAction(
+                seq=line.seq,
+                actor=names.get(line.user_id, "a former player"),
+                by_gm=line.by_gm,
+                side=line.side,
+                command="" if hidden else line.command,
+                undone=line.undone,
+                secret=line.secret,
+                hidden=hidden,
+                events=() if hidden else line.events,
+                rolls=() if hidden else line.rolls,
+                aftermath=line.command == AFTERMATH_COMMAND,
+            )
         )
-        if limit is not None:
-            ids = [row[0] for row in rows]
-            events_q = events_q.where(EventRecord.action_id.in_(ids))
-            rolls_q = rolls_q.where(RollRecord.action_id.in_(ids))
-        else:
-            events_q = events_q.join(ActionRecord, EventRecord.action_id == ActionRecord.id).where(
-                ActionRecord.game_id == game.id
-            )
-            rolls_q = rolls_q.join(ActionRecord, RollRecord.action_id == ActionRecord.id).where(
-                ActionRecord.game_id == game.id
-            )
-        events: defaultdict[int, list[Event]] = defaultdict(list)
-        secret: set[int] = set()
-        for action_id, kind, text, raw in await conn.execute(events_q.order_by(EventRecord.action_id, EventRecord.seq)):
-            data = _event_data(kind, raw)
-            events[action_id].append(Event(kind, text, data))
-            if data.get("secret") is True:
-                secret.add(action_id)
-        rolls: defaultdict[int, list[RolledDie]] = defaultdict(list)
-        for action_id, kind, sides, value, reason, is_secret in await conn.execute(
-            rolls_q.order_by(RollRecord.action_id, RollRecord.seq)
-        ):
-            rolls[action_id].append(RolledDie(kind, sides, value, reason))
-            if is_secret:
-                secret.add(action_id)
-        actions = []
-        for action_id, seq, user_id, side, by_gm, command, undone in rows:
-            is_secret = action_id in secret
-            hidden = is_secret and not sees_secrets
-            actions.append(
-                LogAction(
-                    seq=seq,
-                    actor=names.get(user_id, "a former player"),
-                    by_gm=bool(by_gm),
-                    side=side,
-                    command="" if hidden else command,
-                    undone=bool(undone),
-                    secret=is_secret,
-                    hidden=hidden,
-                    events=() if hidden else events.get(action_id, ()),
-                    rolls=() if hidden else rolls.get(action_id, ()),
-                    aftermath=command == AFTERMATH_COMMAND,
-                )
-            )
-        return actions
-
-
-#: The event kinds whose data the log and the report read; the others' data is not decoded.
-DATA_KINDS = frozenset({*TURN_MARKERS, "casualty", "victory", "roll"})
-
-
-def _event_data(kind: str, raw: str | None) -> dict[str, Any]:
-    if kind not in DATA_KINDS or not raw:
-        return {}
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
+    return actions
 
 
 def _sides(
@@ -309,7 +217,8 @@ def _sides(
         if not isinstance(spec, dict):
             continue
         name, side = str(spec.get("name", "?")), str(spec.get("side", "?"))
-        stats = spec.get("stats") if isinstance(spec.get("stats"), dict) else {}
+        given = spec.get("stats")
+        stats = given if isinstance(given, dict) else {}
         owner = owners.get(name)
         figures.setdefault(side, []).append(
             ReportFigure(name, str(spec.get("kind", "")), names.get(owner) if owner is not None else None, stats)

@@ -11,6 +11,7 @@ from sqlalchemy import select
 from bot.app.pace import TURN_PASS_ACTIONS, hour_length, hours_text
 from bot.app.replies import Refusal
 from bot.app.service import App
+from bot.store import Store
 from bot.store.schema import ActionRecord, Campaign, Deadline, DecisionRecord
 from rules import RULESETS, get_engine
 from tests.support import BLUE, GM, RED, STRANGER, caller, join, ssg_table
@@ -30,12 +31,12 @@ class Clock:
 
 
 async def deadlines(app: App) -> list[Deadline]:
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         return list(await s.scalars(select(Deadline).order_by(Deadline.id)))
 
 
 async def log_commands(app: App) -> list[tuple[str, int, str | None, bool]]:
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         records = await s.scalars(select(ActionRecord).order_by(ActionRecord.seq))
         return [(r.command, r.user_id, r.side, r.by_gm) for r in records]
 
@@ -92,7 +93,7 @@ async def test_only_the_game_master_sets_a_deadline_and_bad_values_change_nothin
     rows = await deadlines(app)
     assert [r.status for r in rows] == ["closed", "open"] and rows[1].on_timeout == "gm"
 
-    with pytest.raises(Refusal, match="between 0.1 and 0.95 of the deadline"):
+    with pytest.raises(Refusal, match=r"between 0.1 and 0.95 of the deadline"):
         await app.set_deadline(caller(GM), 24, "gm", remind_at=1.0)
     earlier = await app.set_deadline(caller(GM), 12, None, remind_at=0.5)  # the choice stays
     assert "after 6 hours; then the game master decides" in earlier.cards[0].description
@@ -104,7 +105,7 @@ async def test_only_the_game_master_sets_a_deadline_and_bad_values_change_nothin
     assert "No turn deadline" in cleared.cards[0].description
     assert await app.pace_of(caller(GM)) is None
     assert {r.status for r in await deadlines(app)} == {"closed"}
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         campaign = await s.scalar(select(Campaign))
         assert "pace" not in campaign.settings
 
@@ -225,7 +226,7 @@ async def test_pass_answers_a_decision_with_its_first_choice(app: App, forced) -
     notice = await app.apply_timeout(row.id, clock.at(12))
     assert notice is not None
     assert "the bot chose **first** for red" in notice.reply.cards[0].description
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         decision = await s.get(DecisionRecord, row.decision_id)
         assert (decision.status, decision.answer) == ("answered", "first")
     assert (await log_commands(app))[-1] == (
@@ -351,7 +352,7 @@ async def test_every_ruleset_passes_or_hands_the_game_master_the_reason(ruleset:
 
     sides, figures, cards = OTHER_RULESETS[ruleset]
     dice = ForcedDice([], list(cards), SeededDice(3))
-    app = App(database, lambda: dice)
+    app = App(Store(database), lambda: dice)
     clock = Clock(app)
     await app.campaign_new(caller(GM, "Gina"), "Every", ruleset)
     await join(app, RED, "Rita", sides[0])

@@ -4,17 +4,20 @@ PostgreSQL: what each reader sees, in progress and after the battle, for a short
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
-from sqlalchemy import event, func, insert, select
+from sqlalchemy import func, insert, select
 
+from bot.app.access import campaign_of
+from bot.app.actions import log_entry
 from bot.app.replies import Refusal
 from bot.app.reports import LOG_PAGE_CHARS, LogPage
 from bot.app.service import App
 from bot.dice import ForcedDice
 from bot.render.embeds import to_embeds
 from bot.store.schema import ActionRecord, EventRecord, Game, RollRecord
-from bot.store.tx import SessionTx
+from bot.store.tx import ConnectionTx, SqliteTx
 from rules.core import Event
 from tests.support import BLUE, CHANNEL, GM, RED, STRANGER, caller, join, ssg_table
 
@@ -28,7 +31,7 @@ def report_text(reply) -> str:
 
 
 async def game_id(app: App) -> int:
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         return await s.scalar(select(func.max(Game.id)))
 
 
@@ -150,22 +153,23 @@ async def test_a_medieval_battle_is_told_turn_by_turn(app: App, forced: ForcedDi
 async def test_every_event_kind_that_tells_a_turn_is_read_back_from_the_log(app: App, forced: ForcedDice) -> None:
     """Sharpe tells its bounds with "bound" and "turn" events: their numbers come back from the database."""
     await ssg_table(app, forced)
-    async with app.db.transaction() as s:
-        game = await s.scalar(select(Game))
+    async with app.store.transaction() as u:
+        campaign = await campaign_of(u, caller(RED))
+        game = await u.games.in_progress(campaign.id)
+        assert game is not None
         for seq, kind, bound in ((2, "bound", 2), (3, "shot", 9), (4, "turn", 3)):
-            await app._write(
-                SessionTx(s),
-                app._record(
+            await u.play.append_action(
+                log_entry(
                     game,
                     seq,
                     caller(RED, "Rita"),
                     f"/x {seq}",
-                    None,
-                    False,
-                    "red",
-                    [Event(kind, f"{kind} {bound}", {"bound": bound})],
-                    [],
-                ),
+                    state_before=None,
+                    by_gm=False,
+                    side="red",
+                    events=[Event(kind, f"{kind} {bound}", {"bound": bound})],
+                    rolled=[],
+                )
             )
     text = report_text(await app.game_report(caller(RED)))
     assert [line for line in text.splitlines() if line.startswith("### Bo")] == ["### Bound 2", "### Bound 3"]
@@ -215,18 +219,18 @@ async def test_two_campaigns_in_one_database_each_have_a_battle_1(app: App, forc
     assert first.files[0][0] == "battle-1.md" and report_text(first).startswith("# Test — battle 1\n")
     theirs = await app.game_report(caller(RED, channel=CHANNEL + 1))
     assert theirs.files[0][0] == "battle-1.md" and report_text(theirs).startswith("# Elsewhere — battle 1\n")
-    with pytest.raises(Refusal, match="There is no battle 3 in this campaign."):
+    with pytest.raises(Refusal, match=r"There is no battle 3 in this campaign."):
         await app.game_report(caller(RED), 3)  # game 3 is this campaign's battle 2
-    with pytest.raises(Refusal, match="There is no battle 2 in this campaign."):
+    with pytest.raises(Refusal, match=r"There is no battle 2 in this campaign."):
         await app.game_report(caller(RED, channel=CHANNEL + 1), 2)
 
     page = await app.game_log(caller(RED), battle=1)
     assert page.cards[0].title == "Log of battle 1" and page.game_id == 2
-    with pytest.raises(Refusal, match="^Battle 1's log has 1 page of 10 actions: there is no page 2.$"):
+    with pytest.raises(Refusal, match=r"^Battle 1's log has 1 page of 10 actions: there is no page 2.$"):
         await app.game_log(caller(RED), battle=1, page=2)
     assert (await app.game_log(caller(RED), game_id=2)).cards[0].title == "Log of battle 1"  # a page button
     for other in (1, 99, 2**40):  # Elsewhere's game, none, past the column
-        with pytest.raises(Refusal, match="There is no such battle in this campaign."):
+        with pytest.raises(Refusal, match=r"There is no such battle in this campaign."):
             await app.game_log(caller(RED), game_id=other)
     assert (await app.game_status(caller(RED, channel=CHANNEL + 1))).cards[0].title == "Elsewhere — battle 1"
 
@@ -235,12 +239,12 @@ async def test_two_campaigns_in_one_database_each_have_a_battle_1(app: App, forc
 
 
 async def test_only_the_game_master_rolls_in_secret_and_only_in_a_battle(app: App, forced: ForcedDice) -> None:
-    with pytest.raises(Refusal, match="^Only the game master may roll in secret.$"):
+    with pytest.raises(Refusal, match=r"^Only the game master may roll in secret.$"):
         await app.roll(caller(GM, "Gina"), "1d6", secret=True)  # no campaign here
     await ssg_table(app, forced)
     before = await count_actions(app)
     for who in (caller(RED, "Rita"), caller(STRANGER, "Sam"), caller(GM, "Gina", guild=5)):
-        with pytest.raises(Refusal, match="^Only the game master may roll in secret.$"):
+        with pytest.raises(Refusal, match=r"^Only the game master may roll in secret.$"):
             await app.roll(who, "1d6", "sneak", secret=True)
     assert await count_actions(app) == before
     await app.game_end(caller(GM, "Gina"))
@@ -251,7 +255,7 @@ async def test_only_the_game_master_rolls_in_secret_and_only_in_a_battle(app: Ap
 
 
 async def count_actions(app: App) -> int:
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         return await s.scalar(select(func.count()).select_from(ActionRecord))
 
 
@@ -261,7 +265,7 @@ async def test_a_secret_roll_is_kept_and_shown_to_the_game_master_then_to_all(ap
     rolled = await app.roll(caller(GM, "Gina"), "2d6", "ambush at the well", secret=True)
     assert rolled.ephemeral is True and rolled.cards[0].title == "🔒 Secret roll: 2d6"
     assert "**Total: 7**" in rolled.cards[0].description
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         rows = (
             await s.execute(select(RollRecord.value, RollRecord.secret).order_by(RollRecord.id.desc()).limit(2))
         ).all()
@@ -318,7 +322,7 @@ async def test_a_repeated_delivery_of_a_secret_roll_is_applied_once_and_stays_pr
     await app.roll(gm, "1d6", "omen", secret=True)
     again = await app.roll(gm, "1d6", "omen", secret=True)
     assert again.replayed and again.ephemeral
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         assert await s.scalar(select(func.count()).select_from(RollRecord).where(RollRecord.secret.is_(True))) == 1
 
 
@@ -352,7 +356,7 @@ async def test_the_log_pages_newest_first_and_refuses_a_page_past_the_end(app: A
 async def test_a_page_of_huge_actions_fits_an_embed_without_cutting(app: App, forced: ForcedDice) -> None:
     await ssg_table(app, forced)
     forced.push_dice([6] * 100 * 25)
-    for n in range(25):
+    for _ in range(25):
         await app.roll(caller(RED, "Rita"), "100d6", "x" * 100)  # 100 dice, each with a long reason
     for count in (1, 10, 25):
         page = await app.game_log(caller(BLUE), count=count)
@@ -364,12 +368,14 @@ async def test_a_page_of_huge_actions_fits_an_embed_without_cutting(app: App, fo
         assert description.count("more lines in /game report") == count
 
 
-async def test_a_long_battle_is_read_in_a_constant_number_of_queries(app: App, forced: ForcedDice) -> None:
+async def test_a_long_battle_is_read_in_a_constant_number_of_queries(
+    app: App, forced: ForcedDice, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Thousands of actions: the report holds every one, and the queries do not grow with them."""
     await ssg_table(app, forced)
-    statements = await report_statements(app)
+    statements = await report_statements(app, monkeypatch)
     await seed_long_battle(app, 2000)
-    assert await report_statements(app) == statements
+    assert await report_statements(app, monkeypatch) == statements
     reply = await app.game_report(caller(BLUE))
     text = report_text(reply)
     assert text.count("\n**") >= 2001 and "**2001.** Rita (red): `/ssg shoot n:2001`" in text
@@ -383,7 +389,7 @@ async def test_a_long_battle_is_read_in_a_constant_number_of_queries(app: App, f
 async def seed_long_battle(app: App, actions: int) -> None:
     """``actions`` more actions written in bulk: a shot each with three dice, a new turn every
     100th, a casualty every 250th."""
-    async with app.db.transaction() as s:
+    async with app.store.db.transaction() as s:
         game = await s.scalar(select(Game))
         first = (await s.scalar(select(func.max(ActionRecord.id)))) + 1
         numbers = range(2, actions + 2)
@@ -409,7 +415,9 @@ async def seed_long_battle(app: App, actions: int) -> None:
             if n % 100 == 0:
                 events.append(Event("phase", f"Turn {n // 100 + 1} · red · movement phase.", {"turn": n // 100 + 1}))
             if n % 250 == 0:
-                events.append(Event("casualty", f"Figure {n} is out.", {"figure": f"F{n}", "side": "blue"}))
+                events.append(
+                    Event("casualty", f"Figure {n} is out.", {"figure": f"F{n}", "side": "blue", "by": "Rossi"})
+                )
             event_rows += [
                 {"action_id": first + n, "seq": i, "kind": e.kind, "text": e.text, "data": dict(e.data)}
                 for i, e in enumerate(events)
@@ -430,15 +438,24 @@ async def seed_long_battle(app: App, actions: int) -> None:
         await s.execute(insert(RollRecord), roll_rows)
 
 
-async def report_statements(app: App) -> int:
-    seen: list[str] = []
-
-    def count(conn, cursor, statement, parameters, context, executemany) -> None:
-        seen.append(statement)
-
-    event.listen(app.db.engine.sync_engine, "before_cursor_execute", count)
+async def report_statements(app: App, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many statements /game report runs, counted where the store runs them (on SQLite its
+    statements go straight to the driver, past the engine's events)."""
+    seen: list[object] = []
+    for kind in (SqliteTx, ConnectionTx):
+        for name in ("rows", "run"):
+            monkeypatch.setattr(kind, name, counted(getattr(kind, name), seen))
     try:
         await app.game_report(caller(BLUE))
     finally:
-        event.remove(app.db.engine.sync_engine, "before_cursor_execute", count)
+        monkeypatch.undo()
+    assert seen, "the report ran no statement through the store"
     return len(seen)
+
+
+def counted(method: Any, seen: list[object]) -> Any:
+    async def counting(self: Any, statement: Any, *args: Any) -> Any:
+        seen.append(statement)
+        return await method(self, statement, *args)
+
+    return counting

@@ -13,6 +13,7 @@ from discord import app_commands
 from bot.adapter.client import SkirmishBot
 from bot.adapter.delivery import NEWER, OLDER, LogPageButton
 from bot.app.service import App
+from bot.store import Store
 from tests.cogs.test_cogs import command, invoke
 from tests.cogs.test_permissions import NO_CAMPAIGN, OK, ROLES, snapshot
 from tests.support import BLUE, GM, RED, STRANGER, caller, fake_interaction, ssg_table
@@ -147,7 +148,7 @@ async def test_a_fresh_bot_turns_the_page_of_an_old_log_as_its_reader_may_see_it
     await app.roll(caller(GM, "Gina"), "1d6", "the bridge collapses", secret=True)
     for n in range(3):
         await app.roll(caller(RED, "Rita"), "1d6", f"roll {n}")
-    restarted = SkirmishBot(App(database, lambda: forced))  # a new process would build exactly this
+    restarted = SkirmishBot(App(Store(database), lambda: forced))  # a new process would build exactly this
     for user, sees in ((RED, False), (GM, True)):
         interaction = await click(restarted, user, "log:1:2:2")
         interaction.response.edit_message.assert_awaited_once()

@@ -34,7 +34,7 @@ async def test_reminder_timeout_and_a_restart_in_the_channel(fake: FakeDiscord, 
     app = await seeded_app(bot.db_path)
     try:
         await seed_ssg(app, fake, table)
-        async with app.db.transaction() as s:
+        async with app.store.db.transaction() as s:
             game = await s.scalar(select(Game))
         first = get_engine("ssg").whose_turn(get_engine("ssg").load_state(game.state))
         second = "blue" if first == "red" else "red"
@@ -57,7 +57,7 @@ async def test_reminder_timeout_and_a_restart_in_the_channel(fake: FakeDiscord, 
 
         # The bot goes down; the second side's deadline falls due meanwhile.
         await bot.stop()
-        async with app.db.transaction() as s:
+        async with app.store.db.transaction() as s:
             row = await s.scalar(select(Deadline).where(Deadline.status == "open"))
         assert row.side == second
         await asyncio.sleep(max(0.0, (row.due_at - utcnow()).total_seconds()) + 0.5)
@@ -74,7 +74,7 @@ async def test_reminder_timeout_and_a_restart_in_the_channel(fake: FakeDiscord, 
         log = await fake.slash(table.gm, "game log", count=10)
         assert f"(deadline passed: the bot passed for {second})" in log.text
     finally:
-        await app.db.close()
+        await app.store.db.close()
 
 
 async def test_the_game_master_is_pinged_and_answers_by_button_for_the_absent_player(
@@ -112,4 +112,4 @@ async def test_the_game_master_is_pinged_and_answers_by_button_for_the_absent_pl
         log = await fake.slash(table.gm, "game log", count=5)
         assert f"(game master for {side})" in log.text
     finally:
-        await app.db.close()
+        await app.store.db.close()

@@ -47,7 +47,7 @@ async def test_secret_roll_log_pages_and_the_report_attachment(fake: FakeDiscord
     try:
         await seed_ssg(app, fake, new_table(fake, 1))  # another campaign's battle 1 is game 1
         await seed_ssg(app, fake, table)
-        async with app.db.transaction() as s:
+        async with app.store.db.transaction() as s:
             game, battle = (await s.execute(select(Game.id, Game.number).order_by(Game.id.desc()).limit(1))).one()
         assert (game, battle) == (2, 1)
 
@@ -99,4 +99,4 @@ async def test_secret_roll_log_pages_and_the_report_attachment(fake: FakeDiscord
         after_log = await fake.slash(table.red, "game log", count=3, page=3)
         assert "does the bridge hold" in after_log.text
     finally:
-        await app.db.close()
+        await app.store.db.close()

@@ -14,6 +14,7 @@ import discord
 from bot.adapter.scheduler import PaceScheduler, channel_poster, poll_interval
 from bot.app.replies import Card, PendingDecision, Reply
 from bot.app.service import App
+from bot.store import Store
 from bot.store.database import Database
 from rules.core import Choice
 from tests.support import BLUE, CHANNEL, GM, RED, caller, ssg_table
@@ -102,7 +103,7 @@ async def test_two_bot_processes_on_one_database_send_each_once(app: App, databa
     await ssg_table(app, forced)
     other_db = await Database.open(database.url, upgrade=False)
     try:
-        other = App(other_db, lambda: forced)
+        other = App(Store(other_db), lambda: forced)
         clock, posts = Clock(), Posts()
         first, second = scheduler(app, clock, posts), scheduler(other, clock, posts)
         await app.set_deadline(caller(GM), 8, "pass")
@@ -125,7 +126,7 @@ async def test_after_a_restart_what_fell_due_is_caught_up_once(app: App, databas
     await database.close()  # the bot goes down; a new process opens the database a day and more later
     reopened = await Database.open(database.url)
     try:
-        restarted = App(reopened, lambda: forced)
+        restarted = App(Store(reopened), lambda: forced)
         clock.at(30)
         again = scheduler(restarted, clock, posts)
         [caught_up] = await again.tick()
