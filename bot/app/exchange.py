@@ -110,7 +110,7 @@ class ExchangeCommands:
         count = sum(len(v) for v in sides.values())
         header = [
             f"Skirmish GM roster: {label} in {campaign.name} ({RULESETS[campaign.ruleset][1]}).",
-            "Edit it and bring it back with /roster import; the format is in the README (YAML files).",
+            "Edit it and bring it back with /roster import; the format is in docs/formats.md.",
         ]
         filename = f"roster-{file_slug(campaign.name)}-{file_slug(label)}.yaml"
         card = Card(

@@ -25,9 +25,14 @@ CAPACITY = 4096
 
 
 class SavedGame(Protocol):
-    id: int
-    version: int
-    state: Any
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def state(self) -> Any: ...
 
 
 class LoadedStates:
