@@ -74,6 +74,11 @@ def view_for(reply: Reply) -> discord.ui.View | None:
     return None
 
 
+def label_of(item: discord.ui.Item[Any]) -> str:
+    """The label of the button clicked (discord.py hands over the message's component)."""
+    return (item.label if isinstance(item, discord.ui.Button) else None) or "…"
+
+
 class DecisionButton(
     discord.ui.DynamicItem[discord.ui.Button], template=r"decision:(?P<id>[0-9]{1,19}):(?P<index>[0-9]{1,2})"
 ):
@@ -85,9 +90,9 @@ class DecisionButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> DecisionButton:
-        return cls(int(match["id"]), int(match["index"]), item.label or "…")
+        return cls(int(match["id"]), int(match["index"]), label_of(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer the decision; the message loses its buttons and the result follows it."""
@@ -132,9 +137,9 @@ class LogPageButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LogPageButton:
-        return cls(int(match["game"]), int(match["page"]), int(match["count"]), item.label or "…")
+        return cls(int(match["game"]), int(match["page"]), int(match["count"]), label_of(item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the page the button names, in place of this one."""

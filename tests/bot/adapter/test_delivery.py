@@ -40,6 +40,11 @@ async def click(bot: SkirmishBot, user: int, custom_id: str):
     match = DecisionButton.__discord_ui_compiled_template__.fullmatch(custom_id)
     assert match is not None
     interaction = fake_interaction(bot, user)
+
+    async def edited(**kwargs) -> None:  # as discord.py's: editing the message answers the interaction
+        interaction.response.is_done.return_value = True
+
+    interaction.response.edit_message = AsyncMock(side_effect=edited)
     item = await DecisionButton.from_custom_id(interaction, DecisionButton(0, 0).item, match)
     await item.callback(interaction)
     return interaction
@@ -70,8 +75,9 @@ async def test_a_fresh_bot_on_the_same_database_answers_an_old_button(app: App, 
     interaction = await click(restarted, GM, f"decision:{decision.decision_id}:0")
     interaction.response.edit_message.assert_awaited_once()
     assert interaction.response.edit_message.await_args.kwargs["view"] is None
+    interaction.followup.send.assert_awaited_once()
     [followed] = interaction.sent
-    assert "now plays **red**" in followed["embeds"][0].description
+    assert "now plays **red**" in followed["embeds"][0].description and followed["ephemeral"] is False
     assert [u.id for u in followed["allowed_mentions"].users] == [RED]
 
 
