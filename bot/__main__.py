@@ -7,9 +7,16 @@ import asyncio
 import getpass
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.config import Settings
+
+if TYPE_CHECKING:  # the heavy modules load only for the command that needs them
+    from bot.adapter.client import SkirmishBot
+    from bot.app.service import App
+    from rules.core import DiceSource
 
 NO_TOKEN = (
     "No DISCORD_TOKEN is set, so Skirmish GM is starting the terminal table instead "
@@ -44,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def open_app(settings: Settings, db_path: Path | None, dice_factory):  # type: ignore[no-untyped-def]
+async def open_app(settings: Settings, db_path: Path | None, dice_factory: Callable[[], DiceSource]) -> App:
     from bot.app.service import App
     from bot.store import Store
 
@@ -82,7 +89,7 @@ async def play(settings: Settings, args: argparse.Namespace) -> int:
         await app.store.close()
 
 
-async def discord_bot(settings: Settings, db_path: Path | None):  # type: ignore[no-untyped-def]
+async def discord_bot(settings: Settings, db_path: Path | None) -> tuple[SkirmishBot, App]:
     """The Discord bot and its application layer; Discord always gets the secure dice."""
     from bot.adapter.client import SkirmishBot, point_at
     from bot.dice import SecureDice

@@ -194,8 +194,10 @@ class Console:
         try:
             await parsed.command.callback(parsed.command.binding, interaction, **parsed.values)  # type: ignore[arg-type]
         except Exception as exc:  # one place for errors: a refusal's sentence, or a logged bug
-            self.forced.dice.clear(), self.forced.dice.extend(saved[0])
-            self.forced.cards.clear(), self.forced.cards.extend(saved[1])
+            self.forced.dice.clear()
+            self.forced.dice.extend(saved[0])
+            self.forced.cards.clear()
+            self.forced.cards.extend(saved[1])
             self._fail(line, player_message(exc, context=line))
             return
         reply: Reply | None = interaction.extras.get("reply")

@@ -192,7 +192,7 @@ def free_roll(expression: str, dice: DiceSource, reason: str) -> FreeRoll:
     roller = d20.Roller(context=d20.RollContext(max_rolls=MAX_FREE_DICE))
     module = d20.expression
     saved = module.random
-    module.random = _DiceSourceAsRandom(dice, reason)  # type: ignore[assignment]
+    module.random = _DiceSourceAsRandom(dice, reason)
     try:
         result = roller.roll(tree)
         total, detail = int(result.total), str(result)  # d20 evaluates lazily: 1d6/0 fails here

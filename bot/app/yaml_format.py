@@ -41,7 +41,7 @@ _SAFE_LOADER: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SAFE_DUMPER: type = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
-class _Loader(_SAFE_LOADER):  # type: ignore[misc]
+class _Loader(_SAFE_LOADER):
     """The safe loader, without turning dates into date objects."""
 
 
@@ -51,11 +51,11 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
-class _Dumper(_SAFE_DUMPER):  # type: ignore[misc]
+class _Dumper(_SAFE_DUMPER):
     """The safe dumper; :class:`Flow` mappings are written on one line."""
 
 
-class Flow(dict):  # type: ignore[type-arg]
+class Flow(dict[str, Any]):
     """A small mapping written in flow style: ``{speed: 6, bravery: 4}``."""
 
 

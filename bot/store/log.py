@@ -7,6 +7,7 @@ undone action keeps its dice in the log).
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import bindparam, func, select, update
@@ -138,4 +139,4 @@ class Log:
         elif with_rolls:
             for action_id, kind, sides, value, reason in await self._tx.rows(ROLLS_OF_GAME, {"game": rows[0][1]}):
                 found_rolls[action_id].append(RolledDie(kind, sides, value, reason))
-        return [LoggedAction(*row, events=found_events[row[0]], rolls=found_rolls[row[0]]) for row in rows]
+        return [replace(LoggedAction(*row), events=found_events[row[0]], rolls=found_rolls[row[0]]) for row in rows]

@@ -20,11 +20,12 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncConnection
-from sqlalchemy.sql import Executable
+from sqlalchemy.sql import ClauseElement, Executable
+from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import Insert
 
 __all__ = ["ConnectionTx", "SqliteTx", "Tx"]
@@ -85,10 +86,12 @@ class ConnectionTx(Tx):
         return [tuple(row) for row in result]
 
     async def run(self, statement: Executable, params: Params | Sequence[Params]) -> int:
-        if not isinstance(params, Mapping) and not params:
+        if isinstance(params, Mapping):
+            result = await self._connection.execute(statement, dict(params))
+        elif params:
+            result = await self._connection.execute(statement, [dict(p) for p in params])
+        else:
             return 0
-        many = not isinstance(params, Mapping)
-        result = await self._connection.execute(statement, [dict(p) for p in params] if many else dict(params))
         return int(result.rowcount)
 
 
@@ -97,7 +100,9 @@ class Compiled:
     result columns into Python values."""
 
     def __init__(self, statement: Executable, dialect: Dialect, keys: tuple[str, ...]) -> None:
-        compiled = statement.compile(dialect=dialect, column_keys=list(keys) if isinstance(statement, Insert) else None)
+        assert isinstance(statement, ClauseElement)
+        columns = list(keys) if isinstance(statement, Insert) else None
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect, column_keys=columns))
         self.sql = str(compiled)
         self.binds: list[tuple[str, Any, Callable[[Any], Any] | None]] = []
         for name in compiled.positiontup or ():
