@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
-from rules.payloads import Payload, default_outcome
+from rules.payloads import PAYLOAD_OF_KIND, Payload, default_outcome
 from rules.plain import clone, load_checked, to_data
 from rules.vocabulary import (
     Action,
@@ -64,7 +64,8 @@ class Context(Generic[S, T]):
     decision: Decision | None = None
 
     def say(self, kind: str, text: str, **data: Any) -> Event:
-        """Record an event of ``kind`` (one whose kind the shell does not draw)."""
+        """Record an event of ``kind`` (one whose kind the shell does not draw: those :meth:`tell`)."""
+        assert kind not in PAYLOAD_OF_KIND, f"a {kind} event carries its typed payload: use tell()"
         event = Event(kind, text, data)
         self.events.append(event)
         return event

@@ -74,8 +74,10 @@ class Action:
 class Event:
     """Something that happened, as one line a player reads plus data for renderers.
 
-    ``kind`` names the sort of event ("roll-off", "shot", "removed", "phase", "victory"); the
-    renderer picks cards by it (a "casualty" event becomes a casualty card).
+    ``kind`` names the sort of event ("roll-off", "shot", "phase", "victory"); the renderer picks
+    cards by it (a "casualty" event becomes a casualty card). ``data`` is plain JSON-ready data,
+    stored as it is; the kinds the shell draws carry a typed payload in it (:mod:`rules.payloads`:
+    build them with ``SomePayload(...).event(text)``, read them with ``payload_of(event)``).
     """
 
     kind: str

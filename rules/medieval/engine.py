@@ -51,7 +51,6 @@ TITLE = "Medieval Skirmish (knights, men at arms and Vikings)"
 class MedievalEngine(Engine[MedState]):
     slug = SLUG
     title = TITLE
-    short_name = "This game"
     handlers = HANDLERS
     context_type = Ctx
     state_type = MedState
