@@ -61,7 +61,7 @@ class PaceScheduler:
     def __init__(self, app: App, post: Post, *, poll: float | None = None) -> None:
         self.app = app
         self.post = post
-        self.poll = poll if poll is not None else poll_interval(app._hour())
+        self.poll = poll if poll is not None else poll_interval(app.hour_length())
         self._task: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()
 
