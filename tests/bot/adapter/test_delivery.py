@@ -25,6 +25,7 @@ from bot.adapter.errors import BUG_SENTENCE
 from bot.app.replies import PendingDecision, Refusal, Reply
 from bot.app.reports import LogPage
 from bot.app.service import App
+from bot.store import Store
 from rules.core import Choice
 from tests.support import GM, RED, STRANGER, caller, fake_interaction
 
@@ -71,7 +72,7 @@ async def test_someone_else_gets_an_ephemeral_refusal(app: App) -> None:
 
 async def test_a_fresh_bot_on_the_same_database_answers_an_old_button(app: App, database, forced) -> None:
     decision = await pending_join(app)
-    restarted = SkirmishBot(App(database, lambda: forced))  # a new process would build exactly this
+    restarted = SkirmishBot(App(Store(database), lambda: forced))  # a new process would build exactly this
     interaction = await click(restarted, GM, f"decision:{decision.decision_id}:0")
     interaction.response.edit_message.assert_awaited_once()
     assert interaction.response.edit_message.await_args.kwargs["view"] is None
