@@ -20,13 +20,17 @@ from __future__ import annotations
 import dataclasses
 import typing
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, cast, overload
 
 from rules.plain import per_type
 from rules.vocabulary import Event
 
 P = TypeVar("P", bound="Payload")
+
+
+#: A field's metadata marking it written even when it holds its default (a key every such event had).
+ALWAYS = {"written": "always"}
 
 
 class Payload:
@@ -38,12 +42,13 @@ class Payload:
     def data(self, **extra: Any) -> dict[str, Any]:
         """The event data: the payload's fields, then ``extra`` (the ruleset's own keys; a payload
         field of the same name wins). A field with a default is written only when it differs from
-        it (so an event keeps the shape it had before payloads existed); one without always is."""
-        data = {
-            name: list(value) if isinstance(value, tuple) else value
-            for name, value, written in _values(self)
-            if written
-        }
+        it (so an event keeps the shape it had before payloads existed), unless marked
+        :data:`ALWAYS`; a field without a default always is."""
+        data: dict[str, Any] = {}
+        for spec in _plan(type(self)):
+            value = getattr(self, spec.name)
+            if spec.always or value != spec.default:
+                data[spec.name] = list(value) if isinstance(value, tuple) else value
         for key, value in extra.items():
             data.setdefault(key, value)
         return data
@@ -56,38 +61,42 @@ class Payload:
     def read(cls: type[P], data: Mapping[str, Any]) -> P | None:
         """The payload held in an event's data; None when a field without a default is missing."""
         values: dict[str, Any] = {}
-        for name, tuple_field, required, _ in _plan(cls):
-            if name in data:
-                value = data[name]
-                values[name] = tuple(value) if tuple_field and isinstance(value, (list, tuple)) else value
-            elif required:
+        for spec in _plan(cls):
+            if spec.name in data:
+                value = data[spec.name]
+                values[spec.name] = tuple(value) if spec.is_tuple and isinstance(value, (list, tuple)) else value
+            elif spec.required:
                 return None
         return cls(**values)
 
 
-def _values(payload: Payload) -> list[tuple[str, Any, bool]]:
-    """Each field's name, value, and whether it is written (required, or not its default)."""
-    out = []
-    for name, _, required, default in _plan(type(payload)):
-        value = getattr(payload, name)
-        out.append((name, value, required or value != default))
-    return out
+@dataclass(frozen=True)
+class _Field:
+    name: str
+    is_tuple: bool  # a tuple in the payload, a list in the data
+    required: bool  # no default: always written, and a payload without it cannot be read
+    always: bool  # written even when it holds its default
+    default: Any
 
 
 @per_type
-def _plan(cls: type[Payload]) -> tuple[tuple[str, bool, bool, Any], ...]:
-    """Each field: its name, whether it holds a tuple (a list in data), whether it is required, its default."""
+def _plan(cls: type[Payload]) -> tuple[_Field, ...]:
+    """How each field of a payload class is written and read (worked out once per class)."""
     hints = typing.get_type_hints(cls)
     fields: tuple[dataclasses.Field[Any], ...] = dataclasses.fields(cast(Any, cls))
-    return tuple(
-        (
-            f.name,
-            typing.get_origin(hints[f.name]) is tuple,
-            f.default is dataclasses.MISSING,
-            None if f.default is dataclasses.MISSING else f.default,
+    plan = []
+    for f in fields:
+        required = f.default is dataclasses.MISSING
+        plan.append(
+            _Field(
+                f.name,
+                typing.get_origin(hints[f.name]) is tuple,
+                required,
+                required or f.metadata.get("written") == "always",
+                None if required else f.default,
+            )
         )
-        for f in fields
-    )
+    return tuple(plan)
 
 
 @dataclass(frozen=True)
@@ -108,6 +117,25 @@ class WoundPayload(Payload):
     effects: tuple[str, ...] = ()
     outcome: str | None = None
 
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> WoundPayload | None:
+        """Also a wound stored before payloads existed: its heading was ``row`` or ``location`` (a
+        body part's key, "left_arm"), its effects ``penalties`` or ``effects`` (text or lines), its
+        outcome the row, ``severity`` or ``result``."""
+        wound = super().read(data)
+        if wound is None or "heading" in data or "outcome" in data:
+            return wound
+        heading = data.get("row") or data.get("location")
+        effects = data.get("penalties", data.get("effects"))
+        lines = effects if isinstance(effects, (list, tuple)) else [effects] if effects else []
+        outcome = data.get("row") or data.get("severity") or data.get("result")
+        return dataclasses.replace(
+            wound,
+            heading=str(heading).replace("_", " ") if heading else None,
+            effects=tuple(str(line) for line in lines),
+            outcome=str(outcome) if outcome else None,
+        )
+
 
 @dataclass(frozen=True)
 class CasualtyPayload(Payload):
@@ -116,9 +144,9 @@ class CasualtyPayload(Payload):
     kinds: ClassVar[tuple[str, ...]] = ("casualty",)
 
     figure: str
-    side: str | None
+    side: str | None = field(default=None, metadata=ALWAYS)
     #: Who or what put it out of the fight (None when nobody did: a figure that collapsed).
-    by: str | None
+    by: str | None = field(default=None, metadata=ALWAYS)
 
 
 @dataclass(frozen=True)
