@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.adapter.client import SkirmishBot, SlashCommand
+from bot.adapter.commandline import LineError, ParsedLine, parse_line, split_line, walk
 from bot.adapter.errors import player_message
 from bot.app.replies import Reply
-from bot.commandline import LineError, ParsedLine, parse_line, split_line, walk
 from bot.dice import ForcedDice, parse_forced_cards, parse_forced_dice
 from bot.render.text import cards_text
 from rules.core import RuleError

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.adapter.delivery import deliver
+from bot.adapter.delivery import act
 from bot.adapter.messages import app_of, caller_of
-from bot.app.service import App, command_line
+from bot.app.service import App
 
 if TYPE_CHECKING:
     from bot.adapter.client import SkirmishBot
@@ -25,10 +25,9 @@ class AppCog:
         return self.bot.app
 
     async def act(self, interaction: discord.Interaction, ruleset: str, action: str, **params: Any) -> None:
-        reply = await self.app.act(
-            caller_of(interaction), ruleset, action, params, command_line(ruleset, action, params)
-        )
-        await deliver(interaction, reply)
+        """A ruleset's action, applied and delivered by :func:`bot.adapter.delivery.act`. A seam on
+        purpose: /odds hands a ruleset command a stand-in whose ``act`` reads the action instead."""
+        await act(interaction, ruleset, action, **params)
 
 
 async def figure_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -8,10 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapter.commandline import parse_line, split_line, walk
 from bot.adapter.delivery import deliver
 from bot.adapter.messages import app_of, caller_of
 from bot.app.replies import Refusal
-from bot.commandline import parse_line, split_line, walk
 from cogs.common import AppCog
 from rules import RULESETS
 

@@ -21,11 +21,12 @@ from typing import Any
 
 import discord
 
+from bot.adapter.embeds import to_embeds
 from bot.adapter.errors import player_message
 from bot.adapter.messages import NOBODY, app_of, caller_of, message_kwargs
+from bot.app.inputs import command_line
 from bot.app.replies import PendingDecision, Reply
 from bot.app.reports import LogPage
-from bot.render.embeds import to_embeds
 
 log = logging.getLogger("skirmish_gm.delivery")
 
@@ -53,6 +54,15 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
         if exc.code not in ALREADY_ANSWERED:
             raise
         log.info("interaction %s was already answered (a repeated delivery); nothing was applied twice", interaction.id)
+
+
+async def act(interaction: discord.Interaction, ruleset: str, action: str, **params: Any) -> None:
+    """A ruleset's phase action from its slash command: the application applies it, the reply is
+    delivered. The whole path of ``/sharpe shoot``: the cog, this, :mod:`bot.app.actions`,
+    :mod:`bot.store.play`."""
+    command = command_line(ruleset, action, params)
+    reply = await app_of(interaction).act(caller_of(interaction), ruleset, action, params, command)
+    await deliver(interaction, reply)
 
 
 async def deliver_error(interaction: discord.Interaction, error: BaseException, *, context: str) -> None:

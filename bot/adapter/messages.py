@@ -7,9 +7,9 @@ from typing import Any
 
 import discord
 
+from bot.adapter.embeds import to_embeds
 from bot.app.replies import Caller, Reply
 from bot.app.service import App
-from bot.render.embeds import to_embeds
 
 NOBODY = discord.AllowedMentions.none()
 

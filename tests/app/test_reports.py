@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from sqlalchemy import func, insert, select
 
+from bot.adapter.embeds import to_embeds
 from bot.app.access import campaign_of
 from bot.app.actions import log_entry
 from bot.app.replies import Refusal
 from bot.app.reports import LOG_PAGE_CHARS, LogPage
 from bot.app.service import App
 from bot.dice import ForcedDice
-from bot.render.embeds import to_embeds
 from bot.store.schema import ActionRecord, EventRecord, Game, RollRecord
 from bot.store.tx import ConnectionTx, SqliteTx
 from rules.core import Event

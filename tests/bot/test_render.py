@@ -7,10 +7,10 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.adapter.embeds import to_embeds
 from bot.app.replies import Card
 from bot.dice import RolledDie
 from bot.render.cards import action_cards, board_card
-from bot.render.embeds import to_embeds
 from bot.render.text import cards_text
 from rules.core import Board, CasualtyPayload, Event, FigureLine, VictoryPayload, WoundPayload
 

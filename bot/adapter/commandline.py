@@ -83,7 +83,7 @@ def split_line(line: str) -> list[str]:
 def parse_line(commands: dict[str, app_commands.Command[Any, ..., Any]], tokens: list[str]) -> ParsedLine:
     """``/ssg shoot shooter:Rossi target:"Big Jim" range:14`` into a command and typed values."""
     split = next((i for i, t in enumerate(tokens) if i and ":" in t), len(tokens))
-    name = " ".join([tokens[0].lstrip("/")] + tokens[1:split]).lower()
+    name = " ".join([tokens[0].lstrip("/"), *tokens[1:split]]).lower()
     rest = tokens[split:]
     command = commands.get(name)
     if command is None:
