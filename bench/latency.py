@@ -50,6 +50,7 @@ from typing import Any
 from bench.tail import Pause, explain, read_trace
 from tests.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser
 from tests.e2e.seeding import Table, new_table, seed_ssg, seeded_app
+from tests.orm import orm
 
 REPO = Path(__file__).resolve().parents[1]
 RESPONSE_DEADLINE = 3.0
@@ -401,7 +402,7 @@ async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, Fak
 
     engine = get_engine("ssg")
     found = []
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         for table in tables:
             game = await s.scalar(select(Game).join(Campaign).where(Campaign.channel_id == table.channel.id))
             side = engine.whose_turn(engine.load_state(game.state))
@@ -427,7 +428,7 @@ def report(floor: Run, ours: Run, round_ratios: list[float]) -> dict[str, Any]:
     for run in (floor, ours):
         print(f"{run.label:<44} start-up {run.startup_s:6.2f} s   peak memory {run.peak_rss_mb:6.1f} MB")
     ratios = {}
-    for mine, base in zip(ours.phases, floor.phases):
+    for mine, base in zip(ours.phases, floor.phases, strict=False):
         ratios[mine.name] = mine.percentile(0.99) / base.percentile(0.99) if base.latencies else float("nan")
         print(f"p99 ratio, {mine.name}: {ratios[mine.name]:.2f}x the floor")
     print("p99 ratio, each steady round: " + ", ".join(f"{r:.2f}x" for r in round_ratios))
@@ -496,7 +497,7 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.keep:
         for run, name in ((floor, "floor"), (ours, "bot")):
             (args.keep / f"{name}.answers").write_text(
-                "".join(f"{c:.6f} {1000 * l:.3f}\n" for c, l in run.steady().answered)
+                "".join(f"{c:.6f} {1000 * lag:.3f}\n" for c, lag in run.steady().answered)
             )
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2, default=str))

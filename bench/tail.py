@@ -50,7 +50,7 @@ def explain(answered: list[tuple[float, float]], pauses: list[Pause], quantile: 
     ordered = sorted(latency for _, latency in answered)
     cut = ordered[min(len(ordered) - 1, int(quantile * len(ordered)))]
     slow = [(created, latency) for created, latency in answered if latency >= cut]
-    first, last = min(c for c, _ in answered), max(c + l for c, l in answered)
+    first, last = min(c for c, _ in answered), max(c + lag for c, lag in answered)
     during = overlapping(pauses, first, last)
     causes = Counter(cause(overlapping(pauses, created, created + latency)) for created, latency in slow)
     lines = [

@@ -118,7 +118,7 @@ def _watch_checkpoints(trace: Trace) -> None:
 
 def main() -> None:
     module, sys.argv = sys.argv[1], sys.argv[1:]
-    trace = Trace(open(os.environ["BENCH_TRACE"], "w"))
+    trace = Trace(open(os.environ["BENCH_TRACE"], "w"))  # noqa: SIM115  (open for the life of the process)
     gc.callbacks.append(trace.on_gc)
     asyncio.set_event_loop_policy(TracingPolicy(trace))
     _watch_steps(trace)

@@ -7,6 +7,7 @@ Discord can never drift apart. Only here may dice be forced (``--dice``, ``--car
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import sys
@@ -328,10 +329,8 @@ def read_lines(stream: TextIO, prompt: Callable[[], str] | None) -> Iterable[str
     if prompt is None:
         yield from stream
         return
-    try:
+    with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history for input())
-    except ImportError:
-        pass
     while True:
         try:
             yield input(prompt())

@@ -18,7 +18,7 @@ from rules.core import DiceSource, RuleError
 #: Every card of the 54-card deck (52 + red and black jokers), rank+suit as in the rules notes.
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
-FULL_DECK: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS) + ("RJ", "BJ")
+FULL_DECK: tuple[str, ...] = (*tuple(r + s for s in SUITS for r in RANKS), "RJ", "BJ")
 
 
 class DiceExhausted(RuleError):

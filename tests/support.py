@@ -40,9 +40,9 @@ async def ssg_table(app: App, forced: ForcedDice, *, roll_off: tuple[int, int] =
     await join(app, RED, "Rita", "red")
     await join(app, BLUE, "Bob", "blue")
     weapons = ["rifle", "rifle", "smg", "pistol", "rifle", "rifle"]
-    for name, weapon in zip(SSG_RED, weapons):
+    for name, weapon in zip(SSG_RED, weapons, strict=False):
         await app.roster_add(caller(RED, "Rita"), name, weapon)
-    for name, weapon in zip(SSG_BLUE, ["smg", "pistol", "rifle", "rifle", "rifle", "rifle"]):
+    for name, weapon in zip(SSG_BLUE, ["smg", "pistol", "rifle", "rifle", "rifle", "rifle"], strict=False):
         await app.roster_add(caller(BLUE, "Bob"), name, weapon)
     forced.push_dice(roll_off)
     await app.game_start(caller(GM, "Gina"))

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
 
@@ -38,7 +39,7 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
     if api_base:
         discord.http.Route.BASE = api_base.rstrip("/")
     if gateway_url:
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = discord.utils.yarl.URL(gateway_url)  # type: ignore[attr-defined]
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
 class SkirmishTree(app_commands.CommandTree):

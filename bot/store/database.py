@@ -1,4 +1,4 @@
-"""Opening the database, one transaction per command, migrations, and the game lock.
+"""Opening the database, one transaction per command, migrations, and the game's lock.
 
 Locking, in short:
 
@@ -9,14 +9,10 @@ Locking, in short:
   queues the transactions fairly, so they do not poll the file lock against each other. Since
   they run one at a time anyway, they all run on one connection, kept open (see
   :meth:`Database._queued_connection`).
-* PostgreSQL: plain READ COMMITTED transactions; :func:`lock_game` takes the game's row lock
-  (``SELECT ... FOR UPDATE``) and returns the newest committed row, so two commands on one game
-  are serialised while commands on other games run in parallel.
-
-Call :func:`lock_game` before changing a game on either database (on SQLite it is a plain
-select, since the transaction already holds the write lock); in a :meth:`Database.plain`
-transaction, read the game with a statement that says ``with_for_update()``
-(``bot.app.rows.LOCKED_GAME_ROW``).
+* PostgreSQL: plain READ COMMITTED transactions; a command that changes a game reads it with a
+  statement that says ``with_for_update()`` (``bot.store.play.GAME_IN_PROGRESS_LOCKED``), which
+  waits for any other transaction holding the row and returns its committed values, so two
+  commands on one game are serialised while commands on other games run in parallel.
 """
 
 from __future__ import annotations
@@ -34,18 +30,15 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import bindparam, event, select
+from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
-    AsyncSession,
-    async_sessionmaker,
     create_async_engine,
 )
 
 from bot.store import sqlite_driver
-from bot.store.schema import GAME_IN_PLAY, Game
 from bot.store.tx import Compiled, ConnectionTx, SqliteTx, Tx
 
 if TYPE_CHECKING:
@@ -57,8 +50,6 @@ __all__ = [
     "alembic_config",
     "downgrade",
     "install_sqlite_hooks",
-    "lock_active_game",
-    "lock_game",
     "make_engine",
     "sqlite_url",
     "upgrade",
@@ -216,7 +207,7 @@ async def downgrade(url: str, revision: str = "base") -> None:
 
 
 class Database:
-    """One engine and its sessions. ``async with db.transaction() as session:`` per command."""
+    """One engine, and this process's turns on it: ``async with db.plain() as tx:`` per command."""
 
     url: str
     engine: AsyncEngine
@@ -224,7 +215,6 @@ class Database:
     def __init__(self, url: str, engine: AsyncEngine) -> None:
         self.url = url
         self.engine = engine
-        self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(engine, expire_on_commit=False)
         self.is_sqlite = engine.dialect.name == "sqlite"
         # SQLite allows one writer: queue this process's transactions here, fairly, instead of
         # letting them poll the file lock. Other processes still wait on busy_timeout.
@@ -255,24 +245,21 @@ class Database:
         return cls(url, make_engine(url, **engine_kwargs))
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[AsyncSession]:
-        """One command, one transaction: commit when the block ends, roll back on any exception.
-
-        Do not commit or roll back inside the block yourself, and do not nest transactions in
-        one task (the inner one would wait forever for the lock the outer one holds).
-        """
+    async def connection(self) -> AsyncIterator[AsyncConnection]:
+        """A SQLAlchemy connection in this process's turn on the database, for what is not a
+        command: SQLite's one queued connection, or one from PostgreSQL's pool. The caller begins
+        and ends its own transaction on it (an ORM session bound to it, in the tests)."""
         async with self._one_per_task():
-            if self._queue is not None:
-                async with self._queue:
-                    connection = await self._queued_connection()
-                    try:
-                        async with self.sessions(bind=connection) as session, session.begin():
-                            yield session
-                    finally:
-                        await self._after_queued(connection)
-            else:
-                async with self.sessions() as session, session.begin():
-                    yield session
+            if self._queue is None:
+                async with self.engine.connect() as connection:
+                    yield connection
+                return
+            async with self._queue:
+                connection = await self._queued_connection()
+                try:
+                    yield connection
+                finally:
+                    await self._after_queued(connection)
 
     @asynccontextmanager
     async def plain(self) -> AsyncIterator[Tx]:
@@ -307,7 +294,7 @@ class Database:
     async def _one_per_task(self) -> AsyncIterator[None]:
         task = asyncio.current_task()
         if task is not None and task in self._tasks_inside:
-            raise RuntimeError("db.transaction() is already open in this task; one command is one transaction")
+            raise RuntimeError("a transaction is already open in this task; one command is one transaction")
         if task is not None:
             self._tasks_inside.add(task)
         try:
@@ -403,32 +390,3 @@ async def _upgrade_on_engine(engine: AsyncEngine, url: str) -> None:
 
     async with engine.begin() as conn:
         await conn.run_sync(lambda sync_conn: command.upgrade(alembic_config(url, connection=sync_conn), "head"))
-
-
-# --------------------------------------------------------------------------------------------
-# Locks
-
-
-async def lock_game(session: AsyncSession, game_id: int) -> Game | None:
-    """The game, locked for this transaction and freshly read (``None`` if there is none).
-
-    PostgreSQL: ``SELECT ... FOR UPDATE`` waits for any other transaction holding the row and
-    then returns its committed values. SQLite: a plain select (the ``BEGIN IMMEDIATE``
-    transaction already holds the database's write lock). Either way the values loaded
-    overwrite whatever this session had in memory for the game.
-    """
-    stmt = select(Game).where(Game.id == game_id).with_for_update().execution_options(populate_existing=True)
-    return await session.scalar(stmt)
-
-
-_LOCK_ACTIVE_GAME = (
-    select(Game)
-    .where(Game.campaign_id == bindparam("campaign"), GAME_IN_PLAY)
-    .with_for_update()
-    .execution_options(populate_existing=True)
-)
-
-
-async def lock_active_game(session: AsyncSession, campaign_id: int) -> Game | None:
-    """The campaign's active game, locked like :func:`lock_game` (``None`` if there is none)."""
-    return await session.scalar(_LOCK_ACTIVE_GAME, {"campaign": campaign_id})

@@ -10,11 +10,12 @@ from bot.app.service import App
 from bot.dice import ForcedDice
 from bot.store.schema import Figure, Game
 from rules import get_engine
+from tests.orm import orm
 from tests.support import BLUE, CHANNEL, GM, RED, caller, join, ssg_table
 
 
 async def figures(app: App) -> dict[str, Figure]:
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         return {f.name: f for f in await s.scalars(select(Figure))}
 
 
@@ -51,7 +52,7 @@ async def test_undoing_the_winning_shot_takes_the_aftermath_back(app: App, force
     await app.game_undo(caller(RED))
     kept = await figures(app)
     assert all(f.history == [] for f in kept.values())
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         assert (await s.scalar(select(Game))).status == "active"
 
 
@@ -86,7 +87,7 @@ async def test_a_medieval_serious_wound_heals_only_to_light(app: App, forced: Fo
     assert "health" not in kept["Hugh"].stats
     forced.push_dice([1, 6])
     await app.game_start(caller(GM, "Gina"))
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         game = await s.scalar(select(Game).order_by(Game.id.desc()))
     olaf = next(f for f in get_engine("medieval").load_state(game.state).figures if f.name == "Olaf")
     assert olaf.health == "light" and olaf.healed_from_serious
@@ -104,7 +105,7 @@ async def test_a_resting_figure_misses_its_games_then_fights_again(app: App, for
     """A "resting" aftermath (Sharpe's miss-D6-games) keeps a figure home for that many battles."""
     await ssg_table(app, forced)
     await app.game_end(caller(GM))
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         rossi = await s.scalar(select(Figure).where(Figure.name == "Rossi"))
         rossi.status = "resting"
         rossi.history = [*rossi.history, {"battle": 1, "note": "misses 1 game", "games_out": 1}]
@@ -112,7 +113,7 @@ async def test_a_resting_figure_misses_its_games_then_fights_again(app: App, for
     forced.push_dice([5, 2])
     with pytest.raises(Exception, match="6 figures"):
         await app.game_start(caller(GM))  # five red figures: Rossi stays home
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         from bot.store.schema import Game as GameRow
 
         s.add(GameRow(campaign_id=1, number=2, ruleset="ssg", status="ended", state={}))  # a battle he missed
@@ -142,12 +143,12 @@ async def test_each_campaign_numbers_its_battles_from_1_in_one_database(app: App
     kept = await figures(app)
     assert [h["battle"] for h in kept["Hugh"].history] == [1, 2]
     assert [(h["battle"], h["note"]) for h in kept["Rossi"].history] == [(1, "Battle 1: fought")]
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         games = [tuple(row) for row in (await s.execute(select(Game.id, Game.number).order_by(Game.id))).all()]
     assert games == [(1, 1), (2, 2), (3, 1)]
 
     # Rossi misses his next game: Elsewhere's battles do not count, this campaign's battle 2 does.
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         rossi = await s.scalar(select(Figure).where(Figure.name == "Rossi"))
         rossi.status, rossi.history = (
             "resting",
@@ -157,7 +158,7 @@ async def test_each_campaign_numbers_its_battles_from_1_in_one_database(app: App
     await app.game_start(caller(GM, "Gina", **elsewhere))  # Elsewhere's battle 3
     await app.game_end(caller(GM, "Gina", **elsewhere))
     assert (await figures(app))["Rossi"].status == "resting"
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         s.add(Game(campaign_id=2, number=2, ruleset="ssg", status="ended", state={}))  # the battle he missed
     assert "Rossi" in await ready_names(app, campaign_id=2)
 
@@ -169,7 +170,7 @@ async def test_the_start_card_says_who_stays_home_and_why(app: App, forced: Forc
     for name in ("Sir Hugh", "Ada", "Cy"):
         await app.roster_add(caller(RED, "Rita"), name, "Knight")
     await app.roster_add(caller(BLUE, "Bob"), "Ulf", "Viking Hero")
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         ada = await s.scalar(select(Figure).where(Figure.name == "Ada"))
         ada.status, ada.history = "resting", [{"battle": 0, "note": "a broken arm", "games_out": 2}]
         cy = await s.scalar(select(Figure).where(Figure.name == "Cy"))

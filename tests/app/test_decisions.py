@@ -8,6 +8,7 @@ from sqlalchemy import select
 from bot.app.replies import Refusal
 from bot.app.service import App
 from bot.store.schema import DecisionRecord, Member
+from tests.orm import orm
 from tests.support import BLUE, GM, RED, STRANGER, caller
 
 
@@ -40,7 +41,7 @@ async def test_refusing_removes_the_request(app: App) -> None:
     await app.campaign_new(caller(GM), "C", "ssg")
     decision = await ask(app, BLUE, "blue")
     await app.decide(caller(GM), None, decision.decision_id, index=1)
-    async with app.db.transaction() as s:
+    async with orm(app.store.db) as s:
         assert await s.scalar(select(Member).where(Member.user_id == BLUE)) is None
         record = await s.get(DecisionRecord, decision.decision_id)
         assert (record.status, record.answer) == ("answered", "refuse")

@@ -29,6 +29,7 @@ from bot.store.schema import Campaign, Figure, Member
 from rules import RULESETS, get_engine
 from rules.core import DataError, FigureSpec, RuleError
 from tests.dice import RandomDice
+from tests.orm import orm
 from tests.support import BLUE, CHANNEL, GM, RED, STRANGER, caller, join, ssg_table
 
 GINA, RITA, BOB = caller(GM, "Gina"), caller(RED, "Rita"), caller(BLUE, "Bob")
@@ -54,14 +55,14 @@ async def medieval_table(app: App) -> None:
 
 
 async def roster(app: App, channel: int = CHANNEL) -> list[tuple[Any, ...]]:
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         campaign = await s.scalar(select(Campaign).where(Campaign.channel_id == channel, Campaign.active.is_(True)))
         rows = await s.scalars(select(Figure).where(Figure.campaign_id == campaign.id).order_by(Figure.id))
         return [(f.name, f.side, f.kind, f.stats, f.status, f.history, f.owner_id) for f in rows]
 
 
 async def everything(app: App) -> tuple[Any, ...]:
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         campaigns = [
             (c.name, c.ruleset, c.gm_id, c.house_rules, c.settings, c.active)
             for c in await s.scalars(select(Campaign).order_by(Campaign.id))
@@ -498,7 +499,7 @@ async def test_a_campaign_moves_to_a_new_channel_whole(app: App) -> None:
     await app.roster_add(RITA, "Rossi", "Knight")
     await app.roster_add(BOB, "Ulf", "Viking Hero")
     await app.rules_set(GINA, "h.yaml", y("self_healing: true\n"))
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         campaign = await s.scalar(select(Campaign))
         campaign.settings = {**campaign.settings, "pace": {"hours": 24, "then": "pass"}}
         figure = await s.scalar(select(Figure).where(Figure.name == "Ulf"))
@@ -530,7 +531,7 @@ async def test_a_campaign_moves_to_a_new_channel_whole(app: App) -> None:
     assert await roster(app, CHANNEL + 1) == await roster(app)
     again = await app.campaign_export(elsewhere)
     assert again.files[0][1] == data
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         new = await s.scalar(select(Campaign).where(Campaign.channel_id == CHANNEL + 1))
         assert (new.name, new.gm_id, new.house_rules) == ("Northumbria", GM, {"self_healing": True})
 
@@ -546,7 +547,7 @@ async def test_a_moved_campaign_goes_on_from_its_last_battle_and_its_resting_men
         forced.push_dice([6, 1])  # the roll-off
         await app.game_start(caller(GM, "Gina"))
         await app.game_end(caller(GM, "Gina"))
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         figure = await s.scalar(select(Figure).where(Figure.name == "Ada"))
         figure.status, figure.history = "resting", [{"battle": 2, "note": "a broken arm", "games_out": 1}]
     [(filename, data)] = (await app.campaign_export(RITA)).files
@@ -650,7 +651,7 @@ async def test_campaign_import_checks_members_owners_and_rules_together(app: App
     )
     assert reply.cards[0].title == "Campaign imported"
     assert [(r[0], r[2], r[6]) for r in await roster(app)] == [("Rossi", "rifle", RED), ("Ada", "rifle", GM)]
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         assert [(m.user_id, m.role, m.side) for m in await s.scalars(select(Member).order_by(Member.id))] == [
             (GM, "gm", None),
             (RED, "player", "red"),
@@ -706,7 +707,7 @@ async def test_house_rules_are_checked_by_the_ruleset_with_lines_and_kept_as_wri
     assert "`natural_one_misses`: **no** " not in switches_field and "`natural_one_misses`: **no**" in switches_field
     with_tables = await app.rules_show(caller(STRANGER), tables=True)
     assert [n for n, _ in with_tables.files] == ["house-rules-northumbria.yaml", "tables-medieval.yaml"]
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         campaign = await s.scalar(select(Campaign))
         assert campaign.house_rules == {"self_healing": True, "weapons": {"Bow": {"range": 18}}}
         assert campaign.settings[HOUSE_RULES_TEXT] == text.decode()
@@ -973,7 +974,7 @@ async def seed(
     as /roster add recruits them (what the rules roll, and the figure does not give, rolled with
     the figure's own ``dice``) and kept as the ruleset keeps them."""
     engine = get_engine(ruleset, house_rules)
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         campaign = Campaign(
             guild_id=1001,
             channel_id=channel,
@@ -1304,7 +1305,7 @@ async def test_a_campaign_file_answers_a_waiting_request_to_join(app: App) -> No
         """),
     )
     assert "Rita's request to join is granted" in {n: v for n, v, _ in reply.cards[0].fields}["Members"]
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         member = await s.scalar(select(Member).where(Member.user_id == RED))
         assert (member.role, member.side) == ("player", "red")
         assert await s.scalar(select(DecisionRecord.status)) == "cancelled"

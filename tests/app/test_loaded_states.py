@@ -17,6 +17,7 @@ from bot.store.database import Database
 from bot.store.schema import Game
 from rules import get_engine
 from rules.core import Action
+from tests.orm import orm
 from tests.support import RED, caller, ssg_table
 
 
@@ -68,7 +69,7 @@ def test_the_least_recently_used_game_goes_first() -> None:
 
 
 async def saved_game(app: App) -> Game:
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         return await s.scalar(select(Game).order_by(Game.id.desc()))
 
 

@@ -9,6 +9,7 @@ from bot.app.service import App
 from bot.dice import ForcedDice
 from bot.store.schema import Figure, Game
 from rules import get_engine
+from tests.orm import orm
 from tests.support import BLUE, GM, RED, caller, join
 
 FULL_LIGNE = {
@@ -22,7 +23,7 @@ FULL_LIGNE = {
 
 
 async def figures(app: App) -> dict[str, Figure]:
-    async with app.db.transaction() as s:
+    async with orm(app.store.db) as s:
         return {f.name: f for f in await s.scalars(select(Figure))}
 
 
@@ -73,7 +74,7 @@ async def test_undoing_the_winning_volley_gives_the_unit_back(app: App, forced: 
     kept = await figures(app)
     assert kept["1er Ligne"].stats == FULL_LIGNE and kept["1er Ligne"].history == []
     assert kept["95th"].status == "active" and kept["95th"].history == []
-    async with app.db.transaction() as s:
+    async with orm(app.store.db) as s:
         assert (await s.scalar(select(Game))).status == "active"
 
 
@@ -82,7 +83,7 @@ async def test_the_next_battle_fields_the_reduced_unit(app: App, forced: ForcedD
     await app.roster_add(caller(BLUE, "Bob"), "33rd Foot", "line", stats="figures=6")
     forced.push_cards(["2S"])
     await app.game_start(caller(GM, "Gina"))
-    async with app.db.transaction() as s:
+    async with orm(app.store.db) as s:
         game = await s.scalar(select(Game).order_by(Game.id.desc()))
     state = get_engine("nsr").load_state(game.state)
     ligne = next(u for u in state.units if u.name == "1er Ligne")

@@ -14,6 +14,7 @@ from bot.app.service import App
 from bot.store import Store
 from bot.store.schema import ActionRecord, Campaign, Deadline, DecisionRecord
 from rules import RULESETS, get_engine
+from tests.orm import orm
 from tests.support import BLUE, GM, RED, STRANGER, caller, join, ssg_table
 
 T0 = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)
@@ -31,12 +32,12 @@ class Clock:
 
 
 async def deadlines(app: App) -> list[Deadline]:
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         return list(await s.scalars(select(Deadline).order_by(Deadline.id)))
 
 
 async def log_commands(app: App) -> list[tuple[str, int, str | None, bool]]:
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         records = await s.scalars(select(ActionRecord).order_by(ActionRecord.seq))
         return [(r.command, r.user_id, r.side, r.by_gm) for r in records]
 
@@ -105,7 +106,7 @@ async def test_only_the_game_master_sets_a_deadline_and_bad_values_change_nothin
     assert "No turn deadline" in cleared.cards[0].description
     assert await app.pace_of(caller(GM)) is None
     assert {r.status for r in await deadlines(app)} == {"closed"}
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         campaign = await s.scalar(select(Campaign))
         assert "pace" not in campaign.settings
 
@@ -226,7 +227,7 @@ async def test_pass_answers_a_decision_with_its_first_choice(app: App, forced) -
     notice = await app.apply_timeout(row.id, clock.at(12))
     assert notice is not None
     assert "the bot chose **first** for red" in notice.reply.cards[0].description
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         decision = await s.get(DecisionRecord, row.decision_id)
         assert (decision.status, decision.answer) == ("answered", "first")
     assert (await log_commands(app))[-1] == (

@@ -10,13 +10,14 @@ from bot.app.service import App
 from bot.dice import ForcedDice, SeededDice
 from bot.store.schema import Game
 from rules import get_engine
+from tests.orm import orm
 from tests.replay import load_log, replay
 from tests.support import BLUE, GM, RED, caller, ssg_table
 
 
 async def saved_and_replayed(app: App) -> tuple[dict, dict]:
     engine = get_engine("ssg")
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         game = await s.scalar(select(Game).order_by(Game.id.desc()))
         records = await load_log(s, game)
     return game.state, engine.dump_state(replay(engine, records))

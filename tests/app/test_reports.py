@@ -19,6 +19,7 @@ from bot.dice import ForcedDice
 from bot.store.schema import ActionRecord, EventRecord, Game, RollRecord
 from bot.store.tx import ConnectionTx, SqliteTx
 from rules.core import Event
+from tests.orm import orm
 from tests.support import BLUE, CHANNEL, GM, RED, STRANGER, caller, join, ssg_table
 
 SHOTS = {"Big Jim": "Rossi", "Bo": "Ada", "Bert": "Eli", "Bill": "Fay"}
@@ -31,7 +32,7 @@ def report_text(reply) -> str:
 
 
 async def game_id(app: App) -> int:
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         return await s.scalar(select(func.max(Game.id)))
 
 
@@ -255,7 +256,7 @@ async def test_only_the_game_master_rolls_in_secret_and_only_in_a_battle(app: Ap
 
 
 async def count_actions(app: App) -> int:
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         return await s.scalar(select(func.count()).select_from(ActionRecord))
 
 
@@ -265,7 +266,7 @@ async def test_a_secret_roll_is_kept_and_shown_to_the_game_master_then_to_all(ap
     rolled = await app.roll(caller(GM, "Gina"), "2d6", "ambush at the well", secret=True)
     assert rolled.ephemeral is True and rolled.cards[0].title == "🔒 Secret roll: 2d6"
     assert "**Total: 7**" in rolled.cards[0].description
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         rows = (
             await s.execute(select(RollRecord.value, RollRecord.secret).order_by(RollRecord.id.desc()).limit(2))
         ).all()
@@ -322,7 +323,7 @@ async def test_a_repeated_delivery_of_a_secret_roll_is_applied_once_and_stays_pr
     await app.roll(gm, "1d6", "omen", secret=True)
     again = await app.roll(gm, "1d6", "omen", secret=True)
     assert again.replayed and again.ephemeral
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         assert await s.scalar(select(func.count()).select_from(RollRecord).where(RollRecord.secret.is_(True))) == 1
 
 
@@ -389,7 +390,7 @@ async def test_a_long_battle_is_read_in_a_constant_number_of_queries(
 async def seed_long_battle(app: App, actions: int) -> None:
     """``actions`` more actions written in bulk: a shot each with three dice, a new turn every
     100th, a casualty every 250th."""
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         game = await s.scalar(select(Game))
         first = (await s.scalar(select(func.max(ActionRecord.id)))) + 1
         numbers = range(2, actions + 2)

@@ -15,11 +15,12 @@ from bot.store import Store
 from bot.store.database import Database
 from bot.store.schema import ActionRecord, Game, RollRecord
 from rules.core import RuleError
+from tests.orm import orm
 from tests.support import BLUE, CHANNEL, GM, RED, STRANGER, caller, join, ssg_table
 
 
 async def game_state(app: App) -> dict:
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         game = await s.scalar(select(Game).order_by(Game.id.desc()))
         return game.state
 
@@ -91,7 +92,7 @@ async def test_players_act_only_for_their_side_and_the_gm_for_the_active_one(app
         await app.act(caller(RED), "sharpe", "next", {}, "/sharpe next")
     reply = await app.act(caller(GM), "ssg", "move", {"figure": "Rossi", "distance": 2.0}, "/ssg move")
     assert reply.cards[0].title.startswith("Red")
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         record = await s.scalar(select(ActionRecord).order_by(ActionRecord.seq.desc()))
     assert record.by_gm is True and record.side == "red"
 
@@ -104,7 +105,7 @@ async def test_a_refused_action_changes_nothing(app: App, forced: ForcedDice) ->
     with pytest.raises(RuleError):
         await app.act(caller(RED), "ssg", "move", {"figure": "Nobody", "distance": 1.0}, "/ssg move")
     assert await game_state(app) == before
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         assert await s.scalar(select(func.count()).select_from(ActionRecord)) == 1  # only /game start
 
 
@@ -159,11 +160,11 @@ async def test_undo_reopens_a_game_won_by_mistake(app: App, forced: ForcedDice) 
         caller(RED), "ssg", "shoot", {"shooter": "Fay", "target": "Bill", "range": 5.0, "los": "clear"}, "/ssg shoot"
     )
     assert any(e.kind == "victory" for e in won.events)
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         game = await s.scalar(select(Game))
         assert (game.status, game.winner) == ("ended", "red")
     await app.game_undo(caller(GM))
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         game = await s.scalar(select(Game))
         assert (game.status, game.winner) == ("active", None)
 
@@ -174,7 +175,7 @@ async def test_fifty_simultaneous_actions_are_serialised(app: App, forced: Force
     forced.fallback = SeededDice(7)
     results = await asyncio.gather(*(app.roll(caller(RED), "1d6", f"roll {n}") for n in range(50)))
     assert len(results) == 50
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         seqs = list(await s.scalars(select(ActionRecord.seq).order_by(ActionRecord.seq)))
         rolls = await s.scalar(select(func.count()).select_from(RollRecord))
     assert seqs == list(range(1, 52))
@@ -210,7 +211,7 @@ async def test_two_processes_on_one_database_lose_no_update(app: App, forced: Fo
         await other.store.close()
     state = await game_state(app)
     assert [f["moved"] for f in state["figures"] if f["name"] in ("Rossi", "Ada", "Cy")] == [4.0, 4.0, 4.0]
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         seqs = list(await s.scalars(select(ActionRecord.seq).order_by(ActionRecord.seq)))
     assert seqs == list(range(1, 2 + 24 + 10))
 

@@ -94,7 +94,7 @@ def test_a_whole_game_to_a_winner_survives_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "table.sqlite3"
     setup = play(db, SETUP, "--dice", SETUP_DICE)
     assert all(r["ok"] for r in setup), [r for r in setup if not r["ok"]]
-    roll_off = [d for d in setup[-1]["dice"]]
+    roll_off = list(setup[-1]["dice"])
     assert [d["value"] for d in roll_off] == ["2", "2", "5", "3"]
     assert all("Roll-off" in d["reason"] or "roll-off" in d["reason"].lower() for d in roll_off)
 

@@ -123,7 +123,7 @@ def check_dice(records: list[dict], script: str) -> None:
     lines = [line for line in script.splitlines() if line.strip()]
     assert [r["command"] for r in records] == lines
     pending: list[str] = []
-    for line, record in zip(lines, records):
+    for line, record in zip(lines, records, strict=False):
         if line.startswith("/dice "):
             pending = line.split(" ", 1)[1].split(",")
         elif line.startswith(("/medieval", "/game start")) and record["ok"]:

@@ -17,6 +17,7 @@ from bot.adapter.client import SkirmishBot
 from bot.adapter.errors import BUG_SENTENCE
 from bot.app.service import App
 from bot.dice import ForcedDice, SeededDice
+from bot.store import Store
 from bot.store.database import Database, sqlite_url
 from tests.cogs.test_permissions import ROLES, snapshot
 from tests.support import SSG_BLUE, SSG_RED, fake_interaction
@@ -90,7 +91,7 @@ async def run_one(template_path: Path, workdir: Path, name: str, options: dict, 
     shutil.copyfile(template_path, path)
     database = await Database.open(sqlite_url(path), upgrade=False)
     try:
-        app = App(database, lambda: ForcedDice(fallback=SeededDice(2)))
+        app = App(Store(database), lambda: ForcedDice(fallback=SeededDice(2)))
         bot = SkirmishBot(app)
         await bot.load_cogs()
 

@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from bot.store.database import Database
 from bot.store.schema import ActionRecord, Campaign, Figure, Game, Member
 from tests.cogs.test_cogs import command
+from tests.orm import orm
 from tests.support import BLUE, GM, RED, STRANGER, fake_interaction
 
 OTHER_GUILD = 5
@@ -80,7 +81,7 @@ CASES = [
 
 
 async def snapshot(database: Database) -> tuple:
-    async with database.transaction() as s:
+    async with orm(database) as s:
         return (
             tuple(await s.scalars(select(Game.state))),
             await s.scalar(select(func.count()).select_from(Figure)),

@@ -33,6 +33,7 @@ from bot.dice import ForcedDice
 from bot.render.cards import wound_card
 from bot.store.schema import Figure, Game
 from rules.core import Aftermath, Event
+from tests.orm import orm
 from tests.support import BLUE, GM, RED, caller, join
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -212,7 +213,7 @@ async def test_a_man_who_has_sat_out_his_games_is_active_again_when_the_battle_h
     forced.push_dice([6, 1])
     await app.game_start(caller(GM, "Gina"))
     await app.game_end(caller(GM))
-    async with app.db.transaction() as s:
+    async with orm(app.store.db) as s:
         first = await s.scalar(select(Game.number))
         walt = await s.scalar(select(Figure).where(Figure.name == "Walt"))
         walt.status, walt.history = (
@@ -221,8 +222,8 @@ async def test_a_man_who_has_sat_out_his_games_is_active_again_when_the_battle_h
         )
     forced.push_dice([6, 1])
     await app.game_start(caller(GM, "Gina"))  # Walt sits this one out …
-    async with app.db.transaction() as s:
+    async with orm(app.store.db) as s:
         assert (await s.scalar(select(Figure).where(Figure.name == "Walt"))).status == "resting"
     await app.game_end(caller(GM))  # … and has served it when it ends: the roster says so at once
-    async with app.db.transaction() as s:
+    async with orm(app.store.db) as s:
         assert (await s.scalar(select(Figure).where(Figure.name == "Walt"))).status == "active"

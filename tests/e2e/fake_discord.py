@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import copy
 import hashlib
 import itertools
@@ -2154,16 +2155,12 @@ class FakeDiscord:
 
     async def _result(self, inter: FakeInteraction, timeout: float | None) -> InteractionResult:
         wait = timeout if timeout is not None else self.response_deadline + 1.0
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(inter.settled.wait(), wait)
-        except TimeoutError:
-            pass
         result = InteractionResult(self, inter)
         if inter.response_type == DEFERRED_CHANNEL_MESSAGE and inter.original is not None:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await self.wait_until(lambda: not inter.original.loading, 10.0, f"the deferred answer to {inter.label}")
-            except TimeoutError:
-                pass
         return result
 
     def _subcommand(self, path: str, guild: FakeGuild) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
@@ -2217,7 +2214,9 @@ class FakeDiscord:
                 if isinstance(value, float) and not value.is_integer():
                     raise InvalidInteraction(f"{where} takes a whole number, not {value!r}")
                 value = int(value)
-            if ("min_value" in decl and value < decl["min_value"]) or ("max_value" in decl and value > decl["max_value"]):
+            if ("min_value" in decl and value < decl["min_value"]) or (
+                "max_value" in decl and value > decl["max_value"]
+            ):
                 raise InvalidInteraction(f"{where}: Discord's client refuses {value!r} (outside its range)")
         elif kind == BOOLEAN:
             if not isinstance(value, bool):

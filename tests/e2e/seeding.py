@@ -12,6 +12,7 @@ from bot.dice import SeededDice
 from bot.store import Store
 from bot.store.database import sqlite_url
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser
+from tests.orm import orm
 
 RED_NAMES = ["Rossi", "Ada", "Cy", "Dee", "Eli", "Fay"]
 BLUE_NAMES = ["Big Jim", "Bo", "Bert", "Bill", "Ben", "Bud"]
@@ -41,7 +42,7 @@ async def seed_ssg(app: App, fake: FakeDiscord, table: Table, *, per_side: int =
 
         from bot.store.schema import Campaign
 
-        async with app.store.db.transaction() as s:
+        async with orm(app.store.db) as s:
             campaign = await s.scalar(
                 select(Campaign).where(Campaign.channel_id == table.channel.id, Campaign.active.is_(True))
             )

@@ -342,7 +342,7 @@ async def play_yasg(life: Life) -> None:
     assert "Setup on the map “open field” (12 × 12 squares)" in started.text
     rita, bob = life.user_of("british"), life.user_of("french")
     for user, side, row, facing in ((rita, "british", 4, "S"), (bob, "french", 8, "N")):
-        for name, column in zip(life.case.figures[side], "FG"):
+        for name, column in zip(life.case.figures[side], "FG", strict=False):
             placed = await life.act(user, "yasg place", figure=name, square=f"{column}{row}")
             assert (
                 f"{name} ({side}, class " in placed.text and f"stands at {column}{row}, facing {facing}." in placed.text

@@ -15,6 +15,7 @@ from rules import get_engine
 from rules.medieval.state import in_action
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.seeding import new_table, seeded_app
+from tests.orm import orm
 
 RED = [("Hugh", "Knight"), ("Walt", "Man at Arms"), ("Ned", "Man at Arms"), ("Roger", "Knight")]
 BLUE = [("Olaf", "Viking Warrior"), ("Harald", "Viking Hero"), ("Sven", "Viking Warrior"), ("Bjorn", "Viking Warrior")]
@@ -50,7 +51,7 @@ async def test_four_figures_a_side_fight_to_the_end(fake: FakeDiscord, bot: Any)
     assert not chosen.ephemeral
 
     async def state():
-        async with app.db.transaction() as s:
+        async with orm(app.store.db) as s:
             game = await s.scalar(select(Game).order_by(Game.id.desc()))
         return engine.load_state(game.state)
 
@@ -91,4 +92,4 @@ async def test_four_figures_a_side_fight_to_the_end(fake: FakeDiscord, bot: Any)
     assert "Game over" in status.text or "won" in status.text
     out_of_turn = await fake.slash(table.red, "medieval endturn")
     assert out_of_turn.ephemeral and "over" in out_of_turn.text
-    await app.db.close()
+    await app.store.db.close()

@@ -11,6 +11,7 @@ from bot.app.replies import Caller
 from bot.store.schema import DecisionRecord, Game
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.seeding import new_table, seeded_app
+from tests.orm import orm
 
 STEPS = 24
 
@@ -41,7 +42,7 @@ async def test_two_players_choose_their_units_by_button(fake: FakeDiscord, bot: 
     chosen_by = set()
     refused = 0
     for _ in range(STEPS):
-        async with app.db.transaction() as s:
+        async with orm(app.store.db) as s:
             game = await s.scalar(select(Game).order_by(Game.id.desc()))
             decision = await s.scalar(
                 select(DecisionRecord).where(DecisionRecord.status == "open").order_by(DecisionRecord.id.desc())
@@ -74,4 +75,4 @@ async def test_two_players_choose_their_units_by_button(fake: FakeDiscord, bot: 
     assert refused == 1
     status = await fake.slash(table.gm, "game status")
     assert "1er Ligne" in status.text and "Militia" in status.text
-    await app.db.close()
+    await app.store.db.close()

@@ -19,6 +19,7 @@ from bot.store.schema import Deadline, Game, utcnow
 from rules import get_engine
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage, FakeUser
 from tests.e2e.seeding import new_table, seed_ssg, seeded_app
+from tests.orm import orm
 
 HOUR_SECONDS = 2.0
 pytestmark = pytest.mark.bot_env(SKIRMISH_GM_HOUR_SECONDS=str(HOUR_SECONDS))
@@ -34,7 +35,7 @@ async def test_reminder_timeout_and_a_restart_in_the_channel(fake: FakeDiscord, 
     app = await seeded_app(bot.db_path)
     try:
         await seed_ssg(app, fake, table)
-        async with app.store.db.transaction() as s:
+        async with orm(app.store.db) as s:
             game = await s.scalar(select(Game))
         first = get_engine("ssg").whose_turn(get_engine("ssg").load_state(game.state))
         second = "blue" if first == "red" else "red"
@@ -57,7 +58,7 @@ async def test_reminder_timeout_and_a_restart_in_the_channel(fake: FakeDiscord, 
 
         # The bot goes down; the second side's deadline falls due meanwhile.
         await bot.stop()
-        async with app.store.db.transaction() as s:
+        async with orm(app.store.db) as s:
             row = await s.scalar(select(Deadline).where(Deadline.status == "open"))
         assert row.side == second
         await asyncio.sleep(max(0.0, (row.due_at - utcnow()).total_seconds()) + 0.5)

@@ -13,6 +13,7 @@ from bot.store.schema import ActionRecord, Game
 from rules import get_engine
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.seeding import new_table, seed_ssg, seeded_app
+from tests.orm import orm
 from tests.replay import load_log, replay
 
 
@@ -21,7 +22,7 @@ async def seeded(fake: FakeDiscord, bot: Any):
     table = new_table(fake, 0)
     app = await seeded_app(bot.db_path)
     await seed_ssg(app, fake, table)
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         game = await s.scalar(select(Game))
     side = get_engine("ssg").whose_turn(get_engine("ssg").load_state(game.state))
     mover = table.red if side == "red" else table.blue
@@ -31,7 +32,7 @@ async def seeded(fake: FakeDiscord, bot: Any):
 
 async def log_and_state(app) -> tuple[list[ActionRecord], dict, dict]:
     engine = get_engine("ssg")
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         game = await s.scalar(select(Game))
         records = await load_log(s, game)
     return records, game.state, engine.dump_state(replay(engine, records))
@@ -40,7 +41,7 @@ async def log_and_state(app) -> tuple[list[ActionRecord], dict, dict]:
 async def test_sigkill_in_a_burst_loses_nothing_answered_and_applies_nothing_by_half(
     fake: FakeDiscord, bot: Any
 ) -> None:
-    app, table, mover, figures = await seeded(fake, bot)
+    app, _table, mover, figures = await seeded(fake, bot)
     sent = [
         await fake.send_slash(mover, "ssg move", figure=figures[n % len(figures)], distance=0.05) for n in range(60)
     ]
@@ -68,7 +69,7 @@ async def test_sigkill_in_a_burst_loses_nothing_answered_and_applies_nothing_by_
 
 
 async def test_a_dropped_gateway_resumes_and_answers_again(fake: FakeDiscord, bot: Any) -> None:
-    app, table, mover, figures = await seeded(fake, bot)
+    app, _table, mover, figures = await seeded(fake, bot)
     await fake.drop_connection(code=4000)
     await fake.wait_resumed(1)
     result = await fake.slash(mover, "ssg move", figure=figures[0], distance=1.0)
@@ -77,7 +78,7 @@ async def test_a_dropped_gateway_resumes_and_answers_again(fake: FakeDiscord, bo
 
 
 async def test_the_same_interaction_delivered_twice_is_applied_once(fake: FakeDiscord, bot: Any) -> None:
-    app, table, mover, figures = await seeded(fake, bot)
+    app, _table, mover, figures = await seeded(fake, bot)
     first = await fake.send_slash(mover, "ssg move", figure=figures[0], distance=1.5)
     await fake.wait_until(lambda: first.responded_at is not None, 5, "the first answer")
     await fake.session.dispatch("INTERACTION_CREATE", first.payload)  # Discord delivers it again
@@ -93,7 +94,7 @@ async def test_the_same_interaction_delivered_twice_is_applied_once(fake: FakeDi
 
 
 async def test_fifty_actions_at_one_game_at_once_are_serialised(fake: FakeDiscord, bot: Any) -> None:
-    app, table, mover, figures = await seeded(fake, bot)
+    app, _table, mover, figures = await seeded(fake, bot)
     sent = await asyncio.gather(
         *(fake.send_slash(mover, "ssg move", figure=figures[n % len(figures)], distance=0.08) for n in range(50))
     )
@@ -104,6 +105,6 @@ async def test_fifty_actions_at_one_game_at_once_are_serialised(fake: FakeDiscor
     ids = [r.interaction_id for r in records if r.interaction_id in {i.id for i in sent}]
     assert sorted(ids) == sorted(i.id for i in sent)  # each exactly once
     assert replayed == saved
-    async with app.store.db.transaction() as s:
+    async with orm(app.store.db) as s:
         assert await s.scalar(select(func.count()).select_from(ActionRecord)) == len(records)
     await app.store.db.close()

@@ -18,6 +18,7 @@ from bot.store.schema import Game
 from tests.e2e.attachments import sent_files
 from tests.e2e.fake_discord import FakeDiscord, FakeUser, InteractionResult
 from tests.e2e.seeding import new_table, seed_ssg, seeded_app
+from tests.orm import orm
 
 
 def attachments(fake: FakeDiscord, result: InteractionResult) -> list[dict[str, Any]]:
@@ -47,7 +48,7 @@ async def test_secret_roll_log_pages_and_the_report_attachment(fake: FakeDiscord
     try:
         await seed_ssg(app, fake, new_table(fake, 1))  # another campaign's battle 1 is game 1
         await seed_ssg(app, fake, table)
-        async with app.store.db.transaction() as s:
+        async with orm(app.store.db) as s:
             game, battle = (await s.execute(select(Game.id, Game.number).order_by(Game.id.desc()).limit(1))).one()
         assert (game, battle) == (2, 1)
 

@@ -13,6 +13,7 @@ from bot.store.schema import DecisionRecord, Game
 from rules import get_engine
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.seeding import new_table, seeded_app
+from tests.orm import orm
 
 BRITISH = [
     ("Sharpe", "rifle_officer", "I=6 D=5 S=5 C=6 F=10"),
@@ -55,7 +56,7 @@ async def test_six_a_side_melee_decided_by_buttons(fake: FakeDiscord, bot: Any) 
     player = {"british": table.red, "french": table.blue}
 
     async def game():
-        async with app.db.transaction() as s:
+        async with orm(app.store.db) as s:
             row = await s.scalar(select(Game).order_by(Game.id.desc()))
             decision = await s.scalar(
                 select(DecisionRecord).where(DecisionRecord.status == "open").order_by(DecisionRecord.id.desc())
@@ -98,4 +99,4 @@ async def test_six_a_side_melee_decided_by_buttons(fake: FakeDiscord, bot: Any) 
     assert by_button >= 1 and refused == 1
     log = await fake.slash(table.red, "game log")
     assert log.ephemeral and "/sharpe attack" in log.text
-    await app.db.close()
+    await app.store.db.close()

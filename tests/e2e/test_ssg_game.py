@@ -178,7 +178,7 @@ async def test_two_players_and_a_game_master_play_ssg_to_a_winner(fake: FakeDisc
             alive[side_of[name]].remove(name)
         return victory(result)
 
-    for turn in range(1, MAX_PLAYER_TURNS + 1):
+    for _turn in range(1, MAX_PLAYER_TURNS + 1):
         me, foe = player[active], ("blue" if active == "red" else "red")
 
         if not melee_fought:  # movement: one figure charges into contact, one more moves

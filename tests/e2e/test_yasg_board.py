@@ -30,7 +30,7 @@ async def test_the_board_picture_comes_with_start_and_status(fake: FakeDiscord, 
     for user, side in ((table.red, "british"), (table.blue, "french")):
         asked = await app.campaign_join(as_caller(user), side)
         await app.decide(as_caller(table.gm), "approve", asked.decision.decision_id)
-    await app.db.close()
+    await app.store.db.close()
     for user, names in ((table.red, ["Harper", "Cooper"]), (table.blue, ["Lebrun", "Dubois"])):
         for n, name in enumerate(names):
             added = await fake.slash(user, "roster add", name=name, kind="B" if n else "A")

@@ -19,8 +19,9 @@ from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
 from bot.store import Database, sqlite_url
-from bot.store.database import CHECKPOINT_EVERY, SQLITE_BUSY_TIMEOUT_MS, lock_active_game, lock_game
+from bot.store.database import CHECKPOINT_EVERY, SQLITE_BUSY_TIMEOUT_MS
 from bot.store.schema import ActionRecord, Campaign, DecisionRecord, EventRecord, Figure, Game, Member, RollRecord
+from tests.orm import lock_active_game, lock_game, orm
 
 GUILD, CHANNEL, GM, PLAYER = 111_111_111_111_111_111, 222_222_222_222_222_222, 3_333, 4_444
 
@@ -34,7 +35,7 @@ async def count(session: AsyncSession, model: type) -> int:
 
 
 async def make_game(db: Database, state: dict | None = None) -> tuple[int, int]:
-    async with db.transaction() as session:
+    async with orm(db) as session:
         campaign = new_campaign()
         session.add(campaign)
         await session.flush()
@@ -62,10 +63,10 @@ def action(game_id: int, seq: int, interaction_id: int | None = None) -> ActionR
 
 @pytest.mark.asyncio
 async def test_a_transaction_commits(db: Database) -> None:
-    async with db.transaction() as session:
+    async with orm(db) as session:
         session.add(new_campaign())
 
-    async with db.transaction() as session:
+    async with orm(db) as session:
         (campaign,) = (await session.scalars(select(Campaign))).all()
     assert campaign.name == "Peninsula"
     assert campaign.channel_id == CHANNEL  # a Discord id survives (BigInteger)
@@ -78,7 +79,7 @@ async def test_an_exception_rolls_back_everything(db: Database) -> None:
         pass
 
     with pytest.raises(Boom):
-        async with db.transaction() as session:
+        async with orm(db) as session:
             campaign = new_campaign()
             session.add(campaign)
             await session.flush()
@@ -86,7 +87,7 @@ async def test_an_exception_rolls_back_everything(db: Database) -> None:
             await session.flush()
             raise Boom
 
-    async with db.transaction() as session:
+    async with orm(db) as session:
         assert await count(session, Campaign) == 0
         assert await count(session, Member) == 0
 
@@ -94,28 +95,28 @@ async def test_an_exception_rolls_back_everything(db: Database) -> None:
 @pytest.mark.asyncio
 async def test_a_failed_commit_rolls_back_and_the_database_stays_usable(db: Database) -> None:
     with pytest.raises(IntegrityError):
-        async with db.transaction() as session:
+        async with orm(db) as session:
             session.add(new_campaign())
             session.add(new_campaign())  # same channel, both active: refused at flush/commit
 
-    async with db.transaction() as session:
+    async with orm(db) as session:
         assert await count(session, Campaign) == 0
         session.add(new_campaign())
-    async with db.transaction() as session:
+    async with orm(db) as session:
         assert await count(session, Campaign) == 1
 
 
 @pytest.mark.asyncio
 async def test_nested_transactions_in_one_task_are_refused(db: Database) -> None:
-    async with db.transaction():
+    async with orm(db):
         with pytest.raises(RuntimeError, match="already open"):
-            async with db.transaction():
+            async with orm(db):
                 pass  # pragma: no cover
 
 
 @pytest.mark.asyncio
 async def test_objects_stay_readable_after_commit(db: Database) -> None:
-    async with db.transaction() as session:
+    async with orm(db) as session:
         campaign = new_campaign()
         session.add(campaign)
     # expire_on_commit=False: no lazy refresh (which async code could not do) after the block.
@@ -128,18 +129,18 @@ async def test_objects_stay_readable_after_commit(db: Database) -> None:
 @pytest.mark.asyncio
 async def test_a_repeated_interaction_applies_once(db: Database) -> None:
     _, game_id = await make_game(db)
-    async with db.transaction() as session:
+    async with orm(db) as session:
         session.add(action(game_id, 1, interaction_id=1_234_567_890_123_456_789))
 
     with pytest.raises(IntegrityError):
-        async with db.transaction() as session:
+        async with orm(db) as session:
             session.add(action(game_id, 2, interaction_id=1_234_567_890_123_456_789))
 
-    async with db.transaction() as session:
+    async with orm(db) as session:
         # Actions without an interaction (the terminal front-end) do not collide with each other.
         session.add(action(game_id, 2))
         session.add(action(game_id, 3))
-    async with db.transaction() as session:
+    async with orm(db) as session:
         seqs = (await session.scalars(select(ActionRecord.seq).order_by(ActionRecord.seq))).all()
     assert seqs == [1, 2, 3]
 
@@ -147,36 +148,36 @@ async def test_a_repeated_interaction_applies_once(db: Database) -> None:
 @pytest.mark.asyncio
 async def test_action_seq_is_unique_within_a_game(db: Database) -> None:
     _, game_id = await make_game(db)
-    async with db.transaction() as session:
+    async with orm(db) as session:
         session.add(action(game_id, 1))
     with pytest.raises(IntegrityError):
-        async with db.transaction() as session:
+        async with orm(db) as session:
             session.add(action(game_id, 1))
 
 
 @pytest.mark.asyncio
 async def test_one_active_campaign_per_channel(db: Database) -> None:
-    async with db.transaction() as session:
+    async with orm(db) as session:
         session.add(new_campaign(name="First"))
 
     with pytest.raises(IntegrityError):
-        async with db.transaction() as session:
+        async with orm(db) as session:
             session.add(new_campaign(name="Second"))
 
-    async with db.transaction() as session:
+    async with orm(db) as session:
         # Ended campaigns in the same channel are fine, as many as you like,
         session.add(new_campaign(active=False, name="Old one"))
         session.add(new_campaign(active=False, name="Older one"))
         # and so is an active one in another channel.
         session.add(new_campaign(channel=CHANNEL + 1, name="Elsewhere"))
 
-    async with db.transaction() as session:
+    async with orm(db) as session:
         first = await session.scalar(select(Campaign).where(Campaign.name == "First"))
         first.active = False  # end it ...
         await session.flush()
         session.add(new_campaign(name="Second"))  # ... and the channel takes a new one
 
-    async with db.transaction() as session:
+    async with orm(db) as session:
         active = (
             await session.scalars(select(Campaign.name).where(Campaign.channel_id == CHANNEL, Campaign.active))
         ).all()
@@ -187,23 +188,23 @@ async def test_one_active_campaign_per_channel(db: Database) -> None:
 async def test_one_active_game_per_campaign(db: Database) -> None:
     campaign_id, game_id = await make_game(db)
     with pytest.raises(IntegrityError):
-        async with db.transaction() as session:
+        async with orm(db) as session:
             session.add(Game(campaign_id=campaign_id, number=2, ruleset="ssg", state={}))
 
-    async with db.transaction() as session:
+    async with orm(db) as session:
         game = await lock_game(session, game_id)
         game.status, game.winner, game.ended_at = "ended", "British", datetime.now(UTC)
         await session.flush()
         session.add(Game(campaign_id=campaign_id, number=2, ruleset="ssg", state={}))
 
-    async with db.transaction() as session:
+    async with orm(db) as session:
         active = await lock_active_game(session, campaign_id)
         assert active is not None and active.id != game_id
 
 
 @pytest.mark.asyncio
 async def test_member_per_campaign_and_figure_names_are_unique(db: Database) -> None:
-    async with db.transaction() as session:
+    async with orm(db) as session:
         campaign = new_campaign()
         session.add(campaign)
         await session.flush()
@@ -212,27 +213,27 @@ async def test_member_per_campaign_and_figure_names_are_unique(db: Database) -> 
         session.add(Figure(campaign_id=campaign_id, owner_id=PLAYER, name="Rossi", side="British", kind="rifleman"))
 
     with pytest.raises(IntegrityError):
-        async with db.transaction() as session:
+        async with orm(db) as session:
             session.add(Member(campaign_id=campaign_id, user_id=PLAYER, display_name="P2", role="player"))
     with pytest.raises(IntegrityError):
-        async with db.transaction() as session:
+        async with orm(db) as session:
             session.add(Figure(campaign_id=campaign_id, owner_id=GM, name="Rossi", side="French", kind="voltigeur"))
     with pytest.raises(IntegrityError):
-        async with db.transaction() as session:
+        async with orm(db) as session:
             session.add(Member(campaign_id=campaign_id, user_id=GM, display_name="G", role="king"))
 
 
 @pytest.mark.asyncio
 async def test_foreign_keys_are_enforced(db: Database) -> None:
     with pytest.raises(IntegrityError):
-        async with db.transaction() as session:
+        async with orm(db) as session:
             session.add(Member(campaign_id=999_999, user_id=PLAYER, display_name="P", role="player"))
 
 
 @pytest.mark.asyncio
 async def test_deleting_a_campaign_deletes_what_belongs_to_it(db: Database) -> None:
     campaign_id, game_id = await make_game(db)
-    async with db.transaction() as session:
+    async with orm(db) as session:
         session.add(Member(campaign_id=campaign_id, user_id=GM, display_name="GM", role="gm"))
         session.add(Figure(campaign_id=campaign_id, owner_id=PLAYER, name="Rossi", side="British", kind="rifleman"))
         record = action(game_id, 1, interaction_id=42)
@@ -251,11 +252,11 @@ async def test_deleting_a_campaign_deletes_what_belongs_to_it(db: Database) -> N
             )
         )
 
-    async with db.transaction() as session:
+    async with orm(db) as session:
         campaign = await session.get(Campaign, campaign_id)
         await session.delete(campaign)
 
-    async with db.transaction() as session:
+    async with orm(db) as session:
         for model in (Campaign, Member, Figure, Game, ActionRecord, EventRecord, RollRecord, DecisionRecord):
             assert await count(session, model) == 0, model.__name__
 
@@ -266,7 +267,7 @@ async def test_deleting_a_campaign_deletes_what_belongs_to_it(db: Database) -> N
 @pytest.mark.asyncio
 async def test_relationships_load_explicitly_in_order_and_never_lazily(db: Database) -> None:
     _, game_id = await make_game(db)
-    async with db.transaction() as session:
+    async with orm(db) as session:
         for seq in (2, 1, 3):
             record = action(game_id, seq)
             record.events = [EventRecord(seq=s, kind="note", text=f"{seq}.{s}", data={"n": s}) for s in (2, 1)]
@@ -276,7 +277,7 @@ async def test_relationships_load_explicitly_in_order_and_never_lazily(db: Datab
             ]
             session.add(record)
 
-    async with db.transaction() as session:
+    async with orm(db) as session:
         game = await session.scalar(
             select(Game)
             .where(Game.id == game_id)
@@ -304,7 +305,7 @@ async def test_relationships_load_explicitly_in_order_and_never_lazily(db: Datab
 async def test_timestamps_are_timezone_aware_utc(db: Database) -> None:
     paris = timezone(timedelta(hours=2))
     answered = datetime(2026, 6, 18, 14, 30, tzinfo=paris)
-    async with db.transaction() as session:
+    async with orm(db) as session:
         campaign = new_campaign()
         session.add(campaign)
         await session.flush()
@@ -320,7 +321,7 @@ async def test_timestamps_are_timezone_aware_utc(db: Database) -> None:
             )
         )
     before = datetime.now(UTC)
-    async with db.transaction() as session:
+    async with orm(db) as session:
         decision = await session.scalar(select(DecisionRecord))
         campaign = await session.scalar(select(Campaign))
     assert decision.answered_at == answered
@@ -335,7 +336,7 @@ async def test_timestamps_are_timezone_aware_utc(db: Database) -> None:
 
 async def bump(db: Database, game_id: int) -> None:
     """One command: lock the game, read, give everyone else a chance to run, write back."""
-    async with db.transaction() as session:
+    async with orm(db) as session:
         game = await lock_game(session, game_id)
         version, counter = game.version, game.state["counter"]
         await asyncio.sleep(0)
@@ -346,7 +347,7 @@ async def bump(db: Database, game_id: int) -> None:
 
 
 async def read_game(db: Database, game_id: int) -> Game:
-    async with db.transaction() as session:
+    async with orm(db) as session:
         return await session.get(Game, game_id)
 
 
@@ -387,7 +388,7 @@ async def test_a_stale_copy_of_a_game_cannot_overwrite_a_newer_one(db: Database)
     await bump(db, game_id)  # now version 2
 
     with pytest.raises(StaleDataError):
-        async with db.transaction() as session:
+        async with orm(db) as session:
             session.add(stale)
             stale.state = {"counter": 999}
 
@@ -398,7 +399,7 @@ async def test_a_stale_copy_of_a_game_cannot_overwrite_a_newer_one(db: Database)
 @pytest.mark.asyncio
 async def test_lock_game_refreshes_what_the_session_already_held(db: Database) -> None:
     _, game_id = await make_game(db)
-    async with db.transaction() as session:
+    async with orm(db) as session:
         assert await lock_game(session, game_id + 1000) is None
         game = await lock_game(session, game_id)
         game.state = {"counter": 7}
@@ -413,7 +414,7 @@ async def test_lock_game_refreshes_what_the_session_already_held(db: Database) -
 async def test_sqlite_connections_are_set_up(sqlite_db_url: str) -> None:
     db = await Database.open(sqlite_db_url)
     try:
-        async with db.transaction() as session:
+        async with orm(db) as session:
             pragmas = {
                 name: (await session.execute(text(f"PRAGMA {name}"))).scalar()
                 for name in ("journal_mode", "foreign_keys", "busy_timeout", "synchronous")
@@ -451,12 +452,12 @@ async def test_waiting_for_another_process_lock_leaves_the_event_loop_free(sqlit
         other.execute("BEGIN IMMEDIATE")
         asyncio.get_running_loop().call_later(0.3, other.execute, "ROLLBACK")
         started = time.perf_counter()
-        async with db.transaction() as session:
+        async with orm(db) as session:
             session.add(Campaign(guild_id=1, channel_id=2, name="Waited", ruleset="ssg", gm_id=3))
         waited = time.perf_counter() - started
         assert 0.25 < waited < 5
         assert ticks >= 10  # the loop ran all along
-        async with db.transaction() as session:
+        async with orm(db) as session:
             assert await session.scalar(select(Campaign.name)) == "Waited"
     finally:
         ticker.cancel()
@@ -472,10 +473,10 @@ async def test_a_lock_never_freed_fails_after_the_timeout_and_changes_nothing(sq
     try:
         other.execute("BEGIN IMMEDIATE")
         with pytest.raises(OperationalError, match="locked"):
-            async with db.transaction() as session:
+            async with orm(db) as session:
                 session.add(Campaign(guild_id=1, channel_id=2, name="Never", ruleset="ssg", gm_id=3))
         other.execute("ROLLBACK")
-        async with db.transaction() as session:
+        async with orm(db) as session:
             assert await session.scalar(select(func.count(Campaign.id))) == 0
     finally:
         other.close()
@@ -488,7 +489,7 @@ async def test_sqlite_transactions_take_the_write_lock_at_once(sqlite_db_url: st
     path = Path(sqlite_db_url.split(":///", 1)[1])
     other = sqlite3.connect(path, timeout=0, isolation_level=None)
     try:
-        async with db.transaction() as session:
+        async with orm(db) as session:
             # A read only: with a deferred BEGIN this would take no write lock yet.
             await session.execute(select(Game.id))
             with pytest.raises(sqlite3.OperationalError, match="locked"):
@@ -516,10 +517,10 @@ async def test_the_write_ahead_log_is_checkpointed_off_the_event_loop(sqlite_db_
     db = await Database.open(sqlite_db_url)
     path = Path(sqlite_db_url.split(":///", 1)[1])
     try:
-        async with db.transaction() as session:
+        async with orm(db) as session:
             assert (await session.execute(text("PRAGMA wal_autocheckpoint"))).scalar() == 0
         for n in range(CHECKPOINT_EVERY):
-            async with db.transaction() as session:
+            async with orm(db) as session:
                 session.add(new_campaign(channel=1000 + n, name=f"Front {n}"))
         assert db._checkpoint is not None
         await db._checkpoint

@@ -14,6 +14,7 @@ from sqlalchemy import bindparam, func, insert, select, update
 from bot.store import Database
 from bot.store.schema import Campaign, Game, utcnow
 from bot.store.tx import ConnectionTx, SqliteTx
+from tests.orm import orm
 
 CAMPAIGNS = Campaign.__table__
 GAMES = Game.__table__
@@ -53,7 +54,7 @@ async def test_values_come_back_as_the_orm_would_give_them(database: Database) -
         row = await tx.first(CAMPAIGN_BY_ID, {"id": campaign_id})
     assert row == ("Campaign 7", True, {"a": [1, 2]}, {"battles_before": 3, "note": "ünïcode"}, made, 2**40)
     assert row[1] is True and row[4].tzinfo is not None
-    async with database.transaction() as s:  # and the ORM reads the same row the same way
+    async with orm(database) as s:  # and the ORM reads the same row the same way
         campaign = await s.get_one(Campaign, campaign_id)
         assert (campaign.house_rules, campaign.settings, campaign.created_at) == ({"a": [1, 2]}, row[3], made)
 
@@ -110,7 +111,7 @@ async def test_plain_and_orm_transactions_take_turns_on_one_sqlite_connection(sq
         for _ in range(3):
             async with db.plain() as tx:
                 await tx.scalar(INSERT_CAMPAIGN, campaign_values(await tx.scalar(COUNT) + 1))
-            async with db.transaction() as s:
+            async with orm(db) as s:
                 s.add(Campaign(**campaign_values(100 + await s.scalar(select(func.count(Campaign.id))))))
         assert db._connection is not None and not db._connection.in_transaction()
         async with db.plain() as tx:
