@@ -67,7 +67,7 @@ class Actions:
                 if again is not None:
                     return again
             engine = engine_of(campaign)
-            if loaded.waiting is not None and action_name not in getattr(engine, "free_actions", ()):
+            if loaded.waiting is not None and action_name not in engine.free_actions:
                 decision = await u.decisions.get(loaded.waiting)
                 assert decision is not None
                 raise Refusal(f"Waiting for {decision.decider} to decide: {decision.prompt}")

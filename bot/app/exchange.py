@@ -59,7 +59,7 @@ from bot.store import Unit
 from bot.store.exchange import NewFigure
 from bot.store.records import Campaign, Figure, Game, Member
 from rules import RULESETS, get_engine
-from rules.core import roster_entry, short
+from rules.core import short
 
 ALL = "all"
 NAMES_SHOWN = 12
@@ -116,7 +116,7 @@ class ExchangeCommands:
         card = Card(
             title="Roster exported",
             colour=side_colour(wanted[0] if wanted else None),
-            description=f"{plural(count, roster_entry(engine))} of {label if wanted else 'every side'} in **{filename}**. "
+            description=f"{plural(count, engine.roster_entry)} of {label if wanted else 'every side'} in **{filename}**. "
             f"Edit it and bring it back with /roster import.",
         )
         return Reply(cards=[card], ephemeral=True, files=[(filename, dump(data, header))])
@@ -135,7 +135,7 @@ class ExchangeCommands:
                     problems.append(
                         doc.at(
                             (),
-                            f"the file has no {roster_entry(engine)}s: list them under sides (sides: {{{next(iter(engine.sides()))}: [...]}})",
+                            f"the file has no {engine.roster_entry}s: list them under sides (sides: {{{next(iter(engine.sides()))}: [...]}})",
                         )
                     )
                 game = await u.games.in_progress(campaign.id)
@@ -149,7 +149,7 @@ class ExchangeCommands:
                 await _import_figures(u, campaign, rows, plan, importer)
         except FileProblems as exc:
             return problems_reply(exc, filename, "nothing was imported")
-        return _import_reply("Roster imported", caller, filename, plan, dice, roster_entry(engine))
+        return _import_reply("Roster imported", caller, filename, plan, dice, engine.roster_entry)
 
     # --- /campaign export, /campaign import -----------------------------------------------------
 
@@ -181,7 +181,7 @@ class ExchangeCommands:
         ]
         filename = f"campaign-{file_slug(campaign.name)}-{stamp}.yaml"
         text = (
-            f"**{filename}**: {plural(len(members), 'member')}, {plural(len(kept), roster_entry(engine))}"
+            f"**{filename}**: {plural(len(members), 'member')}, {plural(len(kept), engine.roster_entry)}"
             + (", house rules" if campaign.house_rules else "")
             + "."
         )
@@ -275,7 +275,7 @@ class ExchangeCommands:
                 await _import_figures(u, campaign, rows, plan, importer)
         except FileProblems as exc:
             return problems_reply(exc, filename, "nothing was imported")
-        reply = _import_reply("Campaign imported", caller, filename, plan, dice, roster_entry(engine), always=True)
+        reply = _import_reply("Campaign imported", caller, filename, plan, dice, engine.roster_entry, always=True)
         card = reply.cards[0]
         card.description = (
             f"**{campaign.name}** ({RULESETS[campaign.ruleset][1]}), game master "

@@ -116,10 +116,9 @@ class GameCommands:
         return reply
 
     async def _reopen_waiting(self, u: Unit, campaign: Campaign, game: Game) -> PendingDecision | None:
-        """After an undo, the choice the restored state waits for is asked again (engines that say so)."""
+        """After an undo, the choice the restored state waits for is asked again."""
         engine = engine_of(campaign)
-        pending = getattr(engine, "pending", None)
-        decision = pending(engine.load_state(game.state)) if pending is not None else None
+        decision = engine.pending(engine.load_state(game.state))
         return await open_decision(u, campaign, game, decision) if decision is not None else None
 
     async def game_end(self, caller: Caller) -> Reply:

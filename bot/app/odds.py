@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,7 +14,7 @@ from bot.app.replies import Caller, Card, Refusal, Reply
 from bot.dice import RecordingDice, SeededDice
 from rules import RULESETS
 from rules.core import Action
-from rules.odds import Odds, odds
+from rules.odds import Budget, Odds, odds
 
 OUTCOMES_SHOWN = 15
 
@@ -49,7 +50,8 @@ class OddsCommands:
                 f"This action waits for {asked.decider} to choose before any die is rolled "
                 f"({asked.prompt.rstrip('.?')}), so there are no odds to give."
             )
-        result = await asyncio.to_thread(odds, engine, state, action, SeededDice(0))
+        budget = Budget(time.monotonic)
+        result = await asyncio.to_thread(odds, engine, state, action, SeededDice(0), budget=budget)
         return Reply(cards=[odds_card(command_line(ruleset, action_name, params), result)], ephemeral=True)
 
 

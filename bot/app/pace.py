@@ -73,7 +73,6 @@ HOUR_ENV = "SKIRMISH_GM_HOUR_SECONDS"
 PASS_STEPS_MAX = 40
 #: The action that ends a side's part of the turn, for rulesets whose engine does not name one
 #: itself (an engine may declare ``pass_action = "<name>"``).
-TURN_PASS_ACTIONS = {"ssg": "next", "medieval": "endturn", "yasg": "next", "sharpe": "done", "nsr": "hold"}
 #: The choice a decision's "pass" takes when the engine offers it.
 PASS_CHOICE = "pass"
 #: The user id the log shows for what the deadline did (nobody: only the game master may undo it).
@@ -253,8 +252,7 @@ class PaceCommands:
     @staticmethod
     def _pass_action_name(campaign: Campaign) -> str | None:
         engine = engine_of(campaign)
-        named = getattr(engine, "pass_action", None)
-        return named if isinstance(named, str) and named else TURN_PASS_ACTIONS.get(campaign.ruleset)
+        return engine.pass_action
 
     # --- keeping the deadlines in step with the games --------------------------------------
 

@@ -25,7 +25,6 @@ from bot.app.aftermath import AFTERMATH_COMMAND
 from bot.app.context import Context
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
 from bot.render.report import (
-    TURN_MARKERS,
     BattleReport,
     LogAction,
     ReportFigure,
@@ -38,7 +37,7 @@ from bot.store import Unit
 from bot.store.records import Campaign, Game
 from bot.store.reports import LogLine
 from rules import RULESETS
-from rules.core import RuleError
+from rules.core import PAYLOAD_OF_KIND, RuleError
 
 LOG_PAGE_DEFAULT = 10
 LOG_PAGE_MAX = 25
@@ -48,7 +47,7 @@ LOG_PAGE_CHARS = 3600
 REPORT_MAX_BYTES = 8 * 1024 * 1024
 BATTLE_ID_MAX = 2**31 - 1  # a battle's number (and a game's id) is a 32-bit integer on PostgreSQL
 #: The event kinds whose data the log and the report read; the others' data is not decoded.
-DATA_KINDS = frozenset({*TURN_MARKERS, "casualty", "victory", "roll"})
+DATA_KINDS = frozenset(PAYLOAD_OF_KIND)
 
 
 @dataclass

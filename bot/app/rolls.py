@@ -10,7 +10,7 @@ from bot.app.inputs import command_line
 from bot.app.replies import Caller, Card, Refusal, Reply
 from bot.dice import RecordingDice, free_roll
 from rules import get_engine
-from rules.core import Event
+from rules.payloads import RollPayload
 
 SECRET = "🔒"
 
@@ -46,13 +46,8 @@ class RollCommands:
                     if again is not None:
                         return again
             result = free_roll(expression, dice, f"{caller.display_name}: {why}")
-            data = {"expression": result.expression, "total": result.total}
-            if secret:
-                event = Event(
-                    "roll", f"{caller.display_name} rolls in secret {result.detail}", {**data, "secret": True}
-                )
-            else:
-                event = Event("roll", f"{caller.display_name} rolls {result.detail}", data)
+            said = f"{caller.display_name} rolls {'in secret ' if secret else ''}{result.detail}"
+            event = RollPayload(result.expression, result.total, secret).event(said)
             if game is not None and campaign is not None:
                 params = {"dice": expression, "reason": reason, "secret": True if secret else None}
                 entry = log_entry(

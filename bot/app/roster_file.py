@@ -384,7 +384,7 @@ def _place(
         problems.append(doc.at(_blame(doc, entry, exc.message), exc.message))
         return
     except Exception as exc:  # an engine that trips on odd data: the player gets a sentence, we get the log
-        log.error("the %s engine failed on a figure being imported", getattr(engine, "slug", "?"), exc_info=exc)
+        log.error("the %s engine failed on a figure being imported", engine.slug, exc_info=exc)
         problems.append(
             doc.at((*entry.path, "name"), f"the ruleset could not read {short(entry.name)}; check its kind and stats")
         )

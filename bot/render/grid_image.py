@@ -170,6 +170,8 @@ class _Painter:
         for side in square.uphill:
             for i in range(1, 6):
                 t = i / 6
+                px: float
+                py: float
                 if side in ("n", "s"):
                     px = left + t * CELL
                     py = top if side == "n" else bottom
