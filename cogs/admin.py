@@ -6,9 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import deliver
+from bot.adapter.delivery import AppCog, deliver
 from bot.app.replies import Reply
-from cogs.common import AppCog
 
 
 @app_commands.default_permissions(administrator=True)

@@ -8,9 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import deliver
+from bot.adapter.delivery import AppCog, deliver
 from bot.adapter.messages import caller_of
-from cogs.common import AppCog, side_autocomplete
+from cogs.common import side_autocomplete
 from cogs.roster import FILE_HELP, attachment_bytes
 from rules import ruleset_titles
 

@@ -1,33 +1,11 @@
-"""What every cog shares: the application, the ruleset action, autocomplete."""
+"""What the cogs share beside the adapter's AppCog: the autocompletes of names, sides and kinds."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.adapter.delivery import act
 from bot.adapter.messages import app_of, caller_of
-from bot.app.service import App
-
-if TYPE_CHECKING:
-    from bot.adapter.client import SkirmishBot
-
-
-class AppCog:
-    """Mixin: ``self.app`` and the generic ruleset action."""
-
-    bot: SkirmishBot
-
-    @property
-    def app(self) -> App:
-        return self.bot.app
-
-    async def act(self, interaction: discord.Interaction, ruleset: str, action: str, **params: Any) -> None:
-        """A ruleset's action, applied and delivered by :func:`bot.adapter.delivery.act`. A seam on
-        purpose: /odds hands a ruleset command a stand-in whose ``act`` reads the action instead."""
-        await act(interaction, ruleset, action, **params)
 
 
 async def figure_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

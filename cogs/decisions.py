@@ -6,9 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import DecisionButton, deliver
+from bot.adapter.delivery import AppCog, DecisionButton, deliver
 from bot.adapter.messages import app_of, caller_of
-from cogs.common import AppCog
 
 
 async def choice_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -8,10 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import LogPageButton, deliver
+from bot.adapter.delivery import AppCog, LogPageButton, deliver
 from bot.adapter.messages import caller_of
 from bot.app.reports import BATTLE_ID_MAX
-from cogs.common import AppCog
 
 #: Seconds a report may take before the interaction is deferred (Discord wants an answer within 3).
 REPORT_BEFORE_DEFER = 1.5

@@ -9,10 +9,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter.commandline import parse_line, split_line, walk
-from bot.adapter.delivery import deliver
+from bot.adapter.delivery import AppCog, deliver
 from bot.adapter.messages import app_of, caller_of
 from bot.app.replies import Refusal
-from cogs.common import AppCog
 from rules import RULESETS
 
 

@@ -10,11 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import deliver
+from bot.adapter.delivery import AppCog, deliver
 from bot.adapter.messages import caller_of
 from bot.app.replies import Refusal
 from bot.app.yaml_format import MAX_FILE_BYTES
-from cogs.common import AppCog, kind_autocomplete, roster_autocomplete, side_autocomplete
+from cogs.common import kind_autocomplete, roster_autocomplete, side_autocomplete
 from rules.core import short
 
 #: Reading an attachment from Discord's file servers is usually quick; if it is not, the

@@ -12,7 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import AppCog, figure_autocomplete
+from bot.adapter.delivery import AppCog
+from cogs.common import figure_autocomplete
 
 Name = app_commands.Range[str, 1, 64]
 Text = app_commands.Range[str, 1, 200]

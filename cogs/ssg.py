@@ -8,7 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.common import AppCog, figure_autocomplete
+from bot.adapter.delivery import AppCog
+from cogs.common import figure_autocomplete
 
 LOS = Literal["clear", "partial", "blocked"]
 Inches = app_commands.Range[float, 0, 1000]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -27,6 +27,10 @@ from bot.adapter.messages import NOBODY, app_of, caller_of, message_kwargs
 from bot.app.inputs import command_line
 from bot.app.replies import PendingDecision, Reply
 from bot.app.reports import LogPage
+
+if TYPE_CHECKING:
+    from bot.adapter.client import SkirmishBot
+    from bot.app.service import App
 
 log = logging.getLogger("skirmish_gm.delivery")
 
@@ -56,13 +60,24 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
         log.info("interaction %s was already answered (a repeated delivery); nothing was applied twice", interaction.id)
 
 
-async def act(interaction: discord.Interaction, ruleset: str, action: str, **params: Any) -> None:
-    """A ruleset's phase action from its slash command: the application applies it, the reply is
-    delivered. The whole path of ``/sharpe shoot``: the cog, this, :mod:`bot.app.actions`,
-    :mod:`bot.store.play`."""
-    command = command_line(ruleset, action, params)
-    reply = await app_of(interaction).act(caller_of(interaction), ruleset, action, params, command)
-    await deliver(interaction, reply)
+class AppCog:
+    """Mixin for the cogs: ``self.app``, and a ruleset's action applied and delivered.
+
+    The whole path of ``/sharpe shoot`` is the cog, :meth:`AppCog.act` here,
+    :meth:`bot.app.actions.Actions.act` and :class:`bot.store.play.Play`. ``act`` is also the seam
+    /odds uses: it hands a ruleset command a stand-in whose ``act`` reads the action instead.
+    """
+
+    bot: SkirmishBot
+
+    @property
+    def app(self) -> App:
+        return self.bot.app
+
+    async def act(self, interaction: discord.Interaction, ruleset: str, action: str, **params: Any) -> None:
+        command = command_line(ruleset, action, params)
+        reply = await self.app.act(caller_of(interaction), ruleset, action, params, command)
+        await deliver(interaction, reply)
 
 
 async def deliver_error(interaction: discord.Interaction, error: BaseException, *, context: str) -> None:
