@@ -1,0 +1,146 @@
+"""Distances, contact and paths on the battlefield: pure arithmetic on the shapes in ``shapes``."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+import shapely
+from shapely.geometry import LineString
+from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry.base import BaseGeometry
+
+from rules.geometry.shapes import Base, Battlefield, Feature, Point
+from rules.vocabulary import RuleError
+
+#: How near two bases' edges may be and still count as touching (a player's hand is not exact).
+CONTACT_TOLERANCE = 0.05
+_EPSILON = 1e-9
+
+
+def centre_distance(a: Point | Base, b: Point | Base) -> float:
+    """Centre to centre (SSG's range and its "within 1 inch", A-SSG-4)."""
+    pa, pb = _centre(a), _centre(b)
+    return math.hypot(pa.x - pb.x, pa.y - pb.y)
+
+
+def edge_distance(a: Base, b: Base) -> float:
+    """Base edge to base edge: 0 when the bases touch or overlap, never negative."""
+    return max(0.0, centre_distance(a, b) - a.radius - b.radius)
+
+
+def within(a: Point | Base, b: Point | Base, inches: float) -> bool:
+    """SSG's "within N inches": centre to centre, N itself included."""
+    return centre_distance(a, b) <= inches + _EPSILON
+
+
+def in_contact(a: Base, b: Base, tolerance: float = CONTACT_TOLERANCE) -> bool:
+    """The medieval game's hand-to-hand: the bases touch (edges no further apart than ``tolerance``)."""
+    return centre_distance(a, b) - a.radius - b.radius <= tolerance
+
+
+def path_length(waypoints: Sequence[Point]) -> float:
+    """The length of a path from its first point through the rest, in order."""
+    return sum(centre_distance(a, b) for a, b in pairwise(waypoints))
+
+
+def _centre(value: Point | Base) -> Point:
+    return value.centre if isinstance(value, Base) else value
+
+
+def _line(waypoints: Sequence[Point]) -> LineString:
+    if len(waypoints) < 2:
+        raise RuleError("a path needs a start and at least one more point")
+    return LineString([(p.x, p.y) for p in waypoints])
+
+
+def _check_path(field: Battlefield, waypoints: Sequence[Point]) -> None:
+    for point in waypoints:
+        field.table.check(point, "a point of the path")
+
+
+def path_cost(field: Battlefield, waypoints: Sequence[Point], costs: Mapping[str, float | None]) -> float:
+    """The movement a path uses: its length, each part inside a feature multiplied by that kind's
+    cost (``{"wood": 2.0}``: an inch of wood uses two). Kinds not named cost 1; where features
+    overlap the dearest applies. A kind whose cost is None is impassable: a path through it (not
+    along its edge) is refused with a sentence naming the feature."""
+    _check_path(field, waypoints)
+    if len(waypoints) < 2:
+        return 0.0
+    line = _line(waypoints)
+    by_cost: dict[float, list[Feature]] = {}
+    for feature in field.features:
+        if feature.kind not in costs:
+            continue
+        cost = costs[feature.kind]
+        if cost is None:
+            if line.intersection(feature.geometry).length > _EPSILON:
+                raise RuleError(f"the path crosses {feature.label}, which cannot be crossed")
+            continue
+        by_cost.setdefault(cost, []).append(feature)
+    total = 0.0
+    rest: BaseGeometry = line
+    for cost in sorted(by_cost, reverse=True):
+        ground = shapely.union_all([f.geometry for f in by_cost[cost]])
+        total += rest.intersection(ground).length * cost
+        rest = rest.difference(ground)
+    return total + rest.length
+
+
+def bases_crossed(waypoints: Sequence[Point], mover_radius: float, others: Mapping[str, Base]) -> list[str]:
+    """The figures (by name) whose bases a base of ``mover_radius`` would pass through on this path,
+    nearest the start first. Touching is not passing through."""
+    if len(waypoints) < 2:
+        return []
+    line = _line(waypoints)
+    hits = []
+    for name, base in others.items():
+        centre = ShapelyPoint(base.centre.x, base.centre.y)
+        if line.distance(centre) < base.radius + mover_radius - CONTACT_TOLERANCE:
+            hits.append((line.project(centre), name))
+    return [name for _, name in sorted(hits)]
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Where a path first comes within reach of something, and how far the figure went to get there."""
+
+    point: Point
+    travelled: float
+
+
+def stop_on_approach(waypoints: Sequence[Point], others: Sequence[Point], inches: float) -> Stop | None:
+    """Where a figure moving along the path first comes within ``inches`` (centre to centre) of any
+    of ``others`` (SSG: on coming within 1" of an enemy). Points already that near at the start are
+    not "come within" and are ignored. None when the path never comes that near."""
+    start = waypoints[0] if waypoints else None
+    watched = [q for q in others if start is None or centre_distance(start, q) > inches + _EPSILON]
+    travelled = 0.0
+    for a, b in pairwise(waypoints):
+        step = centre_distance(a, b)
+        first = min((t for q in watched if (t := _entry(a, b, q, inches)) is not None), default=None)
+        if first is not None:
+            point = Point(a.x + (b.x - a.x) * first, a.y + (b.y - a.y) * first)
+            return Stop(point, travelled + step * first)
+        travelled += step
+    return None
+
+
+def _entry(a: Point, b: Point, q: Point, reach: float) -> float | None:
+    """The first fraction t in [0, 1] of segment a→b at which the distance to q falls to ``reach``."""
+    dx, dy = b.x - a.x, b.y - a.y
+    fx, fy = a.x - q.x, a.y - q.y
+    qa = dx * dx + dy * dy
+    qb = 2 * (fx * dx + fy * dy)
+    qc = fx * fx + fy * fy - reach * reach
+    if qc <= 0:
+        return 0.0
+    if qa <= _EPSILON:
+        return None
+    disc = qb * qb - 4 * qa * qc
+    if disc < 0:
+        return None
+    t = (-qb - math.sqrt(disc)) / (2 * qa)
+    return t if 0.0 <= t <= 1.0 else None
