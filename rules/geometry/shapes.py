@@ -19,6 +19,7 @@ from rules.vocabulary import DataError
 
 #: Bounds that keep a map file, a move or a base to a size a game can mean.
 MAX_TABLE_INCHES = 1000.0
+MIN_SIZE = 0.01
 MAX_BASE_RADIUS = 12.0
 MAX_THICKNESS = 12.0
 MAX_FEATURES = 500
@@ -39,8 +40,9 @@ class Point:
     y: float
 
     def __post_init__(self) -> None:
-        _number(self.x, "a point's x")
-        _number(self.y, "a point's y")
+        # Held to a billionth of an inch, so no vanishing fraction (1e-313) upsets the geometry.
+        object.__setattr__(self, "x", round(_number(self.x, "a point's x"), 9) + 0.0)
+        object.__setattr__(self, "y", round(_number(self.y, "a point's y"), 9) + 0.0)
 
     def __str__(self) -> str:
         return f"{self.x:.1f},{self.y:.1f}"
@@ -53,11 +55,12 @@ class Table:
 
     def __post_init__(self) -> None:
         for what, value in (("the table's width", self.width), ("the table's height", self.height)):
-            if _number(value, what) <= 0:
-                raise DataError([f"{what} must be more than 0 inches, not {value:g}"])
+            if _number(value, what) < 1:
+                raise DataError([f"{what} must be at least 1 inch, not {value:g}"])
 
     def holds(self, point: Point) -> bool:
-        return 0.0 <= point.x <= self.width and 0.0 <= point.y <= self.height
+        edge = 1e-9  # the rounding of a point
+        return -edge <= point.x <= self.width + edge and -edge <= point.y <= self.height + edge
 
     def check(self, point: Point, what: str = "the point") -> None:
         """Refuse a point off the table."""
@@ -74,8 +77,8 @@ class Base:
 
     def __post_init__(self) -> None:
         radius = _number(self.radius, "a base's radius")
-        if not 0 < radius <= MAX_BASE_RADIUS:
-            raise DataError([f"a base's radius must be more than 0 and at most {MAX_BASE_RADIUS:g} inches"])
+        if not MIN_SIZE <= radius <= MAX_BASE_RADIUS:
+            raise DataError([f"a base's radius must be at least {MIN_SIZE:g} and at most {MAX_BASE_RADIUS:g} inches"])
 
 
 @dataclass(frozen=True)
@@ -108,8 +111,10 @@ class Feature:
             if len(self.points) < 2:
                 raise DataError([f"{label} is a line and needs at least 2 points"])
             thickness = _number(self.thickness, f"{label}'s thickness")
-            if not 0 < thickness <= MAX_THICKNESS:
-                raise DataError([f"{label}'s thickness must be more than 0 and at most {MAX_THICKNESS:g} inches"])
+            if not MIN_SIZE <= thickness <= MAX_THICKNESS:
+                raise DataError(
+                    [f"{label}'s thickness must be at least {MIN_SIZE:g} and at most {MAX_THICKNESS:g} inches"]
+                )
             if LineString([(p.x, p.y) for p in self.points]).length <= 1e-9:
                 raise DataError([f"{label} has no length"])
         else:

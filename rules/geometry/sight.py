@@ -19,6 +19,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString
 from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry.base import BaseGeometry
 
 from rules.geometry.shapes import Base, Battlefield, Feature, Point
 
@@ -62,18 +63,26 @@ def target_points(shooter: Point, target: Base, samples: int = ARC_SAMPLES) -> l
 
 def sight(field: Battlefield, shooter: Base, target: Base, blocking: Collection[str]) -> Sight:
     """SSG's sight from ``shooter`` to ``target``, terrain of the ``blocking`` kinds hiding lines."""
+    s = shooter.centre
+    ends = np.array([(e.x, e.y) for e in target_points(s, target)])
     features = [f for f in field.features if f.kind in blocking]
+    fan = shapely.polygons(np.vstack([[(s.x, s.y)], ends[1:]])) if len(ends) > 3 else None
+    if features and fan is not None and shapely.is_valid(fan):
+        # Only the features that reach into the fan of lines (the shooter's centre and the arc
+        # of the target's base it sees) can hide any of them.
+        near = shapely.intersects(np.array([f.geometry for f in features], dtype=object), fan)
+        features = [f for f, reaches in zip(features, near.tolist(), strict=True) if reaches]
     if not features:
         return Sight("clear")
-    s = shooter.centre
-    ends = target_points(s, target)
-    lines = np.array([LineString([(s.x, s.y), (e.x, e.y)]) for e in ends], dtype=object)
+    lines = np.asarray(shapely.linestrings(np.stack([np.broadcast_to([s.x, s.y], ends.shape), ends], axis=1)))
     shapes = np.array([f.geometry for f in features], dtype=object)
-    hidden = shapely.intersects(lines[:, None], shapes[None, :])
+    hidden = shapely.intersects(shapes[None, :], lines[:, None])
     if not hidden.any():
         return Sight("clear")
     hit_lines, hit_features = np.nonzero(hidden)
     crossings = shapely.intersection(lines[hit_lines], shapes[hit_features])
+    # A line too short to cross anything (the two centres all but together): the feature itself.
+    crossings = np.where(shapely.is_empty(crossings), shapes[hit_features], crossings)
     from_shooter = shapely.distance(crossings, ShapelyPoint(s.x, s.y))
     from_target = shapely.distance(crossings, ShapelyPoint(target.centre.x, target.centre.y))
     near_shooter: dict[int, float] = {}
@@ -114,11 +123,17 @@ def cover(field: Battlefield, shooter: Point | Base, target: Point | Base) -> li
     line = LineString([(s.x, s.y), (t.x, t.y)])
     end = ShapelyPoint(t.x, t.y)
     found = [
-        Crossing(f.kind, f.label, float(line.intersection(f.geometry).distance(end)))
+        Crossing(f.kind, f.label, _crossing(line, f).distance(end))
         for f in field.features
         if line.intersects(f.geometry)
     ]
     return sorted(found, key=lambda c: c.from_target)
+
+
+def _crossing(line: LineString, feature: Feature) -> BaseGeometry:
+    """Where the line crosses the feature (the feature itself when the line is too short to say)."""
+    crossing = line.intersection(feature.geometry)
+    return feature.geometry if crossing.is_empty else crossing
 
 
 def features_at(field: Battlefield, point: Point) -> list[Feature]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import time
+from itertools import pairwise
 
 import pytest
 import shapely
@@ -260,12 +261,12 @@ def test_a_battlefield_goes_to_plain_data_and_back() -> None:
         (lambda: Point(math.nan, 1), "a point's x must be a finite number of inches, not nan"),
         (lambda: Point(1, math.inf), "a point's y must be a finite number"),
         (lambda: Point(1e308, 1), "a point's x is 1e\\+308 inches; nothing on a table is more than 1000"),
-        (lambda: Table(0, 10), "the table's width must be more than 0 inches"),
-        (lambda: base(1, 1, 0), "a base's radius must be more than 0"),
+        (lambda: Table(0, 10), "the table's width must be at least 1 inch"),
+        (lambda: base(1, 1, 0), "a base's radius must be at least 0.01"),
         (lambda: Feature("wood", pts((0, 0), (4, 4), (4, 0), (0, 4))), "the wood's outline crosses itself"),
         (lambda: Feature("wood", pts((0, 0), (4, 4))), "the wood is an area and needs at least 3 points"),
         (lambda: Feature("pond", pts((0, 0), (2, 2), (4, 4))), "the pond's outline encloses no ground"),
-        (lambda: wall("hedge", (1, 1), (4, 4), thickness=0), "the hedge's thickness must be more than 0"),
+        (lambda: wall("hedge", (1, 1), (4, 4), thickness=0), "the hedge's thickness must be at least 0.01"),
         (lambda: Feature("", pts((0, 0), (1, 0), (0, 1))), "needs a kind"),
         (lambda: field(square("wood", 30, 30, 40, 34)), r"a point of the wood \(40.0,30.0\) is off the 36 by 36"),
         (lambda: Feature("wood", pts(*[(i % 2, i) for i in range(MAX_POINTS + 1)]), shape="line", thickness=1), "201"),
@@ -386,6 +387,34 @@ def test_terrain_that_separates_the_bases_blocks_both_ways(scene: tuple[Battlefi
     where, a, b = scene
     assert sight(where, a, b, BLOCKING).kind == "blocked"
     assert sight(where, b, a, BLOCKING).kind == "blocked"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.floats(0, 36), st.floats(0, 36)), min_size=2, max_size=5),
+    st.lists(st.tuples(st.floats(0, 36), st.floats(0, 36)), min_size=1, max_size=4),
+    st.floats(0.5, 3),
+)
+def test_the_stop_is_the_first_point_that_comes_within_reach(
+    path_xy: list[tuple[float, float]], enemies_xy: list[tuple[float, float]], reach: float
+) -> None:
+    path, enemies = pts(*path_xy), pts(*enemies_xy)
+    stop = stop_on_approach(path, enemies, reach)
+    watched = [q for q in enemies if centre_distance(path[0], q) > reach]
+    if stop is None:
+        return
+    assert min(centre_distance(stop.point, q) for q in watched) == pytest.approx(reach, abs=1e-6)
+    # Every point walked before the stop stays out of reach of the enemies watched.
+    walked = 0.0
+    for a, b in pairwise(path):
+        step = centre_distance(a, b)
+        for i in range(1, 20):
+            along = walked + step * i / 20
+            if along >= stop.travelled - 1e-6:
+                break
+            here = Point(a.x + (b.x - a.x) * i / 20, a.y + (b.y - a.y) * i / 20)
+            assert all(centre_distance(here, q) > reach - 1e-6 for q in watched)
+        walked += step
 
 
 # --- speed ----------------------------------------------------------------------------------------
