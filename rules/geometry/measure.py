@@ -64,29 +64,39 @@ def _check_path(field: Battlefield, waypoints: Sequence[Point]) -> None:
 def path_cost(field: Battlefield, waypoints: Sequence[Point], costs: Mapping[str, float | None]) -> float:
     """The movement a path uses: its length, each part inside a feature multiplied by that kind's
     cost (``{"wood": 2.0}``: an inch of wood uses two). Kinds not named cost 1; where features
-    overlap the dearest applies. A kind whose cost is None is impassable: a path through it (not
+    overlap the dearest applies; walking along a feature's edge is open ground. A kind whose cost is None is impassable: a path through it (not
     along its edge) is refused with a sentence naming the feature."""
     _check_path(field, waypoints)
-    if len(waypoints) < 2:
-        return 0.0
-    line = _line(waypoints)
-    by_cost: dict[float, list[Feature]] = {}
+    # Leg by leg: shapely's overlay would merge a path that doubles back on itself into one stretch.
+    legs = [LineString([(a.x, a.y), (b.x, b.y)]) for a, b in pairwise(waypoints) if a != b]
+    levels: dict[float, list[Feature]] = {}
     for feature in field.features:
         if feature.kind not in costs:
             continue
         cost = costs[feature.kind]
         if cost is None:
-            if line.intersection(feature.geometry).length > _EPSILON:
+            if any(_inside(leg, feature.geometry) > _EPSILON for leg in legs):
                 raise RuleError(f"the path crosses {feature.label}, which cannot be crossed")
             continue
-        by_cost.setdefault(cost, []).append(feature)
+        levels.setdefault(cost, []).append(feature)
+    grounds = [(cost, shapely.union_all([f.geometry for f in levels[cost]])) for cost in sorted(levels, reverse=True)]
+    return sum(_leg_cost(leg, grounds) for leg in legs)
+
+
+def _leg_cost(leg: LineString, grounds: list[tuple[float, BaseGeometry]]) -> float:
+    """One straight leg's cost, the dearest ground first."""
     total = 0.0
-    rest: BaseGeometry = line
-    for cost in sorted(by_cost, reverse=True):
-        ground = shapely.union_all([f.geometry for f in by_cost[cost]])
-        total += rest.intersection(ground).length * cost
+    rest: BaseGeometry = leg
+    for cost, ground in grounds:
+        inside = _inside(rest, ground)
+        total += inside * cost + (rest.intersection(ground).length - inside)
         rest = rest.difference(ground)
-    return total + rest.length
+    return total + float(rest.length)
+
+
+def _inside(path: BaseGeometry, ground: BaseGeometry) -> float:
+    """How much of the path lies inside the ground, not counting what runs along its edge (open ground)."""
+    return float(path.intersection(ground).length - path.intersection(ground.boundary).length)
 
 
 def bases_crossed(waypoints: Sequence[Point], mover_radius: float, others: Mapping[str, Base]) -> list[str]:

@@ -106,6 +106,10 @@ def test_a_path_through_a_wood_costs_double_inside_it() -> None:
     assert path_cost(field(WOOD), through, COSTS) == pytest.approx(4 + 8 * 2 + 4)
 
 
+def test_a_path_that_doubles_back_through_the_wood_pays_both_ways() -> None:
+    assert path_cost(field(WOOD), pts((4, 12), (20, 12), (4, 12)), COSTS) == pytest.approx(48.0)
+
+
 def test_a_path_around_the_wood_costs_its_length_and_is_cheaper() -> None:
     around = pts((4, 12), (8, 17), (16, 17), (20, 12))
     assert path_cost(field(WOOD), around, COSTS) == pytest.approx(2 * math.hypot(4, 5) + 8)
@@ -117,6 +121,12 @@ def test_overlapping_features_cost_the_dearest_once() -> None:
     costs: dict[str, float | None] = {"wood": 2.0, "rough": 1.5}
     # 4 open, 4 wood only, 4 wood and rough (wood's 2 applies), 4 rough only, 2 open.
     assert path_cost(field(WOOD, rough), pts((4, 12), (22, 12)), costs) == pytest.approx(4 + 8 + 8 + 6 + 2)
+
+
+def test_walking_along_the_edge_of_a_wood_or_water_is_open_ground() -> None:
+    edge = pts((4, 16), (20, 16))
+    assert path_cost(field(WOOD), edge, COSTS) == pytest.approx(16.0)
+    assert path_cost(field(square("water", 8, 8, 16, 16)), edge, COSTS) == pytest.approx(16.0)
 
 
 def test_a_kind_without_a_cost_costs_its_length() -> None:
@@ -337,7 +347,7 @@ def test_valid_input_never_raises_and_distances_are_never_negative(scene: tuple[
     assert result.kind in ("clear", "partial", "blocked")
     assert result.in_front is None or result.in_front >= 0
     assert all(c.from_target >= 0 for c in cover(where, a, b))
-    path = [a.centre, b.centre]
+    path = [a.centre, b.centre, a.centre]
     assert bases_crossed(path, a.radius, {"b": b}) in ([], ["b"])
     try:
         cost = path_cost(where, path, {"wood": 2.0, "hedge": 1.5, "water": None})
