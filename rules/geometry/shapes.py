@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
+import numpy as np
+import numpy.typing as npt
 import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -134,6 +136,13 @@ class Feature:
             shape = LineString(coords).buffer(self.thickness / 2, cap_style="flat")
         shapely.prepare(shape)
         return shape
+
+    @cached_property
+    def edges(self) -> npt.NDArray[np.float64]:
+        """The outline of the ground it covers as segments, one (x0, y0, x1, y1) a row, holes included."""
+        rings = shapely.get_rings(shapely.get_parts(self.geometry))
+        coords = [shapely.get_coordinates(ring) for ring in rings]
+        return np.vstack([np.hstack([c[:-1], c[1:]]) for c in coords])
 
 
 @dataclass(frozen=True)
