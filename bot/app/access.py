@@ -49,12 +49,10 @@ async def player_of(u: Unit, campaign: Campaign, caller: Caller) -> Member:
 
 async def campaign_and_player(u: Unit, caller: Caller) -> tuple[Campaign, Member]:
     """The channel's campaign and the caller's membership, in one query (the hot path)."""
-    found = await u.campaigns.here_with_member(caller.guild_id, caller.channel_id, caller.user_id)
+    found = await u.play.campaign_and_member(caller.guild_id, caller.channel_id, caller.user_id, caller.display_name)
     if found is None:
         raise Refusal(NO_CAMPAIGN)
     campaign, member = found
-    if member is not None:
-        member = await u.members.seen_as(member, caller.display_name)
     return campaign, must_play(member)
 
 

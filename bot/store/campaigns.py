@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import bindparam, insert, select, update
 
 from bot.store.columns import build, campaigns, columns_of, members
-from bot.store.play import HERE, RENAME_MEMBER, Play
+from bot.store.play import HERE, NAME_LIMIT, Play
 from bot.store.records import Campaign, Member
 from bot.store.schema import utcnow
 from bot.store.tx import Tx
@@ -49,7 +49,6 @@ SIDE_USER_IDS = select(members.c.user_id).where(
     members.c.side == bindparam("side"),
     members.c.role != "pending",
 )
-NAME_LIMIT = 100
 
 
 class Campaigns:
@@ -62,12 +61,6 @@ class Campaigns:
         """The active campaign of a channel."""
         row = await self._tx.first(CAMPAIGN_HERE, {"guild": guild_id, "channel": channel_id})
         return None if row is None else build(Campaign, row)
-
-    async def here_with_member(
-        self, guild_id: int, channel_id: int, user_id: int
-    ) -> tuple[Campaign, Member | None] | None:
-        """The channel's active campaign and the user's membership in it, in one query."""
-        return await Play(self._tx).campaign_and_member(guild_id, channel_id, user_id)
 
     async def active_in_channel(self, channel_id: int) -> Campaign | None:
         row = await self._tx.first(ACTIVE_IN_CHANNEL, {"channel": channel_id})
@@ -150,11 +143,7 @@ class Members:
 
     async def seen_as(self, member: Member, display_name: str) -> Member:
         """The member with the display name Discord shows now (written only when it changed)."""
-        name = display_name[:NAME_LIMIT]
-        if member.display_name == name:
-            return member
-        await self._tx.run(RENAME_MEMBER, {"member": member.id, "display_name": name})
-        return Member(member.id, member.campaign_id, member.user_id, name, member.role, member.side)
+        return await Play(self._tx).seen_as(member, display_name)
 
     async def set(self, member: Member, *, side: str | None, role: str | None = None) -> Member:
         """The member playing ``side`` (and, if given, with ``role``)."""

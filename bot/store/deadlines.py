@@ -216,24 +216,7 @@ class Deadlines:
             "game_version": new.game_version,
         }
         deadline_id = await self._tx.scalar(INSERT, values)
-        return Deadline(
-            deadline_id,
-            new.campaign_id,
-            new.game_id,
-            new.decision_id,
-            new.channel_id,
-            new.kind,
-            new.side,
-            new.on_timeout,
-            "open",
-            new.started_at,
-            new.remind_at,
-            new.due_at,
-            None,
-            None,
-            None,
-            new.game_version,
-        )
+        return Deadline(deadline_id, **values)
 
     async def claim_reminder(self, deadline_id: int, now: datetime) -> bool:
         """Claim a due reminder for this transaction; ``False`` when it was claimed already or is not due."""

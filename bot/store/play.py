@@ -9,6 +9,7 @@ and the game's new state (one UPDATE that checks and bumps its version).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import and_, bindparam, func, insert, select, update
@@ -70,11 +71,17 @@ class Play:
         if row is None:
             return None
         member = None if row[len(CAMPAIGN)] is None else build(Member, row, len(CAMPAIGN))
-        if member is not None and display_name is not None and member.display_name != display_name[:NAME_LIMIT]:
-            name = display_name[:NAME_LIMIT]
-            await self._tx.run(RENAME_MEMBER, {"member": member.id, "display_name": name})
-            member = Member(member.id, member.campaign_id, member.user_id, name, member.role, member.side)
+        if member is not None and display_name is not None:
+            member = await self.seen_as(member, display_name)
         return build(Campaign, row), member
+
+    async def seen_as(self, member: Member, display_name: str) -> Member:
+        """The member with the display name Discord shows now (written only when it changed)."""
+        name = display_name[:NAME_LIMIT]
+        if member.display_name == name:
+            return member
+        await self._tx.run(RENAME_MEMBER, {"member": member.id, "display_name": name})
+        return replace(member, display_name=name)
 
     async def load_for_action(
         self, guild_id: int, channel_id: int, user_id: int, display_name: str, interaction_id: int | None

@@ -36,7 +36,7 @@ async def test_records_come_back_as_they_went_in_and_cannot_be_changed_by_hand(s
         figure = await u.figures.add(campaign.id, owner_id=PLAYER, name="Rossi", side="red", kind="rifle", stats={})
         game = await u.games.create(campaign.id, 1, "ssg", {"turn": 1})
     async with store.transaction() as u:
-        assert await u.campaigns.here_with_member(GUILD, CHANNEL, PLAYER) == (campaign, member)
+        assert await u.play.campaign_and_member(GUILD, CHANNEL, PLAYER) == (campaign, member)
         assert await u.figures.named(campaign.id, "  rossi ") == figure
         assert await u.games.in_progress(campaign.id) == game
     with pytest.raises(dataclasses.FrozenInstanceError):
