@@ -26,6 +26,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
+from rules.battlefield.maps import MapData, load_scenario, read_map, scenario_names
+from rules.battlefield.terrain import Terrain
+from rules.battlefield.view import FieldView
 from rules.payloads import PAYLOAD_OF_KIND, Payload, default_outcome
 from rules.plain import clone, load_checked, to_data
 from rules.vocabulary import (
@@ -124,8 +127,45 @@ class Engine(Generic[S]):
     #: False when the ruleset's actions branch too widely for /odds to enumerate every sequence of
     #: dice (NSR turns cards): its odds are then always simulated.
     odds_exact: ClassVar[bool] = True
+    #: The package whose ``maps/`` folder holds the ruleset's shipped maps and whose tables have a
+    #: ``terrain:`` section; None: the ruleset is played on a table only (or on its own grid).
+    map_package: ClassVar[str | None] = None
 
     tables: Any
+
+    # --- the bot's battlefield (rulesets with a ``map_package``) -------------------------------
+
+    @property
+    def plays_on_map(self) -> bool:
+        return self.map_package is not None
+
+    def terrain(self) -> Terrain:
+        """What each kind of terrain does in this ruleset (its tables' ``terrain:``)."""
+        return cast(Terrain, self.tables.terrain)
+
+    def scenarios(self) -> list[str]:
+        return scenario_names(self.map_package) if self.map_package else []
+
+    def scenario(self, name: str) -> MapData:
+        """A shipped map by name (``crossroads``)."""
+        if self.map_package is None:
+            raise RuleError(f"{self.short_name} is not played on the bot's map.")
+        return load_scenario(self.map_package, name, self.sides(), self.terrain())
+
+    def read_map(self, data: Any) -> MapData:
+        """A map file's data (an import, a draft kept between battles), checked for this ruleset."""
+        if self.map_package is None:
+            raise RuleError(f"{self.short_name} is not played on the bot's map.")
+        return read_map(data, self.sides(), self.terrain())
+
+    def start_on_map(self, figures: Sequence[FigureSpec], dice: DiceSource, field: MapData) -> Outcome[S]:
+        """A new battle on the bot's map: as :meth:`start`, the figures then placed on ``field``
+        (``/map place``, ``/map deploy``) before the first turn."""
+        raise RuleError(f"{self.short_name} is not played on the bot's map: play it on a table.")
+
+    def field_view(self, state: S, focus: str | None = None) -> FieldView | None:
+        """The battlefield as the picture draws it (with ``focus``'s reach); None on a table."""
+        return None
 
     def pending(self, state: S) -> Decision | None:
         """The choice ``state`` waits for (None when it waits for nothing). The shell asks it again

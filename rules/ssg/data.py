@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from rules.battlefield import FieldState, TerrainKind, terrain_problems
+
 D6 = 6
-Phase = Literal["movement", "melee", "shooting", "over"]
+Phase = Literal["deployment", "movement", "melee", "shooting", "over"]
 
 
 # --- tables ------------------------------------------------------------------------------------
@@ -39,6 +41,8 @@ class SsgTables:
     hit_if_modified_d6_at_least: int
     drm: Drm
     victory_removed: int
+    base_radius: float
+    terrain: dict[str, TerrainKind]
 
 
 def table_problems(t: SsgTables) -> list[str]:
@@ -74,6 +78,9 @@ def table_problems(t: SsgTables) -> list[str]:
             problems.append(f"weapon_aliases.{alias}: is already the name of a weapon")
     if t.default_weapon not in t.weapons:
         problems.append(f"default_weapon: {t.default_weapon!r} is not one of the weapons")
+    problems += terrain_problems(t.terrain)
+    if not 0.1 <= t.base_radius <= 3:
+        problems.append(f"base_radius: must be between 0.1 and 3 inches, got {t.base_radius:g}")
     if not 1 <= t.hit_if_modified_d6_at_least <= D6 + 10:
         problems.append(f"hit_if_modified_d6_at_least: {t.hit_if_modified_d6_at_least} is not a sensible target")
     return problems
@@ -104,3 +111,5 @@ class SsgState:
     #: Pairs [active side's figure, enemy figure] within contact distance, in the order made.
     contacts: list[list[str]] = field(default_factory=list)
     winner: str | None = None
+    #: The bot's map and where every figure stands; None when the group plays on a table.
+    field: FieldState | None = None

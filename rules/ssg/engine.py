@@ -41,6 +41,7 @@ class SsgEngine(Engine[SsgState]):
     context_type = Ctx
     state_type = SsgState
     pass_action = "next"
+    map_package = "rules.ssg"
 
     tables: SsgTables
 

@@ -1,0 +1,313 @@
+"""The battlefield in a game's state: the map and where every figure stands.
+
+Pure functions over :class:`FieldState`, used by every ruleset played on the bot's map: placing a
+figure (in its side's zone, on passable ground, off every other base), deploying a whole side,
+planning a move along a path (its terrain costs, figures in the way, SSG's stop on approach), and
+measuring range, sight, cover and contact between two figures.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from shapely.geometry import Point as ShapelyPoint
+
+from rules.battlefield.maps import MapData, battlefield_of, in_zone, zone_shape
+from rules.battlefield.terrain import Terrain, blocking, costs, low
+from rules.geometry import (
+    Base,
+    Point,
+    Sight,
+    bases_crossed,
+    centre_distance,
+    cover,
+    features_at,
+    path_cost,
+    sight,
+    stop_on_approach,
+)
+from rules.geometry.measure import CONTACT_TOLERANCE
+from rules.vocabulary import DataError, RuleError
+from rules.words import inches
+
+EPSILON = 1e-6
+
+
+@dataclass
+class FieldState:
+    """The map and the figures on it: ``positions`` maps a figure's name to its centre [x, y];
+    ``facing`` its facing in degrees (0 east, 90 north) where the ruleset has facing."""
+
+    map: MapData
+    positions: dict[str, list[float]] = field(default_factory=dict)
+    facing: dict[str, float] = field(default_factory=dict)
+
+
+def point_of(state: FieldState, name: str) -> Point | None:
+    xy = state.positions.get(name)
+    return None if xy is None else Point(xy[0], xy[1])
+
+
+def where(state: FieldState, name: str) -> Point:
+    point = point_of(state, name)
+    if point is None:
+        raise RuleError(f"{name} has not been placed on the map yet: /map place it first.")
+    return point
+
+
+def set_point(state: FieldState, name: str, point: Point) -> None:
+    state.positions[name] = [round(point.x, 4), round(point.y, 4)]
+
+
+def check_point(state: FieldState, point: Point, what: str) -> None:
+    try:
+        battlefield_of(state.map).table.check(point, what)
+    except DataError as exc:
+        raise RuleError(exc.problems[0][0].upper() + exc.problems[0][1:] + ".") from None
+
+
+def impassable_at(state: FieldState, terrain: Terrain, point: Point) -> str | None:
+    """The feature that cannot be entered at ``point``, by what a card calls it; None when it can."""
+    for feature in features_at(battlefield_of(state.map), point):
+        kind = terrain.get(feature.kind)
+        if kind is not None and kind.move_cost is None:
+            return feature.label
+    return None
+
+
+def overlapping(state: FieldState, name: str, point: Point, radius: float, radii: Mapping[str, float]) -> str | None:
+    """Another placed figure whose base this base at ``point`` would overlap."""
+    for other, xy in state.positions.items():
+        if other == name or other not in radii:
+            continue
+        if math.hypot(point.x - xy[0], point.y - xy[1]) < radius + radii[other] - CONTACT_TOLERANCE:
+            return other
+    return None
+
+
+# --- deployment --------------------------------------------------------------------------------
+
+
+def place(state: FieldState, terrain: Terrain, name: str, side: str, point: Point, radii: Mapping[str, float]) -> None:
+    """Put ``name`` at ``point``: in its side's zone, on ground it may stand on, on no other base."""
+    if name in state.positions:
+        raise RuleError(f"{name} is already placed, at {Point(*state.positions[name])}.")
+    check_point(state, point, f"{name}'s place")
+    if not in_zone(state.map, side, point):
+        raise RuleError(f"{point} is outside {side}'s deployment zone: place {name} inside it.")
+    blocked = impassable_at(state, terrain, point)
+    if blocked:
+        raise RuleError(f"{name} cannot stand in {blocked}.")
+    other = overlapping(state, name, point, radii[name], radii)
+    if other:
+        raise RuleError(f"{name} would stand on {other}'s base: place it at least a base apart.")
+    set_point(state, name, point)
+
+
+def deploy(
+    state: FieldState, terrain: Terrain, side: str, names: Sequence[str], radii: Mapping[str, float]
+) -> list[str]:
+    """Place every unplaced figure of ``names`` in ``side``'s zone, in a row nearest the zone's
+    middle first; the names placed. Refused (nothing placed) when the zone cannot hold them."""
+    waiting = [n for n in names if n not in state.positions]
+    zone = zone_shape(state.map, side)
+    if zone is None:
+        raise RuleError(f"{side} has no deployment zone on this map.")
+    spacing = 2 * max((radii[n] for n in waiting), default=0.5) + 0.5
+    minx, miny, maxx, maxy = zone.bounds
+    middle = zone.centroid
+    spots = []
+    y = miny + spacing / 2
+    while y <= maxy:
+        x = minx + spacing / 2
+        while x <= maxx:
+            spots.append(Point(min(x, state.map.width), min(y, state.map.height)))
+            x += spacing
+        y += spacing
+    spots.sort(key=lambda p: (abs(p.y - middle.y), abs(p.x - middle.x)))
+    trial = FieldState(state.map, dict(state.positions), dict(state.facing))
+    placed = []
+    for name in waiting:
+        for spot in spots:
+            try:
+                place(trial, terrain, name, side, spot, radii)
+            except RuleError:
+                continue
+            placed.append(name)
+            break
+        else:
+            raise RuleError(f"{side}'s deployment zone has no room left for {name}: place it with /map place.")
+    state.positions = trial.positions
+    return placed
+
+
+# --- movement ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MovePlan:
+    """A move worked out: the path actually taken (cut short where the rules stop it), how far it
+    went and the movement it used (terrain costs included), and why it stopped early."""
+
+    path: tuple[Point, ...]
+    travelled: float
+    used: float
+    stopped_by: str | None = None
+
+    @property
+    def end(self) -> Point:
+        return self.path[-1]
+
+
+def toward(state: FieldState, start: Point, target: Point, distance: float) -> Point:
+    """The point ``distance`` along the straight line from ``start`` to ``target`` (no further than it)."""
+    gap = centre_distance(start, target)
+    if gap <= EPSILON:
+        return start
+    step = min(distance, gap) / gap
+    return Point(start.x + (target.x - start.x) * step, start.y + (target.y - start.y) * step)
+
+
+def plan_move(
+    state: FieldState,
+    terrain: Terrain,
+    name: str,
+    waypoints: Sequence[Point],
+    allowance: float,
+    radii: Mapping[str, float],
+    *,
+    stop_near: Mapping[str, Point] | None = None,
+    stop_within: float = 0.0,
+    allow_touching: Sequence[str] = (),
+) -> MovePlan:
+    """Check and measure ``name``'s move from where it stands through ``waypoints``.
+
+    Refused with a sentence: a point off the table, a path through impassable terrain or another
+    figure's base, a path using more than ``allowance``, an end on impassable ground. With
+    ``stop_near``, the figure stops where it first comes within ``stop_within`` of one of them
+    (SSG's 1" stop), and only the path up to there is measured."""
+    start = where(state, name)
+    for i, point in enumerate(waypoints):
+        check_point(state, point, "the end of the move" if i == len(waypoints) - 1 else "a point of the path")
+    path = [start, *waypoints]
+    stopped_by = None
+    if stop_near:
+        stop = stop_on_approach(path, list(stop_near.values()), stop_within)
+        if stop is not None:
+            path = _cut(path, stop.travelled)
+            stopped_by = min(stop_near, key=lambda n: centre_distance(stop.point, stop_near[n]))
+    field_ = battlefield_of(state.map)
+    used = path_cost(field_, path, costs(terrain))
+    travelled = sum(centre_distance(a, b) for a, b in itertools.pairwise(path))
+    if used > allowance + EPSILON:
+        extra = f" ({inches(travelled)} through terrain that slows it)" if used > travelled + EPSILON else ""
+        raise RuleError(f"{name} has {inches(allowance)} of movement left; that path uses {inches(used)}{extra}.")
+    others = {
+        n: Base(Point(*xy), radii[n])
+        for n, xy in state.positions.items()
+        if n != name and n in radii and n not in allow_touching
+    }
+    crossed = bases_crossed(path, radii[name], others)
+    if crossed:
+        raise RuleError(f"{name}'s path runs through {crossed[0]}: go round it.")
+    blocked = impassable_at(state, terrain, path[-1])
+    if blocked:
+        raise RuleError(f"{name} cannot stop in {blocked}.")
+    return MovePlan(tuple(path), travelled, used, stopped_by)
+
+
+def _cut(path: Sequence[Point], distance: float) -> list[Point]:
+    """The path up to ``distance`` along it."""
+    out = [path[0]]
+    left = distance
+    for a, b in itertools.pairwise(path):
+        step = centre_distance(a, b)
+        if step >= left - EPSILON:
+            out.append(Point(a.x + (b.x - a.x) * (left / step), a.y + (b.y - a.y) * (left / step)) if step else b)
+            return out
+        out.append(b)
+        left -= step
+    return out
+
+
+# --- measuring between figures -------------------------------------------------------------------
+
+
+def base_of(state: FieldState, name: str, radius: float) -> Base:
+    return Base(where(state, name), radius)
+
+
+def line_of_sight(state: FieldState, terrain: Terrain, shooter: Base, target: Base) -> Sight:
+    """Sight from ``shooter`` to ``target`` (SSG's three sentences, A-SSG-6), with terrain either
+    figure stands in read as a player would: a figure inside a wood sees out, and is seen, within
+    the kind's ``see_into`` of its edge (the wood then hides the target partly); deeper in, nothing
+    sees it and it sees nothing. A feature a figure stands on with no ``see_into`` (a hill) hides
+    nothing from or of it."""
+    field_ = battlefield_of(state.map)
+    hiding = blocking(terrain)
+    ignore: set[int] = set()
+    screen: tuple[str, float] | None = None
+    for end, is_target in ((shooter, False), (target, True)):
+        here = end.centre
+        for i, feature in enumerate(field_.features):
+            if feature.kind not in hiding or not feature.geometry.intersects(_shapely_point(here)):
+                continue
+            depth = terrain[feature.kind].see_into
+            ignore.add(i)
+            if depth is None:
+                continue
+            inside = feature.geometry.boundary.distance(_shapely_point(here))
+            if inside > depth + EPSILON:
+                return Sight("blocked", feature.label, 0.0 if is_target else None)
+            if is_target:
+                screen = (feature.label, 0.0)
+    kept = tuple(f for i, f in enumerate(field_.features) if i not in ignore)
+    seen = sight(type(field_)(field_.table, kept) if ignore else field_, shooter, target, hiding)
+    if screen is not None and seen.kind == "clear":
+        return Sight("partial", screen[0], screen[1])
+    if seen.kind == "clear":
+        return _low_screen(state, terrain, shooter.centre, target.centre) or seen
+    return seen
+
+
+def _low_screen(state: FieldState, terrain: Terrain, shooter: Point, target: Point) -> Sight | None:
+    """Partial sight from a low feature (a wall) the line of fire crosses nearer the target."""
+    kinds = low(terrain)
+    if not kinds:
+        return None
+    gap = centre_distance(shooter, target)
+    for crossing in cover(battlefield_of(state.map), shooter, target):
+        if crossing.kind in kinds and crossing.from_target < gap / 2:
+            return Sight("partial", crossing.feature, crossing.from_target)
+    return None
+
+
+def _shapely_point(point: Point) -> ShapelyPoint:
+    return ShapelyPoint(point.x, point.y)
+
+
+def cover_of(
+    state: FieldState, terrain: Terrain, shooter: Point, target: Point, within: float
+) -> tuple[str, str | None]:
+    """The best cover the target has from the shooter: ``("hard"|"soft"|"none", feature)``, from a
+    feature of a covering kind the target stands in, or one the line of fire crosses within
+    ``within`` inches of the target."""
+    field_ = battlefield_of(state.map)
+    rank = {"none": 0, "soft": 1, "hard": 2}
+    best: tuple[str, str | None] = ("none", None)
+    for crossing in cover(field_, shooter, target):
+        kind = terrain.get(crossing.kind)
+        if kind is None or crossing.from_target > within + EPSILON:
+            continue
+        if rank[kind.cover] > rank[best[0]]:
+            best = (kind.cover, crossing.feature)
+    return best
+
+
+def height_at(state: FieldState, terrain: Terrain, point: Point) -> float:
+    """How high ground is at ``point``: the highest feature standing there (0 on open ground)."""
+    heights = [terrain[f.kind].height for f in features_at(battlefield_of(state.map), point) if f.kind in terrain]
+    return max(heights, default=0.0)

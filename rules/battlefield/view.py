@@ -1,0 +1,51 @@
+"""What a picture of the battlefield shows, as plain values an engine hands the shell: where each
+figure stands and what marks it carries, and a figure's reach and sight for ``/map show focus:``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.battlefield.field import FieldState
+
+
+@dataclass(frozen=True)
+class Token:
+    """One figure on the map. ``marks`` are short words the picture draws as badges: ``wounded``,
+    ``down`` (prone or knocked down), ``pinned``, ``no ammo``, ``out`` (removed or dead)."""
+
+    name: str
+    side: str
+    x: float
+    y: float
+    radius: float
+    facing: float | None = None
+    marks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Band:
+    """A weapon's range band from a figure: ``label`` ("short", "long", "half range") out to ``inches``."""
+
+    label: str
+    inches: float
+
+
+@dataclass(frozen=True)
+class Focus:
+    """One figure's reach: how far it may still move, its weapon's range bands."""
+
+    name: str
+    move_left: float
+    bands: tuple[Band, ...] = ()
+
+
+@dataclass(frozen=True)
+class FieldView:
+    """The battlefield as the shell draws it: the map, the figures, the sides' order (colours)."""
+
+    field: FieldState
+    sides: tuple[str, ...]
+    tokens: tuple[Token, ...] = ()
+    focus: Focus | None = None
+    title: str = ""
+    notes: tuple[str, ...] = ()
