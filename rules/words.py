@@ -43,7 +43,12 @@ def joined(items: Sequence[str], last: str = "and") -> str:
 
 def inches(value: float) -> str:
     """A distance as players write it: ``4″``, ``2.5″``."""
-    return f"{value:g}″"
+    return f"{round(value, 4):g}″"
+
+
+def measured(value: float) -> str:
+    """A distance the bot measured, to a tenth of an inch: ``3.8″``."""
+    return f"{value:.1f}″"
 
 
 def signed(value: int) -> str:

@@ -31,7 +31,7 @@ from rules.geometry import (
 )
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.vocabulary import DataError, RuleError
-from rules.words import inches
+from rules.words import measured
 
 EPSILON = 1e-6
 
@@ -203,8 +203,10 @@ def plan_move(
     used = path_cost(field_, path, costs(terrain))
     travelled = sum(centre_distance(a, b) for a, b in itertools.pairwise(path))
     if used > allowance + EPSILON:
-        extra = f" ({inches(travelled)} through terrain that slows it)" if used > travelled + EPSILON else ""
-        raise RuleError(f"{name} has {inches(allowance)} of movement left; that path uses {inches(used)}{extra}.")
+        length = f"is {measured(travelled)} long"
+        if used > travelled + EPSILON:
+            length += f" and uses {measured(used)} of movement through the terrain"
+        raise RuleError(f"{name} has {measured(allowance)} of movement left; that path {length}.")
     others = {
         n: Base(Point(*xy), radii[n])
         for n, xy in state.positions.items()

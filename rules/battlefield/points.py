@@ -11,7 +11,7 @@ from rules.vocabulary import DataError, RuleError
 from rules.words import short
 
 MAX_WAYPOINTS = 20
-_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _POINT = re.compile(rf"\s*({_NUMBER})\s*[,;]\s*({_NUMBER})\s*")
 
 

@@ -43,7 +43,7 @@ class Sight:
     def describe(self, target: str) -> str:
         if self.feature is None or self.in_front is None:
             return self.kind
-        return f'{self.kind}: {self.feature} {self.in_front:.1f}" in front of {target}'
+        return f"{self.kind}: {self.feature} {self.in_front:.1f}″ in front of {target}"
 
 
 def target_points(shooter: Point, target: Base, samples: int = ARC_SAMPLES) -> list[Point]:

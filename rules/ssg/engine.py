@@ -1,8 +1,8 @@
 """Simple Skirmish Game v0.1 (David Allen, 2007) as a pure engine (RULES-NOTES.md section 4).
 
-Geometry is an input: players report distances, contacts and line of sight; the engine checks
-them against the tables and rolls the dice in the notes' Dice order. The tables and the state are
-in :mod:`rules.ssg.data`, the turn's actions in :mod:`rules.ssg.play`.
+Geometry is measured on the bot's map (:mod:`rules.ssg.field`), or on a table reported by the
+players; the engine checks it against the tables and rolls the dice in the notes' Dice order. The
+tables and the state are in :mod:`rules.ssg.data`, the turn's actions in :mod:`rules.ssg.play`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules.battlefield import FieldState, FieldView, MapData
 from rules.core import (
+    Action,
     Board,
     DataError,
     DiceSource,
@@ -22,6 +24,7 @@ from rules.core import (
     RuleError,
     short,
 )
+from rules.ssg import field as on_map
 from rules.ssg.data import D6, SsgFigure, SsgState, SsgTables, table_problems
 from rules.ssg.play import HANDLERS, Ctx, contacts_of, lost, pair_text, phase_event
 from rules.tables import load_tables
@@ -42,6 +45,8 @@ class SsgEngine(Engine[SsgState]):
     state_type = SsgState
     pass_action = "next"
     map_package = "rules.ssg"
+    #: Placing figures before the first turn: each side places its own, in any order.
+    open_actions = ("place", "deploy")
 
     tables: SsgTables
 
@@ -109,6 +114,22 @@ class SsgEngine(Engine[SsgState]):
         )
         return Outcome(state, events)
 
+    def start_on_map(self, figures: Sequence[FigureSpec], dice: DiceSource, field: MapData) -> Outcome[SsgState]:
+        outcome = self.start(figures, dice)
+        state = outcome.state
+        state.field = FieldState(field)
+        state.phase = "deployment"
+        text = (
+            f"The battle is fought on {field.name}. Each side places its figures in its deployment zone "
+            f"(/map place, or /map deploy for all of them); then {state.first} begins: turn 1, movement phase."
+        )
+        events = [e for e in outcome.events if e.kind != "phase"]
+        events.append(Event("setup", text, {"map": field.name}))
+        return Outcome(state, events)
+
+    def field_view(self, state: SsgState, focus: str | None = None) -> FieldView | None:
+        return None if state.field is None else on_map.view(self.tables, state, focus)
+
     def _check_roster(self, figures: Sequence[FigureSpec]) -> None:
         need = self.tables.figures_per_side
         for side in self.tables.sides:
@@ -134,7 +155,18 @@ class SsgEngine(Engine[SsgState]):
 
     # --- protocol: play
 
+    def check_turn(self, state: SsgState, name: str, action: Action) -> str | None:
+        if state.phase == "deployment" and name not in self.open_actions:
+            waiting = ", ".join(p.name for p in on_map.waiting_to_place(self.tables, state))
+            raise RuleError(
+                f"The battle begins once every figure is on the map (/map place, /map deploy); still to place: {waiting}."
+            )
+        return super().check_turn(state, name, action)
+
     def whose_turn(self, state: SsgState) -> str | None:
+        if state.phase == "deployment":
+            waiting = on_map.waiting_to_place(self.tables, state)
+            return waiting[0].side if waiting else state.active
         return None if state.phase == "over" else state.active
 
     def winner(self, state: SsgState) -> str | None:
@@ -163,6 +195,11 @@ class SsgEngine(Engine[SsgState]):
         ]
         if over:
             facts.append(("Winner", str(state.winner)))
+        if state.field is not None:
+            facts.append(("Map", state.field.map.name))
+            if state.phase == "deployment":
+                waiting = on_map.waiting_to_place(self.tables, state)
+                facts.append(("To place", ", ".join(p.name for p in waiting) or "none"))
         lines = tuple(FigureLine(f.name, f.side, self._status(state, f), out=f.removed) for f in state.figures)
         return Board(headline=headline, facts=tuple(facts), figures=lines, finished=over)
 
@@ -170,6 +207,9 @@ class SsgEngine(Engine[SsgState]):
         if fig.removed:
             return "removed"
         parts = [fig.weapon]
+        if state.field is not None and fig.name in state.field.positions:
+            x, y = state.field.positions[fig.name]
+            parts.append(f"at {x:.1f},{y:.1f}")
         if fig.moved > 0:
             parts.append(f"moved {inches(fig.moved)}")
         for pair in contacts_of(state, fig.name):
@@ -196,6 +236,12 @@ class SsgEngine(Engine[SsgState]):
         for i, pair in enumerate(state.contacts):
             if len(pair) != 2 or not set(pair) <= names:
                 problems.append(f"contacts[{i}]: {pair!r} is not a pair of figures in this game")
+        if state.field is not None:
+            problems += [
+                f"field.positions: {n!r} is not a figure in this game" for n in state.field.positions if n not in names
+            ]
+        elif state.phase == "deployment":
+            problems.append("phase: deployment needs a map")
         return problems
 
 

@@ -1,7 +1,8 @@
 """The SSG turn (RULES-NOTES.md section 4): movement, melee and shooting phases, one handler per action.
 
-Geometry is an input: players report distances, contacts and line of sight; the handlers check
-them against the tables and roll the dice in the notes' Dice order.
+On a table (``state.field`` is None) players report distances, contacts and line of sight; on the
+bot's map the bot measures them (:mod:`rules.ssg.field`). Either way the handlers check them against
+the tables and roll the dice in the notes' Dice order.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rules.battlefield import set_point
 from rules.core import (
     CasualtyPayload,
     Context,
@@ -20,13 +22,14 @@ from rules.core import (
     VictoryPayload,
     find_figure,
 )
+from rules.ssg import field as on_map
 from rules.ssg.data import D6, SsgFigure, SsgState, SsgTables, Weapon
-from rules.words import blank, inches, number, plural, whole
+from rules.words import blank, inches, measured, number, plural, whole
 
 EPSILON = 1e-9
 LOS_VALUES = ("clear", "partial", "blocked")
 LOS_LABELS = {"clear_los": "clear LOS", "partial_los": "partial LOS", "beyond_short_range": "long range"}
-PHASES = ("movement", "melee", "shooting")
+PHASES = ("deployment", "movement", "melee", "shooting")
 
 
 class Ctx(Context[SsgState, SsgTables]):
@@ -42,6 +45,8 @@ class _Group:
     los: str
     dice: int
     suffix: str
+    #: On the map: what was measured and why ('14.2″, partial: the hedge 2.0″ in front of Big Jim').
+    measured: str = ""
 
 
 # --- looking things up -------------------------------------------------------------------------
@@ -77,6 +82,8 @@ def phase_event(state: SsgState, text: str) -> Event:
 def _require_phase(state: SsgState, phase: str, doing: str) -> None:
     if state.phase == phase:
         return
+    if state.phase == "deployment":
+        raise RuleError(f"{doing} once every figure is on the map: place them with /map place or /map deploy.")
     hint = ": end it with /ssg next" if PHASES.index(phase) > PHASES.index(state.phase) else ""
     raise RuleError(f"{doing} only in the {phase} phase; it is the {state.phase} phase now{hint}.")
 
@@ -95,7 +102,12 @@ def _own_figure(state: SsgState, wanted: Any, doing: str) -> SsgFigure:
 
 def next_phase(ctx: Ctx, params: Mapping[str, Any]) -> None:
     state = ctx.state
+    if state.phase == "deployment":
+        waiting = ", ".join(p.name for p in on_map.waiting_to_place(ctx.t, state))
+        raise RuleError(f"The battle begins once every figure is on the map; still to place: {waiting}.")
     if state.phase == "movement":
+        if state.field is not None:
+            state.contacts = on_map.contacts_now(ctx.t, state)
         ctx.events.append(_start_melee(state))
     elif state.phase == "melee":
         if state.contacts:
@@ -128,6 +140,28 @@ def _end_turn(state: SsgState) -> Event:
     return phase_event(state, f"Turn {state.turn} · {state.active} · movement phase.")
 
 
+# --- deployment on the map ------------------------------------------------------------------------
+
+
+def place(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    ctx.say("place", on_map.place_text(ctx.t, ctx.state, params, ctx.side, ctx.by_gm), figure=params.get("figure"))
+    _begin_when_placed(ctx)
+
+
+def deploy(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    ctx.say("deploy", on_map.deploy_text(ctx.t, ctx.state, params, ctx.side, ctx.by_gm), side=params.get("side"))
+    _begin_when_placed(ctx)
+
+
+def _begin_when_placed(ctx: Ctx) -> None:
+    state = ctx.state
+    if on_map.waiting_to_place(ctx.t, state):
+        return
+    state.phase = "movement"
+    text = f"Every figure is on the map: turn {state.turn} · {state.active} · movement phase."
+    ctx.events.append(phase_event(state, text))
+
+
 # --- movement ----------------------------------------------------------------------------------
 
 
@@ -135,6 +169,12 @@ def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
     state, t = ctx.state, ctx.t
     _require_phase(state, "movement", "Figures move")
     fig = _own_figure(state, params.get("figure"), "move")
+    if state.field is not None:
+        _move_on_map(ctx, fig, params)
+        return
+    for key in ("to", "via", "toward"):
+        if not blank(params.get(key)):
+            raise RuleError(f"This game is played on a table: give {fig.name}'s move as distance, not {key}.")
     for pair in contacts_of(state, fig.name):
         other = pair[1] if pair[0] == fig.name else pair[0]
         raise RuleError(f"{fig.name} is in contact with {other} and may not move until the melee is fought.")
@@ -156,6 +196,38 @@ def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
         within = inches(t.contact_inches)
         text = f"{fig.name} comes within {within} of {enemy.name} and stops: they fight in the melee phase."
         ctx.say("contact", text, figure=fig.name, enemy=enemy.name)
+
+
+def _move_on_map(ctx: Ctx, fig: SsgFigure, params: Mapping[str, Any]) -> None:
+    state, t = ctx.state, ctx.t
+    if not blank(params.get("contact")):
+        raise RuleError("On the map the bot sees who comes within 1″: leave contact empty.")
+    left = t.move_max_inches - fig.moved
+    if left <= EPSILON:
+        raise RuleError(f"{fig.name} has already moved {inches(t.move_max_inches)} this turn.")
+    plan = on_map.plan(t, state, fig, params, left)
+    field = on_map.the_field(state)
+    set_point(field, fig.name, plan.end)
+    fig.moved = round(fig.moved + plan.used, 6)
+    left = max(0.0, t.move_max_inches - fig.moved)
+    slowed = f", using {measured(plan.used)} of movement" if plan.used > plan.travelled + 1e-6 else ""
+    text = f"{fig.name} moves {measured(plan.travelled)} to {plan.end}{slowed} ({measured(left)} left)."
+    data = {
+        "figure": fig.name,
+        "distance": round(plan.travelled, 3),
+        "used": round(plan.used, 3),
+        "moved": fig.moved,
+        "left": left,
+        "to": [plan.end.x, plan.end.y],
+    }
+    ctx.say("move", text, **data)
+    for enemy in on_map.enemies_within(t, state, fig, t.contact_inches):
+        if [fig.name, enemy] in state.contacts or [enemy, fig.name] in state.contacts:
+            continue
+        state.contacts.append([fig.name, enemy])
+        within = inches(t.contact_inches)
+        text = f"{fig.name} comes within {within} of {enemy} and stops: they fight in the melee phase."
+        ctx.say("contact", text, figure=fig.name, enemy=enemy)
 
 
 def _contact_target(state: SsgState, fig: SsgFigure, wanted: Any) -> SsgFigure | None:
@@ -250,12 +322,14 @@ def shoot(ctx: Ctx, params: Mapping[str, Any]) -> None:
     if shooter.shot:
         raise RuleError(f"{shooter.name} has already shot this turn: each figure shoots once per turn.")
     weapon = ctx.t.weapons[shooter.weapon]
-    groups = _volley(state, shooter, weapon, params)
+    groups = _volley(ctx.t, state, shooter, weapon, params)
     shooter.shot = True
     _fire(ctx, shooter, weapon, groups)
 
 
-def _volley(state: SsgState, shooter: SsgFigure, weapon: Weapon, params: Mapping[str, Any]) -> list[_Group]:
+def _volley(
+    t: SsgTables, state: SsgState, shooter: SsgFigure, weapon: Weapon, params: Mapping[str, Any]
+) -> list[_Group]:
     """Every target group declared, checked and given its dice before any die is rolled."""
     if blank(params.get("target")):
         raise RuleError(f"Name the figure {shooter.name} shoots at.")
@@ -267,7 +341,7 @@ def _volley(state: SsgState, shooter: SsgFigure, weapon: Weapon, params: Mapping
         )
     counts = _allocate(shooter, weapon, raw)
     groups = [
-        _group(state, shooter, weapon, suffix, values, count)
+        _group(t, state, shooter, weapon, suffix, values, count)
         for (suffix, values), count in zip(raw, counts, strict=True)
     ]
     targets = [g.target for g in groups]
@@ -312,15 +386,23 @@ def _allocate(shooter: SsgFigure, weapon: Weapon, raw: list[tuple[str, dict[str,
 
 
 def _group(
-    state: SsgState, shooter: SsgFigure, weapon: Weapon, suffix: str, values: Mapping[str, Any], count: int
+    t: SsgTables,
+    state: SsgState,
+    shooter: SsgFigure,
+    weapon: Weapon,
+    suffix: str,
+    values: Mapping[str, Any],
+    count: int,
 ) -> _Group:
     target = figure(state, values["target"])
     if target.side == shooter.side:
         raise RuleError(f"{target.name} is on {shooter.name}'s own side: shoot at an enemy figure.")
     if target.removed:
         raise RuleError(f"{target.name} has already been removed from play.")
+    if state.field is not None:
+        return _measured_group(t, state, shooter, target, weapon, suffix, values, count)
     los = values["los"]
-    los = los.strip().casefold() if isinstance(los, str) else los
+    los = "clear" if los is None else los.strip().casefold() if isinstance(los, str) else los
     if los not in LOS_VALUES:
         raise RuleError(f"Say whether {shooter.name}'s line of sight to {target.name} is clear, partial or blocked.")
     if los == "blocked":
@@ -334,6 +416,32 @@ def _group(
             f"{inches(weapon.long)}, not {inches(distance)}."
         )
     return _Group(target=target.name, range=distance, los=los, dice=count, suffix=suffix)
+
+
+def _measured_group(
+    t: SsgTables,
+    state: SsgState,
+    shooter: SsgFigure,
+    target: SsgFigure,
+    weapon: Weapon,
+    suffix: str,
+    values: Mapping[str, Any],
+    count: int,
+) -> _Group:
+    """A target on the map: range centre to centre (A-SSG-4), sight as A-SSG-6 reads it."""
+    if values["range"] is not None or values["los"] is not None:
+        raise RuleError("On the map the bot measures range and line of sight: leave range and los empty.")
+    distance, seen = on_map.measured(t, state, shooter, target)
+    if distance > weapon.long + EPSILON:
+        raise RuleError(
+            f"{target.name} is out of range: {measured(distance)} away, and {shooter.name}'s {shooter.weapon} "
+            f"reaches {inches(weapon.long)}."
+        )
+    why = seen.describe(target.name)
+    if seen.kind == "blocked":
+        raise RuleError(f"{shooter.name} has no line of sight to {target.name} ({why}), so cannot shoot at it.")
+    text = f"{measured(distance)}, {why}"
+    return _Group(target.name, round(distance, 3), seen.kind, count, suffix, text)
 
 
 def _modifiers(t: SsgTables, weapon: Weapon, group: _Group) -> list[tuple[str, int]]:
@@ -378,6 +486,8 @@ def _one_shot(
     sums = "".join(f" {'−' if v < 0 else '+'} {abs(v)} ({LOS_LABELS[k]})" for k, v in mods)
     calc = f"{natural}{sums} = {score}" if mods else f"{natural}"
     which = f" (die {count} of {total})" if total > 1 else ""
+    if group.measured:
+        which = f" ({group.measured}{'; die ' + str(count) + ' of ' + str(total) if total > 1 else ''})"
     ctx.say(
         "shot",
         f"{shooter.name} fires at {target.name}{which}: {calc}, needs {need}: {result}.",
@@ -387,6 +497,7 @@ def _one_shot(
         of=total,
         range=group.range,
         los=group.los,
+        **({"measured": group.measured} if group.measured else {}),
         natural=natural,
         modifiers=[{"reason": LOS_LABELS[k], "value": v} for k, v in mods],
         modifier=modifier,
@@ -409,4 +520,11 @@ def _with_unrolled(victory: Event, unrolled: int) -> Event:
     return Event(victory.kind, text, {**victory.data, "unrolled": unrolled})
 
 
-HANDLERS: dict[str, Handler[Ctx]] = {"move": move, "melee": melee, "shoot": shoot, "next": next_phase}
+HANDLERS: dict[str, Handler[Ctx]] = {
+    "move": move,
+    "melee": melee,
+    "shoot": shoot,
+    "next": next_phase,
+    "place": place,
+    "deploy": deploy,
+}

@@ -197,7 +197,7 @@ def test_a_hedge_near_the_target_hiding_some_lines_gives_partial_sight() -> None
     assert result.kind == "partial"
     assert result.feature == "the hedge"
     assert result.in_front is not None and 0.9 < result.in_front < 1.0
-    assert result.describe("Big Jim").startswith('partial: the hedge 0.9" in front of Big Jim')
+    assert result.describe("Big Jim").startswith("partial: the hedge 0.9″ in front of Big Jim")
 
 
 def test_a_hedge_near_the_shooter_hiding_some_lines_costs_nothing() -> None:

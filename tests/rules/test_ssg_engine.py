@@ -690,7 +690,6 @@ def test_shot_text_and_data(engine: SsgEngine) -> None:
         ({"shooter": "Garcia", "range": 13.0}, "Garcia's smg reaches 12″"),
         ({"los": "blocked"}, "Rossi has no line of sight to Big Jim, so cannot shoot at it."),
         ({"los": "foggy"}, "clear, partial or blocked"),
-        ({"los": None}, "clear, partial or blocked"),
         ({"range": 0.0}, "as more than 0″"),
         ({"range": -3.0}, "as more than 0″"),
         ({"range": None}, "in inches"),

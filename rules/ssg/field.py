@@ -1,0 +1,184 @@
+"""SSG on the bot's map (``state.field``): figures placed before the first turn, moves along paths
+the bot measures (SSG's 1" stop included), contact and range centre to centre (A-SSG-4) and sight
+as A-SSG-6 reads it. Table play (no field) never comes here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.battlefield import (
+    Band,
+    FieldState,
+    FieldView,
+    Focus,
+    MovePlan,
+    Token,
+    line_of_sight,
+    parse_path,
+    parse_point,
+    plan_move,
+    point_of,
+    toward,
+    where,
+)
+from rules.battlefield.deployment import Piece, deploy_pieces, place_piece, unplaced
+from rules.core import RuleError
+from rules.geometry import Base, Point, Sight, centre_distance
+from rules.ssg.data import SsgFigure, SsgState, SsgTables
+from rules.words import blank, find_figure, number
+
+EPSILON = 1e-9
+
+
+def pieces(t: SsgTables, state: SsgState) -> list[Piece]:
+    return [Piece(f.name, f.side, t.base_radius) for f in state.figures if not f.removed]
+
+
+def radii(t: SsgTables, state: SsgState) -> dict[str, float]:
+    return {f.name: t.base_radius for f in state.figures if not f.removed}
+
+
+def the_field(state: SsgState) -> FieldState:
+    assert state.field is not None
+    return state.field
+
+
+# --- deployment --------------------------------------------------------------------------------
+
+
+def place_text(t: SsgTables, state: SsgState, params: Mapping[str, Any], side: str | None, by_gm: bool) -> str:
+    _require_deployment(state)
+    return place_piece(the_field(state), t.terrain, pieces(t, state), params, side, by_gm)
+
+
+def deploy_text(t: SsgTables, state: SsgState, params: Mapping[str, Any], side: str | None, by_gm: bool) -> str:
+    _require_deployment(state)
+    return deploy_pieces(the_field(state), t.terrain, pieces(t, state), state.sides, params, side, by_gm)
+
+
+def _require_deployment(state: SsgState) -> None:
+    if state.field is None:
+        raise RuleError("This game is played on a table: there is no map to place figures on.")
+    if state.phase != "deployment":
+        raise RuleError("The figures are already on the map: deployment is over.")
+
+
+def waiting_to_place(t: SsgTables, state: SsgState) -> list[Piece]:
+    return unplaced(the_field(state), pieces(t, state))
+
+
+# --- movement ----------------------------------------------------------------------------------
+
+
+def plan(t: SsgTables, state: SsgState, fig: SsgFigure, params: Mapping[str, Any], left: float) -> MovePlan:
+    """The move ``params`` ask for (``to``, ``via``, or ``toward`` with ``distance``), measured."""
+    field = the_field(state)
+    start = where(field, fig.name)
+    near = enemies_within(t, state, fig, t.contact_inches)
+    if near:
+        raise RuleError(
+            f"{fig.name} is within {t.contact_inches:g}″ of {near[0]} and may not move until the melee is fought."
+        )
+    waypoints = _waypoints(state, fig, start, params, left)
+    enemies = {
+        f.name: p
+        for f in state.figures
+        if f.side != fig.side and not f.removed and (p := point_of(field, f.name)) is not None
+    }
+    return plan_move(
+        field, t.terrain, fig.name, waypoints, left, radii(t, state), stop_near=enemies, stop_within=t.contact_inches
+    )
+
+
+def _waypoints(state: SsgState, fig: SsgFigure, start: Point, params: Mapping[str, Any], left: float) -> list[Point]:
+    to, via, aim = params.get("to"), params.get("via"), params.get("toward")
+    given = [name for name, value in (("to", to), ("via", via), ("toward", aim)) if not blank(value)]
+    if not given:
+        raise RuleError(
+            f"Say where {fig.name} goes: to:x,y, via:x,y x,y, or toward: a figure or a point with distance."
+        )
+    if not blank(aim) and len(given) > 1:
+        raise RuleError("Give toward: on its own (with distance), or to: and via:, not both.")
+    if not blank(aim):
+        goal = _aim_point(state, fig, str(aim))
+        distance = (
+            left if params.get("distance") is None else number(params.get("distance"), "Give distance in inches.")
+        )
+        if distance <= 0:
+            raise RuleError(f"Give {fig.name}'s move as more than 0″.")
+        return [toward(the_field(state), start, goal, distance)]
+    path = parse_path(via, "via") if not blank(via) else []
+    if not blank(to):
+        path.append(parse_point(to, f"where {fig.name} goes"))
+    return path
+
+
+def _aim_point(state: SsgState, fig: SsgFigure, aim: str) -> Point:
+    text = aim.strip()
+    if text[:1].isdigit() or text[:1] in "+-.":
+        return parse_point(text, "toward")
+    name = find_figure([f.name for f in state.figures], text)
+    if name == fig.name:
+        raise RuleError(f"{fig.name} cannot move toward itself.")
+    return where(the_field(state), name)
+
+
+def enemies_within(t: SsgTables, state: SsgState, fig: SsgFigure, inches: float) -> list[str]:
+    """Enemy figures within ``inches`` of ``fig``, centre to centre (A-SSG-4), nearest first."""
+    field = the_field(state)
+    here = point_of(field, fig.name)
+    if here is None:
+        return []
+    found = []
+    for other in state.figures:
+        if other.side == fig.side or other.removed or (there := point_of(field, other.name)) is None:
+            continue
+        gap = centre_distance(here, there)
+        if gap <= inches + EPSILON:
+            found.append((gap, other.name))
+    return [name for _, name in sorted(found)]
+
+
+def contacts_now(t: SsgTables, state: SsgState) -> list[list[str]]:
+    """Every pair of opposing figures within contact distance, the active side's figure first."""
+    pairs: list[list[str]] = []
+    for fig in state.figures:
+        if fig.side == state.active and not fig.removed:
+            pairs.extend([fig.name, enemy] for enemy in enemies_within(t, state, fig, t.contact_inches))
+    return pairs
+
+
+# --- shooting ----------------------------------------------------------------------------------
+
+
+def measured(t: SsgTables, state: SsgState, shooter: SsgFigure, target: SsgFigure) -> tuple[float, Sight]:
+    """Range (centre to centre) and sight from ``shooter`` to ``target``."""
+    field = the_field(state)
+    a, b = where(field, shooter.name), where(field, target.name)
+    seen = line_of_sight(field, t.terrain, Base(a, t.base_radius), Base(b, t.base_radius))
+    return centre_distance(a, b), seen
+
+
+# --- the picture -------------------------------------------------------------------------------
+
+
+def view(t: SsgTables, state: SsgState, focus: str | None) -> FieldView:
+    field = the_field(state)
+    tokens = []
+    for fig in state.figures:
+        xy = field.positions.get(fig.name)
+        if xy is None or fig.removed:
+            continue
+        marks = ("shot",) if fig.shot else ()
+        tokens.append(Token(fig.name, fig.side, xy[0], xy[1], t.base_radius, marks=marks))
+    focused = None
+    if focus:
+        name = find_figure([f.name for f in state.figures], focus)
+        fig = next(f for f in state.figures if f.name == name)
+        weapon = t.weapons[fig.weapon]
+        left = max(0.0, t.move_max_inches - fig.moved) if fig.side == state.active else t.move_max_inches
+        bands = (Band("short", weapon.short), Band("long", weapon.long))
+        focused = Focus(fig.name, left, bands)
+    title = f"{field.map.name} · turn {state.turn} · {state.active} · {state.phase}"
+    return FieldView(field, tuple(state.sides), tuple(tokens), focused, title)
