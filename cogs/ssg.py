@@ -26,18 +26,34 @@ class SsgCog(
     @app_commands.command(name="move", description='Movement phase: move a figure (up to 4" in all this turn)')
     @app_commands.describe(
         figure="Your figure",
-        distance="Inches moved now",
-        contact='The enemy it came within 1" of (it must stop)',
+        to='Map: where it goes, x,y in inches from the lower-left corner ("14,22")',
+        toward="Map: a figure (or x,y) to move straight at, with distance (default: as far as it may)",
+        via='Map: waypoints on the way, "10,12 14,18" (the last is the end unless to: is given)',
+        distance="Inches moved now (table play; on the map with toward:)",
+        contact='Table play: the enemy it came within 1" of (it must stop)',
     )
-    @app_commands.autocomplete(figure=figure_autocomplete, contact=figure_autocomplete)
+    @app_commands.autocomplete(figure=figure_autocomplete, toward=figure_autocomplete, contact=figure_autocomplete)
     async def move(
         self,
         interaction: discord.Interaction,
         figure: app_commands.Range[str, 1, 64],
-        distance: Inches,
+        to: app_commands.Range[str, 1, 40] | None = None,
+        toward: app_commands.Range[str, 1, 64] | None = None,
+        via: app_commands.Range[str, 1, 200] | None = None,
+        distance: Inches | None = None,
         contact: app_commands.Range[str, 1, 64] | None = None,
     ) -> None:
-        await self.act(interaction, "ssg", "move", figure=figure, distance=distance, contact=contact)
+        await self.act(
+            interaction,
+            "ssg",
+            "move",
+            figure=figure,
+            to=to,
+            toward=toward,
+            via=via,
+            distance=distance,
+            contact=contact,
+        )
 
     @app_commands.command(name="melee", description="Melee phase: fight one duel between figures in contact")
     @app_commands.describe(fighter="Your figure (default: the first pair in contact)", opponent="The enemy it fights")
@@ -56,8 +72,8 @@ class SsgCog(
     @app_commands.describe(
         shooter="Your figure",
         target="The enemy it fires at",
-        range="Inches to the target",
-        los="Line of sight to the target",
+        range="Table play: inches to the target (the bot measures it on the map)",
+        los="Table play: line of sight, default clear (the bot works it out on the map)",
         dice="Dice at this target (default: the whole rate of fire)",
         target2="A second target (SMG)",
         range2="Inches to the second target",
@@ -78,8 +94,8 @@ class SsgCog(
         interaction: discord.Interaction,
         shooter: app_commands.Range[str, 1, 64],
         target: app_commands.Range[str, 1, 64],
-        range: Inches,
-        los: LOS = "clear",
+        range: Inches | None = None,
+        los: LOS | None = None,
         dice: Dice | None = None,
         target2: app_commands.Range[str, 1, 64] | None = None,
         range2: Inches | None = None,

@@ -27,7 +27,7 @@ async def test_odds_of_a_shot_are_exact_and_private(bot, app, forced) -> None:
         ("roll dice:1d6", "a ruleset's action"),
         ("ssg shoot shooter:Rossi target:Bo range:99 los:clear", "out of range"),
         ("ssg fly figure:Rossi", "no command /ssg fly"),
-        ("ssg shoot shooter:Rossi", "needs target, range"),
+        ("ssg shoot shooter:Rossi", "needs target"),
     ],
 )
 async def test_odds_refuses_what_is_not_a_legal_action_now(bot, app, forced, line: str, message: str) -> None:
