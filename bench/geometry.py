@@ -1,0 +1,98 @@
+"""The map's measuring, timed: range and sight between two figures, a move's plan, and a whole
+SSG shot and move through the engine, on a 36-inch map of thirty features.
+
+Run with ``python -m bench.geometry``; it prints median and 95th-percentile times (the issue's
+target: a range and sight check under 1 ms). Nothing here is asserted."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rules.battlefield import FieldState, line_of_sight, plan_move
+from rules.core import Action, FigureSpec
+from rules.geometry import Base, Point, centre_distance
+from rules.ssg.engine import SsgState, make_engine
+
+ROUNDS = 400
+
+
+class Sixes:
+    """Every die a 6, but the roll-off's second (a tie would be rolled again for ever)."""
+
+    def roll(self, sides: int, reason: str) -> int:
+        return 1 if reason == "Roll-off: blue" else 6
+
+    def draw(self, cards: Any, reason: str) -> str:
+        raise AssertionError(reason)
+
+
+def thirty_features() -> dict[str, Any]:
+    features: list[dict[str, Any]] = []
+    for i in range(15):
+        x, y = 2 + 6 * (i % 5), 6 + 8 * (i // 5)
+        features.append({"kind": "wood", "area": [[x, y], [x + 3, y], [x + 3, y + 2.5], [x, y + 2.5]]})
+        features.append({"kind": "hedge", "line": [[x + 3.5, y - 1.5], [x + 5.5, y - 1]]})
+    return {
+        "name": "Bench",
+        "table": {"width": 36, "height": 36},
+        "features": features,
+        "zones": {"red": [[0, 0], [36, 0], [36, 4], [0, 4]], "blue": [[0, 32], [36, 32], [36, 36], [0, 36]]},
+    }
+
+
+def timed(what: Callable[[], object]) -> tuple[float, float]:
+    what()
+    times = []
+    for _ in range(ROUNDS):
+        started = time.perf_counter()
+        what()
+        times.append(time.perf_counter() - started)
+    times.sort()
+    return statistics.median(times) * 1000, times[int(len(times) * 0.95)] * 1000
+
+
+def shooting_state() -> SsgState:
+    engine = make_engine()
+    names = [("red", f"R{i}") for i in range(6)] + [("blue", f"B{i}") for i in range(6)]
+    specs = [FigureSpec(name, side, "rifle") for side, name in names]
+    state = engine.start_on_map(specs, Sixes(), engine.read_map(thirty_features())).state
+    for side in ("red", "blue"):
+        state = engine.act(state, Action("deploy", side), Sixes()).state
+    data = engine.dump_state(state)
+    data["field"]["positions"]["R0"] = [17.0, 10.0]
+    data["field"]["positions"]["B0"] = [17.0, 30.0]
+    data["phase"] = "shooting"
+    return engine.load_state(data)
+
+
+def main() -> None:
+    engine = make_engine()
+    terrain = engine.terrain()
+    field = FieldState(engine.read_map(thirty_features()), positions={"A": [1.0, 1.0]})
+    shooter, target = Base(Point(1, 1), 0.5), Base(Point(33, 31), 0.5)
+    rows = [
+        (
+            "range and sight, corner to corner",
+            timed(lambda: (centre_distance(shooter, target), line_of_sight(field, terrain, shooter, target))),
+        ),
+        (
+            "a move's plan, three waypoints",
+            timed(lambda: plan_move(field, terrain, "A", [Point(2, 2), Point(3, 2), Point(4, 3)], 6, {"A": 0.5})),
+        ),
+    ]
+    state = shooting_state()
+    shot = Action("shoot", state.active, {"shooter": "R0", "target": "B0"})
+    rows.append(("an SSG shot through the engine", timed(lambda: engine.act(state, shot, Sixes()))))
+    moving = engine.load_state({**engine.dump_state(state), "phase": "movement"})
+    move = Action("move", moving.active, {"figure": "R0", "to": "18,12"})
+    rows.append(("an SSG move through the engine", timed(lambda: engine.act(moving, move, Sixes()))))
+    print(f"{'30 features on a 36-inch table':40} {'median':>9} {'p95':>9}")
+    for label, (median, p95) in rows:
+        print(f"{label:40} {median:8.3f}ms {p95:8.3f}ms")
+
+
+if __name__ == "__main__":
+    main()
