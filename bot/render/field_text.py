@@ -1,0 +1,78 @@
+"""The battlefield as text, for the terminal: where every figure stands, and the centre distance
+and sight between the figures that matter (each figure's nearest enemies, nearest pairs first)."""
+
+from __future__ import annotations
+
+import math
+
+from rules.battlefield import FieldView, Terrain, Token, line_of_sight
+from rules.geometry import Base, Point
+from rules.words import measured
+
+
+def field_text(view: FieldView, terrain: Terrain, pairs: int = 12) -> str:
+    """A compact table: the map, each figure's position (x,y in inches from the lower-left corner),
+    facing and marks, then up to ``pairs`` pairs of enemies, nearest first, with the distance
+    between their centres and what each sees of the other."""
+    field = view.field
+    lines = [f"{view.title or field.map.name} ({field.map.width:g} x {field.map.height:g} inch table)"]
+    if not view.tokens:
+        return "\n".join([*lines, "No figure is on the map yet.", *view.notes])
+    width = max(len(t.name) for t in view.tokens)
+    side_width = max(len(t.side) for t in view.tokens)
+    lines.append("Figures (x,y in inches from the lower-left corner):")
+    for t in sorted(view.tokens, key=lambda t: (_side_order(view, t.side), t.name.casefold())):
+        extra = []
+        if t.facing is not None:
+            extra.append(f"facing {t.facing:g}°")
+        extra.extend(t.marks)
+        lines.append(f"  {t.side:<{side_width}}  {t.name:<{width}}  {t.x:5.1f},{t.y:5.1f}  {', '.join(extra)}".rstrip())
+    if view.focus is not None:
+        bands = ", ".join(f"{b.label} {measured(b.inches)}" for b in view.focus.bands)
+        lines.append(
+            f"{view.focus.name}: {measured(view.focus.move_left)} of movement left" + (f"; {bands}" if bands else "")
+        )
+    chosen = nearest_pairs(view, pairs)
+    if chosen:
+        lines.append("Nearest enemies (centre to centre; what each sees of the other):")
+        for a, b in chosen:
+            there = line_of_sight(field, terrain, _base(a), _base(b)).describe(b.name)
+            back = line_of_sight(field, terrain, _base(b), _base(a)).describe(a.name)
+            gap = math.hypot(a.x - b.x, a.y - b.y)
+            lines.append(f"  {a.name:<{width}} - {b.name:<{width}}  {measured(gap):>6}  {there} | back: {back}")
+    lines.extend(view.notes)
+    return "\n".join(lines)
+
+
+def nearest_pairs(view: FieldView, limit: int) -> list[tuple[Token, Token]]:
+    """Pairs of enemies still in the fight that matter: each figure with its nearest enemy (and
+    the focus with every enemy), nearest first, at most ``limit``; each pair once, the focus (or
+    the first side) first."""
+    standing = [t for t in view.tokens if "out" not in t.marks]
+    focus = view.focus.name if view.focus else None
+    wanted: dict[tuple[str, str], tuple[Token, Token]] = {}
+    for t in standing:
+        enemies = sorted((e for e in standing if e.side != t.side), key=lambda e: _gap(t, e))
+        for e in enemies if t.name == focus else enemies[:1]:
+            a, b = (t, e) if _first(view, t, e, focus) else (e, t)
+            wanted.setdefault((a.name, b.name), (a, b))
+    ordered = sorted(wanted.values(), key=lambda p: (focus not in (p[0].name, p[1].name), _gap(*p)))
+    return ordered[: max(0, limit)]
+
+
+def _first(view: FieldView, a: Token, b: Token, focus: str | None) -> bool:
+    if focus in (a.name, b.name):
+        return a.name == focus
+    return _side_order(view, a.side) <= _side_order(view, b.side)
+
+
+def _side_order(view: FieldView, side: str) -> int:
+    return view.sides.index(side) if side in view.sides else len(view.sides)
+
+
+def _gap(a: Token, b: Token) -> float:
+    return math.hypot(a.x - b.x, a.y - b.y)
+
+
+def _base(token: Token) -> Base:
+    return Base(Point(token.x, token.y), token.radius)
