@@ -554,6 +554,10 @@ def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def _inches(value: float) -> str:
+    return f'{round(value, 1):g}"'
+
+
 def _grown(b: Box, by: float) -> Box:
     return b[0] - by, b[1] - by, b[2] + by, b[3] + by
 
@@ -796,7 +800,7 @@ class _Painter:
             taken.append((x - r, y - r, x + r, y + r))
         for band in self.view.focus.bands:
             radius = band.inches * self.to_px.scale
-            text = _plain(f'{band.label} {band.inches:g}"')
+            text = _plain(f"{band.label} {_inches(band.inches)}")
             w, h = font.getlength(text) + 8, 22
             for angle in range(90, 90 + 360, 15):
                 x = centre[0] + radius * math.cos(math.radians(angle))
@@ -804,7 +808,7 @@ class _Painter:
                 spot = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
                 if spot[0] < 0 or spot[1] < 0 or spot[2] > width or spot[3] > height:
                     continue
-                if any(_overlaps(spot, other) for other in taken):
+                if any(_overlaps(_grown(spot, 4), other) for other in taken):
                     continue
                 d.text((x, y), text, fill=BAND, font=font, anchor="mm", stroke_width=3, stroke_fill=WHITE)
                 taken.append(spot)
@@ -994,7 +998,7 @@ def _legend_items(painter: _Painter, kinds: list[str]) -> list[tuple[str, str]]:
     if "out" in marks:
         items.append(("out", "out of the fight"))
     if painter.focus is not None and view.focus is not None:
-        items.append(("reach", _plain(f'{view.focus.name} may move {view.focus.move_left:g}"')))
+        items.append(("reach", _plain(f"{view.focus.name} may move {_inches(view.focus.move_left)}")))
         if view.focus.bands:
             items.append(("band", "range bands"))
         items.append(("partly", "partly seen"))
