@@ -43,7 +43,7 @@ def busy_map() -> MapData:
             points = [[x, y], [x + 4, y], [x + 4, y + 3.5], [x, y + 3.5]]
             openings = [Opening("door", [x + 2, y]), Opening("window", [x + 4, y + 1.75])]
         features.append(MapFeature(kind, points, name=f"{kind} {n + 1}", openings=openings))
-    for n, (x, y) in enumerate([*cells[17:], (10, 15), (22, 15)]):
+    for n, (x, y) in enumerate([*cells[17:], (10, 15), (22, 15), (1, 31.2), (13, 31.2), (25, 31.2)]):
         kind = lines[n % len(lines)]
         features.append(MapFeature(kind, [[x, y - 0.5], [x + 4, y - 0.5], [x + 4, y + 2]], "line", 0.5))
     zones = {"red": [[0, 0], [36, 0], [36, 5], [0, 5]], "blue": [[0, 31], [36, 31], [36, 36], [0, 36]]}
