@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from rules.battlefield import TerrainKind, terrain_problems
+
 Result = Literal["no_effect", "knocked_about", "light", "serious", "killed"]
 Health = Literal["full", "light", "serious", "killed", "collapsed"]
 STATS = ("speed", "bravery", "shoot", "fight")
@@ -125,6 +127,12 @@ class MedievalTables:
     self_healing: bool
     healer_may_have_shot_or_fought: bool
     plunder_from: list[Health]
+    #: The bot's map: a base's radius per ground scale, how near a covering feature must be in
+    #: front of the target, how near a thrown weapon must lie to be picked up, the terrain.
+    base_radius: dict[str, float]
+    cover_within_inches: float
+    pickup_within_inches: float
+    terrain: dict[str, TerrainKind]
 
 
 _JOINER = re.compile(r"[+/]")
@@ -198,7 +206,20 @@ def table_problems(t: MedievalTables) -> list[str]:
     for health in t.plunder_from:
         if health in LIVING:
             problems.append(f"plunder_from: {health!r} figures are still fighting and cannot be plundered")
-    return problems
+    return problems + _map_problems(t)
+
+
+def _map_problems(t: MedievalTables) -> list[str]:
+    problems = [f"base_radius: {scale} is missing" for scale in t.ground_scales if scale not in t.base_radius]
+    for scale, radius in t.base_radius.items():
+        if scale not in t.ground_scales:
+            problems.append(f"base_radius.{scale}: not one of the ground_scales")
+        elif not 0.1 <= radius <= 3:
+            problems.append(f"base_radius.{scale}: must be between 0.1 and 3 inches, got {radius:g}")
+    for key in ("cover_within_inches", "pickup_within_inches"):
+        if not 0 <= getattr(t, key) <= 12:
+            problems.append(f"{key}: must be between 0 and 12 inches, got {getattr(t, key):g}")
+    return problems + terrain_problems(t.terrain)
 
 
 def _name_problems(where: str, names: list[str]) -> list[str]:
