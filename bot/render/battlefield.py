@@ -763,14 +763,13 @@ class _Painter:
         spacing = max(1.0, max(self.to_px.width, self.to_px.height) / 48)
         _, _, sight = sight_grid(self.view, self.terrain, viewer, spacing)
         size = self.to_px.size
-        if (sight == BLOCKED).any():
-            mask = Image.fromarray(np.where(sight == BLOCKED, UNSEEN_ALPHA, 0).astype(np.uint8), "L")
-            image.paste(UNSEEN, (0, 0), mask.resize(size, Image.Resampling.BILINEAR))
+        shade = np.select([sight == BLOCKED, sight == PARTIAL], [UNSEEN_ALPHA, PARTLY_ALPHA], 0).astype(np.uint8)
+        if shade.any():
+            image.paste(UNSEEN, (0, 0), Image.fromarray(shade, "L").resize(size, Image.Resampling.BILINEAR))
         if (sight == PARTIAL).any():
             partly = Image.fromarray(np.where(sight == PARTIAL, 255, 0).astype(np.uint8), "L")
-            partly = partly.resize(size, Image.Resampling.BILINEAR)
-            image.paste(UNSEEN, (0, 0), partly.point(lambda v: v * PARTLY_ALPHA // 255))
-            image.paste(UNSEEN, (0, 0), ImageChops.multiply(partly, _hatching(size)))
+            hatch = ImageChops.multiply(partly.resize(size, Image.Resampling.BILINEAR), _hatching(size))
+            image.paste(UNSEEN, (0, 0), hatch)
 
     def reach(self, d: ImageDraw.ImageDraw) -> None:
         assert self.focus is not None and self.view.focus is not None
