@@ -1,8 +1,10 @@
 """A figure's actions in its activation: activate, move, stand, shoot, fight, break off, heal, pick up;
-and the turn around them: who goes first (the roll-off winner's choice) and ending a turn.
+and the turn around them: placing the figures on the bot's map, who goes first (the roll-off
+winner's choice) and ending a turn.
 
 Every handler checks everything first (no die is rolled for a refused action), then starts the
-figure's activation (its serious-wound Bravery test, A-MED-6), then rolls in the Dice order.
+figure's activation (its serious-wound Bravery test, A-MED-6), then rolls in the Dice order. On the
+bot's map (``state.field``) the handlers measure what a table's players report (:mod:`onmap`).
 """
 
 from __future__ import annotations
@@ -11,12 +13,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rules.battlefield import MovePlan, set_point, where
+from rules.battlefield.deployment import deploy_pieces, place_piece
 from rules.core import Context, DiceSource, Event, Handler, PhasePayload, RuleError, short
-from rules.medieval.combat import bravery_test, casualty, wound
+from rules.medieval import onmap
+from rules.medieval.combat import bravery_test, casualty, roll_off, wound
 from rules.medieval.data import MedievalTables, Weapon, fold
 from rules.medieval.kit import match_name
 from rules.medieval.state import (
     HEALTH_LABELS,
+    ORDER_ACTION,
     GroundItem,
     MedFigure,
     MedState,
@@ -30,13 +36,14 @@ from rules.medieval.state import (
     other_side,
     sign,
 )
-from rules.words import blank, choice, inches, number, same_name
+from rules.words import blank, choice, inches, joined, measured, number, same_name
 
 EPSILON = 1e-9
 SIDES_OF = ("none", "mine", "theirs")
 COVER = ("none", "soft", "hard")
-#: The action that answers the roll-off winner's choice (A-MED-12).
-ORDER_ACTION = "order"
+#: A move's options that need the bot's map.
+MAP_MOVE = ("to", "toward", "via")
+__all__ = ["HANDLERS", "ORDER_ACTION", "Ctx"]
 
 
 class Ctx(Context[MedState, MedievalTables]):
@@ -53,13 +60,65 @@ class Shot:
     range: float
     cover: str
     shots: int
+    #: On the bot's map: what was measured and why ("9.4″ base to base, soft cover: ...").
+    measured: str = ""
+    #: On the bot's map: where a thrown weapon falls (where the target stands).
+    at: list[float] | None = None
 
 
 def _option(value: Any, allowed: tuple[str, ...], message: str) -> str:
     return allowed[0] if blank(value) else choice(value, allowed, message, key=fold)
 
 
-# --- whose figure, and its activation
+# --- placing the figures on the bot's map
+
+
+def _deploying(state: MedState) -> None:
+    if state.field is None:
+        raise RuleError("This battle is played on a table: there is no map to place figures on.")
+    if state.phase != "deployment":
+        raise RuleError("Every figure is on the map and the battle has begun: move them with /medieval move.")
+
+
+def place(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    """``/map place figure: at:``: one figure in its side's zone (a side its own, the game master any)."""
+    state = ctx.state
+    _deploying(state)
+    assert state.field is not None
+    before = set(state.field.positions)
+    text = place_piece(state.field, ctx.t.terrain, onmap.pieces(ctx.t, state), params, ctx.side, ctx.by_gm)
+    name = next(n for n in state.field.positions if n not in before)
+    ctx.say("placed", text, figure=name, at=list(state.field.positions[name]))
+    _deployed(ctx)
+
+
+def deploy(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    """``/map deploy [side:]``: a side's unplaced figures set out in its zone (default: the acting side)."""
+    state = ctx.state
+    _deploying(state)
+    assert state.field is not None
+    before = set(state.field.positions)
+    pieces = onmap.pieces(ctx.t, state)
+    text = deploy_pieces(state.field, ctx.t.terrain, pieces, state.sides, params, ctx.side, ctx.by_gm)
+    ctx.say("deployed", text, figures=[n for n in state.field.positions if n not in before])
+    _deployed(ctx)
+
+
+def _deployed(ctx: Ctx) -> None:
+    """Once every figure is on the map: hand-to-hand where bases touch, then the roll-off (A-MED-20)."""
+    state = ctx.state
+    waiting = onmap.unplaced(state)
+    if waiting:
+        return
+    onmap.sync_contacts(ctx.t, state)
+    touching = "; ".join(f"{a} and {b} touch: in hand-to-hand" for a, b in state.contacts)
+    text = (
+        "Every figure is on the map."
+        + (f" {touching}." if touching else "")
+        + " The roll-off decides who chooses to go first."
+    )
+    ctx.say("deployment-done", text)
+    ctx.events.extend(roll_off(ctx.t, state, ctx.dice))
 
 
 # --- whose figure, and its activation
@@ -67,6 +126,11 @@ def _option(value: Any, allowed: tuple[str, ...], message: str) -> str:
 
 def _own(state: MedState, wanted: Any) -> MedFigure:
     """A figure of the side whose turn it is, able to act now."""
+    if state.phase == "deployment":
+        raise RuleError(
+            f"The battle begins once every figure is on the map: still to place {joined(onmap.unplaced(state))} "
+            "(/map place or /map deploy)."
+        )
     fig = figure(state, wanted)
     if fig.side != state.active:
         raise RuleError(f"{fig.name} is {fig.side}'s figure: only {state.active}'s figures act this turn.")
@@ -149,6 +213,10 @@ def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
     held = enemies_in_contact(state, fig)
     if held:
         raise RuleError(f"{fig.name} is in hand-to-hand with {', '.join(held)}: to move away, try /medieval breakoff.")
+    if state.field is not None:
+        _move_on_map(ctx, fig, params)
+        return
+    _table_only(fig, params)
     engage = None if blank(params.get("engage")) else _enemy(state, fig, params.get("engage"), "engage")
     distance = _check_distance(t, fig, params.get("distance"), zero_ok=engage is not None)
     if not _begin(t, state, fig, dice, events):
@@ -160,6 +228,60 @@ def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
         state.contacts.append([fig.name, engage.name])
         text = f"{fig.name} engages {engage.name} in hand-to-hand: fight with /medieval fight."
         events.append(Event("contact", text, {"figure": fig.name, "enemy": engage.name}))
+
+
+def _table_only(fig: MedFigure, params: Mapping[str, Any]) -> None:
+    given = [key for key in MAP_MOVE if not blank(params.get(key))]
+    if given:
+        raise RuleError(
+            f"This battle is played on a table: give {fig.name}'s move as distance: in inches "
+            f"({given[0]}: needs the bot's map)."
+        )
+
+
+def _route(ctx: Ctx, fig: MedFigure, params: Mapping[str, Any]) -> MovePlan:
+    """The checked path of ``fig``'s move on the map, within the movement it has left."""
+    if fig.stuck:
+        raise RuleError(f"{fig.name} lost its break-off and may move no further this turn.")
+    left = _left(ctx.t, fig)
+    if left <= EPSILON:
+        raise RuleError(f"{fig.name} has used all its {inches(effective(ctx.t, fig)['speed'])} of movement this turn.")
+    return onmap.route(ctx.t, ctx.state, fig, params, left)
+
+
+def _move_on_map(ctx: Ctx, fig: MedFigure, params: Mapping[str, Any]) -> None:
+    if not blank(params.get("engage")):
+        raise RuleError(
+            f"On the map, hand-to-hand comes from where the bases stand: move {fig.name} "
+            "toward:NAME to charge into contact (leave engage empty)."
+        )
+    plan = _route(ctx, fig, params)
+    if not _begin(ctx.t, ctx.state, fig, ctx.dice, ctx.events):
+        return
+    _go(ctx, fig, plan)
+
+
+def _go(ctx: Ctx, fig: MedFigure, plan: MovePlan, verb: str = "moves") -> None:
+    """``fig`` moves along ``plan``; every enemy its base then touches is in hand-to-hand with it."""
+    state, t = ctx.state, ctx.t
+    assert state.field is not None
+    set_point(state.field, fig.name, plan.end)
+    fig.moved = round(fig.moved + plan.used, 6)
+    left = _left(t, fig)
+    data = {
+        "figure": fig.name,
+        "distance": round(plan.travelled, 4),
+        "used": round(plan.used, 4),
+        "moved": fig.moved,
+        "left": left,
+        "to": list(state.field.positions[fig.name]),
+        "path": [[round(p.x, 4), round(p.y, 4)] for p in plan.path],
+    }
+    ctx.say("move", onmap.moved_text(fig, plan, left, verb), **data)
+    added, _ = onmap.sync_contacts(t, state, fig.name)
+    for a, b in added:
+        text = f"{a}'s base touches {b}'s: they are in hand-to-hand (fight with /medieval fight)."
+        ctx.say("contact", text, figure=a, enemy=b)
 
 
 def stand(ctx: Ctx, params: Mapping[str, Any]) -> None:
@@ -244,15 +366,31 @@ def _check_shot(t: MedievalTables, state: MedState, params: Mapping[str, Any]) -
         may_throw = t.shooter_in_contact_may_throw_at_opponent
         allowed = " (it may throw a weapon at the enemy it fights)" if may_throw else ""
         raise RuleError(f"{fig.name} is in hand-to-hand with {', '.join(held)} and may not shoot{allowed}.")
-    distance = number(params.get("range"), f"Give the range from {fig.name} to {target.name} in inches.")
-    if distance < 0:
-        raise RuleError(f"Give the range from {fig.name} to {target.name} as 0″ or more.")
-    if distance > weapon.range + EPSILON:
-        raise RuleError(
-            f"{target.name} is out of range: {fig.name}'s {name} reaches {inches(weapon.range)}, "
-            f"not {inches(distance)}."
-        )
-    cover = _option(params.get("cover"), COVER, "Give the target's cover as none, soft or hard.")
+    said, at = "", None
+    cover: str
+    if state.field is not None:
+        for key in ("range", "cover"):
+            if not blank(params.get(key)):
+                raise RuleError(f"On the map the bot measures the {key}: leave {key} empty.")
+        distance = onmap.shot_range(t, state, fig, target)
+        if distance > weapon.range + EPSILON:
+            raise RuleError(
+                f"{target.name} is out of range: {measured(distance)} base to base, and {fig.name}'s {name} "
+                f"reaches {inches(weapon.range)}."
+            )
+        seen = onmap.sight_and_cover(t, state, fig, target, distance)
+        cover, said = seen.cover, seen.text
+        at = list(state.field.positions[target.name])
+    else:
+        distance = number(params.get("range"), f"Give the range from {fig.name} to {target.name} in inches.")
+        if distance < 0:
+            raise RuleError(f"Give the range from {fig.name} to {target.name} as 0″ or more.")
+        if distance > weapon.range + EPSILON:
+            raise RuleError(
+                f"{target.name} is out of range: {fig.name}'s {name} reaches {inches(weapon.range)}, "
+                f"not {inches(distance)}."
+            )
+        cover = _option(params.get("cover"), COVER, "Give the target's cover as none, soft or hard.")
     shots = left
     if not blank(params.get("shots")):
         shots = int(number(params.get("shots"), "Give the number of shots as a whole number."))
@@ -261,7 +399,7 @@ def _check_shot(t: MedievalTables, state: MedState, params: Mapping[str, Any]) -
                 f"{fig.name} has {left} shot{'s' if left > 1 else ''} left with its {name}: "
                 f"give shots from 1 to {left}."
             )
-    return Shot(fig.name, target.name, name, distance, cover, shots)
+    return Shot(fig.name, target.name, name, distance, cover, shots, said, at)
 
 
 def _shot_modifiers(
@@ -303,18 +441,21 @@ def _one_shot(
     mods = _shot_modifiers(t, state, fig, target, shot, weapon)
     skill = effective(t, fig)["shoot"]
     modifier = sum(v for _, v in mods)
-    which = f" (shot {shot_no} of {shot.shots})" if shot.shots > 1 else ""
+    which = f"shot {shot_no} of {shot.shots}" if shot.shots > 1 else ""
     verb = (
         f"throws a {shot.weapon} at {target.name}" if weapon.thrown else f"shoots at {target.name} with {shot.weapon}"
     )
     plus = skill + weapon.accuracy + modifier
-    roll = dice.roll(t.die, f"{fig.name}: {shot.weapon} at {target.name}{which}, D6 + {plus} vs {t.hit_on}")
+    roll = dice.roll(
+        t.die, f"{fig.name}: {shot.weapon} at {target.name}{f' ({which})' if which else ''}, D6 + {plus} vs {t.hit_on}"
+    )
     total = roll + skill + weapon.accuracy + modifier
     hit = total >= t.hit_on and not (t.natural_one_misses and roll == 1)
     sums = "".join(f" {sign(v)} ({why})" for why, v in mods)
     calc = f"{roll} + Shoot {skill} + Accuracy {weapon.accuracy}{sums} = {total}"
     result = "hit" if hit else ("a natural 1 always misses" if total >= t.hit_on else "miss")
-    text = f"{fig.name} {verb}{which}: {calc}, needs {t.hit_on}: {result}."
+    said = "; ".join(part for part in (which, shot.measured) if part)
+    text = f"{fig.name} {verb}{f' ({said})' if said else ''}: {calc}, needs {t.hit_on}: {result}."
     data = {
         "shooter": fig.name,
         "target": target.name,
@@ -332,12 +473,14 @@ def _one_shot(
         "needed": t.hit_on,
         "hit": hit,
     }
+    if shot.measured:
+        data["measured"] = shot.measured
     events.append(Event("shot", text, data))
     fig.shots = (fig.shots if fig.shot_with == shot.weapon else 0) + 1
     fig.shot_with = shot.weapon
     if weapon.thrown:
         fig.weapons.remove(shot.weapon)
-        state.ground.append(GroundItem(shot.weapon, target.name))
+        state.ground.append(GroundItem(shot.weapon, target.name, None if shot.at is None else list(shot.at)))
     if hit:
         wound(t, state, fig, target, shot.weapon, dice, events)
 
@@ -364,7 +507,8 @@ def fight(ctx: Ctx, params: Mapping[str, Any]) -> None:
     fig = _own(state, params.get("figure"))
     held = enemies_in_contact(state, fig)
     if not held:
-        raise RuleError(f"{fig.name} is not in hand-to-hand: engage an enemy with /medieval move engage:NAME.")
+        how = "toward:NAME into base contact" if state.field is not None else "engage:NAME"
+        raise RuleError(f"{fig.name} is not in hand-to-hand: engage an enemy with /medieval move {how}.")
     if fig.fights >= t.fights_per_activation:
         raise RuleError(f"{fig.name} has already fought this turn.")
     if blank(params.get("opponent")):
@@ -377,8 +521,17 @@ def fight(ctx: Ctx, params: Mapping[str, Any]) -> None:
             raise RuleError(f"{fig.name} is not in contact with {enemy.name}.")
     mine = _fight_weapon(t, fig, params.get("weapon"))
     theirs = melee_weapon(t, enemy)
-    height = _option(params.get("height"), SIDES_OF, "Say who has the height advantage: none, mine or theirs.")
-    barricade = _option(params.get("barricade"), SIDES_OF, "Say who defends a barricade: none, mine or theirs.")
+    height: str
+    barricade: str
+    if state.field is not None:
+        for key, what in (("height", "hills"), ("barricade", "barricades")):
+            if not blank(params.get(key)):
+                raise RuleError(f"On the map the bot sees the {what}: leave {key} empty.")
+        height = onmap.height_side(t, state, fig, enemy)
+        barricade = onmap.barricade_side(t, state, fig, enemy)
+    else:
+        height = _option(params.get("height"), SIDES_OF, "Say who has the height advantage: none, mine or theirs.")
+        barricade = _option(params.get("barricade"), SIDES_OF, "Say who defends a barricade: none, mine or theirs.")
     if not _begin(t, state, fig, dice, events):
         return
     fig.fights += 1
@@ -435,7 +588,16 @@ def breakoff(ctx: Ctx, params: Mapping[str, Any]) -> None:
         raise RuleError(f"{fig.name} is not in hand-to-hand: move it with /medieval move.")
     if fig.prone:
         raise RuleError(f"{fig.name} is prone: stand it up first with /medieval stand.")
-    distance = _check_distance(t, fig, params.get("distance"))
+    plan = None
+    if state.field is not None:
+        plan = _route(ctx, fig, params)
+        still = [n for n in held if onmap.touching_at(t, state.field, plan.end, where(state.field, n))]
+        if still:
+            raise RuleError(f"To break off, {fig.name}'s move must take its base out of contact with {joined(still)}.")
+        distance = plan.used
+    else:
+        _table_only(fig, params)
+        distance = _check_distance(t, fig, params.get("distance"))
     if not _begin(t, state, fig, dice, events):
         return
     for name in held:
@@ -468,6 +630,9 @@ def breakoff(ctx: Ctx, params: Mapping[str, Any]) -> None:
             )
             return
     drop_contacts(state, fig.name)
+    if plan is not None:
+        _go(ctx, fig, plan, "breaks away")
+        return
     fig.moved = round(fig.moved + distance, 6)
     text = f"{fig.name} moves {inches(distance)} away ({inches(_left(t, fig))} left)."
     events.append(
@@ -491,6 +656,8 @@ def heal(ctx: Ctx, params: Mapping[str, Any]) -> None:
         raise RuleError(f"{healer.name} cannot treat itself: a friend in contact must do it.")
     if not in_action(patient):
         raise RuleError(f"{patient.name} is {HEALTH_LABELS[patient.health]} and cannot be treated.")
+    if state.field is not None and patient is not healer and not onmap.touching(t, state, healer.name, patient.name):
+        raise RuleError(f"{healer.name}'s base must touch {patient.name}'s to treat it: move it alongside first.")
     held = enemies_in_contact(state, healer)
     if held:
         raise RuleError(f"{healer.name} is in hand-to-hand with {', '.join(held)} and cannot treat anyone.")
@@ -533,10 +700,13 @@ def pickup(ctx: Ctx, params: Mapping[str, Any]) -> None:
         raise RuleError(f"Name what {fig.name} picks up.")
     wanted = str(params.get("item"))
     if blank(params.get("source")):
-        item, source = _from_ground(t, state, fig, wanted), None
+        index = _from_ground(t, state, fig, wanted)
+        item, source = state.ground[index].item, None
     else:
         source = figure(state, params.get("source"))
         item = _from_fallen(t, fig, source, wanted)
+        if state.field is not None and not onmap.touching(t, state, fig.name, source.name):
+            raise RuleError(f"{fig.name}'s base must touch {source.name}'s to take its kit: move it alongside first.")
     if not _begin(t, state, fig, dice, events):
         return
     if item in t.armour:
@@ -544,7 +714,6 @@ def pickup(ctx: Ctx, params: Mapping[str, Any]) -> None:
     else:
         fig.weapons.append(item)
     if source is None:
-        index = next(i for i, g in enumerate(state.ground) if g.item == item)
         near = state.ground.pop(index).near
         text = f"{fig.name} picks up the {item} lying near {near}."
     else:
@@ -555,12 +724,24 @@ def pickup(ctx: Ctx, params: Mapping[str, Any]) -> None:
     )
 
 
-def _from_ground(t: MedievalTables, state: MedState, fig: MedFigure, wanted: str) -> str:
-    item = next((g.item for g in state.ground if fold(g.item) == fold(wanted)), None)
-    if item is None:
+def _from_ground(t: MedievalTables, state: MedState, fig: MedFigure, wanted: str) -> int:
+    """Which item on the ground ``fig`` picks up (on the map: the nearest within its reach)."""
+    found = [i for i, g in enumerate(state.ground) if fold(g.item) == fold(wanted)]
+    if not found:
         lying = ", ".join(f"{g.item} near {g.near}" for g in state.ground) or "nothing"
         raise RuleError(f"There is no {short(wanted)} on the ground (lying there: {lying}).")
-    return _fits(t, fig, item)
+    if state.field is not None:
+        lying_at = [(onmap.reach_of(t, state, fig, g.at), i) for i in found if (g := state.ground[i]).at is not None]
+        if lying_at:
+            gap, index = min(lying_at)
+            if gap > t.pickup_within_inches + EPSILON:
+                raise RuleError(
+                    f"The nearest {state.ground[index].item} lies {measured(gap)} from {fig.name}'s base: "
+                    f"it picks up what lies within {inches(t.pickup_within_inches)}."
+                )
+            found = [index]
+    _fits(t, fig, state.ground[found[0]].item)
+    return found[0]
 
 
 def _from_fallen(t: MedievalTables, fig: MedFigure, source: MedFigure, wanted: str) -> str:
@@ -610,6 +791,10 @@ def order(ctx: Ctx, params: Mapping[str, Any]) -> None:
 
 def end_turn(ctx: Ctx, params: Mapping[str, Any]) -> None:
     state = ctx.state
+    if state.phase == "deployment":
+        raise RuleError(
+            f"No turn has begun: still to place {joined(onmap.unplaced(state))} (/map place or /map deploy)."
+        )
     ended = str(state.active)
     state.current = None
     state.active = other_side(state, ended)
@@ -633,5 +818,7 @@ HANDLERS: dict[str, Handler[Ctx]] = {
     "heal": heal,
     "pickup": pickup,
     "endturn": end_turn,
+    "place": place,
+    "deploy": deploy,
     ORDER_ACTION: order,
 }

@@ -1,4 +1,5 @@
-"""The dice procedures: Bravery tests, the wound chart and its state machine, casualties, victory.
+"""The dice procedures: the roll-off, Bravery tests, the wound chart and its state machine,
+casualties, victory.
 
 Each rolls through the given DiceSource in the notes' Dice order and appends the events a player
 reads to ``events``; nothing here decides whether an action is allowed (the engine checks first).
@@ -7,11 +8,14 @@ reads to ``events``; nothing here decides whether an action is allowed (the engi
 from __future__ import annotations
 
 from rules.core import CasualtyPayload, DiceSource, Event, VictoryPayload, WoundPayload, roll_dice
+from rules.medieval import onmap
 from rules.medieval.data import ChartRow, Health, MedievalTables
 from rules.medieval.state import (
     HEALTH_LABELS,
+    ORDER_ACTION,
     MedFigure,
     MedState,
+    PendingChoice,
     armour_total,
     drop_contacts,
     effective,
@@ -21,7 +25,31 @@ from rules.medieval.state import (
     penalties,
     sign,
 )
-from rules.words import inches
+from rules.words import inches, measured
+
+
+def roll_off(t: MedievalTables, state: MedState, dice: DiceSource) -> list[Event]:
+    """Dice order: D6 for the first side, D6 for the second, again on a tie (A-MED-12); the winner
+    is then asked to go first or second (``state.pending``)."""
+    a, b = state.sides
+    events: list[Event] = []
+    round_no = 0
+    while True:
+        round_no += 1
+        rolls = {a: dice.roll(t.die, f"Roll-off: {a}"), b: dice.roll(t.die, f"Roll-off: {b}")}
+        winner = None if rolls[a] == rolls[b] else max(rolls, key=lambda s: rolls[s])
+        outcome = "tie, roll again" if winner is None else f"{winner} chooses who goes first"
+        text = f"Roll-off: {a} {rolls[a]}, {b} {rolls[b]}: {outcome}."
+        events.append(Event("roll-off", text, {"round": round_no, "rolls": rolls, "winner": winner}))
+        if winner is not None:
+            state.phase = "order"
+            state.pending = PendingChoice(
+                decider=winner,
+                prompt=f"{winner} won the roll-off: go first or second?",
+                choices=[["first", "Go first"], ["second", "Go second"]],
+                resume_action=ORDER_ACTION,
+            )
+            return events
 
 
 def bravery_test(t: MedievalTables, fig: MedFigure, dice: DiceSource, purpose: str, events: list[Event]) -> bool:
@@ -144,6 +172,9 @@ def _knocked_about(
 ) -> None:
     """Pass Bravery: knocked back (A-MED-7); fail: knocked prone."""
     if bravery_test(t, victim, dice, "knocked about", events):
+        if state.field is not None:
+            _knocked_back_on_map(t, state, attacker, victim, events)
+            return
         parted = t.knocked_back_breaks_contact and any({attacker.name, victim.name} == set(p) for p in state.contacts)
         if parted:
             drop_contacts(state, victim.name, attacker.name)
@@ -164,6 +195,38 @@ def _knocked_about(
     else:
         victim.prone = True
         events.append(Event("prone", f"{victim.name} is knocked prone.", {"figure": victim.name}))
+
+
+def _knocked_back_on_map(
+    t: MedievalTables, state: MedState, attacker: MedFigure, victim: MedFigure, events: list[Event]
+) -> None:
+    """A-MED-29: the figure is moved, and hand-to-hand follows where the bases stand."""
+    went, stopped = onmap.knock_back(t, state, attacker, victim, t.knocked_back_inches)
+    _, dropped = onmap.sync_contacts(t, state)
+    parted = any(attacker.name in pair and victim.name in pair for pair in dropped)
+    away = f"directly away from {attacker.name}"
+    if stopped is None:
+        text = f"{victim.name} is knocked back {inches(t.knocked_back_inches)} {away}"
+    elif went > 0:
+        text = f"{victim.name} is knocked back only {measured(went)} {away} ({stopped} stops it)"
+    else:
+        text = f"{victim.name} cannot be knocked back {away}: {stopped} is in the way"
+    where = state.field.positions[victim.name] if state.field is not None else None
+    text += f", to {where[0]:.1f},{where[1]:.1f}" if where and went > 0 else ""
+    still = onmap.touching(t, state, attacker.name, victim.name)
+    text += (
+        f", still in contact with {attacker.name}."
+        if still
+        else (f", out of contact with {attacker.name}." if parted else ".")
+    )
+    data = {
+        "figure": victim.name,
+        "from": attacker.name,
+        "inches": round(went, 4),
+        "stopped_by": stopped,
+        "contact_broken": parted,
+    }
+    events.append(Event("knocked-back", text, data))
 
 
 def casualty(

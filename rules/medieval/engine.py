@@ -2,8 +2,10 @@
 
 A D6 roll-off whose winner chooses to go first or second (a Decision); then the sides take turns,
 and in a turn the player activates figures one at a time, doing everything with one (move part,
-shoot, move on, fight, break off) before the next. Geometry is an input: players report
-distances, contact, cover and height; the engine tracks health, kit, contact, prone and moves.
+shoot, move on, fight, break off) before the next. At a table, geometry is an input: players report
+distances, contact, cover and height. On the bot's map (``start_on_map``) the figures are placed
+first, then the roll-off; the engine measures moves, range, sight, cover, contact and height
+(:mod:`rules.medieval.onmap`). Either way it tracks health, kit, contact, prone and moves.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules.battlefield import FieldState, FieldView, MapData
 from rules.core import (
     Aftermath,
     Board,
@@ -25,14 +28,15 @@ from rules.core import (
     RuleError,
     short,
 )
+from rules.medieval import onmap
 from rules.medieval.actions import HANDLERS, ORDER_ACTION, Ctx
+from rules.medieval.combat import roll_off
 from rules.medieval.data import MedievalTables, fold, table_problems
 from rules.medieval.kit import check_kit, kind_names, kit_lists, match_kind
 from rules.medieval.state import (
     HEALTH_LABELS,
     MedFigure,
     MedState,
-    PendingChoice,
     decision_of,
     effective,
     enemies_in_contact,
@@ -42,7 +46,7 @@ from rules.medieval.state import (
     state_problems,
 )
 from rules.tables import load_tables
-from rules.words import inches, match_name, unique_names
+from rules.words import inches, joined, match_name, measured, unique_names
 
 SLUG = "medieval"
 TITLE = "Medieval Skirmish (knights, men at arms and Vikings)"
@@ -56,6 +60,9 @@ class MedievalEngine(Engine[MedState]):
     state_type = MedState
     answers = (ORDER_ACTION,)
     pass_action = "endturn"
+    map_package = "rules.medieval"
+    #: Placing the figures on the map: each side its own, the game master any (the handler checks).
+    open_actions = ("place", "deploy")
 
     tables: MedievalTables
 
@@ -157,15 +164,37 @@ class MedievalEngine(Engine[MedState]):
         state = MedState(
             sides=list(self.tables.sides), phase="order", turn=1, figures=[self._figure_of(s) for s in checked]
         )
-        events = self._roll_off(state, dice)
+        events = roll_off(self.tables, state, dice)
         chooser = state.pending.decider if state.pending else state.sides[0]
-        scale = self.tables.ground_scales[self.tables.ground_scale]
-        text = (
-            f"Ground scale for {scale.label}: {scale.rule}. Set up the figures; "
-            f"{chooser} chooses to go first or second."
-        )
+        text = f"{self._scale_text()}. Set up the figures; {chooser} chooses to go first or second."
         events.append(Event("setup", text, {"ground_scale": self.tables.ground_scale}))
         return Outcome(state, events, decision_of(state.pending) if state.pending else None)
+
+    def start_on_map(self, figures: Sequence[FigureSpec], dice: DiceSource, field: MapData) -> Outcome[MedState]:
+        """A battle on the bot's map: the figures are placed first (``place``, ``deploy``), then the
+        roll-off is rolled with the action that places the last of them, and its winner, having
+        seen both sides set out, chooses to go first or second (A-MED-20)."""
+        checked = [self.check_figure(spec) for spec in figures]
+        self._check_roster(checked)
+        state = MedState(
+            sides=list(self.tables.sides),
+            phase="deployment",
+            turn=1,
+            figures=[self._figure_of(s) for s in checked],
+            field=FieldState(field),
+        )
+        text = (
+            f"{self._scale_text()}; bases {inches(onmap.radius(self.tables) * 2)} across. The battle is fought "
+            f"on {field.name} ({field.width:g}″ by {field.height:g}″): place your figures in your deployment "
+            "zone (/map place figure: at:, or /map deploy). When all are placed, the roll-off's winner "
+            "chooses to go first or second."
+        )
+        data = {"ground_scale": self.tables.ground_scale, "map": field.name}
+        return Outcome(state, [Event("setup", text, data)])
+
+    def _scale_text(self) -> str:
+        scale = self.tables.ground_scales[self.tables.ground_scale]
+        return f"Ground scale for {scale.label}: {scale.rule}"
 
     def _check_roster(self, figures: Sequence[FigureSpec]) -> None:
         need = self.tables.min_figures_per_side
@@ -175,27 +204,6 @@ class MedievalEngine(Engine[MedState]):
                 raise RuleError(f"Each side needs at least {need} figure{'s' if need > 1 else ''}: {side} has {count}.")
         unique_names(f.name for f in figures)
 
-    def _roll_off(self, state: MedState, dice: DiceSource) -> list[Event]:
-        """Dice order: D6 for the first side, D6 for the second, again on a tie (A-MED-12)."""
-        a, b = state.sides
-        events: list[Event] = []
-        round_no = 0
-        while True:
-            round_no += 1
-            rolls = {a: dice.roll(self.tables.die, f"Roll-off: {a}"), b: dice.roll(self.tables.die, f"Roll-off: {b}")}
-            winner = None if rolls[a] == rolls[b] else max(rolls, key=lambda s: rolls[s])
-            outcome = "tie, roll again" if winner is None else f"{winner} chooses who goes first"
-            text = f"Roll-off: {a} {rolls[a]}, {b} {rolls[b]}: {outcome}."
-            events.append(Event("roll-off", text, {"round": round_no, "rolls": rolls, "winner": winner}))
-            if winner is not None:
-                state.pending = PendingChoice(
-                    decider=winner,
-                    prompt=f"{winner} won the roll-off: go first or second?",
-                    choices=[["first", "Go first"], ["second", "Go second"]],
-                    resume_action=ORDER_ACTION,
-                )
-                return events
-
     # --- protocol: play
 
     def pending(self, state: MedState) -> Decision | None:
@@ -203,7 +211,7 @@ class MedievalEngine(Engine[MedState]):
         return decision_of(state.pending) if state.pending else None
 
     def whose_turn(self, state: MedState) -> str | None:
-        if state.phase == "over":
+        if state.phase in ("over", "deployment"):
             return None
         if state.pending is not None:
             return state.pending.decider
@@ -215,12 +223,29 @@ class MedievalEngine(Engine[MedState]):
     def finished(self, state: MedState) -> bool:
         return state.phase == "over"
 
+    def nobody_sentence(self, state: MedState) -> str:
+        if state.phase == "deployment":
+            return (
+                f"The battle begins once every figure is on the map: still to place {joined(onmap.unplaced(state))} "
+                "(/map place or /map deploy)."
+            )
+        return super().nobody_sentence(state)
+
+    def field_view(self, state: MedState, focus: str | None = None) -> FieldView | None:
+        """The map with every placed figure (marked wounded, down or out) and ``focus``'s reach."""
+        return None if state.field is None else onmap.field_view(self.tables, state, focus)
+
     # --- display and storage
 
     def board(self, state: MedState) -> Board:
         over = state.phase == "over"
         if over:
             headline = f"Game over: {state.winner} won"
+        elif state.phase == "deployment":
+            waiting = onmap.unplaced(state)
+            headline = (
+                f"Placing the figures on the map: {len(state.figures) - len(waiting)} of {len(state.figures)} placed"
+            )
         elif state.pending is not None:
             headline = f"Waiting for {state.pending.decider} to choose who goes first"
         else:
@@ -242,6 +267,10 @@ class MedievalEngine(Engine[MedState]):
             ("On the ground", "; ".join(f"{g.item} (near {g.near})" for g in state.ground) or "nothing"),
             ("Ground scale", f"{scale.label}: {scale.rule}"),
         ]
+        if state.field is not None:
+            facts.append(("Map", f"{state.field.map.name} ({state.field.map.width:g}″ by {state.field.map.height:g}″)"))
+            if state.phase == "deployment":
+                facts.append(("To place", ", ".join(onmap.unplaced(state)) or "nobody"))
         if over:
             facts.append(("Winner", str(state.winner)))
         lines = tuple(FigureLine(f.name, f.side, self._status(state, f), out=not in_action(f)) for f in state.figures)
@@ -254,6 +283,9 @@ class MedievalEngine(Engine[MedState]):
             by = f" by {fig.out_by}" if fig.out_by else ""
             return f"{fig.kind} · {health}{by} · {kit_text(t, fig)}"
         parts = [fig.kind, f"{health}: {penalties(t, fig)}" if fig.health != "full" else health, kit_text(t, fig)]
+        if state.field is not None:
+            xy = state.field.positions.get(fig.name)
+            parts.append("not placed yet" if xy is None else f"at {xy[0]:.1f},{xy[1]:.1f}")
         if fig.prone:
             parts.append("prone")
         enemies = enemies_in_contact(state, fig)
@@ -263,14 +295,19 @@ class MedievalEngine(Engine[MedState]):
             speed = effective(t, fig)["speed"]
             if fig.moved or fig.activated:
                 held = " (held in combat)" if fig.stuck else ""
-                parts.append(f"moved {inches(fig.moved)} of {inches(speed)}{held}")
+                parts.append(f"moved {self._distance(state, fig.moved)} of {inches(speed)}{held}")
             if state.current == fig.name:
                 parts.append("activated now")
             elif fig.activated:
                 parts.append("done this turn")
         elif state.phase == "play" and fig.moved:
-            parts.append(f"moved {inches(fig.moved)} last turn")
+            parts.append(f"moved {self._distance(state, fig.moved)} last turn")
         return " · ".join(parts)
+
+    @staticmethod
+    def _distance(state: MedState, value: float) -> str:
+        """A distance moved: as typed at a table, to a tenth of an inch when the bot measured it."""
+        return inches(value) if state.field is None else measured(value)
 
     def state_problems(self, state: MedState) -> list[str]:
         return state_problems(self.tables, state)

@@ -7,11 +7,15 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from rules.battlefield import FieldState
 from rules.core import Choice, Decision, RuleError, find_figure
 from rules.medieval.data import LIVING, STATS, Health, MedievalTables
 from rules.words import joined
 
-Phase = Literal["order", "play", "over"]
+#: ``deployment``: on the bot's map, the figures are being placed (before the roll-off).
+Phase = Literal["deployment", "order", "play", "over"]
+#: The action that answers the roll-off winner's choice (A-MED-12).
+ORDER_ACTION = "order"
 HEALTH_LABELS = {
     "full": "full health",
     "light": "lightly wounded",
@@ -60,6 +64,8 @@ class PendingChoice:
 class GroundItem:
     item: str
     near: str
+    #: Where it lies on the bot's map (None at a table).
+    at: list[float] | None = None
 
 
 @dataclass
@@ -77,6 +83,8 @@ class MedState:
     ground: list[GroundItem] = field(default_factory=list)
     pending: PendingChoice | None = None
     winner: str | None = None
+    #: The bot's map and where every figure stands; None when the group plays on a table.
+    field: FieldState | None = None
 
 
 # --- looking things up -----------------------------------------------------------------------------
@@ -206,4 +214,15 @@ def state_problems(t: MedievalTables, state: MedState) -> list[str]:
         problems.append(f"current: {state.current!r} is not a figure in this game")
     if state.pending is not None and state.pending.decider not in state.sides:
         problems.append(f"pending.decider: {state.pending.decider!r} is not one of the sides")
+    if state.field is None:
+        if state.phase == "deployment":
+            problems.append("phase: deployment needs a map (field)")
+        return problems
+    for name in state.field.positions:
+        if name not in names:
+            problems.append(f"field.positions: {name!r} is not a figure in this game")
+    if state.phase not in ("deployment", "over"):
+        unplaced = [f.name for f in state.figures if in_action(f) and f.name not in state.field.positions]
+        if unplaced:
+            problems.append(f"field.positions: {', '.join(unplaced)} not on the map after deployment")
     return problems
