@@ -1,6 +1,9 @@
 """/medieval: a figure's actions in its activation (the rules are in rules/medieval).
 
 Who goes first is a decision for the roll-off winner (buttons, or /decide choice:first|second).
+On the bot's map the figures are placed first (/map place, /map deploy) and the bot measures
+moves (``to``, ``toward``, ``via``), range, sight, cover, contact and height; at a table the
+players give ``distance``, ``engage``, ``range``, ``cover``, ``height`` and ``barricade``.
 
 Figures join with ``/roster add``: ``kind`` is Knight, Man at Arms, Viking Warrior, Viking Hero or
 custom; ``stats`` may give the kit, ``weapons=bow+sword armour=mailshirt+small-shield`` (``+``
@@ -21,6 +24,8 @@ from cogs.common import figure_autocomplete
 
 Name = app_commands.Range[str, 1, 64]
 Inches = app_commands.Range[float, 0, 1000]
+Point = app_commands.Range[str, 1, 40]
+Path = app_commands.Range[str, 1, 200]
 Cover = Literal["none", "soft", "hard"]
 Whose = Literal["none", "mine", "theirs"]
 
@@ -44,14 +49,34 @@ class MedievalCog(
     @app_commands.command(name="move", description="Move part or all of a figure's speed, and maybe engage an enemy")
     @app_commands.describe(
         figure="Your figure",
-        distance="Inches moved now (0 with engage: already touching)",
-        engage="The enemy it moves into hand-to-hand contact with",
+        to='Map: where it goes, x,y in inches from the lower-left corner ("14,22")',
+        toward="Map: a figure (into base contact if an enemy) or x,y to move straight at",
+        via='Map: waypoints on the way, "10,12 14,18" (the last is the end unless to: is given)',
+        distance="Inches moved now (table play; on the map with toward:, default as far as it may)",
+        engage="Table play: the enemy it moves into contact with (on the map: toward:)",
     )
-    @app_commands.autocomplete(figure=figure_autocomplete, engage=figure_autocomplete)
+    @app_commands.autocomplete(figure=figure_autocomplete, toward=figure_autocomplete, engage=figure_autocomplete)
     async def move(
-        self, interaction: discord.Interaction, figure: Name, distance: Inches, engage: Name | None = None
+        self,
+        interaction: discord.Interaction,
+        figure: Name,
+        to: Point | None = None,
+        toward: Name | None = None,
+        via: Path | None = None,
+        distance: Inches | None = None,
+        engage: Name | None = None,
     ) -> None:
-        await self.act(interaction, "medieval", "move", figure=figure, distance=distance, engage=engage)
+        await self.act(
+            interaction,
+            "medieval",
+            "move",
+            figure=figure,
+            to=to,
+            toward=toward,
+            via=via,
+            distance=distance,
+            engage=engage,
+        )
 
     @app_commands.command(name="stand", description="A prone figure stands up (uses half its speed)")
     @app_commands.describe(figure="Your prone figure")
@@ -63,8 +88,8 @@ class MedievalCog(
     @app_commands.describe(
         figure="Your figure",
         target="The enemy it shoots at",
-        range="Inches to the target",
-        cover="The target's cover",
+        range="Table play: inches to the target (the bot measures it on the map)",
+        cover="Table play: the target's cover (the bot sees it on the map)",
         shots="Shots now (default: all its rate of fire left)",
         weapon="Bow, Dagger... (default: its first missile weapon)",
     )
@@ -74,8 +99,8 @@ class MedievalCog(
         interaction: discord.Interaction,
         figure: Name,
         target: Name,
-        range: Inches,
-        cover: Cover = "none",
+        range: Inches | None = None,
+        cover: Cover | None = None,
         shots: app_commands.Range[int, 1, 10] | None = None,
         weapon: Name | None = None,
     ) -> None:
@@ -98,8 +123,8 @@ class MedievalCog(
         figure="Your figure",
         opponent="The enemy in contact it fights (default: its only one)",
         weapon="Its weapon (default: its first hand-to-hand weapon)",
-        height="Who has the height advantage",
-        barricade="Who is defending a barricade",
+        height="Table play: who has the height advantage (the bot sees hills on the map)",
+        barricade="Table play: who defends a barricade (the bot sees it on the map)",
     )
     @app_commands.autocomplete(figure=figure_autocomplete, opponent=figure_autocomplete)
     async def fight(
@@ -108,8 +133,8 @@ class MedievalCog(
         figure: Name,
         opponent: Name | None = None,
         weapon: Name | None = None,
-        height: Whose = "none",
-        barricade: Whose = "none",
+        height: Whose | None = None,
+        barricade: Whose | None = None,
     ) -> None:
         await self.act(
             interaction,
@@ -125,10 +150,26 @@ class MedievalCog(
     @app_commands.command(
         name="breakoff", description="Try to move away from hand-to-hand: a Bravery contest with each opponent"
     )
-    @app_commands.describe(figure="Your figure in hand-to-hand", distance="Inches it moves away if it breaks off")
-    @app_commands.autocomplete(figure=figure_autocomplete)
-    async def breakoff(self, interaction: discord.Interaction, figure: Name, distance: Inches) -> None:
-        await self.act(interaction, "medieval", "breakoff", figure=figure, distance=distance)
+    @app_commands.describe(
+        figure="Your figure in hand-to-hand",
+        distance="Table play: inches it moves away if it breaks off (on the map with toward:)",
+        to="Map: where it goes if it breaks off, x,y in inches",
+        toward="Map: a figure or x,y it moves straight at if it breaks off",
+        via='Map: waypoints on its way out, "10,12 14,18"',
+    )
+    @app_commands.autocomplete(figure=figure_autocomplete, toward=figure_autocomplete)
+    async def breakoff(
+        self,
+        interaction: discord.Interaction,
+        figure: Name,
+        distance: Inches | None = None,
+        to: Point | None = None,
+        toward: Name | None = None,
+        via: Path | None = None,
+    ) -> None:
+        await self.act(
+            interaction, "medieval", "breakoff", figure=figure, distance=distance, to=to, toward=toward, via=via
+        )
 
     @app_commands.command(name="heal", description="Treat a friend in contact: light wound to full, serious to light")
     @app_commands.describe(
