@@ -13,6 +13,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+import shapely
 from shapely.geometry import Point as ShapelyPoint
 
 from rules.battlefield.maps import MapData, battlefield_of, in_zone, zone_shape
@@ -250,22 +252,28 @@ def line_of_sight(state: FieldState, terrain: Terrain, shooter: Base, target: Ba
     nothing from or of it."""
     field_ = battlefield_of(state.map)
     hiding = blocking(terrain)
+    hiders = [i for i, f in enumerate(field_.features) if f.kind in hiding]
     ignore: set[int] = set()
     screen: tuple[str, float] | None = None
-    for end, is_target in ((shooter, False), (target, True)):
-        here = end.centre
-        for i, feature in enumerate(field_.features):
-            if feature.kind not in hiding or not feature.geometry.intersects(_shapely_point(here)):
-                continue
-            depth = terrain[feature.kind].see_into
-            ignore.add(i)
-            if depth is None:
-                continue
-            inside = feature.geometry.boundary.distance(_shapely_point(here))
-            if inside > depth + EPSILON:
-                return Sight("blocked", feature.label, 0.0 if is_target else None)
-            if is_target:
-                screen = (feature.label, 0.0)
+    if hiders:
+        shapes = np.array([field_.features[i].geometry for i in hiders], dtype=object)
+        xs = np.array([shooter.centre.x, target.centre.x])
+        ys = np.array([shooter.centre.y, target.centre.y])
+        standing = shapely.intersects_xy(shapes[None, :], xs[:, None], ys[:, None])
+        for end, row in enumerate(standing):
+            is_target = end == 1
+            here = _shapely_point(target.centre if is_target else shooter.centre)
+            for column in np.nonzero(row)[0]:
+                i = hiders[int(column)]
+                feature = field_.features[i]
+                depth = terrain[feature.kind].see_into
+                ignore.add(i)
+                if depth is None:
+                    continue
+                if feature.geometry.boundary.distance(here) > depth + EPSILON:
+                    return Sight("blocked", feature.label, 0.0 if is_target else None)
+                if is_target:
+                    screen = (feature.label, 0.0)
     kept = tuple(f for i, f in enumerate(field_.features) if i not in ignore)
     seen = sight(type(field_)(field_.table, kept) if ignore else field_, shooter, target, hiding)
     if screen is not None and seen.kind == "clear":
