@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from bot.app.loaded_states import LoadedStates
+from bot.app.pictures import Pictures
 from bot.app.replies import Caller
 from bot.store import Store
 from rules.core import DiceSource
@@ -37,7 +38,8 @@ class Context:
     """Built once per :class:`bot.app.service.App` and handed to each of its parts.
 
     ``dice`` makes the dice for one command (the secure source in Discord; forced or seeded ones
-    only in tests and at the terminal); ``clock`` is the time of day in UTC.
+    only in tests and at the terminal); ``clock`` is the time of day in UTC. ``states`` and
+    ``pictures`` keep what this process built lately (game states, battlefield pictures).
     """
 
     store: Store
@@ -45,3 +47,4 @@ class Context:
     clock: Callable[[], datetime] = utcnow
     locks: ChannelLocks = field(default_factory=ChannelLocks)
     states: LoadedStates = field(default_factory=LoadedStates)
+    pictures: Pictures = field(default_factory=Pictures)

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from bot.dice import RolledDie
 from rules.core import Choice, Event, RuleError
+
+if TYPE_CHECKING:
+    from bot.app.pictures import PictureOrder
 
 
 class Refusal(RuleError):
@@ -60,6 +64,8 @@ class Reply:
     decision: PendingDecision | None = None
     replayed: bool = False
     files: list[tuple[str, bytes]] = field(default_factory=list)
+    #: A picture of the battlefield still to be drawn and attached (:mod:`bot.app.pictures`).
+    picture: PictureOrder | None = None
 
     @classmethod
     def note(cls, title: str, text: str = "", *, ephemeral: bool = True) -> Reply:

@@ -1,0 +1,112 @@
+"""Pictures of the battlefield: drawn off the event loop, after the command's transaction, and kept
+by what they show.
+
+A command that shows the map puts a :class:`PictureOrder` on its :class:`Reply` (the view to draw
+and the card that shows it). :meth:`Pictures.attach` draws it once the command's transaction is
+over (so no lock is held while Pillow works), in a worker thread, and keeps the PNG by its key: a
+game's id, version and focus (a game's version changes with every write of its state), or a map
+draft's content. A second ``/map show`` of the same game at the same version costs nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass
+from typing import ParamSpec
+
+from bot.app.replies import Reply
+from rules.battlefield import FieldView, Terrain
+
+log = logging.getLogger("skirmish_gm.pictures")
+
+#: The name of the attached picture, as the card that shows it names it.
+MAP_PICTURE = "map.png"
+#: Pictures kept at the most (one is a couple of hundred kilobytes).
+CAPACITY = 32
+
+P = ParamSpec("P")
+
+
+@dataclass(frozen=True)
+class PictureOrder:
+    """A picture a reply is to carry: ``view`` drawn with ``terrain``, shown in ``reply.cards[card]``."""
+
+    key: tuple[Hashable, ...]
+    view: FieldView
+    terrain: Terrain
+    card: int = 0
+
+
+def draw(view: FieldView, terrain: Terrain) -> bytes:
+    from bot.render.battlefield import draw_field
+
+    return draw_field(view, terrain)
+
+
+class Pictures:
+    """The pictures this process drew lately, least recently used dropped first."""
+
+    def __init__(self, capacity: int = CAPACITY, drawer: Callable[[FieldView, Terrain], bytes] = draw) -> None:
+        self.capacity = capacity
+        self.drawer = drawer
+        self._kept: OrderedDict[tuple[Hashable, ...], bytes] = OrderedDict()
+        self._drawing: dict[tuple[Hashable, ...], asyncio.Future[bytes]] = {}
+
+    async def png(self, order: PictureOrder) -> bytes:
+        """The picture ``order`` asks for: kept, being drawn for another command, or drawn now."""
+        kept = self._kept.get(order.key)
+        if kept is not None:
+            self._kept.move_to_end(order.key)
+            return kept
+        drawing = self._drawing.get(order.key)
+        if drawing is not None:
+            return await asyncio.shield(drawing)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._drawing[order.key] = future
+        try:
+            data = await asyncio.to_thread(self.drawer, order.view, order.terrain)
+        except Exception as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: a command waiting on it gets it, nobody else is told
+            raise
+        except BaseException:
+            future.cancel()
+            raise
+        finally:
+            self._drawing.pop(order.key, None)
+        future.set_result(data)
+        self._kept[order.key] = data
+        while len(self._kept) > self.capacity:
+            self._kept.popitem(last=False)
+        return data
+
+    async def attach(self, reply: Reply) -> Reply:
+        """The reply with its ordered picture attached. A picture that cannot be drawn is left out
+        (the log gets why): the command it illustrates has already been done."""
+        order, reply.picture = reply.picture, None
+        if order is None:
+            return reply
+        try:
+            data = await self.png(order)
+        except Exception as exc:
+            log.error("drawing the map failed", exc_info=exc)
+            return reply
+        reply.files.append((MAP_PICTURE, data))
+        if 0 <= order.card < len(reply.cards):
+            reply.cards[order.card].image = MAP_PICTURE
+        return reply
+
+    def drawn(self, command: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[Reply]]:
+        """``command`` with the picture its reply orders attached."""
+
+        async def run(*args: P.args, **kwargs: P.kwargs) -> Reply:
+            return await self.attach(await command(*args, **kwargs))
+
+        run.__doc__ = command.__doc__
+        return run
+
+    def __len__(self) -> int:
+        return len(self._kept)
