@@ -11,7 +11,16 @@ import importlib.util
 
 from discord.ext import commands
 
-SHARED = ("cogs.campaign", "cogs.roster", "cogs.game", "cogs.decisions", "cogs.roll", "cogs.odds", "cogs.admin")
+SHARED = (
+    "cogs.campaign",
+    "cogs.roster",
+    "cogs.game",
+    "cogs.map",
+    "cogs.decisions",
+    "cogs.roll",
+    "cogs.odds",
+    "cogs.admin",
+)
 
 
 def extensions() -> tuple[str, ...]:

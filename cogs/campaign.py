@@ -23,10 +23,25 @@ class CampaignCog(AppCog, commands.GroupCog, group_name="campaign", group_descri
         super().__init__()
 
     @app_commands.command(name="new", description="Start a campaign in this channel; you become its game master")
-    @app_commands.describe(name="The campaign's name", ruleset="The rules it is played by")
+    @app_commands.describe(
+        name="The campaign's name",
+        ruleset="The rules it is played by",
+        battlefield="map: the bot keeps the table and measures (default where it can); table: your own",
+    )
     @app_commands.choices(ruleset=RULESET_CHOICES)
-    async def new(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100], ruleset: str) -> None:
-        await deliver(interaction, await self.app.campaign_new(caller_of(interaction), name, ruleset))
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 100],
+        ruleset: str,
+        battlefield: Literal["map", "table"] | None = None,
+    ) -> None:
+        await deliver(interaction, await self.app.campaign_new(caller_of(interaction), name, ruleset, battlefield))
+
+    @app_commands.command(name="battlefield", description="Fight the next battles on the bot's map or a table (GM)")
+    @app_commands.describe(mode="map: the bot keeps the positions and measures; table: your own table")
+    async def battlefield(self, interaction: discord.Interaction, mode: Literal["map", "table"]) -> None:
+        await deliver(interaction, await self.app.campaign_battlefield(caller_of(interaction), mode))
 
     @app_commands.command(name="join", description="Join this channel's campaign on a side")
     @app_commands.describe(side="The side you will play")

@@ -29,7 +29,10 @@ def replay(engine: Engine[Any], records: Sequence[ActionRecord]) -> Any:
         raise ValueError("the log has no start")
     first = started[0]
     specs = [from_data(FigureSpec, spec) for spec in first.action["start"]]
-    state = engine.start(specs, forced_from(first)).state
+    if "map" in first.action:  # a battle on the bot's map: the map it began on
+        state = engine.start_on_map(specs, forced_from(first), engine.read_map(first.action["map"])).state
+    else:
+        state = engine.start(specs, forced_from(first)).state
     for record in records:
         if record is first or record.undone or not record.action or "name" not in record.action:
             continue

@@ -36,7 +36,7 @@ STRANGER = 4
 
 async def ssg_table(app: App, forced: ForcedDice, *, roll_off: tuple[int, int] = (5, 2)) -> None:
     """A campaign with a game master, red and blue players, six figures each, game started (red first)."""
-    await app.campaign_new(caller(GM, "Gina"), "Test", "ssg")
+    await app.campaign_new(caller(GM, "Gina"), "Test", "ssg", "table")
     await join(app, RED, "Rita", "red")
     await join(app, BLUE, "Bob", "blue")
     weapons = ["rifle", "rifle", "smg", "pistol", "rifle", "rifle"]

@@ -14,10 +14,11 @@ from typing import Any
 
 from bot.app.access import NO_CAMPAIGN, engine_of, must_play
 from bot.app.aftermath import Aftermath
+from bot.app.battlefield import ON_A_TABLE, game_picture, shows_the_field
 from bot.app.context import Context
 from bot.app.decisions import open_decision
 from bot.app.entries import log_entry
-from bot.app.replies import Caller, Refusal, Reply, mentions
+from bot.app.replies import Caller, Card, Refusal, Reply, mentions
 from bot.dice import RecordingDice
 from bot.render.cards import action_cards, board_card, board_files
 from bot.store import Unit
@@ -41,9 +42,12 @@ class Actions:
         self.aftermath = aftermath
 
     async def act(
-        self, caller: Caller, ruleset: str, action_name: str, params: Mapping[str, Any], command: str
+        self, caller: Caller, ruleset: str | None, action_name: str, params: Mapping[str, Any], command: str
     ) -> Reply:
-        """One phase action of a ruleset (``/ssg shoot ...``), applied once and logged with its dice."""
+        """One phase action of a ruleset (``/ssg shoot ...``), applied once and logged with its dice.
+
+        ``ruleset`` None: an action of the bot's map (``/map place``), taken by whichever ruleset the
+        channel plays, in a battle fought on the map."""
         async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
             loaded = await u.play.load_for_action(
                 caller.guild_id, caller.channel_id, caller.user_id, caller.display_name, caller.interaction_id
@@ -51,7 +55,7 @@ class Actions:
             if loaded is None:
                 raise Refusal(NO_CAMPAIGN)
             campaign, member, game = loaded.campaign, must_play(loaded.member), loaded.game
-            if campaign.ruleset != ruleset:
+            if ruleset is not None and campaign.ruleset != ruleset:
                 raise Refusal(
                     f"This channel plays {RULESETS[campaign.ruleset][1]}: use /{campaign.ruleset} commands here."
                 )
@@ -72,6 +76,8 @@ class Actions:
                 assert decision is not None
                 raise Refusal(f"Waiting for {decision.decider} to decide: {decision.prompt}")
             state = self.ctx.states.load(engine, game)
+            if ruleset is None and getattr(state, "field", None) is None:
+                raise Refusal(ON_A_TABLE)
             is_gm = campaign.gm_id == caller.user_id
             side = member.side
             if is_gm:
@@ -134,7 +140,10 @@ class Actions:
         if not engine.finished(outcome.state):  # a battle's close works on its final state: built afresh when read
             u.on_commit(partial(self.ctx.states.keep, game.id, game.version, engine, outcome.state))
         title = f"{(action.side or 'Game master').title()} · {action.name}"
-        return await self.answer(u, campaign, engine, game, entry, caller, before_turn, outcome, title, action.side)
+        reply = await self.answer(u, campaign, engine, game, entry, caller, before_turn, outcome, title, action.side)
+        if shows_the_field(state, outcome.events):
+            game_picture(reply, Card(title=f"{campaign.name}: the battlefield"), engine, game, outcome.state)
+        return reply
 
     async def answer(
         self,

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.app.access import BATTLES_BEFORE
+from bot.app.battlefield import BATTLEFIELD, battlefield_problem, draft_problems
 from bot.app.inputs import CAMPAIGN_NAME_MAX, clean_name
 from bot.app.replies import Refusal
 from bot.app.roster_file import SIDE_MAX, Kept
@@ -50,7 +51,10 @@ def _check_battles_before(value: Any) -> str | None:
     return None
 
 
-SETTING_CHECKS: dict[str, SettingCheck] = {BATTLES_BEFORE: _check_battles_before}
+SETTING_CHECKS: dict[str, SettingCheck] = {
+    BATTLES_BEFORE: _check_battles_before,
+    BATTLEFIELD: battlefield_problem,
+}
 
 
 def register_setting(key: str, check: SettingCheck) -> None:
@@ -156,8 +160,9 @@ def read_members(doc: Doc, engine: Engine[Any] | None, problems: list[str]) -> l
     return out
 
 
-def read_settings(doc: Doc, problems: list[str]) -> dict[str, Any] | None:
-    """The file's ``settings`` (None when it has none), plain data, held to each feature's check."""
+def read_settings(doc: Doc, problems: list[str], engine: Engine[Any] | None = None) -> dict[str, Any] | None:
+    """The file's ``settings`` (None when it has none), plain data, held to each feature's check;
+    with the campaign's ``engine``, its battlefield and map draft held to the ruleset too."""
     if "settings" not in (doc.data or {}):
         return None
     settings = doc.get("settings")
@@ -172,6 +177,10 @@ def read_settings(doc: Doc, problems: list[str]) -> dict[str, Any] | None:
         problem = check(value) if check is not None else None
         if problem:
             problems.append(doc.at(("settings", key), f"settings.{key}: {problem}"))
+    if engine is not None and not any(p for p in problems if "settings.battlefield" in p):
+        for problem in draft_problems(engine, dict(settings)):
+            key = problem.split(":")[0].removeprefix("settings.")
+            problems.append(doc.at(("settings", key), problem))
     return {k: v for k, v in settings.items() if k != HOUSE_RULES_TEXT}
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from bot.app.access import campaign_of, check_side, engine_of, member_of, require_gm
+from bot.app.battlefield import BATTLEFIELD, MAP_DRAFT, battlefield_of, check_battlefield, default_battlefield
 from bot.app.context import Context
 from bot.app.decisions import open_decision
 from bot.app.inputs import CAMPAIGN_NAME_MAX, clean_name
 from bot.app.replies import Caller, Card, Refusal, Reply, joined, mentions, side_colour
-from rules import RULESETS
+from bot.store.records import Campaign
+from rules import RULESETS, get_engine
 from rules.core import Choice, Decision, short
 
 
@@ -17,10 +19,14 @@ class CampaignCommands:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    async def campaign_new(self, caller: Caller, name: str, ruleset: str) -> Reply:
+    async def campaign_new(self, caller: Caller, name: str, ruleset: str, battlefield: str | None = None) -> Reply:
+        """A campaign in the caller's channel; ``battlefield`` ``map`` (the default for a ruleset the
+        bot measures) or ``table``."""
         name = clean_name(name, "campaign", CAMPAIGN_NAME_MAX)
         if ruleset not in RULESETS:
             raise Refusal(f"There is no ruleset {short(ruleset)}: choose one of {joined(list(RULESETS))}.")
+        rules = get_engine(ruleset, None)
+        mode = check_battlefield(rules, battlefield) if battlefield else default_battlefield(rules)
         async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
             existing = await u.campaigns.active_in_channel(caller.channel_id)
             if existing is not None:
@@ -33,14 +39,19 @@ class CampaignCommands:
                 name=name,
                 ruleset=ruleset,
                 gm_id=caller.user_id,
-                settings={},
+                settings={BATTLEFIELD: mode},
             )
             await u.members.add(campaign.id, caller.user_id, caller.display_name, "gm")
             engine = engine_of(campaign)
         title = RULESETS[ruleset][1]
         text = (
             f"**{name}** begins: {title}. {caller.display_name} is the game master.\n"
-            f"Players: /campaign join with a side ({joined(list(engine.sides()))}), then /roster add."
+            f"Players: /campaign join with a side ({joined(list(engine.sides()))}), then /roster add.\n"
+            + (
+                "Battles are fought on the bot's map: the game master picks one with /map new."
+                if mode == "map"
+                else "Battles are played on your own table: players give distances and sight."
+            )
         )
         return Reply(cards=[Card(title="New campaign", description=text, colour=side_colour(None))])
 
@@ -90,6 +101,27 @@ class CampaignCommands:
         reply.content = mentions(pending.user_ids) + " a player asks to join."
         return reply
 
+    async def campaign_battlefield(self, caller: Caller, mode: str) -> Reply:
+        """Play the next battles on the bot's map or on a table (the game master, between battles)."""
+        async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            require_gm(campaign, caller, "change the battlefield")
+            campaign = await u.campaigns.get(campaign.id, lock=True)  # settings are shared with other commands
+            engine = engine_of(campaign)
+            chosen = check_battlefield(engine, mode)
+            if await u.games.in_progress(campaign.id) is not None:
+                raise Refusal("A battle is in progress: change the battlefield after it.")
+            if battlefield_of(campaign) == chosen:
+                raise Refusal(f"This campaign already plays on {'the map' if chosen == 'map' else 'a table'}.")
+            await u.campaigns.set_settings(campaign.id, {**(campaign.settings or {}), BATTLEFIELD: chosen})
+        text = (
+            f"**{campaign.name}** fights its next battles on the bot's map: /map new picks one "
+            "(or /game start takes a shipped map)."
+            if chosen == "map"
+            else f"**{campaign.name}** plays its next battles on your own table: players give distances and sight."
+        )
+        return Reply(cards=[Card(title="Battlefield changed", description=text, colour=side_colour(None))])
+
     async def campaign_info(self, caller: Caller) -> Reply:
         async with self.ctx.store.transaction() as u:
             campaign = await campaign_of(u, caller)
@@ -106,8 +138,17 @@ class CampaignCommands:
             ("Figures", str(count), True),
             ("Players", joined(players), False),
             ("Battles", f"{battles}" + (" (one in progress)" if game else ""), True),
+            ("Battlefield", self._battlefield_text(campaign), True),
         ]
         return Reply(cards=[card], ephemeral=True)
+
+    @staticmethod
+    def _battlefield_text(campaign: Campaign) -> str:
+        if battlefield_of(campaign) != "map":
+            return "a table"
+        draft = (campaign.settings or {}).get(MAP_DRAFT)
+        name = draft.get("name") if isinstance(draft, dict) else None
+        return f"the map ({short(str(name))})" if name else "the map (none drafted yet)"
 
     async def campaign_end(self, caller: Caller) -> Reply:
         async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:

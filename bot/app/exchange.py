@@ -222,7 +222,7 @@ class ExchangeCommands:
                 if engine is None:
                     raise FileProblems(problems)
                 members = read_members(doc, engine, problems)
-                settings = read_settings(doc, problems)
+                settings = read_settings(doc, problems, engine)
                 existing = {m.user_id: m for m in await u.members.all(campaign.id)} if campaign else {}
                 rows = await u.figures.all(campaign.id) if campaign else []
                 kept = self._kept_of(rows, campaign, None) if campaign else []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.app.access import (
     battles_fought,
@@ -13,6 +14,7 @@ from bot.app.access import (
 )
 from bot.app.actions import Actions
 from bot.app.aftermath import AFTERMATH_COMMAND, Aftermath
+from bot.app.battlefield import battle_map, game_picture, on_map
 from bot.app.context import Context
 from bot.app.decisions import open_decision
 from bot.app.entries import log_entry
@@ -21,7 +23,13 @@ from bot.dice import RecordingDice
 from bot.render.cards import board_card, board_files
 from bot.store import Unit
 from bot.store.records import Campaign, Figure, Game
+from rules.battlefield import map_file
 from rules.core import FigureSpec, short, to_data
+
+PLACE_FIGURES = (
+    'Place your figures in your side\'s deployment zone: /map place figure: at:"x,y" (inches from the '
+    "lower-left corner), or /map deploy to set out all of them; /map show draws the table."
+)
 
 
 class GameCommands:
@@ -44,7 +52,14 @@ class GameCommands:
                 figures = pick_figures(figures, chosen)
             specs = [engine.check_figure(FigureSpec(f.name, f.side, f.kind, dict(f.stats))) for f in figures]
             dice = RecordingDice(self.ctx.dice())
-            outcome = engine.start(specs, dice)
+            started: dict[str, Any] = {"start": [to_data(spec) for spec in specs]}
+            where = None
+            if on_map(campaign, engine):
+                field, where = battle_map(campaign, engine)
+                outcome = engine.start_on_map(specs, dice, field)
+                started["map"] = map_file(field)
+            else:
+                outcome = engine.start(specs, dice)
             number = await battles_fought(u, campaign) + 1
             game = await u.games.create(campaign.id, number, campaign.ruleset, engine.dump_state(outcome.state))
             entry = log_entry(
@@ -57,7 +72,7 @@ class GameCommands:
                 side=None,
                 events=outcome.events,
                 rolled=dice.rolled,
-                action={"start": [to_data(spec) for spec in specs]},
+                action=started,
             )
             await u.play.append_action(entry)
             reply = await self.actions.answer(u, campaign, engine, game, entry, caller, None, outcome, "Game on", None)
@@ -65,7 +80,11 @@ class GameCommands:
                 reply.cards[0].fields.append(("Staying home", ", ".join(home), False))
             board = engine.board(outcome.state)
             title = f"{campaign.name}: the table"
-            if not any(card.title == title for card in reply.cards):  # a grid board is drawn once, not twice
+            if where is not None:
+                card = board_card(f"{campaign.name}: the battlefield", board)
+                card.description += f"\n{where}\n{PLACE_FIGURES}"
+                game_picture(reply, card, engine, game, outcome.state)
+            elif not any(card.title == title for card in reply.cards):  # a grid board is drawn once, not twice
                 reply.cards.append(board_card(title, board))
                 reply.files = board_files(board)
         return reply
@@ -77,12 +96,15 @@ class GameCommands:
             if game is None:
                 raise Refusal("No game has been played here yet: the game master starts one with /game start.")
             engine = engine_of(campaign)
-            board = engine.board(self.ctx.states.load(engine, game))
+            state = self.ctx.states.load(engine, game)
+            board = engine.board(state)
             waiting = await u.decisions.open_in_game(game.id)
         card = board_card(f"{campaign.name} — battle {game.number}", board)
         if waiting:
             card.fields.append(("Waiting for", f"{waiting[0].decider}: {waiting[0].prompt}", False))
-        return Reply(cards=[card], files=board_files(board))
+        reply = Reply(cards=[card], files=board_files(board))
+        game_picture(reply, card, engine, game, state)
+        return reply
 
     # /game log is ReportCommands.game_log (bot/app/reports.py): a page at a time, secret rolls kept back.
 

@@ -20,6 +20,7 @@ from bot.app.decisions import DecisionCommands
 from bot.app.exchange import ExchangeCommands
 from bot.app.games import GameCommands
 from bot.app.inputs import clean_name, command_line, format_stats, parse_stats
+from bot.app.maps import MapCommands
 from bot.app.odds import OddsCommands
 from bot.app.pace import PaceCommands
 from bot.app.reports import ReportCommands
@@ -47,12 +48,15 @@ class App:
         self.odds_part = OddsCommands(self.ctx)
         self.reports = ReportCommands(self.ctx)
         self.pace = PaceCommands(self.ctx, actions=self.actions, decisions=self.decisions)
+        self.maps = MapCommands(self.ctx, self.actions)
+        drawn = self.ctx.pictures.drawn  # a reply that shows the battlefield gets its picture, drawn last
 
         # The commands, as the front-ends call them.
         self.campaign_new = self.campaigns.campaign_new
         self.campaign_join = self.campaigns.campaign_join
         self.campaign_info = self.campaigns.campaign_info
         self.campaign_end = self.campaigns.campaign_end
+        self.campaign_battlefield = self.campaigns.campaign_battlefield
         self.roster_add = self.rosters.roster_add
         self.roster_list = self.rosters.roster_list
         self.roster_show = self.rosters.roster_show
@@ -64,14 +68,14 @@ class App:
         self.rules_set = self.exchange.rules_set
         self.rules_show = self.exchange.rules_show
         self.rules_clear = self.exchange.rules_clear
-        self.game_start = self.games.game_start
-        self.act = self.actions.act
-        self.game_status = self.games.game_status
+        self.game_start = drawn(self.games.game_start)
+        self.act = drawn(self.actions.act)
+        self.game_status = drawn(self.games.game_status)
         self.game_undo = self.games.game_undo
         self.game_end = self.games.game_end
         self.game_log = self.reports.game_log
         self.game_report = self.reports.game_report
-        self.decide = self.decisions.decide
+        self.decide = drawn(self.decisions.decide)
         self.open_decisions = self.decisions.open_decisions
         self.roll = self.rolls.roll
         self.figure_names = self.rolls.figure_names
@@ -87,6 +91,17 @@ class App:
         self.due_timeouts = self.pace.due_timeouts
         self.apply_timeout = self.pace.apply_timeout
         self.pace_of = self.pace.pace_of
+        self.map_new = drawn(self.maps.map_new)
+        self.map_feature_add = drawn(self.maps.feature_add)
+        self.map_feature_remove = drawn(self.maps.feature_remove)
+        self.map_zone = drawn(self.maps.zone_set)
+        self.map_import = drawn(self.maps.map_import)
+        self.map_export = self.maps.map_export
+        self.map_show = drawn(self.maps.map_show)
+        self.map_place = drawn(self.maps.place)
+        self.map_deploy = drawn(self.maps.deploy)
+        self.map_scenarios = self.maps.scenario_names
+        self.map_features = self.maps.feature_names
 
     @property
     def store(self) -> Store:

@@ -66,7 +66,7 @@ async def test_the_game_master_chooses_who_fights(app: App, forced: ForcedDice) 
 
 
 async def test_a_medieval_serious_wound_heals_only_to_light(app: App, forced: ForcedDice) -> None:
-    await app.campaign_new(caller(GM, "Gina"), "M", "medieval")
+    await app.campaign_new(caller(GM, "Gina"), "M", "medieval", "table")
     await join(app, RED, "Rita", "red")
     await join(app, BLUE, "Bob", "blue")
     await app.roster_add(caller(RED, "Rita"), "Hugh", "Knight")
@@ -124,7 +124,7 @@ async def test_each_campaign_numbers_its_battles_from_1_in_one_database(app: App
     """Another campaign's battles come first in the database; this campaign's first is still battle
     1, in the history, the cards and /game status, and only its own battles serve a resting man's games."""
     elsewhere = {"channel": CHANNEL + 1}
-    await app.campaign_new(caller(GM, "Gina", **elsewhere), "Elsewhere", "medieval")
+    await app.campaign_new(caller(GM, "Gina", **elsewhere), "Elsewhere", "medieval", "table")
     for user, name, side in ((RED, "Rita", "red"), (BLUE, "Bob", "blue")):
         asked = await app.campaign_join(caller(user, name, **elsewhere), side)
         await app.decide(caller(GM, "Gina", **elsewhere), "approve", asked.decision.decision_id)
@@ -164,7 +164,7 @@ async def test_each_campaign_numbers_its_battles_from_1_in_one_database(app: App
 
 
 async def test_the_start_card_says_who_stays_home_and_why(app: App, forced: ForcedDice) -> None:
-    await app.campaign_new(caller(GM, "Gina"), "M", "medieval")
+    await app.campaign_new(caller(GM, "Gina"), "M", "medieval", "table")
     await join(app, RED, "Rita", "red")
     await join(app, BLUE, "Bob", "blue")
     for name in ("Sir Hugh", "Ada", "Cy"):

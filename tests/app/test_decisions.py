@@ -20,7 +20,7 @@ async def ask(app: App, user: int, side: str):
 
 
 async def test_a_player_waits_for_the_game_master_to_approve(app: App) -> None:
-    await app.campaign_new(caller(GM, "Gina"), "C", "ssg")
+    await app.campaign_new(caller(GM, "Gina"), "C", "ssg", "table")
     decision = await ask(app, RED, "red")
     with pytest.raises(Refusal, match="still waiting for the game master"):
         await app.roster_add(caller(RED), "Rossi", "rifle")
@@ -38,7 +38,7 @@ async def test_a_player_waits_for_the_game_master_to_approve(app: App) -> None:
 
 
 async def test_refusing_removes_the_request(app: App) -> None:
-    await app.campaign_new(caller(GM), "C", "ssg")
+    await app.campaign_new(caller(GM), "C", "ssg", "table")
     decision = await ask(app, BLUE, "blue")
     await app.decide(caller(GM), None, decision.decision_id, index=1)
     async with orm(app.store.db) as s:
@@ -48,7 +48,7 @@ async def test_refusing_removes_the_request(app: App) -> None:
 
 
 async def test_open_decisions_are_listed_for_those_who_may_answer(app: App) -> None:
-    await app.campaign_new(caller(GM), "C", "ssg")
+    await app.campaign_new(caller(GM), "C", "ssg", "table")
     await ask(app, RED, "red")
     await ask(app, BLUE, "blue")
     assert [d.prompt for d in await app.open_decisions(caller(GM))] == [
@@ -62,15 +62,15 @@ async def test_open_decisions_are_listed_for_those_who_may_answer(app: App) -> N
 
 
 async def test_a_decision_from_another_channel_cannot_be_answered(app: App) -> None:
-    await app.campaign_new(caller(GM), "C", "ssg")
+    await app.campaign_new(caller(GM), "C", "ssg", "table")
     decision = await ask(app, RED, "red")
-    await app.campaign_new(caller(GM, channel=9), "D", "ssg")
+    await app.campaign_new(caller(GM, channel=9), "D", "ssg", "table")
     with pytest.raises(Refusal, match="no such decision"):
         await app.decide(caller(GM, channel=9), "approve", decision.decision_id)
 
 
 async def test_the_game_master_joins_a_side_without_asking(app: App) -> None:
-    await app.campaign_new(caller(GM), "C", "ssg")
+    await app.campaign_new(caller(GM), "C", "ssg", "table")
     reply = await app.campaign_join(caller(GM), "blue")
     assert reply.decision is None
 
@@ -79,7 +79,7 @@ async def test_undo_asks_again_a_decision_the_restored_state_waits_for(app: App,
     """Medieval: the roll-off winner chooses who goes first; undoing the choice asks it again."""
     from tests.support import join
 
-    await app.campaign_new(caller(GM, "Gina"), "M", "medieval")
+    await app.campaign_new(caller(GM, "Gina"), "M", "medieval", "table")
     await join(app, RED, "Rita", "red")
     await join(app, BLUE, "Bob", "blue")
     await app.roster_add(caller(RED, "Rita"), "Hugh", "Knight")

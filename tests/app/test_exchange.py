@@ -49,7 +49,7 @@ def problems(reply: Reply) -> list[str]:
 
 
 async def medieval_table(app: App) -> None:
-    await app.campaign_new(GINA, "Northumbria", "medieval")
+    await app.campaign_new(GINA, "Northumbria", "medieval", "table")
     await join(app, RED, "Rita", "red")
     await join(app, BLUE, "Bob", "blue")
 
@@ -508,7 +508,8 @@ async def test_a_campaign_moves_to_a_new_channel_whole(app: App) -> None:
     [(filename, data)] = reply.files
     assert reply.ephemeral and filename.startswith("campaign-northumbria-")
     parsed = yaml.safe_load(data)
-    assert parsed["settings"] == {"pace": {"hours": 24, "then": "pass"}}  # the house rules' own text is not a setting
+    # the house rules' own text is not a setting
+    assert parsed["settings"] == {"battlefield": "table", "pace": {"hours": 24, "then": "pass"}}
     assert parsed["house_rules"] == {"self_healing": True}
     assert parsed["members"] == [
         {"user": GM, "name": "Gina", "role": "gm", "side": None},
@@ -551,7 +552,7 @@ async def test_a_moved_campaign_goes_on_from_its_last_battle_and_its_resting_men
         figure = await s.scalar(select(Figure).where(Figure.name == "Ada"))
         figure.status, figure.history = "resting", [{"battle": 2, "note": "a broken arm", "games_out": 1}]
     [(filename, data)] = (await app.campaign_export(RITA)).files
-    assert yaml.safe_load(data)["settings"] == {"battles_before": 2}
+    assert yaml.safe_load(data)["settings"] == {"battlefield": "table", "battles_before": 2}
 
     def elsewhere() -> Caller:
         return caller(GM, "Gina", channel=CHANNEL + 1)
@@ -747,7 +748,7 @@ async def test_house_rules_are_the_game_masters_and_wait_for_the_end_of_a_battle
 
 
 async def test_house_rules_change_what_an_import_accepts(app: App) -> None:
-    await app.campaign_new(GINA, "Iron Coast", "ssg")
+    await app.campaign_new(GINA, "Iron Coast", "ssg", "table")
     await join(app, RED, "Rita", "red")
     await app.rules_set(GINA, "h.yaml", y("weapons:\n  laser: {short: 20, long: 40, rof: 2}\n"))
     reply = await app.roster_import(RITA, "r.yaml", y("sides: {red: [{name: Zap, kind: Laser}]}"))
@@ -1292,7 +1293,7 @@ async def test_a_documented_roster_is_what_the_export_writes(app: App, slug: str
 async def test_a_campaign_file_answers_a_waiting_request_to_join(app: App) -> None:
     from bot.store.schema import DecisionRecord
 
-    await app.campaign_new(GINA, "Iron Coast", "ssg")
+    await app.campaign_new(GINA, "Iron Coast", "ssg", "table")
     asked = await app.campaign_join(RITA, "blue")
     assert asked.decision is not None
     reply = await app.campaign_import(
@@ -1353,7 +1354,7 @@ async def test_any_file_gets_an_answer_and_a_refused_one_changes_nothing(
 ) -> None:
     channel = next(_channels)
     here = caller(who.user_id, who.display_name, channel=channel)
-    await app.campaign_new(caller(GM, "Gina", channel=channel), "Fuzz", "medieval")
+    await app.campaign_new(caller(GM, "Gina", channel=channel), "Fuzz", "medieval", "table")
     await app.campaign_join(caller(GM, "Gina", channel=channel), "red")
     before = await everything(app)
     try:

@@ -44,7 +44,7 @@ async def log_commands(app: App) -> list[tuple[str, int, str | None, bool]]:
 
 async def medieval_table(app: App, forced) -> None:
     """Red wins the roll-off and must choose who goes first (a decision with buttons)."""
-    await app.campaign_new(caller(GM, "Gina"), "M", "medieval")
+    await app.campaign_new(caller(GM, "Gina"), "M", "medieval", "table")
     await join(app, RED, "Rita", "red")
     await join(app, BLUE, "Bob", "blue")
     await app.roster_add(caller(RED, "Rita"), "Hugh", "Knight")
@@ -113,7 +113,7 @@ async def test_only_the_game_master_sets_a_deadline_and_bad_values_change_nothin
 
 async def test_a_deadline_set_before_the_game_starts_clocks_the_first_turn(app: App, forced) -> None:
     clock = Clock(app)
-    await app.campaign_new(caller(GM, "Gina"), "Later", "ssg")
+    await app.campaign_new(caller(GM, "Gina"), "Later", "ssg", "table")
     reply = await app.set_deadline(caller(GM), 2, "gm")
     assert "starts now" not in reply.cards[0].description and await deadlines(app) == []
     await join(app, RED, "Rita", "red")

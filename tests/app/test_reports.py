@@ -124,7 +124,7 @@ async def test_a_report_in_progress_is_private_and_says_the_battle_goes_on(app: 
 
 
 async def test_a_medieval_battle_is_told_turn_by_turn(app: App, forced: ForcedDice) -> None:
-    await app.campaign_new(caller(GM, "Gina"), "Border feud", "medieval")
+    await app.campaign_new(caller(GM, "Gina"), "Border feud", "medieval", "table")
     await join(app, RED, "Rita", "red")
     await join(app, BLUE, "Bob", "blue")
     await app.roster_add(caller(RED, "Rita"), "Hugh", "Knight")
@@ -185,7 +185,7 @@ async def test_a_past_battle_is_reported_by_its_number_and_only_in_its_campaign(
     assert await game_id(app) == first + 1
     assert report_text(await app.game_report(caller(RED), first)).startswith(f"# Test — battle {first}\n")
     assert (await app.game_report(caller(RED))).files[0][0] == f"battle-{first + 1}.md"
-    await app.campaign_new(caller(GM, "Gina", channel=CHANNEL + 1), "Elsewhere", "ssg")
+    await app.campaign_new(caller(GM, "Gina", channel=CHANNEL + 1), "Elsewhere", "ssg", "table")
     for asked in (first, 999, 0, -3, 2**40):
         with pytest.raises(Refusal, match=f"There is no battle {asked} in this campaign."):
             await app.game_report(caller(GM, channel=CHANNEL + 1), asked)
@@ -201,7 +201,7 @@ async def test_two_campaigns_in_one_database_each_have_a_battle_1(app: App, forc
     """The report's file, its title, the log and ``battle:`` go by the battle's number in its
     campaign, not by the database's id; a page button's internal id stays inside its campaign."""
     elsewhere = caller(GM, "Gina", channel=CHANNEL + 1)
-    await app.campaign_new(elsewhere, "Elsewhere", "medieval")
+    await app.campaign_new(elsewhere, "Elsewhere", "medieval", "table")
     for user, name, side in ((RED, "Rita", "red"), (BLUE, "Bob", "blue")):
         asked = await app.campaign_join(caller(user, name, channel=CHANNEL + 1), side)
         await app.decide(elsewhere, "approve", asked.decision.decision_id)

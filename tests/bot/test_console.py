@@ -10,7 +10,7 @@ from pathlib import Path
 
 SETUP = """\
 /as Gina
-/campaign new name:"Iron Coast" ruleset:ssg
+/campaign new name:"Iron Coast" ruleset:ssg battlefield:table
 /as Rita
 /campaign join side:red
 /as Gina

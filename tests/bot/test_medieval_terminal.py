@@ -9,7 +9,7 @@ from tests.bot.test_console import events, play
 
 SETUP = """\
 /as Gina
-/campaign new name:"Stamford Bridge" ruleset:medieval
+/campaign new name:"Stamford Bridge" ruleset:medieval battlefield:table
 /as Rita
 /campaign join side:red
 /as Gina

@@ -86,7 +86,7 @@ def files(sent: dict[str, Any]) -> dict[str, bytes]:
 async def medieval(app) -> None:
     from tests.support import caller
 
-    await app.campaign_new(caller(GM, "Gina"), "Northumbria", "medieval")
+    await app.campaign_new(caller(GM, "Gina"), "Northumbria", "medieval", "table")
     await join(app, RED, "Rita", "red")
     await join(app, BLUE, "Bob", "blue")
 
@@ -272,7 +272,7 @@ def test_the_terminal_exports_to_a_file_and_imports_a_local_path(tmp_path: Path)
         db,
         """\
 /as Gina
-/campaign new name:"Iron Coast" ruleset:medieval
+/campaign new name:"Iron Coast" ruleset:medieval battlefield:table
 /campaign join side:red
 /roster add name:Rossi kind:Knight
 /roster export

@@ -36,7 +36,7 @@ async def seed_ssg(app: App, fake: FakeDiscord, table: Table, *, per_side: int =
     gm = caller(fake, table.gm, table.channel, 0)
     red = caller(fake, table.red, table.channel, 1)
     blue = caller(fake, table.blue, table.channel, 2)
-    await app.campaign_new(gm, f"Campaign {table.channel.name}", "ssg")
+    await app.campaign_new(gm, f"Campaign {table.channel.name}", "ssg", "table")
     if per_side != 6:
         from sqlalchemy import select
 

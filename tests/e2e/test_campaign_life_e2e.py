@@ -479,7 +479,7 @@ async def test_a_campaign_lives_through_a_battle(fake: FakeDiscord, bot: Any, ca
         life = Life(fake, cdn, case, gina, player)
 
         # --- the campaign, and two players approved: one by button, one by /decide ----------------
-        new = public(await fake.slash(gina, "campaign new", name=case.campaign, ruleset=case.slug))
+        new = public(await fake.slash(gina, "campaign new", name=case.campaign, ruleset=case.slug, battlefield="table"))
         assert embed(new, "New campaign")["description"].startswith(
             f"**{case.campaign}** begins: {case.title}. Gina is the game master.\nPlayers: /campaign join with a side "
             f"({first}, {second}), then /roster add."

@@ -30,7 +30,7 @@ async def test_four_figures_a_side_fight_to_the_end(fake: FakeDiscord, bot: Any)
     def as_caller(user) -> Caller:
         return Caller(user.id, user.display_name, guild, table.channel.id)
 
-    await app.campaign_new(as_caller(table.gm), "Border feud", "medieval")
+    await app.campaign_new(as_caller(table.gm), "Border feud", "medieval", "table")
     for user, side in ((table.red, "red"), (table.blue, "blue")):
         asked = await app.campaign_join(as_caller(user), side)
         await app.decide(as_caller(table.gm), "approve", asked.decision.decision_id)

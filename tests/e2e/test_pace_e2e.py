@@ -89,7 +89,7 @@ async def test_the_game_master_is_pinged_and_answers_by_button_for_the_absent_pl
         return Caller(user.id, user.display_name, guild, table.channel.id)
 
     try:
-        await app.campaign_new(as_caller(table.gm), "Border feud", "medieval")
+        await app.campaign_new(as_caller(table.gm), "Border feud", "medieval", "table")
         for user, side in ((table.red, "red"), (table.blue, "blue")):
             asked = await app.campaign_join(as_caller(user), side)
             await app.decide(as_caller(table.gm), "approve", asked.decision.decision_id)

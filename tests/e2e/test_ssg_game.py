@@ -84,7 +84,7 @@ async def test_two_players_and_a_game_master_play_ssg_to_a_winner(fake: FakeDisc
     roster = {"red": RED, "blue": BLUE}
 
     # --- the game master opens a campaign ------------------------------------------------------
-    started = await fake.slash(gina, "campaign new", name="Iron Coast", ruleset="ssg")
+    started = await fake.slash(gina, "campaign new", name="Iron Coast", ruleset="ssg", battlefield="table")
     assert started.type == 4 and not started.ephemeral and "Iron Coast" in started.text
 
     sides = await fake.autocomplete(rita, "campaign join", focused="side", value="")

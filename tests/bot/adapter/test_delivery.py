@@ -31,7 +31,7 @@ from tests.support import GM, RED, STRANGER, caller, fake_interaction
 
 
 async def pending_join(app: App):
-    await app.campaign_new(caller(GM, "Gina"), "C", "ssg")
+    await app.campaign_new(caller(GM, "Gina"), "C", "ssg", "table")
     reply = await app.campaign_join(caller(RED, "Rita"), "red")
     return reply.decision
 

@@ -1,0 +1,180 @@
+"""A campaign's battlefield: its setting (the bot's map or a table), the map draft kept in its
+settings, and the battlefield's picture ordered for a reply. What /map, /game and every action
+share; the /map commands are :mod:`bot.app.maps`.
+
+A campaign plays on the bot's map or on a table of its own (``settings["battlefield"]``: ``map`` or
+``table``; a campaign without the key, as every campaign made before the map existed, plays on a
+table). Between battles the game master drafts the map the next battle is fought on; the draft is
+kept in the campaign's settings (``settings["map"]``) as the map file
+:func:`rules.battlefield.map_file` writes, and read back through the ruleset's own
+:meth:`~rules.core.Engine.read_map` every time, so a draft is always held to every rule a file is
+(and to the campaign's house rules as they are now).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from bot.app.pictures import PictureOrder
+from bot.app.replies import Card, Refusal, Reply
+from bot.store.records import Campaign, Game
+from rules.battlefield import FieldState, FieldView, MapData, map_file
+from rules.core import DataError, Engine, short
+
+#: The campaign settings this module keeps.
+BATTLEFIELD = "battlefield"
+MAP_DRAFT = "map"
+BATTLEFIELDS = ("map", "table")
+ON_A_TABLE = "This battle is played on a table, not on the bot's map."
+CHANGE_BETWEEN_BATTLES = "A battle is in progress: the map changes between battles."
+
+
+# --- the campaign's setting --------------------------------------------------------------------
+
+
+def battlefield_of(campaign: Campaign) -> str:
+    """``map`` or ``table``: how the campaign plays (``table`` when it never said)."""
+    return "map" if (campaign.settings or {}).get(BATTLEFIELD) == "map" else "table"
+
+
+def on_map(campaign: Campaign, engine: Engine[Any]) -> bool:
+    """Whether the campaign's battles are fought on the bot's map."""
+    return battlefield_of(campaign) == "map" and engine.plays_on_map
+
+
+def default_battlefield(engine: Engine[Any]) -> str:
+    return "map" if engine.plays_on_map else "table"
+
+
+def check_battlefield(engine: Engine[Any], mode: str) -> str:
+    """``mode`` as the setting keeps it; a map refused for a ruleset the bot cannot measure."""
+    chosen = " ".join(str(mode or "").split()).casefold()
+    if chosen not in BATTLEFIELDS:
+        raise Refusal(f"The battlefield is map or table, not {short(str(mode))}.")
+    if chosen == "map" and not engine.plays_on_map:
+        raise Refusal(f"{engine.title} is not played on the bot's map: choose battlefield:table.")
+    return chosen
+
+
+def battlefield_problem(value: Any) -> str | None:
+    """The check of an imported campaign file's ``settings.battlefield``."""
+    return None if value in BATTLEFIELDS else f"must be map or table, not {short(repr(value))}"
+
+
+def draft_problems(engine: Engine[Any], settings: dict[str, Any]) -> list[str]:
+    """What an imported campaign file's battlefield settings get wrong for its ruleset."""
+    problems = []
+    if settings.get(BATTLEFIELD) == "map" and not engine.plays_on_map:
+        problems.append(f"settings.battlefield: {engine.title} is not played on the bot's map")
+    if MAP_DRAFT in settings:
+        if not engine.plays_on_map:
+            problems.append(f"settings.map: {engine.title} is not played on the bot's map")
+        else:
+            try:
+                engine.read_map(settings[MAP_DRAFT])
+            except DataError as exc:
+                problems += [f"settings.map: {p}" for p in exc.problems]
+    return problems
+
+
+def draft_of(campaign: Campaign, engine: Engine[Any]) -> MapData | None:
+    """The campaign's map draft, checked by its rules as they are now; None when it has none."""
+    data = (campaign.settings or {}).get(MAP_DRAFT)
+    if data is None or not engine.plays_on_map:
+        return None
+    try:
+        return engine.read_map(data)
+    except DataError as exc:
+        raise Refusal(
+            f"The campaign's map no longer fits its rules ({sentence(exc.problems[0], end='')}): "
+            "make it again with /map new or /map import."
+        ) from None
+
+
+def battle_map(campaign: Campaign, engine: Engine[Any]) -> tuple[MapData, str]:
+    """The map the next battle is fought on, and a sentence saying which: the campaign's draft, or
+    the ruleset's first shipped map."""
+    draft = draft_of(campaign, engine)
+    if draft is not None:
+        return draft, f"The battle is fought on the campaign's map, **{draft.name}**."
+    names = engine.scenarios()
+    if not names:
+        raise Refusal("This ruleset ships no map: the game master makes one first with /map new width: height:.")
+    chosen = engine.scenario(names[0])
+    return chosen, (
+        f"No map was drafted, so the battle is fought on **{chosen.name}** "
+        f"(a shipped map; /map new scenario: picks another before the next battle)."
+    )
+
+
+def sentence(text: str, *, end: str = ".") -> str:
+    text = text.strip().rstrip(".")
+    return (text[:1].upper() + text[1:] + end) if text else ""
+
+
+def problem_sentence(exc: DataError) -> str:
+    """A map's problems as the one short sentence a refusal is."""
+    first = exc.problems[0] if exc.problems else "the map is not valid"
+    more = len(exc.problems) - 1
+    return sentence(first)[:250] + (f" ({more} more problem{'s' if more > 1 else ''}.)" if more > 0 else "")
+
+
+# --- pictures ----------------------------------------------------------------------------------
+
+
+def text_view(view: FieldView, terrain: Any) -> str:
+    """The battlefield as the terminal prints it."""
+    from bot.render.field_text import field_text
+
+    return field_text(view, terrain)
+
+
+def draft_view(engine: Engine[Any], draft: MapData) -> FieldView:
+    return FieldView(FieldState(draft), tuple(engine.sides()), title=draft.name)
+
+
+def draft_key(campaign: Campaign, draft: MapData) -> tuple[Any, ...]:
+    digest = hashlib.sha1(json.dumps(map_file(draft), sort_keys=True).encode(), usedforsecurity=False).hexdigest()
+    return ("draft", campaign.id, digest)
+
+
+def game_key(game: Game, focus: str | None = None) -> tuple[Any, ...]:
+    return ("game", game.id, game.version, (focus or "").casefold())
+
+
+def order_picture(reply: Reply, card: Card, key: tuple[Any, ...], view: FieldView, terrain: Any) -> None:
+    """Show ``view`` in ``card`` (added to the reply if it is not there): its picture ordered, its
+    text view for the terminal."""
+    if not any(c is card for c in reply.cards):
+        reply.cards.append(card)
+    index = next(i for i, c in enumerate(reply.cards) if c is card)
+    card.text_extra = "\n".join(part for part in (card.text_extra, text_view(view, terrain)) if part)
+    reply.picture = PictureOrder(key, view, terrain, index)
+
+
+def game_picture(reply: Reply, card: Card, engine: Engine[Any], game: Game, state: Any) -> bool:
+    """The game's battlefield in ``card``, when the game is played on the map; whether it is."""
+    view = engine.field_view(state)
+    if view is None:
+        return False
+    order_picture(reply, card, game_key(game), view, engine.terrain())
+    return True
+
+
+def shows_the_field(before: Any, events: Sequence[Any]) -> bool:
+    """Whether an action's reply carries the picture: a phase ended that figures moved in (the
+    state was in its ``movement`` phase, or its ``deployment``, and a phase event says another
+    begins), or a new turn began in a ruleset whose turn has no named phases (the medieval game,
+    whose figures move one at a time in their side's turn)."""
+    if getattr(before, "field", None) is None:
+        return False
+    phase = getattr(before, "phase", None)
+    for event in events:
+        if event.kind != "phase":
+            continue
+        if phase in ("movement", "deployment") or event.data.get("phase") is None:
+            return True
+    return False

@@ -1,0 +1,427 @@
+"""/map: the map the next battle is fought on, drafted by the game master between battles (a
+shipped scenario, an empty table with features added one by one, or an imported file; kept as
+:mod:`bot.app.battlefield` says), and the battle's map while one is fought.
+
+During a battle ``/map show`` draws the game's own map with its figures, and ``/map place`` and
+``/map deploy`` are the ruleset's actions ``place`` and ``deploy``: logged, undoable and replayed
+like any other (:meth:`bot.app.actions.Actions.act`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from bot.app.access import campaign_of, engine_of, require_gm
+from bot.app.actions import Actions
+from bot.app.battlefield import (
+    CHANGE_BETWEEN_BATTLES,
+    MAP_DRAFT,
+    ON_A_TABLE,
+    battlefield_of,
+    draft_key,
+    draft_of,
+    draft_view,
+    game_key,
+    order_picture,
+    problem_sentence,
+)
+from bot.app.context import Context
+from bot.app.inputs import command_line
+from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
+from bot.app.yaml_format import FileProblems, Flow, dump, file_slug, problems_reply, read
+from bot.store import Unit
+from bot.store.records import Campaign, Game
+from rules import RULESETS
+from rules.battlefield import (
+    KINDS,
+    LINE_KINDS,
+    FieldState,
+    MapData,
+    map_file,
+    parse_path,
+    read_feature,
+)
+from rules.core import DataError, Engine, RuleError, short
+
+#: An empty table's size, in inches, and the depth of the strip each side deploys in.
+TABLE_MIN, TABLE_MAX = 12.0, 120.0
+ZONE_DEPTH = 4.0
+CHOICES_MAX = 25
+
+
+# --- /map ----------------------------------------------------------------------------------------
+
+
+class MapCommands:
+    """The map a campaign's next battle is fought on, and its battle's map while one is fought."""
+
+    def __init__(self, ctx: Context, actions: Actions) -> None:
+        self.ctx = ctx
+        self.actions = actions
+
+    # --- the draft, between battles
+
+    async def _edit(
+        self, caller: Caller, change: Callable[[Engine[Any], MapData | None], MapData], *, fresh: bool = False
+    ) -> tuple[Campaign, Engine[Any], MapData]:
+        """One change of the draft by the game master between battles: ``change`` builds the new map
+        from the draft (none when ``fresh``: a new map replaces whatever was there), refusing what it
+        must; the map is then held to every rule of a map file and kept."""
+        async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            require_gm(campaign, caller, "change the map")
+            campaign = await u.campaigns.get(campaign.id, lock=True)  # settings are shared with other commands
+            engine = self._engine_on_map(campaign)
+            if await u.games.in_progress(campaign.id) is not None:
+                raise Refusal(CHANGE_BETWEEN_BATTLES + " Try again after the battle.")
+            current = None if fresh else draft_of(campaign, engine)
+            try:
+                new = engine.read_map(map_file(change(engine, current)))
+            except DataError as exc:
+                raise Refusal(problem_sentence(exc)) from None
+            await self._keep(u, campaign, new)
+        return replace(campaign, settings={**(campaign.settings or {}), MAP_DRAFT: map_file(new)}), engine, new
+
+    @staticmethod
+    def _engine_on_map(campaign: Campaign) -> Engine[Any]:
+        engine = engine_of(campaign)
+        if not engine.plays_on_map:
+            raise Refusal(f"{engine.title} is not played on the bot's map.")
+        if battlefield_of(campaign) != "map":
+            raise Refusal(
+                "This campaign plays on a table: the game master switches with /campaign battlefield mode:map."
+            )
+        return engine
+
+    @staticmethod
+    async def _keep(u: Unit, campaign: Campaign, draft: MapData) -> None:
+        settings = dict(campaign.settings or {})
+        settings[MAP_DRAFT] = map_file(draft)
+        await u.campaigns.set_settings(campaign.id, settings)
+
+    async def map_new(
+        self, caller: Caller, scenario: str | None = None, width: float | None = None, height: float | None = None
+    ) -> Reply:
+        """A shipped map by name, or an empty table ``width`` by ``height`` inches with a strip along
+        two opposite edges for the sides' deployment."""
+        if scenario and (width is not None or height is not None):
+            raise Refusal("Give a scenario or a table's width and height, not both.")
+        if not scenario and (width is None or height is None):
+            raise Refusal("Give a scenario (a shipped map), or width and height for an empty table.")
+
+        def build(engine: Engine[Any], _: MapData | None) -> MapData:
+            if scenario:
+                try:
+                    return engine.scenario(scenario)
+                except DataError as exc:
+                    raise Refusal(problem_sentence(exc)) from None
+            assert width is not None and height is not None
+            return empty_table(engine.sides(), table_inches(width, "width"), table_inches(height, "height"))
+
+        campaign, engine, draft = await self._edit(caller, build, fresh=True)
+        card = self._draft_card(campaign, draft, "New map")
+        reply = Reply(cards=[card])
+        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
+        return reply
+
+    async def feature_add(
+        self,
+        caller: Caller,
+        kind: str,
+        points: str,
+        name: str | None = None,
+        thickness: float | None = None,
+    ) -> Reply:
+        """A terrain feature on the draft: a line (a wall, a hedge …) or an area (a wood …)."""
+        wanted = " ".join(str(kind or "").split()).casefold()
+        if wanted not in KINDS:
+            raise Refusal(f"{short(str(kind))} is not a kind of terrain: use {', '.join(KINDS)}.")
+        shape = "line" if wanted in LINE_KINDS else "area"
+        if thickness is not None and shape == "area":
+            raise Refusal(f"Only a line ({', '.join(LINE_KINDS)}) has a thickness; a {wanted} is an area.")
+        if thickness is not None and not (isinstance(thickness, (int, float)) and 0.01 <= thickness <= 12):
+            raise Refusal("A line's thickness is from 0.01 to 12 inches.")
+        try:
+            path = parse_path(points, f"the {wanted}'s points")
+        except RuleError as exc:
+            raise Refusal(exc.message) from None
+        raw: dict[str, Any] = {"kind": wanted, shape: [[p.x, p.y] for p in path]}
+        if name and name.strip():
+            raw["name"] = " ".join(name.split())
+        if thickness is not None:
+            raw["thickness"] = float(thickness)
+
+        def add(engine: Engine[Any], current: MapData | None) -> MapData:
+            if current is None:
+                raise Refusal("There is no map yet: start one with /map new.")
+            try:
+                feature = read_feature(raw, engine.terrain(), f"the new {wanted}")
+            except DataError as exc:
+                raise Refusal(problem_sentence(exc)) from None
+            taken = {f.name.casefold() for f in current.features if f.name}
+            if feature.name and feature.name.casefold() in taken:
+                raise Refusal(f"The map already has a feature called {short(feature.name)}: give another name.")
+            return replace(current, features=[*current.features, feature])
+
+        campaign, engine, draft = await self._edit(caller, add)
+        added = draft.features[-1]
+        card = self._draft_card(campaign, draft, "Feature added")
+        card.description = f"{len(draft.features)}. {feature_label(added)} is on {draft.name}.\n" + card.description
+        reply = Reply(cards=[card])
+        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
+        return reply
+
+    async def feature_remove(self, caller: Caller, feature: str) -> Reply:
+        """A feature off the draft, by its number in the list or its name."""
+        removed: list[str] = []
+
+        def remove(engine: Engine[Any], current: MapData | None) -> MapData:
+            if current is None:
+                raise Refusal("There is no map yet: start one with /map new.")
+            index = feature_index(current, feature)
+            removed.append(feature_label(current.features[index]))
+            return replace(current, features=[f for i, f in enumerate(current.features) if i != index])
+
+        campaign, engine, draft = await self._edit(caller, remove)
+        card = self._draft_card(campaign, draft, "Feature removed")
+        card.description = f"{removed[0]} is off {draft.name}.\n" + card.description
+        reply = Reply(cards=[card])
+        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
+        return reply
+
+    async def zone_set(self, caller: Caller, side: str, points: str) -> Reply:
+        """A side's deployment zone on the draft, as the corners of a polygon."""
+        try:
+            path = parse_path(points, "the zone's corners")
+        except RuleError as exc:
+            raise Refusal(exc.message) from None
+        chosen: list[str] = []
+
+        def zone(engine: Engine[Any], current: MapData | None) -> MapData:
+            if current is None:
+                raise Refusal("There is no map yet: start one with /map new.")
+            named = next((s for s in engine.sides() if s.casefold() == " ".join(str(side).split()).casefold()), None)
+            if named is None:
+                raise Refusal(f"{short(str(side))} is not a side here: choose {', '.join(engine.sides())}.")
+            if len(path) < 3:
+                raise Refusal("A deployment zone needs at least 3 corners.")
+            chosen.append(named)
+            return replace(current, zones={**current.zones, named: [[p.x, p.y] for p in path]})
+
+        campaign, engine, draft = await self._edit(caller, zone)
+        card = self._draft_card(campaign, draft, "Deployment zone set")
+        card.description = f"{chosen[0]} deploys inside {corners(draft.zones[chosen[0]])}.\n" + card.description
+        reply = Reply(cards=[card])
+        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
+        return reply
+
+    async def map_import(self, caller: Caller, filename: str, data: bytes) -> Reply:
+        """A map file (from /map export, or written by hand) as the draft; every problem at once."""
+        try:
+            doc = read(data)
+
+            def imported(engine: Engine[Any], _: MapData | None) -> MapData:
+                try:
+                    return engine.read_map(doc.data)
+                except DataError as exc:
+                    raise FileProblems(exc.problems) from None
+
+            campaign, engine, draft = await self._edit(caller, imported, fresh=True)
+        except FileProblems as exc:
+            return problems_reply(exc, filename, "the map was not changed")
+        card = self._draft_card(campaign, draft, "Map imported")
+        card.description = f"From {short(filename)}.\n" + card.description
+        reply = Reply(cards=[card])
+        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
+        return reply
+
+    async def map_export(self, caller: Caller) -> Reply:
+        """The map as a YAML file: the battle's during one, else the draft."""
+        async with self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            engine = self._engine_on_map(campaign)
+            game = await u.games.in_progress(campaign.id)
+            field = self._field_of(engine, game) if game is not None else None
+        the_map = field.map if field is not None else draft_of(campaign, engine)
+        if the_map is None:
+            raise Refusal("There is no map yet: the game master starts one with /map new.")
+        filename = f"map-{file_slug(the_map.name)}.yaml"
+        header = [
+            f"Skirmish GM map: {the_map.name} ({RULESETS[campaign.ruleset][1]}).",
+            "Bring it back with /map import (the game master, between battles).",
+        ]
+        text = f"**{filename}**: {the_map.width:g} by {the_map.height:g} inches, {len(the_map.features)} features."
+        return Reply(
+            cards=[Card(title="Map exported", description=text)],
+            ephemeral=True,
+            files=[(filename, dump(flowing(map_file(the_map)), header))],
+        )
+
+    # --- the map of a battle, or the draft
+
+    async def map_show(self, caller: Caller, focus: str | None = None) -> Reply:
+        """The battle's map with its figures (``focus``: one figure's reach and sight), or the draft."""
+        async with self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+            engine = self._engine_on_map(campaign)
+            game = await u.games.in_progress(campaign.id)
+            state = self.ctx.states.load(engine, game) if game is not None else None
+        if game is not None:
+            try:
+                view = engine.field_view(state, focus.strip() if focus and focus.strip() else None)
+            except RuleError as exc:
+                raise Refusal(exc.message) from None
+            if view is None:
+                raise Refusal(ON_A_TABLE)
+            card = Card(
+                title=f"{campaign.name} — battle {game.number}: {view.field.map.name}", colour=side_colour(None)
+            )
+            card.description = "\n".join(view.notes) if view.notes else self._size(view.field.map)
+            reply = Reply(cards=[card])
+            order_picture(reply, card, game_key(game, focus), view, engine.terrain())
+            return reply
+        if focus:
+            raise Refusal("focus: shows a figure during a battle; no battle is in progress.")
+        draft = draft_of(campaign, engine)
+        if draft is None:
+            raise Refusal("There is no map yet: the game master starts one with /map new.")
+        card = self._draft_card(campaign, draft, f"{campaign.name}: the next battle's map")
+        reply = Reply(cards=[card])
+        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
+        return reply
+
+    def _field_of(self, engine: Engine[Any], game: Game) -> FieldState | None:
+        state = self.ctx.states.load(engine, game)
+        field = getattr(state, "field", None)
+        return field if isinstance(field, FieldState) else None
+
+    # --- deployment: the ruleset's actions
+
+    async def place(self, caller: Caller, figure: str, at: str) -> Reply:
+        params = {"figure": figure, "at": at}
+        return await self.actions.act(caller, None, "place", params, command_line("map", "place", params))
+
+    async def deploy(self, caller: Caller, side: str | None = None) -> Reply:
+        params = {"side": side} if side else {}
+        return await self.actions.act(caller, None, "deploy", params, command_line("map", "deploy", params))
+
+    # --- autocomplete
+
+    async def scenario_names(self, caller: Caller, current: str) -> list[str]:
+        async with self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+        typed = current.strip().casefold()
+        return [n for n in engine_of(campaign).scenarios() if typed in n.casefold()][:CHOICES_MAX]
+
+    async def feature_names(self, caller: Caller, current: str) -> list[tuple[str, str]]:
+        """The draft's features as (label, value): ``3. the farmhouse (building)`` and ``3``."""
+        async with self.ctx.store.transaction() as u:
+            campaign = await campaign_of(u, caller)
+        engine = engine_of(campaign)
+        try:
+            draft = draft_of(campaign, engine)
+        except Refusal:
+            return []
+        if draft is None:
+            return []
+        typed = current.strip().casefold()
+        found = []
+        for number, feature in enumerate(draft.features, 1):
+            label = f"{number}. {feature_label(feature)}"
+            if typed in label.casefold():
+                found.append((label, str(number)))
+        return found[:CHOICES_MAX]
+
+    # --- cards
+
+    def _draft_card(self, campaign: Campaign, draft: MapData, title: str) -> Card:
+        card = Card(title=title, description=self._size(draft), colour=side_colour(None))
+        if draft.description:
+            card.description += "\n" + draft.description[:500]
+        listed = [f"{n}. {feature_label(f)}" for n, f in enumerate(draft.features, 1)]
+        card.fields.append((f"Features ({len(listed)})", cut_lines(listed) or "none yet", False))
+        zones = [f"{side}: {corners(points)}" for side, points in draft.zones.items()]
+        card.fields.append(("Deployment zones", cut_lines(zones) or "none", False))
+        card.footer = "Game master: /map feature add|remove, /map zone, /map import; /game start fights on it."
+        return card
+
+    @staticmethod
+    def _size(the_map: MapData) -> str:
+        return f"**{the_map.name}**: a table {the_map.width:g} by {the_map.height:g} inches."
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def table_inches(value: float, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise Refusal(f"The table's {what} is a number of inches.")
+    if not TABLE_MIN <= value <= TABLE_MAX:
+        raise Refusal(f"The table's {what} is from {TABLE_MIN:g} to {TABLE_MAX:g} inches, not {value:g}.")
+    return float(value)
+
+
+def empty_table(sides: Sequence[str], width: float, height: float) -> MapData:
+    """A table with nothing on it: the first side deploys along the lower edge, the second along the
+    upper (a strip :data:`ZONE_DEPTH` inches deep), any further sides along the left and right."""
+    d = ZONE_DEPTH
+    strips = [
+        [[0.0, 0.0], [width, 0.0], [width, d], [0.0, d]],
+        [[0.0, height - d], [width, height - d], [width, height], [0.0, height]],
+        [[0.0, d], [d, d], [d, height - d], [0.0, height - d]],
+        [[width - d, d], [width, d], [width, height - d], [width - d, height - d]],
+    ]
+    return MapData(
+        name=f"Open table {width:g}x{height:g}",
+        width=width,
+        height=height,
+        zones=dict(zip(sides, strips, strict=False)),
+    )
+
+
+def feature_label(feature: Any) -> str:
+    return f"{feature.name} ({feature.kind})" if feature.name else f"a {feature.kind}"
+
+
+def feature_index(draft: MapData, wanted: str) -> int:
+    """The index of the feature ``wanted`` names: its number in the list (from 1) or its name."""
+    text = " ".join(str(wanted or "").split())
+    number = text.rstrip(".").split(".")[0].strip()
+    if number.isdigit():
+        index = int(number) - 1
+        if 0 <= index < len(draft.features):
+            return index
+        raise Refusal(f"The map has {len(draft.features)} features; there is no number {int(number)}.")
+    for i, feature in enumerate(draft.features):
+        if feature.name and feature.name.casefold() == text.casefold():
+            return i
+    raise Refusal(f"There is no feature called {short(text)} on the map: name it, or give its number.")
+
+
+def corners(points: Sequence[Sequence[float]]) -> str:
+    return " ".join(f"{x:g},{y:g}" for x, y in points)
+
+
+def cut_lines(lines: Sequence[str], limit: int = 1000) -> str:
+    """Lines joined, cut (with a count of the rest) to fit a card's field."""
+    out: list[str] = []
+    used = 0
+    for n, line in enumerate(lines):
+        if used + len(line) + 1 > limit - 20:
+            out.append(f"… and {len(lines) - n} more")
+            break
+        out.append(line)
+        used += len(line) + 1
+    return "\n".join(out)
+
+
+def flowing(data: dict[str, Any]) -> dict[str, Any]:
+    """A map file laid out as the shipped ones are: one line a feature, points as [x, y]."""
+    out = dict(data)
+    out["table"] = Flow(data["table"])
+    out["features"] = [Flow(f) for f in data["features"]]
+    out["zones"] = Flow(data["zones"])
+    return out
