@@ -131,6 +131,8 @@ class Console:
         self.failures = 0
         self.files_dir = files_dir
         self.saved = 0
+        #: Saved files are named after this run's start, so a later run never overwrites them.
+        self.run_stamp = time.strftime("%Y%m%d-%H%M%S")
 
     def user(self) -> ConsoleUser:
         uid = user_id_for(self.player)
@@ -219,15 +221,24 @@ class Console:
         return text
 
     def _save_files(self, reply: Reply) -> list[str]:
-        """Attached files (a board picture, an export, a report) are saved in ``--files DIR``."""
+        """Attached files (a board or map picture, an export, a report) are saved in ``--files DIR``,
+        as ``<run's start>-<number>-<name>``: never over a file an earlier run (or this one) saved."""
         if self.files_dir is None:
             return []
         self.files_dir.mkdir(parents=True, exist_ok=True)
         paths = []
         for name, data in reply.files:
             self.saved += 1
-            path = self.files_dir / f"{self.saved:04d}-{name}"
-            path.write_bytes(data)
+            stem = f"{self.run_stamp}-{self.saved:04d}"
+            path, again = self.files_dir / f"{stem}-{name}", 1
+            while True:
+                try:
+                    with path.open("xb") as out:  # created here, or taken by a run started the same second
+                        out.write(data)
+                    break
+                except FileExistsError:
+                    again += 1
+                    path = self.files_dir / f"{stem}-{again}-{name}"
             paths.append(str(path))
         return paths
 

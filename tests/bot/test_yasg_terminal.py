@@ -299,7 +299,10 @@ def test_a_solo_game_from_the_first_placement_to_the_last_figure_out(tmp_path: P
     saved = [p for r in records for p in r.get("files") or r.get("pictures") or []]
     phase_records = [r for r in records if r["ok"] and any(e["kind"] == "phase" for e in r["events"])]
     assert len(saved) >= len(phase_records) > 20
-    sizes = {Image.open(io.BytesIO(Path(p).read_bytes())).size for p in saved}
+    assert len(set(saved)) == len(saved)  # a later run never overwrites an earlier run's picture
+    # the 8 x 10 board's pictures share one width (/game start drew the default 12 x 12 board before it)
+    board = [p for r in first + second for p in r.get("files") or []]
+    sizes = {Image.open(io.BytesIO(Path(p).read_bytes())).size for p in board}
     assert len({w for w, _ in sizes}) == 1
     final = second[-2]["text"]
     assert "  4    .     .    ^ ^   ^ ^    .     .    D3>    ." in final
