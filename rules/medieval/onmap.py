@@ -409,12 +409,12 @@ def field_view(t: MedievalTables, state: MedState, focus: str | None) -> FieldVi
         weapon = next((w for w in fig.weapons if t.weapons[w].range > 0), None)
         bands: tuple[Band, ...] = ()
         if weapon is not None:
-            # Range is base edge to base edge; a band is drawn from the figure's centre, so it
-            # reaches as far as a target's base edge may stand.
+            # Range is base edge to base edge (A-MED-25); a band is drawn from the figure's centre,
+            # so it reaches one base radius further: as far as a target's base edge may stand.
             reach = t.weapons[weapon].range
             bands = (
-                Band(f"{weapon} half range ({measured(reach / 2)})", reach / 2 + r),
-                Band(f"{weapon} full range ({measured(reach)})", reach + r),
+                Band(f"{weapon} half range ({measured(reach / 2)} base to base)", reach / 2 + r),
+                Band(f"{weapon} full range ({measured(reach)} base to base)", reach + r),
             )
         seen = Focus(fig.name, move_left(t, state, fig), bands)
     title = f"{field.map.name} · deployment" if state.phase == "deployment" else f"{field.map.name} · turn {state.turn}"
