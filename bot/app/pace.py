@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 from bot.app.access import campaign_of, engine_of, require_gm
 from bot.app.context import Context
 from bot.app.inputs import command_line
+from bot.app.pictures import PictureOrder
 from bot.app.replies import Caller, Card, Refusal, Reply, mentions, side_colour
 from bot.store import Unit
 from bot.store.deadlines import Deadline, NewDeadline
@@ -481,11 +482,13 @@ class PaceCommands:
             reply = self._for_the_gm(campaign, row, what, why)
             if done:
                 reply.cards[0].description = done + "\n" + reply.cards[0].description
+            before = len(reply.cards)
             for step in steps:
                 reply.cards.extend(step.cards)
             last = steps[-1] if steps else None
             if last is not None:
                 reply.files = last.files
+            reply.picture = last_picture(steps, before)
             return reply, why
         last = steps[-1]
         header = Card(title=f"{ALARM} Deadline passed: {what}", description=done, colour=ALARM_COLOUR)
@@ -497,6 +500,7 @@ class PaceCommands:
             events=[e for step in steps for e in step.events],
             rolls=[r for step in steps for r in step.rolls],
             files=last.files,
+            picture=last_picture(steps, 1),
         )
         return reply, None
 
@@ -555,3 +559,14 @@ class PaceCommands:
             campaign = await campaign_of(u, caller)
             pace = (campaign.settings or {}).get("pace")
             return dict(pace) if pace else None
+
+
+def last_picture(steps: list[Reply], before: int) -> PictureOrder | None:
+    """The last battlefield picture the steps of a pass ordered, pointing at its card among the
+    merged cards (``before`` cards come ahead of the steps')."""
+    found = None
+    for step in steps:
+        if step.picture is not None:
+            found = replace(step.picture, card=before + step.picture.card)
+        before += len(step.cards)
+    return found

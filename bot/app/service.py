@@ -22,7 +22,7 @@ from bot.app.games import GameCommands
 from bot.app.inputs import clean_name, command_line, format_stats, parse_stats
 from bot.app.maps import MapCommands
 from bot.app.odds import OddsCommands
-from bot.app.pace import PaceCommands
+from bot.app.pace import PaceCommands, PaceNotice
 from bot.app.reports import ReportCommands
 from bot.app.rolls import RollCommands
 from bot.app.rosters import RosterCommands
@@ -89,7 +89,6 @@ class App:
         self.send_reminder = self.pace.send_reminder
         self.release_reminder = self.pace.release_reminder
         self.due_timeouts = self.pace.due_timeouts
-        self.apply_timeout = self.pace.apply_timeout
         self.pace_of = self.pace.pace_of
         self.map_new = drawn(self.maps.map_new)
         self.map_feature_add = drawn(self.maps.feature_add)
@@ -102,6 +101,13 @@ class App:
         self.map_deploy = drawn(self.maps.deploy)
         self.map_scenarios = self.maps.scenario_names
         self.map_features = self.maps.feature_names
+
+    async def apply_timeout(self, deadline_id: int, now: datetime | None = None) -> PaceNotice | None:
+        """:meth:`PaceCommands.apply_timeout`, with the picture of the battlefield a pass orders."""
+        notice = await self.pace.apply_timeout(deadline_id, now)
+        if notice is not None:
+            await self.ctx.pictures.attach(notice.reply)
+        return notice
 
     @property
     def store(self) -> Store:

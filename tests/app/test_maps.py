@@ -6,6 +6,7 @@ started on it, figures placed and deployed through the action path, the picture 
 from __future__ import annotations
 
 import io
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -351,6 +352,23 @@ async def test_odds_on_the_map_use_the_measured_range_and_sight(app: App, forced
     odds = await app.odds(rita(), "ssg", "shoot", {"shooter": "Rossi", "target": "Big Jim"})
     assert odds.ephemeral and "%" in odds.cards[0].description
     assert odds.cards[0].description.startswith('`/ssg shoot shooter:Rossi target:"Big Jim"`')
+
+
+async def test_a_turn_passed_at_its_deadline_brings_the_picture(app: App, forced: ForcedDice) -> None:
+    await ssg_campaign(app)
+    forced.push_dice([5, 2])  # red first
+    await app.game_start(gina())
+    await app.map_deploy(gina(), "red")
+    await app.map_deploy(gina(), "blue")
+    now = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)
+    app.pace_clock = lambda: now
+    await app.set_deadline(gina(), 1, "pass")
+    [due] = await app.due_timeouts(now + timedelta(hours=1))
+    notice = await app.apply_timeout(due, now + timedelta(hours=1))
+    assert notice is not None and "the bot passed for red" in notice.reply.cards[0].description
+    png_of(notice.reply)
+    [shown] = [card for card in notice.reply.cards if card.image == MAP_PICTURE]
+    assert shown.title == "Iron Coast: the battlefield"
 
 
 async def test_a_placement_is_undone_like_any_action(app: App, forced: ForcedDice) -> None:
