@@ -126,7 +126,7 @@ def deploy(
     while y <= maxy:
         x = minx + spacing / 2
         while x <= maxx:
-            spots.append(Point(min(x, state.map.width), min(y, state.map.height)))
+            spots.append(Point(round(min(x, state.map.width), 1), round(min(y, state.map.height), 1)))
             x += spacing
         y += spacing
     spots.sort(key=lambda p: (abs(p.y - middle.y), abs(p.x - middle.x)))
@@ -206,7 +206,7 @@ def plan_move(
     travelled = sum(centre_distance(a, b) for a, b in itertools.pairwise(path))
     if used > allowance + EPSILON:
         length = f"is {measured(travelled)} long"
-        if used > travelled + EPSILON:
+        if measured(used) != measured(travelled):
             length += f" and uses {measured(used)} of movement through the terrain"
         raise RuleError(f"{name} has {measured(allowance)} of movement left; that path {length}.")
     others = {
