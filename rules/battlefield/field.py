@@ -202,7 +202,10 @@ def plan_move(
             path = _cut(path, stop.travelled)
             stopped_by = min(stop_near, key=lambda n: centre_distance(stop.point, stop_near[n]))
     field_ = battlefield_of(state.map)
-    used = path_cost(field_, path, costs(terrain))
+    try:
+        used = path_cost(field_, path, costs(terrain))
+    except RuleError as exc:
+        raise RuleError(f"{name} cannot go that way: {exc.message[:1].lower()}{exc.message[1:]}") from None
     travelled = sum(centre_distance(a, b) for a, b in itertools.pairwise(path))
     if used > allowance + EPSILON:
         length = f"is {measured(travelled)} long"

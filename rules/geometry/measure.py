@@ -76,7 +76,7 @@ def path_cost(field: Battlefield, waypoints: Sequence[Point], costs: Mapping[str
         cost = costs[feature.kind]
         if cost is None:
             if any(_inside(leg, feature.geometry) > _EPSILON for leg in legs):
-                raise RuleError(f"The path crosses {feature.label}, which cannot be crossed: go round it.")
+                raise RuleError(f"The path crosses {feature.label}, which cannot be crossed.")
             continue
         levels.setdefault(cost, []).append(feature)
     grounds = [(cost, shapely.union_all([f.geometry for f in levels[cost]])) for cost in sorted(levels, reverse=True)]

@@ -105,7 +105,7 @@ def test_a_whole_battle_on_the_crossroads_survives_a_restart(tmp_path: Path) -> 
     assert refused == [
         (
             '/ssg move figure:Kid to:"24,27"',
-            "The path crosses the farmhouse, which cannot be crossed: go round it.",
+            "Kid cannot go that way: the path crosses the farmhouse, which cannot be crossed.",
         )
     ]
     moves = [e["text"] for e in events(first, "move")]

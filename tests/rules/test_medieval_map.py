@@ -538,28 +538,28 @@ def test_a_whole_battle_on_the_ford_to_a_winner(engine: MedievalEngine) -> None:
         said += [e.text for e in out.events]
         state = out.state
     assert engine.finished(state) and state.winner == "red"
-    assert "Hugh moves 6.0″ to 23.2,14.3 (0.0″ left)." in said  # toward Olaf: as far as it may
+    assert "Hugh moves 6.0″ to 23.2,14.2 (0.0″ left)." in said  # toward Olaf: as far as it may
     assert any("(shot 1 of 2; 14.1″ base to base, in the open)" in text for text in said)
-    assert "Hugh moves 3.8″ to 23.2,18.0 (5.2″ of movement through the terrain; 0.8″ left)." in said  # the ford
+    assert "Hugh moves 3.8″ to 23.2,18.0 (5.3″ of movement through the terrain; 0.7″ left)." in said  # the ford
     assert dict(engine.board(state).facts)["Map"] == "The Ford (48″ by 36″)"
 
 
 #: Red and blue set out on the lane at either end (deploy puts them 1.5" apart, a row in the middle
 #: of each zone); red crosses towards the ford, Walt shoots Olaf dead at 14.1" and then Bjorn.
 BATTLE: list[tuple[str, str, tuple[int, ...], dict[str, Any]]] = [
-    ("move", "red", (), {"figure": "Hugh", "to": "23.25,8.25"}),
-    ("move", "red", (), {"figure": "Walt", "to": "24.75,8.25"}),
+    ("move", "red", (), {"figure": "Hugh", "to": "23.2,8.2"}),
+    ("move", "red", (), {"figure": "Walt", "to": "24.8,8.2"}),
     ("endturn", "red", (), {}),
-    ("move", "blue", (), {"figure": "Olaf", "to": "23.25,26.25"}),
-    ("move", "blue", (), {"figure": "Bjorn", "to": "24.75,26.25"}),
+    ("move", "blue", (), {"figure": "Olaf", "to": "23.2,26.2"}),
+    ("move", "blue", (), {"figure": "Bjorn", "to": "24.8,26.2"}),
     ("endturn", "blue", (), {}),
     ("move", "red", (), {"figure": "Hugh", "toward": "Olaf"}),
-    ("move", "red", (), {"figure": "Walt", "to": "24.75,11.25"}),
+    ("move", "red", (), {"figure": "Walt", "to": "24.8,11.2"}),
     ("shoot", "red", (6, 6, 6, 6), {"figure": "Walt", "target": "Olaf"}),
     ("endturn", "red", (), {}),
     ("shoot", "blue", (1,), {"figure": "Bjorn", "target": "Hugh", "shots": 1}),
     ("endturn", "blue", (), {}),
-    ("move", "red", (), {"figure": "Hugh", "to": "23.25,18"}),
+    ("move", "red", (), {"figure": "Hugh", "to": "23.2,18"}),
     ("shoot", "red", (6, 6), {"figure": "Walt", "target": "Bjorn", "shots": 1}),
 ]
 
