@@ -156,6 +156,8 @@ class SsgEngine(Engine[SsgState]):
     # --- protocol: play
 
     def check_turn(self, state: SsgState, name: str, action: Action) -> str | None:
+        if state.phase == "deployment" and name == "next":
+            return action.side
         if state.phase == "deployment" and name not in self.open_actions:
             waiting = ", ".join(p.name for p in on_map.waiting_to_place(self.tables, state))
             raise RuleError(

@@ -103,8 +103,8 @@ def _own_figure(state: SsgState, wanted: Any, doing: str) -> SsgFigure:
 def next_phase(ctx: Ctx, params: Mapping[str, Any]) -> None:
     state = ctx.state
     if state.phase == "deployment":
-        waiting = ", ".join(p.name for p in on_map.waiting_to_place(ctx.t, state))
-        raise RuleError(f"The battle begins once every figure is on the map; still to place: {waiting}.")
+        _deploy_the_rest(ctx)
+        return
     if state.phase == "movement":
         if state.field is not None:
             state.contacts = on_map.contacts_now(ctx.t, state)
@@ -151,6 +151,17 @@ def place(ctx: Ctx, params: Mapping[str, Any]) -> None:
 def deploy(ctx: Ctx, params: Mapping[str, Any]) -> None:
     ctx.say("deploy", on_map.deploy_text(ctx.t, ctx.state, params, ctx.side, ctx.by_gm), side=params.get("side"))
     _begin_when_placed(ctx)
+
+
+def _deploy_the_rest(ctx: Ctx) -> None:
+    """``/ssg next`` while setting up (also a deadline passing for an absent side): that side's
+    figures still to place are set out in its zone, as ``/map deploy`` would."""
+    waiting = on_map.waiting_to_place(ctx.t, ctx.state)
+    side = ctx.side or (waiting[0].side if waiting else None)
+    if not any(p.side == side for p in waiting):
+        names = ", ".join(p.name for p in waiting)
+        raise RuleError(f"Your figures are all on the map; the battle begins once the rest are placed: {names}.")
+    deploy(ctx, {"side": side})
 
 
 def _begin_when_placed(ctx: Ctx) -> None:

@@ -70,7 +70,7 @@ def test_start_on_map_waits_for_every_figure_to_be_placed(engine: SsgEngine) -> 
     assert state.phase == "deployment" and isinstance(state.field, FieldState)
     assert "Test ground" in outcome.events[-1].text and "/map place" in outcome.events[-1].text
     refuse(engine, state, "move", "still to place: Rossi", side="red", figure="Rossi", to="5,5")
-    refuse(engine, state, "next", "still to place", side="red")
+    refuse(engine, state, "shoot", "still to place", side="red", shooter="Rossi", target="Big Jim")
     assert dict(engine.board(state).facts)["To place"].startswith("Rossi, Garcia")
 
 
@@ -110,6 +110,17 @@ def test_deploy_places_a_whole_side_and_the_last_placement_begins_the_battle(eng
             if a < b:
                 (ax, ay), (bx, by) = at(last.state, a), at(last.state, b)
                 assert math.hypot(ax - bx, ay - by) >= 1.0 - 0.05
+
+
+def test_next_while_setting_up_deploys_the_sides_figures_still_to_place(engine: SsgEngine) -> None:
+    """What a deadline passing for an absent side does too (the pass action is /ssg next)."""
+    state = play(engine, deploying(engine), "place", side="blue", figure="Big Jim", at="5,22").state
+    out = play(engine, state, "next", side="blue")
+    assert out.events[0].text.startswith("blue deploys: Slim ")
+    refuse(engine, out.state, "next", "the battle begins once the rest are placed: Rossi", side="blue")
+    assert engine.whose_turn(out.state) == "red"
+    last = play(engine, out.state, "next", side="red")
+    assert last.state.phase == "movement"
 
 
 # --- movement ----------------------------------------------------------------------------------
