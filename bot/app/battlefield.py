@@ -20,8 +20,9 @@ from typing import Any
 
 from bot.app.pictures import PictureOrder
 from bot.app.replies import Card, Refusal, Reply
+from bot.render.field_text import field_text
 from bot.store.records import Campaign, Game
-from rules.battlefield import FieldState, FieldView, MapData, map_file
+from rules.battlefield import FieldState, FieldView, MapData, Terrain, map_file
 from rules.core import DataError, Engine, short
 
 #: The campaign settings this module keeps.
@@ -125,13 +126,6 @@ def problem_sentence(exc: DataError) -> str:
 # --- pictures ----------------------------------------------------------------------------------
 
 
-def text_view(view: FieldView, terrain: Any) -> str:
-    """The battlefield as the terminal prints it."""
-    from bot.render.field_text import field_text
-
-    return field_text(view, terrain)
-
-
 def draft_view(engine: Engine[Any], draft: MapData) -> FieldView:
     return FieldView(FieldState(draft), tuple(engine.sides()), title=draft.name)
 
@@ -145,13 +139,13 @@ def game_key(game: Game, focus: str | None = None) -> tuple[Any, ...]:
     return ("game", game.id, game.version, (focus or "").casefold())
 
 
-def order_picture(reply: Reply, card: Card, key: tuple[Any, ...], view: FieldView, terrain: Any) -> None:
+def order_picture(reply: Reply, card: Card, key: tuple[Any, ...], view: FieldView, terrain: Terrain) -> None:
     """Show ``view`` in ``card`` (added to the reply if it is not there): its picture ordered, its
     text view for the terminal."""
     if not any(c is card for c in reply.cards):
         reply.cards.append(card)
     index = next(i for i, c in enumerate(reply.cards) if c is card)
-    card.text_extra = "\n".join(part for part in (card.text_extra, text_view(view, terrain)) if part)
+    card.text_extra = "\n".join(part for part in (card.text_extra, field_text(view, terrain)) if part)
     reply.picture = PictureOrder(key, view, terrain, index)
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import ParamSpec
 
 from bot.app.replies import Reply
+from bot.render.battlefield import draw_field
 from rules.battlefield import FieldView, Terrain
 
 log = logging.getLogger("skirmish_gm.pictures")
@@ -40,16 +41,10 @@ class PictureOrder:
     card: int = 0
 
 
-def draw(view: FieldView, terrain: Terrain) -> bytes:
-    from bot.render.battlefield import draw_field
-
-    return draw_field(view, terrain)
-
-
 class Pictures:
     """The pictures this process drew lately, least recently used dropped first."""
 
-    def __init__(self, capacity: int = CAPACITY, drawer: Callable[[FieldView, Terrain], bytes] = draw) -> None:
+    def __init__(self, capacity: int = CAPACITY, drawer: Callable[[FieldView, Terrain], bytes] = draw_field) -> None:
         self.capacity = capacity
         self.drawer = drawer
         self._kept: OrderedDict[tuple[Hashable, ...], bytes] = OrderedDict()
