@@ -167,6 +167,12 @@ class Engine(Generic[S]):
         """The battlefield as the picture draws it (with ``focus``'s reach); None on a table."""
         return None
 
+    def moved_on(self, before: S, events: Sequence[Event]) -> bool:
+        """Whether an action that started from ``before`` closed a stretch of play figures moved
+        in (a movement phase, the deployment, a side's turn), so its reply shows the battlefield.
+        False on a table."""
+        return False
+
     def pending(self, state: S) -> Decision | None:
         """The choice ``state`` waits for (None when it waits for nothing). The shell asks it again
         when /game undo goes back to a state that was waiting."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.app.access import NO_CAMPAIGN, engine_of, must_play
 from bot.app.aftermath import Aftermath
-from bot.app.battlefield import ON_A_TABLE, game_picture, shows_the_field
+from bot.app.battlefield import ON_A_TABLE, game_picture
 from bot.app.context import Context
 from bot.app.decisions import open_decision
 from bot.app.entries import log_entry
@@ -141,7 +141,7 @@ class Actions:
             u.on_commit(partial(self.ctx.states.keep, game.id, game.version, engine, outcome.state))
         title = f"{(action.side or 'Game master').title()} · {action.name}"
         reply = await self.answer(u, campaign, engine, game, entry, caller, before_turn, outcome, title, action.side)
-        if shows_the_field(state, outcome.events):
+        if engine.moved_on(state, outcome.events):
             game_picture(reply, Card(title=f"{campaign.name}: the battlefield"), engine, game, outcome.state)
         return reply
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
 from typing import Any
 
 from bot.app.pictures import PictureOrder
@@ -156,19 +155,3 @@ def game_picture(reply: Reply, card: Card, engine: Engine[Any], game: Game, stat
         return False
     order_picture(reply, card, game_key(game), view, engine.terrain())
     return True
-
-
-def shows_the_field(before: Any, events: Sequence[Any]) -> bool:
-    """Whether an action's reply carries the picture: a phase ended that figures moved in (the
-    state was in its ``movement`` phase, or its ``deployment``, and a phase event says another
-    begins), or a new turn began in a ruleset whose turn has no named phases (the medieval game,
-    whose figures move one at a time in their side's turn)."""
-    if getattr(before, "field", None) is None:
-        return False
-    phase = getattr(before, "phase", None)
-    for event in events:
-        if event.kind != "phase":
-            continue
-        if phase in ("movement", "deployment") or event.data.get("phase") is None:
-            return True
-    return False

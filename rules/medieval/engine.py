@@ -235,6 +235,11 @@ class MedievalEngine(Engine[MedState]):
         """The map with every placed figure (marked wounded, down or out) and ``focus``'s reach."""
         return None if state.field is None else onmap.field_view(self.tables, state, focus)
 
+    def moved_on(self, before: MedState, events: Sequence[Event]) -> bool:
+        """A side's turn ended (figures move one at a time in it, with no movement phase), or
+        the last figure was placed."""
+        return before.field is not None and any(e.kind in ("phase", "deployment-done") for e in events)
+
     # --- display and storage
 
     def board(self, state: MedState) -> Board:

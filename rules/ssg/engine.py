@@ -130,6 +130,11 @@ class SsgEngine(Engine[SsgState]):
     def field_view(self, state: SsgState, focus: str | None = None) -> FieldView | None:
         return None if state.field is None else on_map.view(self.tables, state, focus)
 
+    def moved_on(self, before: SsgState, events: Sequence[Event]) -> bool:
+        """The end of a movement phase, or of the deployment."""
+        moving = before.field is not None and before.phase in ("movement", "deployment")
+        return moving and any(e.kind == "phase" for e in events)
+
     def _check_roster(self, figures: Sequence[FigureSpec]) -> None:
         need = self.tables.figures_per_side
         for side in self.tables.sides:

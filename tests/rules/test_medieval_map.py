@@ -187,8 +187,10 @@ def test_deploying_a_side_and_the_last_placing_rolls_off(engine: MedievalEngine)
     state = out.state
     assert set(state.field.positions) == {"Hugh", "Walt", "Ned"}  # type: ignore[union-attr]
     refuse(engine, state, "deploy", "All of red's figures are already placed", side="red")
+    assert not engine.moved_on(state, out.events), "a side deployed, the other still to place"
     out = play(engine, state, "deploy", 2, 2, 5, 3, side="blue")
     assert kinds(out) == ["deployed", "deployment-done", "roll-off", "roll-off"]
+    assert engine.moved_on(state, out.events), "the last placing shows the battlefield"
     assert play.last_dice.reasons == ["Roll-off: red", "Roll-off: blue"] * 2  # type: ignore[attr-defined]
     assert out.pending is not None and out.pending.decider == "red"
     state = out.state

@@ -326,3 +326,18 @@ def test_a_whole_battle_on_the_crossroads_to_a_winner(engine: SsgEngine) -> None
     assert state.phase == "over", f"no winner after {turns} turns"
     assert state.winner in ("red", "blue")
     assert sum(f.removed for f in state.figures if f.side != state.winner) == 4
+
+
+def test_the_picture_follows_the_end_of_a_movement_phase_and_of_the_deployment(engine: SsgEngine) -> None:
+    placing = play(engine, deploying(engine), "deploy", side="red").state
+    done = play(engine, placing, "deploy", side="blue")
+    assert engine.moved_on(placing, done.events)
+    state = standing(engine, Rossi=(18.0, 2.0))
+    moved = play(engine, state, "move", figure="Rossi", to="18,5")
+    assert not engine.moved_on(state, moved.events)
+    ended = play(engine, moved.state, "next")
+    assert engine.moved_on(moved.state, ended.events)
+    shooting = play(engine, ended.state, "next")
+    assert not engine.moved_on(ended.state, shooting.events), "the end of a shooting phase moved nobody"
+    table = engine.start(roster(), ScriptedDice(6, 1)).state
+    assert not engine.moved_on(table, play(engine, table, "next").events)
