@@ -54,6 +54,9 @@ from tests.orm import orm
 
 REPO = Path(__file__).resolve().parents[1]
 RESPONSE_DEADLINE = 3.0
+#: Every MAP_EVERY-th campaign fights on the bot's map (the crossroads): its moves are measured, and a
+#: tenth of its load asks for the battlefield's picture (and /game status draws it too).
+MAP_EVERY = 4
 
 
 class MeasuringDiscord(FakeDiscord):
@@ -79,16 +82,26 @@ class Phase:
     cpu_s: float = 0.0
     #: CPU time the load generator (this process, both fake Discords) spent meanwhile.
     generator_cpu_s: float = 0.0
+    #: The latencies of the answers that carried the battlefield's picture (drawn for them).
+    pictured: list[float] = field(default_factory=list)
 
     @property
     def latencies(self) -> list[float]:
         return [latency for _, latency in self.answered]
 
-    def percentile(self, q: float) -> float:
-        if not self.latencies:
+    def percentile(self, q: float, latencies: list[float] | None = None) -> float:
+        chosen = self.latencies if latencies is None else latencies
+        if not chosen:
             return float("nan")
-        ordered = sorted(self.latencies)
+        ordered = sorted(chosen)
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    def percentile_unpictured(self, q: float) -> float:
+        """Over the answers without a picture: what a picture drawn meanwhile costs everyone else."""
+        rest = list(self.latencies)
+        for latency in self.pictured:
+            rest.remove(latency)
+        return self.percentile(q, rest)
 
     def row(self) -> dict[str, Any]:
         return {
@@ -262,6 +275,8 @@ async def settle(fake: FakeDiscord, inflight: list[FakeInteraction], phase: Phas
             continue
         phase.answered.append((inter.created, inter.responded_at - inter.created))
         data = (inter.response if isinstance(inter.response, dict) else {}).get("data") or {}
+        if any((e.get("image") or {}).get("url") == "attachment://map.png" for e in data.get("embeds") or []):
+            phase.pictured.append(inter.responded_at - inter.created)
         titles = [e.get("title") for e in data.get("embeds") or []]
         if "Not done" in titles:
             description = (data.get("embeds") or [{}])[0].get("description")
@@ -297,14 +312,15 @@ async def start_floor(stack: AsyncExitStack, args: argparse.Namespace, folder: P
 
 
 async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Path) -> Subject:
-    run = Run(f"Skirmish GM ({args.campaigns} campaigns of 10 figures)")
+    maps = args.campaigns // MAP_EVERY
+    run = Run(f"Skirmish GM ({args.campaigns} campaigns of 10 figures, {maps} on the map)")
     fake = await stack.enter_async_context(MeasuringDiscord(response_deadline=30))
     tables = [new_table(fake, n) for n in range(args.campaigns)]
     db_path = folder / "bench.sqlite3"
     seeding = time.perf_counter()
     app = await seeded_app(db_path, seed=7)
-    for table in tables:
-        await seed_ssg(app, fake, table, per_side=5)
+    for n, table in enumerate(tables):
+        await seed_ssg(app, fake, table, per_side=5, battlefield="map" if n % MAP_EVERY == MAP_EVERY - 1 else "table")
     movers = await active_players(app, tables)
     await app.store.db.close()
     print(f"seeded {args.campaigns} campaigns in {time.perf_counter() - seeding:.1f} s", file=sys.stderr)
@@ -316,14 +332,21 @@ async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Pat
     rng = random.Random(3)
 
     async def send(n: int) -> FakeInteraction:
-        table, mover, figures = movers[n % len(movers)]
+        table, mover, figures, enemies = movers[n % len(movers)]
         roll = rng.random()
         if roll < 0.5:
-            return await fake.send_slash(
-                mover, "ssg move", at=table.channel, figure=figures[n % len(figures)], distance=0.01
-            )
-        if roll < 0.8:
+            figure = figures[n % len(figures)]
+            if enemies:  # on the map: a hair's breadth toward an enemy, measured and checked
+                toward = enemies[n % len(enemies)]
+                return await fake.send_slash(
+                    mover, "ssg move", at=table.channel, figure=figure, toward=toward, distance=0.01
+                )
+            return await fake.send_slash(mover, "ssg move", at=table.channel, figure=figure, distance=0.01)
+        if roll < 0.7:
             return await fake.send_slash(table.gm, "game status", at=table.channel)
+        if roll < 0.8:
+            command = "map show" if enemies else "game status"
+            return await fake.send_slash(table.gm, command, at=table.channel)
         return await fake.send_slash(mover, "roll", at=table.channel, dice="2d6")
 
     return Subject(run, fake, process, send, trace)
@@ -339,6 +362,7 @@ def combine(total: Phase | None, part: Phase) -> Phase:
     total.elapsed += part.elapsed
     total.cpu_s += part.cpu_s
     total.generator_cpu_s += part.generator_cpu_s
+    total.pictured += part.pictured
     return total
 
 
@@ -394,7 +418,8 @@ async def measure(args: argparse.Namespace, folder: Path) -> tuple[Run, Run, lis
         return floor.run, ours.run, round_ratios
 
 
-async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, FakeUser, list[str]]]:
+async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, FakeUser, list[str], list[str]]]:
+    """Each table's player to move, their figures, and (on the map) the enemy figures they move toward."""
     from sqlalchemy import select
 
     from bot.store.schema import Campaign, Game
@@ -407,7 +432,8 @@ async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, Fak
             game = await s.scalar(select(Game).join(Campaign).where(Campaign.channel_id == table.channel.id))
             side = engine.whose_turn(engine.load_state(game.state))
             figures = [f["name"] for f in game.state["figures"] if f["side"] == side]
-            found.append((table, table.red if side == "red" else table.blue, figures))
+            enemies = [f["name"] for f in game.state["figures"] if f["side"] != side] if game.state.get("field") else []
+            found.append((table, table.red if side == "red" else table.blue, figures, enemies))
     return found
 
 
@@ -432,6 +458,15 @@ def report(floor: Run, ours: Run, round_ratios: list[float]) -> dict[str, Any]:
         ratios[mine.name] = mine.percentile(0.99) / base.percentile(0.99) if base.latencies else float("nan")
         print(f"p99 ratio, {mine.name}: {ratios[mine.name]:.2f}x the floor")
     print("p99 ratio, each steady round: " + ", ".join(f"{r:.2f}x" for r in round_ratios))
+    steady = ours.steady()
+    if steady.pictured:
+        unpictured = steady.percentile_unpictured(0.99) / floor.steady().percentile(0.99)
+        ratios["steady, answers without a picture"] = unpictured
+        print(
+            f"steady: {len(steady.pictured)} answers carried the battlefield's picture: p50 "
+            f"{1000 * steady.percentile(0.5, steady.pictured):.0f} ms, p95 {1000 * steady.percentile(0.95, steady.pictured):.0f} ms, "
+            f"p99 {1000 * steady.percentile(0.99, steady.pictured):.0f} ms; the other answers' p99 is {unpictured:.2f}x the floor"
+        )
     tails = {}
     for run in (floor, ours):
         if run.pauses is not None:

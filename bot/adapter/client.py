@@ -80,10 +80,12 @@ class SkirmishBot(commands.Bot):
         await self.sync_commands(force=False)
         self.scheduler = PaceScheduler(self.app, channel_poster(self))
         self.scheduler.start()
+        self.app.ctx.pictures.warm()
 
     async def close(self) -> None:
         if self.scheduler is not None:
             await self.scheduler.stop()
+        self.app.ctx.pictures.close()
         self.collector.stop()
         await super().close()
 

@@ -3,17 +3,25 @@ by what they show.
 
 A command that shows the map puts a :class:`PictureOrder` on its :class:`Reply` (the view to draw
 and the card that shows it). :meth:`Pictures.attach` draws it once the command's transaction is
-over (so no lock is held while Pillow works), in a worker thread, and keeps the PNG by its key: a
+over (so no lock is held while Pillow works), in a worker process, and keeps the PNG by its key: a
 game's id, version and focus (a game's version changes with every write of its state), or a map
 draft's content. A second ``/map show`` of the same game at the same version costs nothing.
+
+A process, not a thread: most of a drawing is Python holding the GIL, and in a thread the 70-150
+ms it takes stalled every other command's answer (the benchmark's p99 went from 1.2 to 15 times
+the floor with a quarter of its campaigns on the map). The worker is started with ``spawn`` (the
+bot has threads a fork would copy mid-lock), once, and started again if it ever dies.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import ParamSpec
 
@@ -44,11 +52,49 @@ class PictureOrder:
 class Pictures:
     """The pictures this process drew lately, least recently used dropped first."""
 
-    def __init__(self, capacity: int = CAPACITY, drawer: Callable[[FieldView, Terrain], bytes] = draw_field) -> None:
+    def __init__(
+        self,
+        capacity: int = CAPACITY,
+        drawer: Callable[[FieldView, Terrain], bytes] = draw_field,
+        *,
+        in_process: bool | None = None,
+    ) -> None:
+        """``in_process``: draw in a worker process (the default for :func:`draw_field`), else in a
+        thread (a drawer a test gives, which need not be picklable)."""
         self.capacity = capacity
         self.drawer = drawer
+        self.in_process = drawer is draw_field if in_process is None else in_process
+        self._worker: Executor | None = None
         self._kept: OrderedDict[tuple[Hashable, ...], bytes] = OrderedDict()
         self._drawing: dict[tuple[Hashable, ...], asyncio.Future[bytes]] = {}
+
+    def _executor(self) -> Executor | None:
+        if not self.in_process:
+            return None
+        if self._worker is None:
+            self._worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return self._worker
+
+    def warm(self) -> None:
+        """Start the worker now (it imports Pillow and the geometry: about a second), so the first
+        picture a player asks for is not the one that waits for it."""
+        executor = self._executor()
+        if executor is not None:
+            executor.submit(int)
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.shutdown(wait=False, cancel_futures=True)
+            self._worker = None
+
+    async def _draw(self, order: PictureOrder) -> bytes:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), self.drawer, order.view, order.terrain)
+        except BrokenProcessPool:
+            log.warning("the drawing process died: starting another")
+            self._worker = None
+            return await loop.run_in_executor(self._executor(), self.drawer, order.view, order.terrain)
 
     async def png(self, order: PictureOrder) -> bytes:
         """The picture ``order`` asks for: kept, being drawn for another command, or drawn now."""
@@ -62,7 +108,7 @@ class Pictures:
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._drawing[order.key] = future
         try:
-            data = await asyncio.to_thread(self.drawer, order.view, order.terrain)
+            data = await self._draw(order)
         except Exception as exc:
             future.set_exception(exc)
             future.exception()  # retrieved: a command waiting on it gets it, nobody else is told

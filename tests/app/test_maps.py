@@ -6,6 +6,7 @@ started on it, figures placed and deployed through the action path, the picture 
 from __future__ import annotations
 
 import io
+from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -404,6 +405,7 @@ async def test_pictures_are_drawn_once_per_game_version_and_focus(app: App, forc
         return real(view, terrain)
 
     app.ctx.pictures.drawer = counting
+    app.ctx.pictures.in_process = False  # a drawer of the test's own is run in a thread
     await ssg_campaign(app)
     await app.map_new(gina(), "crossroads")
     first = png_of(await app.map_show(rita()))
@@ -418,6 +420,25 @@ async def test_pictures_are_drawn_once_per_game_version_and_focus(app: App, forc
     await app.map_place(rita(), "Rossi", "14,2")
     await app.map_show(rita())
     assert len(drawn) == 4
+
+
+async def test_pictures_are_drawn_in_a_worker_process_started_again_if_it_dies(app: App) -> None:
+    pictures = app.ctx.pictures
+    assert pictures.in_process
+    await ssg_campaign(app)
+    await app.map_new(gina(), "crossroads")
+    first = png_of(await app.map_show(rita()))
+    assert first.startswith(b"\x89PNG")
+    worker = pictures._executor()
+    assert isinstance(worker, ProcessPoolExecutor)
+    for process in list(worker._processes.values()):  # the drawing process dies
+        process.kill()
+        process.join()
+    await app.map_feature_add(gina(), "wood", "1,1 3,1 3,3", "a new copse")
+    again = png_of(await app.map_show(rita()))
+    assert again.startswith(b"\x89PNG") and again != first
+    assert pictures._executor() is not worker
+    pictures.close()
 
 
 async def test_a_picture_that_cannot_be_drawn_leaves_the_reply_without_it(app: App) -> None:

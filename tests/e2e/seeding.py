@@ -30,13 +30,14 @@ def caller(fake: FakeDiscord, user: FakeUser, channel: FakeChannel, n: int) -> C
     return Caller(user.id, user.display_name, fake.guild_of(channel).id, channel.id, interaction_id=None)
 
 
-async def seed_ssg(app: App, fake: FakeDiscord, table: Table, *, per_side: int = 6) -> None:
+async def seed_ssg(app: App, fake: FakeDiscord, table: Table, *, per_side: int = 6, battlefield: str = "table") -> None:
     """A campaign in ``table.channel``: the game master, red and blue players, ``per_side`` figures
-    a side, the game started (red or blue first, as the seeded roll-off says)."""
+    a side, the game started (red or blue first, as the seeded roll-off says). On the ``map``, the
+    battle is fought on the crossroads, both sides deployed."""
     gm = caller(fake, table.gm, table.channel, 0)
     red = caller(fake, table.red, table.channel, 1)
     blue = caller(fake, table.blue, table.channel, 2)
-    await app.campaign_new(gm, f"Campaign {table.channel.name}", "ssg", "table")
+    await app.campaign_new(gm, f"Campaign {table.channel.name}", "ssg", battlefield)
     if per_side != 6:
         from sqlalchemy import select
 
@@ -53,7 +54,13 @@ async def seed_ssg(app: App, fake: FakeDiscord, table: Table, *, per_side: int =
     for n in range(per_side):
         await app.roster_add(red, RED_NAMES[n % 6] + ("" if n < 6 else f" {n}"), "rifle" if n % 3 else "smg")
         await app.roster_add(blue, BLUE_NAMES[n % 6] + ("" if n < 6 else f" {n}"), "rifle" if n % 3 else "pistol")
-    await app.game_start(gm)
+    if battlefield == "map":  # the parts themselves: seeding draws no pictures nobody will see
+        await app.maps.map_new(gm, "crossroads")
+        await app.games.game_start(gm)
+        await app.maps.deploy(red)
+        await app.maps.deploy(blue)
+    else:
+        await app.game_start(gm)
 
 
 async def seeded_app(db_path: Path, seed: int = 1) -> App:
