@@ -39,6 +39,21 @@ CAPACITY = 32
 P = ParamSpec("P")
 
 
+_WORKERS: list[ProcessPoolExecutor] = []
+
+
+def _worker() -> ProcessPoolExecutor:
+    """The process's one drawing worker (every App in a process shares it: tests build many)."""
+    if not _WORKERS:
+        _WORKERS.append(ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")))
+    return _WORKERS[0]
+
+
+def _stop_worker() -> None:
+    while _WORKERS:
+        _WORKERS.pop().shutdown(wait=False, cancel_futures=True)
+
+
 @dataclass(frozen=True)
 class PictureOrder:
     """A picture a reply is to carry: ``view`` drawn with ``terrain``, shown in ``reply.cards[card]``."""
@@ -64,16 +79,11 @@ class Pictures:
         self.capacity = capacity
         self.drawer = drawer
         self.in_process = drawer is draw_field if in_process is None else in_process
-        self._worker: Executor | None = None
         self._kept: OrderedDict[tuple[Hashable, ...], bytes] = OrderedDict()
         self._drawing: dict[tuple[Hashable, ...], asyncio.Future[bytes]] = {}
 
     def _executor(self) -> Executor | None:
-        if not self.in_process:
-            return None
-        if self._worker is None:
-            self._worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-        return self._worker
+        return _worker() if self.in_process else None
 
     def warm(self) -> None:
         """Start the worker now (it imports Pillow and the geometry: about a second), so the first
@@ -83,9 +93,8 @@ class Pictures:
             executor.submit(int)
 
     def close(self) -> None:
-        if self._worker is not None:
-            self._worker.shutdown(wait=False, cancel_futures=True)
-            self._worker = None
+        if self.in_process:
+            _stop_worker()
 
     async def _draw(self, order: PictureOrder) -> bytes:
         loop = asyncio.get_running_loop()
@@ -93,7 +102,7 @@ class Pictures:
             return await loop.run_in_executor(self._executor(), self.drawer, order.view, order.terrain)
         except BrokenProcessPool:
             log.warning("the drawing process died: starting another")
-            self._worker = None
+            _stop_worker()
             return await loop.run_in_executor(self._executor(), self.drawer, order.view, order.terrain)
 
     async def png(self, order: PictureOrder) -> bytes:

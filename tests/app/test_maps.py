@@ -438,7 +438,6 @@ async def test_pictures_are_drawn_in_a_worker_process_started_again_if_it_dies(a
     again = png_of(await app.map_show(rita()))
     assert again.startswith(b"\x89PNG") and again != first
     assert pictures._executor() is not worker
-    pictures.close()
 
 
 async def test_a_picture_that_cannot_be_drawn_leaves_the_reply_without_it(app: App) -> None:
