@@ -18,6 +18,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -35,6 +38,8 @@ log = logging.getLogger("skirmish_gm.pictures")
 MAP_PICTURE = "map.png"
 #: Pictures kept at the most (one is a couple of hundred kilobytes).
 CAPACITY = 32
+#: How often the drawing worker looks whether the bot that started it is still there.
+PARENT_CHECK_S = 1.0
 
 P = ParamSpec("P")
 
@@ -45,8 +50,27 @@ _WORKERS: list[ProcessPoolExecutor] = []
 def _worker() -> ProcessPoolExecutor:
     """The process's one drawing worker (every App in a process shares it: tests build many)."""
     if not _WORKERS:
-        _WORKERS.append(ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")))
+        _WORKERS.append(
+            ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_leave_with,
+                initargs=(os.getpid(),),
+            )
+        )
     return _WORKERS[0]
+
+
+def _leave_with(parent: int) -> None:
+    """In the worker: exit when the bot that started it is gone. A bot killed outright (a crash, a
+    SIGKILL) would otherwise leave its worker waiting for drawings for ever."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="leave-with-the-bot", daemon=True).start()
 
 
 def _stop_worker() -> None:
