@@ -447,7 +447,8 @@ def _one_shot(
     )
     plus = skill + weapon.accuracy + modifier
     roll = dice.roll(
-        t.die, f"{fig.name}: {shot.weapon} at {target.name}{f' ({which})' if which else ''}, D6 + {plus} vs {t.hit_on}"
+        t.die,
+        f"{fig.name}: {shot.weapon} at {target.name}{f' ({which})' if which else ''}, D6 {sign(plus)} vs {t.hit_on}",
     )
     total = roll + skill + weapon.accuracy + modifier
     hit = total >= t.hit_on and not (t.natural_one_misses and roll == 1)

@@ -238,7 +238,10 @@ class MedievalEngine(Engine[MedState]):
     def moved_on(self, before: MedState, events: Sequence[Event]) -> bool:
         """A side's turn ended (figures move one at a time in it, with no movement phase), or
         the last figure was placed."""
-        return before.field is not None and any(e.kind in ("phase", "deployment-done") for e in events)
+        if before.field is None:
+            return False
+        placed = any(e.kind == "deployment-done" for e in events)
+        return placed or (before.phase == "play" and any(e.kind == "phase" for e in events))
 
     # --- display and storage
 
