@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
+from rules.battlefield.field import FieldState
 from rules.battlefield.maps import MapData, load_scenario, read_map, scenario_names
 from rules.battlefield.terrain import Terrain
 from rules.battlefield.view import FieldView
@@ -162,6 +163,11 @@ class Engine(Generic[S]):
         """A new battle on the bot's map: as :meth:`start`, the figures then placed on ``field``
         (``/map place``, ``/map deploy``) before the first turn."""
         raise RuleError(f"{self.short_name} is not played on the bot's map: play it on a table.")
+
+    def field_of(self, state: S) -> FieldState | None:
+        """The battle's map and positions; None on a table."""
+        field = getattr(state, "field", None)
+        return field if isinstance(field, FieldState) else None
 
     def field_view(self, state: S, focus: str | None = None) -> FieldView | None:
         """The battlefield as the picture draws it (with ``focus``'s reach); None on a table."""

@@ -76,7 +76,7 @@ class Actions:
                 assert decision is not None
                 raise Refusal(f"Waiting for {decision.decider} to decide: {decision.prompt}")
             state = self.ctx.states.load(engine, game)
-            if ruleset is None and getattr(state, "field", None) is None:
+            if ruleset is None and engine.field_of(state) is None:
                 raise Refusal(ON_A_TABLE)
             is_gm = campaign.gm_id == caller.user_id
             side = member.side

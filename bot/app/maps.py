@@ -33,12 +33,11 @@ from bot.app.inputs import command_line
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
 from bot.app.yaml_format import FileProblems, Flow, dump, file_slug, problems_reply, read
 from bot.store import Unit
-from bot.store.records import Campaign, Game
+from bot.store.records import Campaign
 from rules import RULESETS
 from rules.battlefield import (
     KINDS,
     LINE_KINDS,
-    FieldState,
     MapData,
     map_file,
     parse_path,
@@ -244,7 +243,7 @@ class MapCommands:
             campaign = await campaign_of(u, caller)
             engine = self._engine_on_map(campaign)
             game = await u.games.in_progress(campaign.id)
-            field = self._field_of(engine, game) if game is not None else None
+            field = engine.field_of(self.ctx.states.load(engine, game)) if game is not None else None
         the_map = field.map if field is not None else draft_of(campaign, engine)
         if the_map is None:
             raise Refusal("There is no map yet: the game master starts one with /map new.")
@@ -279,7 +278,7 @@ class MapCommands:
             card = Card(
                 title=f"{campaign.name} — battle {game.number}: {view.field.map.name}", colour=side_colour(None)
             )
-            card.description = "\n".join(view.notes) if view.notes else self._size(view.field.map)
+            card.description = self._size(view.field.map)
             reply = Reply(cards=[card])
             order_picture(reply, card, game_key(game, focus), view, engine.terrain())
             return reply
@@ -292,11 +291,6 @@ class MapCommands:
         reply = Reply(cards=[card])
         order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
         return reply
-
-    def _field_of(self, engine: Engine[Any], game: Game) -> FieldState | None:
-        state = self.ctx.states.load(engine, game)
-        field = getattr(state, "field", None)
-        return field if isinstance(field, FieldState) else None
 
     # --- deployment: the ruleset's actions
 

@@ -1,5 +1,6 @@
-"""The battlefield as text, for the terminal: where every figure stands, and the centre distance
-and sight between the figures that matter (each figure's nearest enemies, nearest pairs first)."""
+"""The battlefield as text, for the terminal: where each terrain feature lies and every figure
+stands, and the distance (as the ruleset measures it) and sight between the figures that matter
+(each figure's nearest enemies, nearest pairs first)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ def field_text(view: FieldView, terrain: Terrain, pairs: int = 12) -> str:
     between their centres and what each sees of the other."""
     field = view.field
     lines = [f"{view.title or field.map.name} ({field.map.width:g} x {field.map.height:g} inch table)"]
+    lines.extend(terrain_lines(view))
     if not view.tokens:
         return "\n".join([*lines, "No figure is on the map yet.", *view.notes])
     width = max(len(t.name) for t in view.tokens)
@@ -26,7 +28,9 @@ def field_text(view: FieldView, terrain: Terrain, pairs: int = 12) -> str:
         if t.facing is not None:
             extra.append(f"facing {t.facing:g}°")
         extra.extend(t.marks)
-        lines.append(f"  {t.side:<{side_width}}  {t.name:<{width}}  {t.x:5.1f},{t.y:5.1f}  {', '.join(extra)}".rstrip())
+        lines.append(
+            f"  {t.side:<{side_width}}  {t.name:<{width}}  {Point(t.x, t.y)!s:>11}  {', '.join(extra)}".rstrip()
+        )
     if view.focus is not None:
         bands = ", ".join(f"{b.label} {measured(b.inches)}" for b in view.focus.bands)
         lines.append(
@@ -34,14 +38,40 @@ def field_text(view: FieldView, terrain: Terrain, pairs: int = 12) -> str:
         )
     chosen = nearest_pairs(view, pairs)
     if chosen:
-        lines.append("Nearest enemies (centre to centre; what each sees of the other):")
+        how = "base to base" if view.distances == "edge" else "centre to centre"
+        lines.append(f"Nearest enemies ({how}; what each sees of the other):")
         for a, b in chosen:
             there = line_of_sight(field, terrain, _base(a), _base(b)).describe(b.name)
             back = line_of_sight(field, terrain, _base(b), _base(a)).describe(a.name)
             gap = math.hypot(a.x - b.x, a.y - b.y)
+            if view.distances == "edge":
+                gap = max(0.0, gap - a.radius - b.radius)
             lines.append(f"  {a.name:<{width}} - {b.name:<{width}}  {measured(gap):>6}  {there} | back: {back}")
     lines.extend(view.notes)
     return "\n".join(lines)
+
+
+def terrain_lines(view: FieldView) -> list[str]:
+    """Each feature where a player can find it: a line's points and thickness, an area's corners
+    (or, for a long outline, the box around it)."""
+    features = view.field.map.features
+    if not features:
+        return []
+    lines = ["Terrain (x,y in inches from the lower-left corner):"]
+    for f in features:
+        points = [Point(x, y) for x, y in f.points]
+        label = f.name or f"a {f.kind}"
+        what = f"{label} ({f.kind})" if f.name else label
+        if f.shape == "line":
+            where = " to ".join(str(p) for p in points) + f", {f.thickness:g}″ thick"
+        elif len(points) <= 6:
+            where = "corners " + " ".join(str(p) for p in points)
+        else:
+            xs, ys = [p.x for p in points], [p.y for p in points]
+            where = f"within {Point(min(xs), min(ys))} to {Point(max(xs), max(ys))}"
+        doors = [f"{o.kind} at {Point(*o.at)}" for o in f.openings]
+        lines.append(f"  {what}: {where}" + (f"; {', '.join(doors)}" if doors else ""))
+    return lines
 
 
 def nearest_pairs(view: FieldView, limit: int) -> list[tuple[Token, Token]]:

@@ -4,6 +4,7 @@ figure stands and what marks it carries, and a figure's reach and sight for ``/m
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from rules.battlefield.field import FieldState
 
@@ -49,3 +50,6 @@ class FieldView:
     focus: Focus | None = None
     title: str = ""
     notes: tuple[str, ...] = ()
+    #: How the ruleset measures between figures: ``centre`` to centre (SSG) or base ``edge`` to
+    #: edge (the medieval game's range), so a list of distances says the one that counts.
+    distances: Literal["centre", "edge"] = "centre"

@@ -36,6 +36,13 @@ def _number(value: object, what: str) -> float:
     return float(value)
 
 
+def _coordinate(value: float) -> str:
+    """A tenth of an inch (``14.0``), or a hundredth where a map says more (``19.25``): what a player
+    reads is what they may type back."""
+    tenths = f"{value:.1f}"
+    return tenths if abs(float(tenths) - value) < 0.005 else f"{value:.2f}"
+
+
 @dataclass(frozen=True)
 class Point:
     x: float
@@ -47,7 +54,7 @@ class Point:
         object.__setattr__(self, "y", round(_number(self.y, "a point's y"), 9) + 0.0)
 
     def __str__(self) -> str:
-        return f"{self.x:.1f},{self.y:.1f}"
+        return f"{_coordinate(self.x)},{_coordinate(self.y)}"
 
 
 @dataclass(frozen=True)

@@ -206,12 +206,14 @@ def test_the_text_names_every_figure_where_it_stands_and_measures_the_nearest_en
     view = crossroads_view(MID_GAME, Focus("Rossi", 4.0, (Band("short", 12), Band("long", 24))))
     text = field_text(view, TERRAIN)
     for token in MID_GAME:
-        assert re.search(rf"\b{token.side}\s+{token.name}\s+{token.x:5.1f},{token.y:5.1f}", text), token.name
+        assert re.search(rf"\b{token.side}\s+{token.name}\s+{token.x:.1f},{token.y:.1f}", text), token.name
     assert "Rossi: 4.0″ of movement left; short 12.0″, long 24.0″" in text
     first = next(line for line in text.splitlines() if line.startswith("  Rossi") and " - " in line)
     assert re.search(r"\d+\.\d″", first)
     assert "Doc" not in text.split("Nearest enemies")[1]  # out of the fight
     assert "wounded" in text and "facing 90°" in text
+    assert "  the north hedge (hedge): 3.0,21.0 to 15.0,21.0, 0.75″ thick" in text
+    assert "  the farmhouse (building): corners 22.0,22.0 29.0,22.0 29.0,28.0 22.0,28.0; door at 25.5,22.0" in text
 
 
 def test_the_pairs_are_the_nearest_enemies_each_once_the_focus_first() -> None:

@@ -186,8 +186,8 @@ def test_a_whole_battle_in_the_village_survives_a_restart(tmp_path: Path) -> Non
     [shown] = [r for r in first if r["command"] == "/map show"]
     view = flat(shown["text"])
     assert "The Village · turn 2" in view
-    assert "blue Olaf 21.5, 22.7 wounded" in view and "blue Harald 24.8, 20.8" in view
-    assert "Hugh - Harald 6.7″ partial: the barricade 0.5″ in front of Harald | back: clear" in view
+    assert "blue Olaf 21.5,22.7 wounded" in view and "blue Harald 24.8,20.75" in view
+    assert "Hugh - Harald 5.7″ partial: the barricade 0.5″ in front of Harald | back: clear" in view
     assert first[-1]["say"] == "@Rita red: your move."
 
     # A new process on the same file: the battle goes on where it was, and saves its pictures.
@@ -234,8 +234,8 @@ def test_a_whole_battle_in_the_village_survives_a_restart(tmp_path: Path) -> Non
 
     [shown] = [r for r in second if r["command"] == "/map show"]
     view = flat(shown["text"])
-    assert "The Village · turn 4" in view and "blue Harald 24.8, 20.8 out" in view
-    assert "Walt - Bjorn 10.9″ blocked: the hall 3.6″ in front of Bjorn" in view
+    assert "The Village · turn 4" in view and "blue Harald 24.8,20.75 out" in view
+    assert "Walt - Bjorn 9.9″ blocked: the hall 3.6″ in front of Bjorn" in view
     [saved] = shown["files"]
     data = Path(saved).read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
