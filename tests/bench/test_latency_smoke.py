@@ -17,7 +17,8 @@ async def test_the_benchmark_smoke_run_reports_its_figures() -> None:
         assert row["cpu_ms_each"] > 0
     assert figures["errors"] == 0
     assert figures["memory_mb"]["bot"] > 0 and figures["startup_s"]["bot"] > 0
-    assert set(figures["ratios"]) == {"warm-up", "steady 40/s", "burst of 40"}
+    assert {"warm-up", "steady 40/s", "burst of 40"} <= set(figures["ratios"])
+    assert set(figures["ratios"]) - {"warm-up", "steady 40/s", "burst of 40"} <= {"steady, answers without a picture"}
     assert len(figures["round_ratios"]) == 2 and all(r > 0 for r in figures["round_ratios"])
     for label, lines in figures["tails"].items():  # both ran under bench.traced, which saw their pauses
         assert lines and lines[0].startswith("the ") and "nothing in the process" in lines[0], (label, lines)
