@@ -10,11 +10,14 @@ Only the handlers of a battle on the map (``state.field`` set) call this; the re
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import shapely
 from shapely.geometry import LineString
+from shapely.geometry import Point as ShapelyPoint
 
 from rules.battlefield import (
     Band,
@@ -149,6 +152,8 @@ def _toward_point(
     gap = centre_distance(start, goal) - (0.0 if other is None else 2 * radius(t))
     if other is not None and gap <= CONTACT_TOLERANCE:
         raise RuleError(f"{fig.name} already touches {other.name}.")
+    if other is not None:
+        gap = min(gap, _up_to_the_obstacle(t, field, start, goal))
     if gap <= EPSILON:
         raise RuleError(f"{fig.name} already stands at {start}.")
     if not blank(distance):
@@ -172,6 +177,27 @@ def _toward_point(
         middle = (low + high) / 2
         low, high = (middle, high) if fits(middle) else (low, middle)
     return toward(field, start, goal, low)
+
+
+def _up_to_the_obstacle(t: MedievalTables, field: FieldState, start: Point, goal: Point) -> float:
+    """How far a charge at a figure standing behind an obstacle goes: until its base touches the
+    obstacle (A-MED-24: they fight across it), not on into it. An obstacle the target does not
+    stand against is crossed like any ground; inf when there is none."""
+    r = radius(t)
+    line = LineString([(start.x, start.y), (goal.x, goal.y)])
+    here, there = ShapelyPoint(start.x, start.y), ShapelyPoint(goal.x, goal.y)
+    stop = math.inf
+    for feature in battlefield_of(field.map).features:
+        kind = t.terrain.get(feature.kind)
+        if kind is None or not kind.obstacle or feature.geometry.distance(there) > r + CONTACT_TOLERANCE:
+            continue
+        reach = feature.geometry.buffer(r)
+        if reach.contains(here):
+            continue  # already against it: where it goes from there is the player's to say
+        entry = line.intersection(reach)
+        if not entry.is_empty:
+            stop = min(stop, min(line.project(ShapelyPoint(x, y)) for x, y in shapely.get_coordinates(entry)))
+    return stop
 
 
 def moved_text(fig: MedFigure, plan: MovePlan, left: float, verb: str = "moves") -> str:

@@ -424,6 +424,18 @@ def test_the_figure_charged_across_a_barricade_defends_it(engine: MedievalEngine
     assert "+ 1 (defending barricade)" in event(fought, "fight").text
 
 
+def test_a_charge_at_a_figure_behind_a_barricade_stops_against_it(engine: MedievalEngine) -> None:
+    """A-MED-24: toward: an enemy defending an obstacle ends with the charger's base against the
+    obstacle (they fight across it), not standing in it."""
+    state = on_map(engine, Hugh=(18, 12), Olaf=(18, 16.75))
+    out = play(engine, state, "move", figure="Hugh", toward="Olaf")
+    assert at(out.state, "Hugh") == (18, 15.25)
+    assert out.state.contacts == [["Hugh", "Olaf"]]
+    away = on_map(engine, Hugh=(18, 12), Olaf=(18, 19))
+    crossing = play(engine, away, "move", figure="Hugh", toward="Olaf")
+    assert at(crossing.state, "Hugh")[1] > 16.25, "a barricade nobody stands against is crossed"
+
+
 def test_knocked_back_moves_the_figure_an_inch_away_a_med_7(engine: MedievalEngine) -> None:
     state = on_map(engine, Hugh=(8, 6.5), Olaf=(8, 7.5))
     out = play(engine, state, "fight", 6, 1, 2, 1, 5, figure="Hugh")
