@@ -81,6 +81,7 @@ async def play(settings: Settings, args: argparse.Namespace) -> int:
         if interactive:
             print("Skirmish GM at the terminal. Type /help for commands, /quit to leave.", file=sys.stderr)
         prompt = (lambda: f"[{console.player}] ") if interactive else None
+        await console.learn_names()
         for line in read_lines(sys.stdin, prompt):
             if not await console.run_line(line):
                 break

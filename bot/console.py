@@ -140,10 +140,19 @@ class Console:
         return ConsoleUser(uid, self.player)
 
     async def run_lines(self, lines: Iterable[str]) -> int:
+        await self.learn_names()
         for line in lines:
             if not await self.run_line(line):
                 break
         return 1 if self.failures else 0
+
+    async def learn_names(self) -> None:
+        """The players an earlier run met, so a mention after a restart reads ``@Bob``, not an id."""
+        async with self.bot.app.store.transaction() as u:
+            campaign = await u.campaigns.active_in_channel(self.channel_id)
+            members = await u.members.all(campaign.id) if campaign is not None else []
+        for member in members:
+            self.names.setdefault(member.user_id, member.display_name)
 
     async def run_line(self, line: str) -> bool:
         """Run one line; False when the player asked to quit."""

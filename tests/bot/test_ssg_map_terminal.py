@@ -101,6 +101,8 @@ def test_a_whole_battle_on_the_crossroads_survives_a_restart(tmp_path: Path) -> 
     assert setup[-1]["events"][-1]["text"] == "Every figure is on the map: turn 1 · red · movement phase."
 
     first = play(db, FIRST_HALF)
+    says = [r["say"] for r in first if r.get("say")]
+    assert says == ["@Bob blue: your move.", "@Rita red: your move."], "a new process knows the players' names"
     refused = [(r["command"], r["error"]) for r in first if not r["ok"]]
     assert refused == [
         (
