@@ -26,3 +26,8 @@ async def side_autocomplete(interaction: discord.Interaction, current: str) -> l
 async def kind_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     names = await app_of(interaction).kind_names(caller_of(interaction), current)
     return [app_commands.Choice(name=n, value=n) for n in names]
+
+
+#: The options a move on the bot's map takes, described once for every ruleset's move command.
+TO_HELP = 'Map: where it goes, x,y in inches from the lower-left corner ("14,22")'
+VIA_HELP = 'Map: waypoints on the way, "10,12 14,18" (the last is the end unless to: is given)'

@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter.delivery import AppCog
-from cogs.common import figure_autocomplete
+from cogs.common import TO_HELP, VIA_HELP, figure_autocomplete
 
 Name = app_commands.Range[str, 1, 64]
 Inches = app_commands.Range[float, 0, 1000]
@@ -49,9 +49,9 @@ class MedievalCog(
     @app_commands.command(name="move", description="Move part or all of a figure's speed, and maybe engage an enemy")
     @app_commands.describe(
         figure="Your figure",
-        to='Map: where it goes, x,y in inches from the lower-left corner ("14,22")',
+        to=TO_HELP,
         toward="Map: a figure (into base contact if an enemy) or x,y to move straight at",
-        via='Map: waypoints on the way, "10,12 14,18" (the last is the end unless to: is given)',
+        via=VIA_HELP,
         distance="Inches moved now (table play; on the map with toward:, default as far as it may)",
         engage="Table play: the enemy it moves into contact with (on the map: toward:)",
     )

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter.delivery import AppCog
-from cogs.common import figure_autocomplete
+from cogs.common import TO_HELP, VIA_HELP, figure_autocomplete
 
 LOS = Literal["clear", "partial", "blocked"]
 Inches = app_commands.Range[float, 0, 1000]
@@ -26,9 +26,9 @@ class SsgCog(
     @app_commands.command(name="move", description='Movement phase: move a figure (up to 4" in all this turn)')
     @app_commands.describe(
         figure="Your figure",
-        to='Map: where it goes, x,y in inches from the lower-left corner ("14,22")',
+        to=TO_HELP,
         toward="Map: a figure (or x,y) to move straight at, with distance (default: as far as it may)",
-        via='Map: waypoints on the way, "10,12 14,18" (the last is the end unless to: is given)',
+        via=VIA_HELP,
         distance="Inches moved now (table play; on the map with toward:)",
         contact='Table play: the enemy it came within 1" of (it must stop)',
     )

@@ -121,10 +121,7 @@ class MapCommands:
             return empty_table(engine.sides(), table_inches(width, "width"), table_inches(height, "height"))
 
         campaign, engine, draft = await self._edit(caller, build, fresh=True)
-        card = self._draft_card(campaign, draft, "New map")
-        reply = Reply(cards=[card])
-        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
-        return reply
+        return self._draft_reply(campaign, engine, draft, "New map")
 
     async def feature_add(
         self,
@@ -167,11 +164,13 @@ class MapCommands:
 
         campaign, engine, draft = await self._edit(caller, add)
         added = draft.features[-1]
-        card = self._draft_card(campaign, draft, "Feature added")
-        card.description = f"{len(draft.features)}. {feature_label(added)} is on {draft.name}.\n" + card.description
-        reply = Reply(cards=[card])
-        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
-        return reply
+        return self._draft_reply(
+            campaign,
+            engine,
+            draft,
+            "Feature added",
+            f"{len(draft.features)}. {feature_label(added)} is on {draft.name}.\n",
+        )
 
     async def feature_remove(self, caller: Caller, feature: str) -> Reply:
         """A feature off the draft, by its number in the list or its name."""
@@ -185,11 +184,7 @@ class MapCommands:
             return replace(current, features=[f for i, f in enumerate(current.features) if i != index])
 
         campaign, engine, draft = await self._edit(caller, remove)
-        card = self._draft_card(campaign, draft, "Feature removed")
-        card.description = f"{removed[0]} is off {draft.name}.\n" + card.description
-        reply = Reply(cards=[card])
-        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
-        return reply
+        return self._draft_reply(campaign, engine, draft, "Feature removed", f"{removed[0]} is off {draft.name}.\n")
 
     async def zone_set(self, caller: Caller, side: str, points: str) -> Reply:
         """A side's deployment zone on the draft, as the corners of a polygon."""
@@ -211,11 +206,13 @@ class MapCommands:
             return replace(current, zones={**current.zones, named: [[p.x, p.y] for p in path]})
 
         campaign, engine, draft = await self._edit(caller, zone)
-        card = self._draft_card(campaign, draft, "Deployment zone set")
-        card.description = f"{chosen[0]} deploys inside {corners(draft.zones[chosen[0]])}.\n" + card.description
-        reply = Reply(cards=[card])
-        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
-        return reply
+        return self._draft_reply(
+            campaign,
+            engine,
+            draft,
+            "Deployment zone set",
+            f"{chosen[0]} deploys inside {corners(draft.zones[chosen[0]])}.\n",
+        )
 
     async def map_import(self, caller: Caller, filename: str, data: bytes) -> Reply:
         """A map file (from /map export, or written by hand) as the draft; every problem at once."""
@@ -231,11 +228,7 @@ class MapCommands:
             campaign, engine, draft = await self._edit(caller, imported, fresh=True)
         except FileProblems as exc:
             return problems_reply(exc, filename, "the map was not changed")
-        card = self._draft_card(campaign, draft, "Map imported")
-        card.description = f"From {short(filename)}.\n" + card.description
-        reply = Reply(cards=[card])
-        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
-        return reply
+        return self._draft_reply(campaign, engine, draft, "Map imported", f"From {short(filename)}.\n")
 
     async def map_export(self, caller: Caller) -> Reply:
         """The map as a YAML file: the battle's during one, else the draft."""
@@ -287,10 +280,7 @@ class MapCommands:
         draft = draft_of(campaign, engine)
         if draft is None:
             raise Refusal("There is no map yet: the game master starts one with /map new.")
-        card = self._draft_card(campaign, draft, f"{campaign.name}: the next battle's map")
-        reply = Reply(cards=[card])
-        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
-        return reply
+        return self._draft_reply(campaign, engine, draft, f"{campaign.name}: the next battle's map")
 
     # --- deployment: the ruleset's actions
 
@@ -330,6 +320,16 @@ class MapCommands:
         return found[:CHOICES_MAX]
 
     # --- cards
+
+    def _draft_reply(
+        self, campaign: Campaign, engine: Engine[Any], draft: MapData, title: str, lead: str = ""
+    ) -> Reply:
+        """The draft's card, ``lead`` first, with its picture ordered."""
+        card = self._draft_card(campaign, draft, title)
+        card.description = lead + card.description
+        reply = Reply(cards=[card])
+        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
+        return reply
 
     def _draft_card(self, campaign: Campaign, draft: MapData, title: str) -> Card:
         card = Card(title=title, description=self._size(draft), colour=side_colour(None))
