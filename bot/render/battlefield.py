@@ -684,6 +684,8 @@ class _Painter:
         return [k for k in STYLES if k in present] + sorted(present - set(STYLES))
 
     def zones(self, d: ImageDraw.ImageDraw) -> None:
+        if not self.view.zones:
+            return
         for side, colour in self.colours.items():
             zone = zone_shape(self.view.field.map, side)
             if zone is None:
@@ -799,7 +801,7 @@ class _Painter:
             taken.append((x - r, y - r, x + r, y + r))
         for band in self.view.focus.bands:
             radius = band.inches * self.to_px.scale
-            text = _plain(f"{band.label} {_inches(band.inches)}")
+            text = _plain(f"{band.label} {_inches(band.quoted)}")
             w, h = font.getlength(text) + 8, 22
             for angle in range(90, 90 + 360, 15):
                 x = centre[0] + radius * math.cos(math.radians(angle))
@@ -988,7 +990,7 @@ def _legend_items(painter: _Painter, kinds: list[str]) -> list[tuple[str, str]]:
     for side in painter.colours:
         if side in view.sides or any(t.side == side for t in view.tokens):
             items.append((f"side:{side}", _plain(side)))
-    if view.field.map.zones:
+    if view.zones and view.field.map.zones:
         items.append(("zone", "deployment zone"))
     if any(t.facing is not None for t in view.tokens):
         items.append(("facing", "facing"))

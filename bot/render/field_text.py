@@ -32,7 +32,7 @@ def field_text(view: FieldView, terrain: Terrain, pairs: int = 12) -> str:
             f"  {t.side:<{side_width}}  {t.name:<{width}}  {Point(t.x, t.y)!s:>11}  {', '.join(extra)}".rstrip()
         )
     if view.focus is not None:
-        bands = ", ".join(f"{b.label} {measured(b.inches)}" for b in view.focus.bands)
+        bands = ", ".join(f"{b.label} {measured(b.quoted)}" for b in view.focus.bands)
         lines.append(
             f"{view.focus.name}: {measured(view.focus.move_left)} of movement left" + (f"; {bands}" if bands else "")
         )

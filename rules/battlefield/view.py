@@ -25,10 +25,17 @@ class Token:
 
 @dataclass(frozen=True)
 class Band:
-    """A weapon's range band from a figure: ``label`` ("short", "long", "half range") out to ``inches``."""
+    """A weapon's range band from a figure: ``label`` ("short", "long", "half range") drawn out to
+    ``inches`` from the figure's centre. ``says``: the range the label quotes when that differs
+    (a range measured base to base is drawn a base radius further out)."""
 
     label: str
     inches: float
+    says: float | None = None
+
+    @property
+    def quoted(self) -> float:
+        return self.inches if self.says is None else self.says
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,8 @@ class FieldView:
     focus: Focus | None = None
     title: str = ""
     notes: tuple[str, ...] = ()
+    #: Whether the sides' deployment zones are shown (while figures are being placed, or a draft).
+    zones: bool = True
     #: How the ruleset measures between figures: ``centre`` to centre (SSG) or base ``edge`` to
     #: edge (the medieval game's range), so a list of distances says the one that counts.
     distances: Literal["centre", "edge"] = "centre"

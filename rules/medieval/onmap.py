@@ -439,10 +439,12 @@ def field_view(t: MedievalTables, state: MedState, focus: str | None) -> FieldVi
             # so it reaches one base radius further: as far as a target's base edge may stand.
             reach = t.weapons[weapon].range
             bands = (
-                Band(f"{weapon} half range ({measured(reach / 2)} base to base)", reach / 2 + r),
-                Band(f"{weapon} full range ({measured(reach)} base to base)", reach + r),
+                Band(f"{weapon} half range, base to base", reach / 2 + r, reach / 2),
+                Band(f"{weapon} range, base to base", reach + r, reach),
             )
         seen = Focus(fig.name, move_left(t, state, fig), bands)
     title = f"{field.map.name} · deployment" if state.phase == "deployment" else f"{field.map.name} · turn {state.turn}"
     notes = tuple(f"{a} and {b} in hand-to-hand" for a, b in state.contacts)
-    return FieldView(field, tuple(state.sides), tokens, seen, title, notes, distances="edge")
+    return FieldView(
+        field, tuple(state.sides), tokens, seen, title, notes, distances="edge", zones=state.phase == "deployment"
+    )

@@ -181,4 +181,4 @@ def view(t: SsgTables, state: SsgState, focus: str | None) -> FieldView:
         bands = (Band("short", weapon.short), Band("long", weapon.long))
         focused = Focus(fig.name, left, bands)
     title = f"{field.map.name} · turn {state.turn} · {state.active} · {state.phase}"
-    return FieldView(field, tuple(state.sides), tuple(tokens), focused, title)
+    return FieldView(field, tuple(state.sides), tuple(tokens), focused, title, zones=state.phase == "deployment")

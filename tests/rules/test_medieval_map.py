@@ -497,7 +497,7 @@ def test_field_view_marks_and_focus(engine: MedievalEngine) -> None:
     assert {(t.name, t.x, t.y, t.radius) for t in view.tokens} >= {("Walt", 4.0, 2.0, 0.5)}
     assert view.focus is not None and view.focus.name == "Walt" and view.focus.move_left == 6
     assert [b.inches for b in view.focus.bands] == [8.0, 15.5]
-    assert view.focus.bands[0].label == "Bow half range (7.5″ base to base)"
+    assert (view.focus.bands[0].label, view.focus.bands[0].quoted) == ("Bow half range, base to base", 7.5)
     assert engine.field_view(state, "Hugh").focus.move_left == 2  # type: ignore[union-attr]
     assert engine.field_view(state, "Hugh").focus.bands == ()  # type: ignore[union-attr]
     table = engine.start(roster(), ScriptedDice(6, 1)).state
