@@ -38,6 +38,8 @@ log = logging.getLogger("skirmish_gm.pictures")
 MAP_PICTURE = "map.png"
 #: Pictures kept at the most (one is a couple of hundred kilobytes).
 CAPACITY = 32
+#: How much lower the drawing worker's CPU priority is than the bot's (os.nice).
+WORKER_NICENESS = 10
 #: How often the drawing worker looks whether the bot that started it is still there.
 PARENT_CHECK_S = 1.0
 
@@ -62,8 +64,10 @@ def _worker() -> ProcessPoolExecutor:
 
 
 def _leave_with(parent: int) -> None:
-    """In the worker: exit when the bot that started it is gone. A bot killed outright (a crash, a
-    SIGKILL) would otherwise leave its worker waiting for drawings for ever."""
+    """In the worker: yield the CPU to the bot (a picture may wait; an answer should not), and exit
+    when the bot that started it is gone. A bot killed outright (a crash, a SIGKILL) would
+    otherwise leave its worker waiting for drawings for ever."""
+    os.nice(WORKER_NICENESS)
 
     def watch() -> None:
         while os.getppid() == parent:
