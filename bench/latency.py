@@ -54,8 +54,8 @@ from tests.orm import orm
 
 REPO = Path(__file__).resolve().parents[1]
 RESPONSE_DEADLINE = 3.0
-#: Every MAP_EVERY-th campaign fights on the bot's map (the crossroads): its moves are measured, and a
-#: tenth of its load asks for the battlefield's picture (and /game status draws it too).
+#: Every MAP_EVERY-th campaign fights on the bot's map (the crossroads): its moves are measured, and
+#: 15% of its load asks for the battlefield's picture (/game status 10%, /map show 5%).
 MAP_EVERY = 4
 
 
@@ -342,11 +342,10 @@ async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Pat
                     mover, "ssg move", at=table.channel, figure=figure, toward=toward, distance=0.01
                 )
             return await fake.send_slash(mover, "ssg move", at=table.channel, figure=figure, distance=0.01)
-        if roll < 0.7:
+        if roll < (0.6 if enemies else 0.7):  # on the map, /game status draws the table: asked less
             return await fake.send_slash(table.gm, "game status", at=table.channel)
-        if roll < 0.8:
-            command = "map show" if enemies else "game status"
-            return await fake.send_slash(table.gm, command, at=table.channel)
+        if roll < 0.75 and enemies:
+            return await fake.send_slash(table.gm, "map show", at=table.channel)
         return await fake.send_slash(mover, "roll", at=table.channel, dice="2d6")
 
     return Subject(run, fake, process, send, trace)
