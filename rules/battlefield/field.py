@@ -192,6 +192,8 @@ def plan_move(
     ``stop_near``, the figure stops where it first comes within ``stop_within`` of one of them
     (SSG's 1" stop), and only the path up to there is measured."""
     start = where(state, name)
+    if all(centre_distance(start, p) <= EPSILON for p in waypoints):
+        raise RuleError(f"{name} already stands at {start}.")
     for i, point in enumerate(waypoints):
         check_point(state, point, "the end of the move" if i == len(waypoints) - 1 else "a point of the path")
     path = [start, *waypoints]

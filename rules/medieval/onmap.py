@@ -31,8 +31,6 @@ from rules.battlefield import (
     height_at,
     impassable_at,
     line_of_sight,
-    parse_path,
-    parse_point,
     plan_move,
     point_of,
     set_point,
@@ -40,6 +38,7 @@ from rules.battlefield import (
     where,
 )
 from rules.battlefield.deployment import Piece
+from rules.battlefield.requests import MoveRequest, move_request
 from rules.battlefield.terrain import costs
 from rules.geometry import Base, Point, bases_crossed, centre_distance, cover, edge_distance, in_contact, path_cost
 from rules.geometry.measure import CONTACT_TOLERANCE
@@ -93,28 +92,14 @@ def route(t: MedievalTables, state: MedState, fig: MedFigure, params: Mapping[st
     given too; or ``toward`` a figure or a point, with or without ``distance``), checked against the
     movement it has ``left``, the terrain and the other bases."""
     field = field_of(state)
-    to, via, aim = params.get("to"), params.get("via"), params.get("toward")
-    if blank(to) and blank(via) and blank(aim):
-        raise RuleError(
-            f'On the map, say where {fig.name} goes: to:"x,y", via:"x,y x,y", or toward: a figure or a point '
-            "(with distance:, or as far as it can)."
-        )
-    if not blank(aim) and not (blank(to) and blank(via)):
-        raise RuleError("Give toward: on its own (with distance:), or to: and via:, not both.")
+    asked = move_request(params, fig.name)
     touching: tuple[str, ...] = ()
-    if not blank(aim):
-        goal, other = _aim(t, state, fig, str(aim))
-        waypoints = [_toward_point(t, field, fig, goal, other, params.get("distance"), left)]
+    if asked.toward is not None:
+        goal, other = _aim(t, state, fig, asked)
+        waypoints = [_toward_point(t, field, fig, goal, other, asked.distance, left)]
         touching = () if other is None else (other.name,)
     else:
-        if not blank(params.get("distance")):
-            raise RuleError(f"distance: goes with toward:; to: and via: already say where {fig.name} goes.")
-        waypoints = parse_path(via, f"{fig.name}'s path") if not blank(via) else []
-        if not blank(to):
-            waypoints.append(parse_point(to, f"where {fig.name} goes"))
-    start = where(field, fig.name)
-    if all(centre_distance(start, p) <= EPSILON for p in waypoints):
-        raise RuleError(f"{fig.name} already stands at {start}.")
+        waypoints = asked.path
     try:
         return plan_move(
             field, t.terrain, fig.name, waypoints, left, radii(t, state, fig.name), allow_touching=touching
@@ -125,12 +110,12 @@ def route(t: MedievalTables, state: MedState, fig: MedFigure, params: Mapping[st
         raise
 
 
-def _aim(t: MedievalTables, state: MedState, fig: MedFigure, aim: str) -> tuple[Point, MedFigure | None]:
+def _aim(t: MedievalTables, state: MedState, fig: MedFigure, asked: MoveRequest) -> tuple[Point, MedFigure | None]:
     """What ``toward:`` names: a point ("14,22"), or a figure (whose base the move stops against)."""
-    text = aim.strip()
-    if text[:1].isdigit() or text[:1] in "+-.":
-        return parse_point(text, "toward"), None
-    other = figure(state, text)
+    point = asked.toward_point()
+    if point is not None:
+        return point, None
+    other = figure(state, asked.toward)
     if other is fig:
         raise RuleError(f"{fig.name} cannot move toward itself.")
     return where(field_of(state), other.name), other

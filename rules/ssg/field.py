@@ -15,18 +15,17 @@ from rules.battlefield import (
     MovePlan,
     Token,
     line_of_sight,
-    parse_path,
-    parse_point,
     plan_move,
     point_of,
     toward,
     where,
 )
 from rules.battlefield.deployment import Piece, deploy_pieces, place_piece, unplaced
+from rules.battlefield.requests import move_request
 from rules.core import RuleError
 from rules.geometry import Base, Point, Sight, centre_distance
 from rules.ssg.data import SsgFigure, SsgState, SsgTables
-from rules.words import blank, find_figure, number
+from rules.words import find_figure, number
 
 EPSILON = 1e-9
 
@@ -92,36 +91,21 @@ def plan(t: SsgTables, state: SsgState, fig: SsgFigure, params: Mapping[str, Any
 
 
 def _waypoints(state: SsgState, fig: SsgFigure, start: Point, params: Mapping[str, Any], left: float) -> list[Point]:
-    to, via, aim = params.get("to"), params.get("via"), params.get("toward")
-    given = [name for name, value in (("to", to), ("via", via), ("toward", aim)) if not blank(value)]
-    if not given:
-        raise RuleError(
-            f"Say where {fig.name} goes: to:x,y, via:x,y x,y, or toward: a figure or a point with distance."
-        )
-    if not blank(aim) and len(given) > 1:
-        raise RuleError("Give toward: on its own (with distance), or to: and via:, not both.")
-    if not blank(aim):
-        goal = _aim_point(state, fig, str(aim))
-        distance = (
-            left if params.get("distance") is None else number(params.get("distance"), "Give distance in inches.")
-        )
-        if distance <= 0:
-            raise RuleError(f"Give {fig.name}'s move as more than 0″.")
-        return [toward(the_field(state), start, goal, distance)]
-    path = parse_path(via, "via") if not blank(via) else []
-    if not blank(to):
-        path.append(parse_point(to, f"where {fig.name} goes"))
-    return path
+    asked = move_request(params, fig.name)
+    if asked.toward is None:
+        return asked.path
+    goal = asked.toward_point() or _figure_point(state, fig, str(asked.toward))
+    distance = left if asked.distance is None else number(asked.distance, "Give distance in inches.")
+    if distance <= 0:
+        raise RuleError(f"Give {fig.name}'s move as more than 0″.")
+    return [toward(the_field(state), start, goal, distance)]
 
 
-def _aim_point(state: SsgState, fig: SsgFigure, aim: str) -> Point:
-    text = aim.strip()
-    if text[:1].isdigit() or text[:1] in "+-.":
-        return parse_point(text, "toward")
-    name = find_figure([f.name for f in state.figures], text)
-    if name == fig.name:
+def _figure_point(state: SsgState, fig: SsgFigure, name: str) -> Point:
+    found = find_figure([f.name for f in state.figures], name)
+    if found == fig.name:
         raise RuleError(f"{fig.name} cannot move toward itself.")
-    return where(the_field(state), name)
+    return where(the_field(state), found)
 
 
 def enemies_within(t: SsgTables, state: SsgState, fig: SsgFigure, inches: float) -> list[str]:

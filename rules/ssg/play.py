@@ -406,6 +406,8 @@ def _group(
     count: int,
 ) -> _Group:
     target = figure(state, values["target"])
+    if target is shooter:
+        raise RuleError(f"{shooter.name} cannot shoot at itself: name an enemy figure.")
     if target.side == shooter.side:
         raise RuleError(f"{target.name} is on {shooter.name}'s own side: shoot at an enemy figure.")
     if target.removed:

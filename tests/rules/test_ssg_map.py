@@ -141,8 +141,12 @@ def test_a_move_longer_than_the_allowance_is_refused(engine: SsgEngine) -> None:
         engine, state, "move", "Rossi has 4.0″ of movement left; that path is 4.5″ long", figure="Rossi", to="18,6.5"
     )
     refuse(engine, state, "move", "off the 24 by 24 inch table", figure="Rossi", to="18,-1")
-    refuse(engine, state, "move", "Say where Rossi goes", figure="Rossi")
+    refuse(engine, state, "move", "say where Rossi goes", figure="Rossi")
     refuse(engine, state, "move", "leave contact empty", figure="Rossi", to="18,3", contact="Big Jim")
+    refuse(engine, state, "move", "Rossi already stands at 18.0,2.0", figure="Rossi", to="18,2")
+    refuse(engine, state, "move", "distance: goes with toward:", figure="Rossi", to="18,3", distance=1)
+    refuse(engine, state, "move", "toward: on its own", figure="Rossi", to="18,3", toward="Big Jim")
+    refuse(engine, state, "move", "cannot move toward itself", figure="Rossi", toward="rossi")
 
 
 def test_woods_cost_double_and_buildings_cannot_be_crossed(engine: SsgEngine) -> None:
@@ -246,6 +250,7 @@ def test_out_of_range_and_typed_range_are_refused_on_the_map(engine: SsgEngine) 
     near = standing(engine, "shooting", Rossi=(18.0, 2.0), **{"Big Jim": (18.0, 14.5)})
     refuse(engine, near, "shoot", "leave range and los empty", shooter="Rossi", target="Big Jim", range=12)
     refuse(engine, near, "shoot", "leave range and los empty", shooter="Rossi", target="Big Jim", los="clear")
+    refuse(engine, near, "shoot", "Rossi cannot shoot at itself", shooter="Rossi", target="Rossi")
 
 
 # --- storage and the picture's view --------------------------------------------------------------

@@ -1,0 +1,49 @@
+"""What a move on the map asks for, as players type it: ``to:"x,y"``, waypoints ``via:"x,y x,y"``
+(ending at ``to:`` when both are given), or ``toward:`` a figure or a point with an optional
+``distance:``. Checked the same way in every ruleset; each ruleset decides how far ``toward``
+goes (SSG straight on, the medieval game into base contact)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.battlefield.points import parse_path, parse_point
+from rules.geometry import Point
+from rules.vocabulary import RuleError
+from rules.words import blank
+
+
+@dataclass(frozen=True)
+class MoveRequest:
+    """``toward`` (a figure's name or a point's text) with ``distance`` (None: as far as it may),
+    or else the ``path`` of points to walk."""
+
+    toward: str | None = None
+    distance: Any = None
+    path: list[Point] = field(default_factory=list)
+
+    def toward_point(self) -> Point | None:
+        """``toward`` when it is a point ("14,22"), else None (a figure's name)."""
+        text = (self.toward or "").strip()
+        return parse_point(text, "toward") if text[:1].isdigit() or text[:1] in "+-." else None
+
+
+def move_request(params: Mapping[str, Any], name: str) -> MoveRequest:
+    to, via, aim = params.get("to"), params.get("via"), params.get("toward")
+    if blank(to) and blank(via) and blank(aim):
+        raise RuleError(
+            f'On the map, say where {name} goes: to:"x,y", via:"x,y x,y", or toward: a figure or a point '
+            "(with distance:, or as far as it may)."
+        )
+    if not blank(aim):
+        if not (blank(to) and blank(via)):
+            raise RuleError("Give toward: on its own (with distance:), or to: and via:, not both.")
+        return MoveRequest(toward=str(aim), distance=params.get("distance"))
+    if not blank(params.get("distance")):
+        raise RuleError(f"distance: goes with toward:; to: and via: already say where {name} goes.")
+    path = parse_path(via, f"{name}'s path") if not blank(via) else []
+    if not blank(to):
+        path.append(parse_point(to, f"where {name} goes"))
+    return MoveRequest(path=path)
