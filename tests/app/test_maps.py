@@ -113,6 +113,20 @@ async def test_new_campaigns_play_on_the_map_where_the_bot_can_measure(app: App)
     assert ("Battlefield", "a table", True) in info.cards[0].fields
 
 
+async def test_a_campaign_made_before_the_map_fights_on_a_table(app: App, forced: ForcedDice) -> None:
+    """Its settings hold no battlefield (the key came with the map): its battles stay on a table."""
+    await ssg_campaign(app)
+    async with orm(app.store.db) as s:
+        campaign = await s.scalar(select(Campaign).order_by(Campaign.id.desc()))
+        campaign.settings = {}
+    forced.push_dice([6, 1])
+    await app.game_start(gina())
+    state = await game_state(app)
+    assert state.get("field") is None and state["phase"] == "movement"
+    info = await app.campaign_info(gina())
+    assert ("Battlefield", "a table", True) in info.cards[0].fields
+
+
 async def test_the_battlefield_changes_between_battles_by_the_game_master(app: App, forced: ForcedDice) -> None:
     await ssg_campaign(app, "table")
     await refused(app, app.campaign_battlefield(rita(), "map"), "Only the game master")
