@@ -104,6 +104,20 @@ def deploy(ctx: Ctx, params: Mapping[str, Any]) -> None:
     _deployed(ctx)
 
 
+def _end_setting_up(ctx: Ctx) -> None:
+    """``/medieval endturn`` before the battle (also a deadline passing for an absent side): that
+    side's figures still to place are set out in its zone, as ``/map deploy`` would."""
+    state = ctx.state
+    waiting = onmap.unplaced(state)
+    sides = [f.side for f in state.figures if f.name in waiting]
+    side = ctx.side or (sides[0] if sides else None)
+    if side not in sides:
+        raise RuleError(
+            f"Your figures are all on the map; the battle begins once the rest are placed: {joined(waiting)}."
+        )
+    deploy(ctx, {"side": side})
+
+
 def _deployed(ctx: Ctx) -> None:
     """Once every figure is on the map: hand-to-hand where bases touch, then the roll-off (A-MED-20)."""
     state = ctx.state
@@ -793,9 +807,8 @@ def order(ctx: Ctx, params: Mapping[str, Any]) -> None:
 def end_turn(ctx: Ctx, params: Mapping[str, Any]) -> None:
     state = ctx.state
     if state.phase == "deployment":
-        raise RuleError(
-            f"No turn has begun: still to place {joined(onmap.unplaced(state))} (/map place or /map deploy)."
-        )
+        _end_setting_up(ctx)
+        return
     ended = str(state.active)
     state.current = None
     state.active = other_side(state, ended)

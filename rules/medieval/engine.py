@@ -15,6 +15,7 @@ from typing import Any
 
 from rules.battlefield import FieldState, FieldView, MapData
 from rules.core import (
+    Action,
     Aftermath,
     Board,
     DataError,
@@ -210,8 +211,16 @@ class MedievalEngine(Engine[MedState]):
         """The roll-off winner's choice, while the state waits for it."""
         return decision_of(state.pending) if state.pending else None
 
+    def check_turn(self, state: MedState, name: str, action: Action) -> str | None:
+        if state.phase == "deployment" and name == self.pass_action:
+            return action.side  # either side may end its setting up (the handler says whose figures)
+        return super().check_turn(state, name, action)
+
     def whose_turn(self, state: MedState) -> str | None:
-        if state.phase in ("over", "deployment"):
+        if state.phase == "deployment":
+            waiting = onmap.unplaced(state)
+            return next((f.side for f in state.figures if f.name in waiting), None)
+        if state.phase == "over":
             return None
         if state.pending is not None:
             return state.pending.decider

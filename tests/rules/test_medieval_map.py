@@ -153,13 +153,23 @@ def test_a_battle_on_the_map_begins_with_placing_the_figures(engine: MedievalEng
     assert dice.rolls == [] and out.pending is None
     assert state.phase == "deployment" and isinstance(state.field, FieldState) and state.field.positions == {}
     assert kinds(out) == ["setup"] and "Test field" in out.events[0].text and "/map place" in out.events[0].text
-    assert engine.whose_turn(state) is None
+    assert engine.whose_turn(state) == "red"  # its deadline, if the campaign keeps a pace, runs first
     assert engine.board(state).headline == "Placing the figures on the map: 0 of 6 placed"
     assert dict(engine.board(state).facts)["To place"] == "Hugh, Walt, Ned, Olaf, Sven, Bjorn"
     refuse(engine, state, "move", "still to place Hugh", side=None, by_gm=True, figure="Hugh", to="2,3")
     refuse(engine, state, "activate", "still to place", side="red", figure="Hugh")
-    refuse(engine, state, "endturn", "still to place", side=None, by_gm=True)
     refuse(engine, state, "order", "Nothing is waiting", side="red", choice="first")
+
+
+def test_endturn_while_setting_up_deploys_the_sides_figures_still_to_place(engine: MedievalEngine) -> None:
+    """What a deadline passing for an absent side does too (the pass action is /medieval endturn)."""
+    state = deploying(engine)
+    out = play(engine, state, "endturn", side="blue")
+    assert out.events[0].text.startswith("blue deploys: Olaf ")
+    refuse(engine, out.state, "endturn", "the battle begins once the rest are placed: Hugh", side="blue")
+    assert engine.whose_turn(out.state) == "red"
+    last = play(engine, out.state, "endturn", 5, 3, side=None, by_gm=True)
+    assert last.state.phase == "order" and last.pending is not None
 
 
 def test_placing_checks_the_zone_the_ground_the_bases_and_the_owner(engine: MedievalEngine) -> None:
