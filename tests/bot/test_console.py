@@ -90,6 +90,20 @@ def events(records: list[dict], kind: str) -> list[dict]:
     return [e for r in records for e in r["events"] if e["kind"] == kind]
 
 
+def check_dice(records: list[dict], script: str) -> None:
+    """Each command rolled exactly the dice the ``/dice`` line just before it forced, and a command
+    without one rolled nothing."""
+    lines = [line for line in script.splitlines() if line.strip()]
+    assert [r["command"] for r in records] == lines
+    pending: list[str] = []
+    for line, record in zip(lines, records, strict=True):
+        if line.startswith("/dice "):
+            pending = line.split(" ", 1)[1].split(",")
+            continue
+        assert [d["value"] for d in record["dice"]] == pending, line
+        pending = []
+
+
 def test_a_whole_game_to_a_winner_survives_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "table.sqlite3"
     setup = play(db, SETUP, "--dice", SETUP_DICE)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from tests.bot.test_console import events, play
+from tests.bot.test_console import check_dice, events, play
 
 SETUP = """\
 /as Gina
@@ -115,20 +115,6 @@ SECOND_HALF = """\
 # now), loses 5 to 8 and is killed (5 + 1 - 2 = 4, a second serious wound); Harald passes (4 + 6),
 # loses 5 to 8 and is killed the same way; Bjorn misses Ned behind the barricade's hard cover.
 # Turn 4: Walt steps out from behind the hall and shoots Bjorn, who wears no armour: 6 kills him.
-
-
-def check_dice(records: list[dict], script: str) -> None:
-    """Each command rolled exactly the dice the ``/dice`` line just before it forced, and a command
-    without one rolled nothing."""
-    lines = [line for line in script.splitlines() if line.strip()]
-    assert [r["command"] for r in records] == lines
-    pending: list[str] = []
-    for line, record in zip(lines, records, strict=True):
-        if line.startswith("/dice "):
-            pending = line.split(" ", 1)[1].split(",")
-            continue
-        assert [d["value"] for d in record["dice"]] == pending, line
-        pending = []
 
 
 def flat(text: str) -> str:

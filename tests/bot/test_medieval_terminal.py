@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.bot.test_console import events, play
+from tests.bot.test_console import check_dice, events, play
 
 SETUP = """\
 /as Gina
@@ -116,19 +116,6 @@ TURN_2_AND_3 = """\
 # (5 against 8) and fights her instead: 4 against 2, axe 3 + 1 = 4: Ada seriously wounded again.
 # Red: Walt picks up Ada's dagger and wins 8 to 3: 6 + 1 - 2 = 5, Sven seriously wounded; Ada passes her
 # Bravery (11) and her bare hands (6 - 2 = 4, a second serious wound) kill Sven. Red wins.
-
-
-def check_dice(records: list[dict], script: str) -> None:
-    """Each command rolled exactly the dice the ``/dice`` line before it forced, in that order."""
-    lines = [line for line in script.splitlines() if line.strip()]
-    assert [r["command"] for r in records] == lines
-    pending: list[str] = []
-    for line, record in zip(lines, records, strict=False):
-        if line.startswith("/dice "):
-            pending = line.split(" ", 1)[1].split(",")
-        elif line.startswith(("/medieval", "/game start")) and record["ok"]:
-            assert [d["value"] for d in record["dice"]] == pending, line
-            pending = []
 
 
 def test_four_figures_a_side_to_the_end(tmp_path: Path) -> None:

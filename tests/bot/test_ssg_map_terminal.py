@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from tests.bot.test_console import events, play
+from tests.bot.test_console import check_dice, events, play
 
 SETUP = """\
 /as Gina
@@ -95,12 +95,14 @@ def test_a_whole_battle_on_the_crossroads_survives_a_restart(tmp_path: Path) -> 
     db = tmp_path / "crossroads.sqlite3"
     setup = play(db, SETUP)
     assert all(r["ok"] for r in setup), [r for r in setup if not r["ok"]]
+    check_dice(setup, SETUP)
     deployed = [e["text"] for e in events(setup, "deploy")]
     assert deployed[0].startswith("red deploys: Rossi 17.2,2.2, Garcia 18.8,2.2")
     assert deployed[1].startswith("blue deploys: Big Jim 17.2,34.2")
     assert setup[-1]["events"][-1]["text"] == "Every figure is on the map: turn 1 · red · movement phase."
 
     first = play(db, FIRST_HALF)
+    check_dice(first, FIRST_HALF)
     says = [r["say"] for r in first if r.get("say")]
     assert says == ["@Bob blue: your move.", "@Rita red: your move."], "a new process knows the players' names"
     refused = [(r["command"], r["error"]) for r in first if not r["ok"]]
@@ -119,6 +121,7 @@ def test_a_whole_battle_on_the_crossroads_survives_a_restart(tmp_path: Path) -> 
 
     pictures = tmp_path / "pictures"
     second = play(db, SECOND_HALF, "--files", str(pictures))
+    check_dice(second, SECOND_HALF)
     refused = [(r["command"], r["error"]) for r in second if not r["ok"]]
     assert refused == [
         (
