@@ -5,6 +5,7 @@ The shapes and their arithmetic are :mod:`rules.geometry`; what each terrain kin
 ruleset's ``terrain:`` table (:mod:`rules.battlefield.terrain`); this package puts the two together
 for a game's state."""
 
+from rules.battlefield.facing import Arc, ArcSpec, arc_of, bearing, face_toward, turn_needed, turned
 from rules.battlefield.field import (
     FieldState,
     MovePlan,
@@ -42,6 +43,8 @@ from rules.battlefield.view import Band, FieldView, Focus, Token
 __all__ = [
     "KINDS",
     "LINE_KINDS",
+    "Arc",
+    "ArcSpec",
     "Band",
     "FieldState",
     "FieldView",
@@ -53,11 +56,14 @@ __all__ = [
     "Terrain",
     "TerrainKind",
     "Token",
+    "arc_of",
     "base_of",
     "battlefield_of",
+    "bearing",
     "check_point",
     "cover_of",
     "deploy",
+    "face_toward",
     "height_at",
     "impassable_at",
     "in_zone",
@@ -76,5 +82,7 @@ __all__ = [
     "set_point",
     "terrain_problems",
     "toward",
+    "turn_needed",
+    "turned",
     "where",
 ]
