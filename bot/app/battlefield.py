@@ -140,11 +140,17 @@ def game_key(game: Game, focus: str | None = None) -> tuple[Any, ...]:
 
 def order_picture(reply: Reply, card: Card, key: tuple[Any, ...], view: FieldView, terrain: Terrain) -> None:
     """Show ``view`` in ``card`` (added to the reply if it is not there): its picture ordered, its
-    text view for the terminal."""
+    text view for the terminal (written only if a terminal prints it)."""
     if not any(c is card for c in reply.cards):
         reply.cards.append(card)
     index = next(i for i, c in enumerate(reply.cards) if c is card)
-    card.text_extra = "\n".join(part for part in (card.text_extra, field_text(view, terrain)) if part)
+    before = card.text_extra
+
+    def text() -> str:
+        earlier = before() if callable(before) else before
+        return "\n".join(part for part in (earlier, field_text(view, terrain)) if part)
+
+    card.text_extra = text
     reply.picture = PictureOrder(key, view, terrain, index)
 
 

@@ -7,7 +7,7 @@ die rolled, and an open decision.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -41,7 +41,12 @@ class Card:
     colour: int | None = None
     footer: str | None = None
     image: str | None = None  # the name of an attached file shown in the card ("board.png")
-    text_extra: str | None = None  # shown only in the terminal, e.g. the board as a text grid
+    #: Shown only in the terminal, e.g. the board as a text grid; a function when it costs work to
+    #: write (the battlefield's distances and sight), so a Discord reply never pays for it.
+    text_extra: str | Callable[[], str] | None = None
+
+    def terminal_text(self) -> str | None:
+        return self.text_extra() if callable(self.text_extra) else self.text_extra
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,9 @@ def card_text(card: Card) -> str:
         if not is_inline:
             lines.append(f"{plain(name)}:")
             lines.extend(f"  {plain(v)}" for v in value.splitlines())
-    if card.text_extra:
-        lines.append(card.text_extra)
+    extra = card.terminal_text()
+    if extra:
+        lines.append(extra)
     if card.footer:
         lines.append(f"({plain(card.footer)})")
     return "\n".join(lines)

@@ -302,7 +302,7 @@ async def test_a_battle_on_the_map_from_the_start_to_the_first_movement_phase(ap
     board = started.cards[-1]
     assert "no map was drafted" in board.description.casefold() and "Crossroads" in board.description
     assert "/map place" in board.description and "/map deploy" in board.description
-    assert board.text_extra and "Crossroads" in board.text_extra
+    assert "Crossroads" in (board.terminal_text() or "")
     await refused(app, app.map_new(gina(), "farm"), "battle is in progress")
     await refused(app, app.map_feature_add(gina(), "wood", "1,1 3,1 3,3"), "battle is in progress")
     await refused(app, app.map_import(gina(), "m.yaml", map_yaml([])), "battle is in progress")
@@ -336,7 +336,7 @@ async def test_a_battle_on_the_map_from_the_start_to_the_first_movement_phase(ap
     png_of(status)
     shown = await app.map_show(bob(), "Rossi")
     png_of(shown)
-    assert shown.cards[0].text_extra and "Rossi: 4.0″ of movement left" in shown.cards[0].text_extra
+    assert "Rossi: 4.0″ of movement left" in (shown.cards[0].terminal_text() or "")
     with pytest.raises(Refusal):
         await app.map_show(bob(), "Nobody")
 
