@@ -25,6 +25,7 @@ Cover = Literal["open", "linear", "building"]
 Uphill = Literal["none", "charger", "defender"]
 
 UNIT = "Your unit acting now (default: the one chosen)"
+EXPOSED = "Class IV: some of it shoots or looks out (door, window, over a wall) or stands outside"
 
 
 class NsrCog(
@@ -152,6 +153,8 @@ class NsrCog(
         range2="Inches to it",
         class2="Its class",
         firers2="Figures firing at it (default: the rest)",
+        exposed=EXPOSED,
+        exposed2="The second target, the same",
     )
     @app_commands.rename(target_class="class")
     @app_commands.autocomplete(target=figure_autocomplete, unit=figure_autocomplete, target2=figure_autocomplete)
@@ -169,6 +172,8 @@ class NsrCog(
         range2: Inches | None = None,
         class2: TargetClass | None = None,
         firers2: Count | None = None,
+        exposed: bool = False,
+        exposed2: bool = False,
     ) -> None:
         await self.act(
             interaction,
@@ -185,6 +190,8 @@ class NsrCog(
             range2=range2,
             class2=class2,
             firers2=firers2,
+            exposed=exposed,
+            exposed2=exposed2,
         )
 
     @app_commands.command(name="volley", description="Fire: a volley to the front within half range, a card per figure")
@@ -194,6 +201,7 @@ class NsrCog(
         target_class="Target class I-IV",
         unit=UNIT,
         firers="Figures volleying (default: all able)",
+        exposed=EXPOSED,
     )
     @app_commands.rename(target_class="class")
     @app_commands.autocomplete(target=figure_autocomplete, unit=figure_autocomplete)
@@ -205,6 +213,7 @@ class NsrCog(
         target_class: TargetClass,
         unit: Name | None = None,
         firers: Count | None = None,
+        exposed: bool = False,
     ) -> None:
         await self.act(
             interaction,
@@ -215,6 +224,7 @@ class NsrCog(
             **{"class": target_class},
             unit=unit,
             firers=firers,
+            exposed=exposed,
         )
 
     @app_commands.command(
@@ -225,6 +235,7 @@ class NsrCog(
         range="Inches to the figure aimed at",
         aim="Which figure: a leader by default",
         unit=UNIT,
+        exposed="In a building: some of it shoots or looks out of a door or window",
     )
     @app_commands.autocomplete(target=figure_autocomplete, unit=figure_autocomplete)
     async def pistol(
@@ -234,8 +245,9 @@ class NsrCog(
         range: Inches,
         aim: Aim = "leader",
         unit: Name | None = None,
+        exposed: bool = False,
     ) -> None:
-        await self.act(interaction, "nsr", "pistol", target=target, range=range, aim=aim, unit=unit)
+        await self.act(interaction, "nsr", "pistol", target=target, range=range, aim=aim, unit=unit, exposed=exposed)
 
     @app_commands.command(
         name="bombard", description="Fire: a gun fires at a building's door, window or wall to breach it"

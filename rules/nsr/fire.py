@@ -131,6 +131,21 @@ def _klass(value: Any, target: Unit, notes: list[str], c: Charts) -> str:
     return text
 
 
+def hidden(state: NsrState, target: Unit, exposed: Any, option: str = "exposed") -> str | None:
+    """Why small arms cannot fire at a class IV ``target``, or None (special rule 10, A-NSR-31).
+
+    Only a target wholly under cover is hidden: the player says ``exposed`` when some of its figures
+    shoot or look out through a door, a window or over a wall, or stand outside; a unit that has fired
+    this turn was shooting, so it needs no saying.
+    """
+    if yes(exposed) or target.last_fired_turn == state.turn:
+        return None
+    return (
+        f"{target.name} is a class IV target with no figure shooting or looking out through a door, a window "
+        f"or over a wall: only artillery may fire at it (say {option} if some of it does)."
+    )
+
+
 def _range(value: Any, unit: Unit, target: Unit, most: float, what: str) -> float:
     distance = number(value, f"Give the range from {unit.name} to {target.name} in inches.")
     if distance <= 0:
@@ -179,6 +194,12 @@ def plan_fire(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any])
             notes.append("wounded figures are prone: class III")
             if not [f for f in target.figures if f.status == "wounded" and not f.in_rear]:
                 raise RuleError(f"{target.name} has no wounded figure in sight.")
+        if (
+            klass == "IV"
+            and weapon in SMALL_ARMS
+            and (why := hidden(state, target, params.get(f"exposed{sfx}"), f"exposed{sfx}"))
+        ):
+            raise RuleError(why)
         row = c.t.firing_chart[weapon]
         distance = _range(params.get(f"range{sfx}"), unit, target, row.max_range, f"{weapon}")
         figures: float = count
@@ -394,6 +415,8 @@ def volley(
     notes: list[str] = []
     target = _target(state, unit, params.get("target"), "volley at")
     klass = _klass(params.get("class"), target, notes, c)
+    if klass == "IV" and (why := hidden(state, target, params.get("exposed"))):
+        raise RuleError(why)
     half = c.t.firing_chart[unit.weapon].max_range / 2
     _range(params.get("range"), unit, target, half, f"a volley of {unit.weapon}s (half range)")
     [count] = _split(unit, [params.get("firers")], _available(c, state, unit, unit.weapon))
@@ -514,6 +537,8 @@ def pistol(
         raise RuleError(f"{unit.name} has no officer with a pistol left to fire this phase.")
     officer = officers[0]
     target = _target(state, unit, params.get("target"), "aim at")
+    if target.building and (why := hidden(state, target, params.get("exposed"))):
+        raise RuleError(why)
     rule = c.t.officer_pistol
     _range(params.get("range"), unit, target, rule.max_range, "an officer's pistol")
     aim = str(params.get("aim") or "leader").strip().casefold()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.core import FigureSpec
 from rules.nsr.engine import NsrEngine
+from rules.nsr.fire import plan_fire
 from rules.nsr.state import Building, NsrState, PendingChoice
 from tests.rules.test_nsr_helpers import (
     NEXT,
@@ -247,6 +248,72 @@ def test_a_unit_in_a_building_fires_one_figure_per_opening(engine: NsrEngine) ->
     assert (events(out, "fire")[0]["firers"], events(out, "fire")[0]["hits"]) == (3, 1)
 
 
+# --- class IV targets (special rule 10, A-NSR-31) ------------------------------------------------------
+
+
+def test_small_arms_cannot_fire_at_a_class_iv_target_that_neither_shoots_nor_looks_out(engine: NsrEngine) -> None:
+    state = line_fight(engine, figures=6)
+    error = refuse(
+        engine, state, "fire", "only artillery may fire at it", target="33rd Foot", range=10, **{"class": "IV"}
+    )
+    assert error.message.startswith("33rd Foot is a class IV target") and "say exposed if" in error.message
+    refuse(engine, state, "fire", "only artillery", target="33rd Foot", range=10, exposed="no", **{"class": "IV"})
+    refuse(engine, state, "volley", "only artillery", target="33rd Foot", range=5, **{"class": "IV"})
+    state.buildings.append(Building("Mill", 6, 2, windows=2, doors=1))
+    get(state, "33rd Foot").building = "Mill"
+    refuse(engine, state, "pistol", "only artillery", target="33rd Foot", range=2)
+
+
+def test_a_second_class_iv_target_is_refused_before_any_die(engine: NsrEngine) -> None:
+    specs = [
+        unit("1er Ligne", "French", "line", figures=14),
+        unit("33rd Foot", "Allied", "line", figures=20),
+        unit("95th", "Allied", "light", figures=10),
+    ]
+    state = stage(engine, specs, "fire", "1er Ligne")
+    shots = {"target": "33rd Foot", "range": 10, "firers": 8, "target2": "95th", "range2": 10, "class2": "IV"}
+    refuse(engine, state, "fire", "say exposed2 if", exposed=True, **shots, **{"class": "I"})
+
+
+def test_artillery_may_fire_at_a_class_iv_target(engine: NsrEngine) -> None:
+    """Ball at 30" (beyond half range), a 6 against class IV: 12 figures x 1/7 = 1 hit."""
+    state = gun_fight(engine)
+    out = act(engine, state, "fire", target="33rd Foot", range=30, dice=[6], cards=["2C", NEXT], **{"class": "IV"})
+    [shot] = events(out, "fire")
+    assert (shot["weapon"], shot["class"], shot["fraction"], shot["hits"]) == ("ball", "IV", "1/7", 1)
+    params = {"target": "33rd Foot", "range": 5, "class": "IV", "shot": "grape"}
+    [group] = plan_fire(engine.charts, state, get(state, "Battery"), params)
+    assert (group.weapon, group.klass) == ("grapeshot", "IV")
+
+
+def test_small_arms_fire_at_a_class_iv_target_that_shoots_or_looks_out(engine: NsrEngine) -> None:
+    """Said with exposed; a musket row against class IV, a 6: 11 x 1/7 = 1 hit."""
+    state = line_fight(engine)
+    out = fire(engine, state, range=10, klass="IV", exposed=True, dice=[6], cards=["3C", NEXT])
+    [shot] = events(out, "fire")
+    assert (shot["class"], shot["fraction"], shot["hits"]) == ("IV", "1/7", 1)
+    out = volley(engine, line_fight(engine, figures=3), "IV", ["5S", "5D", NEXT], exposed="yes")
+    assert [e["outcome"] for e in events(out, "hit")] == ["no_hit", "no_hit"]
+
+
+def test_a_class_iv_target_that_fired_this_turn_was_shooting(engine: NsrEngine) -> None:
+    state = line_fight(engine)
+    get(state, "33rd Foot").last_fired_turn = state.turn - 1
+    refuse(engine, state, "fire", "only artillery", target="33rd Foot", range=10, **{"class": "IV"})
+    get(state, "33rd Foot").last_fired_turn = state.turn
+    out = fire(engine, state, range=10, klass="IV", dice=[6], cards=["3C", NEXT])
+    assert events(out, "fire")[0]["hits"] == 1
+
+
+def test_an_officers_pistol_at_a_unit_in_a_building_needs_it_exposed(engine: NsrEngine) -> None:
+    state = line_fight(engine)
+    state.buildings.append(Building("Mill", 6, 2, windows=2, doors=1))
+    get(state, "33rd Foot").building = "Mill"
+    refuse(engine, state, "pistol", "class IV", target="33rd Foot", range=2, aim="ordinary")
+    out = act(engine, state, "pistol", target="33rd Foot", range=2, aim="ordinary", exposed=True, dice=[6])
+    assert events(out, "pistol")[0]["outcome"] == "killed"
+
+
 # --- artillery -----------------------------------------------------------------------------------------
 
 
@@ -401,7 +468,7 @@ def test_volley_class_iii_and_iv_turn_a_second_card(engine: NsrEngine) -> None:
     state = line_fight(engine, figures=4)
     out = volley(engine, state, "III", ["5H", "KS", "5D", "9H", "5C", NEXT])
     assert [e["outcome"] for e in events(out, "hit")] == ["killed", "heavy", "no_hit"]
-    out = volley(engine, state, "IV", ["5H", "2C", "5D", "5S", NEXT])
+    out = volley(engine, state, "IV", ["5H", "2C", "5D", "5S", NEXT], exposed=True)
     assert [e["outcome"] for e in events(out, "hit")] == ["light", "no_hit", "no_hit"]
     assert "5♥ then 2♣" in texts(out)
 

@@ -54,7 +54,8 @@ def test_expected_hits_of_small_arms(engine: NsrEngine, weapon, firers, klass, r
         "F",
     )
     shooter = get(state, "F")
-    [group] = fire.plan_fire(engine.charts, state, shooter, {"target": "T", "range": rng, "class": klass})
+    params = {"target": "T", "range": rng, "class": klass, "exposed": True}  # class IV: at a window (A-NSR-31)
+    [group] = fire.plan_fire(engine.charts, state, shooter, params)
     dice = RandomDice(11)
     values = [fire._hits(engine.charts, state, shooter, group, dice.roll(6, "fire"), []) for _ in range(3000)]
     close(values, expected)

@@ -147,6 +147,7 @@ def test_firing_chart_cell_played(engine: NsrEngine, weapon: str, klass: str, di
         dice=[die],
         cards=["2C", "3C", NEXT],
         firers=firers,
+        exposed=True,  # class IV: the targets are at the windows (A-NSR-31)
         **{"class": klass},
     )
     [fire] = events(out, "fire")
