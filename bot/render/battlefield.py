@@ -28,7 +28,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 from shapely.geometry import LineString, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
-from rules.battlefield import FieldView, MapFeature, Terrain, Token, battlefield_of, line_of_sight
+from rules.battlefield import FieldView, MapFeature, Terrain, Token, UnitMark, battlefield_of, line_of_sight
 from rules.battlefield.maps import zone_shape
 from rules.geometry import Base, Point
 
@@ -640,7 +640,8 @@ class _Painter:
         self.view = view
         self.terrain = terrain
         self.to_px = _map_of(view)
-        self.colours = side_colours(list(dict.fromkeys([*view.sides, *(t.side for t in view.tokens)])))
+        sides = [*view.sides, *(t.side for t in view.tokens), *(u.side for u in view.units)]
+        self.colours = side_colours(list(dict.fromkeys(sides)))
         self.tokens = _drawn(view)
         self.focus = next((t for t in view.tokens if view.focus and t.name == view.focus.name), None)
         self.names: list[Box] = []
@@ -658,6 +659,8 @@ class _Painter:
             d = ImageDraw.Draw(image, "RGBA")
             self.reach(d)
         self.feature_names(d)
+        for unit in self.view.units:
+            self.unit(d, unit)
         labels = _layout_labels(self.tokens, self.to_px, self.focus.name if self.focus else None)
         for label in labels:
             self.figure(d, label)
@@ -814,6 +817,54 @@ class _Painter:
                 d.text((x, y), text, fill=BAND, font=font, anchor="mm", stroke_width=3, stroke_fill=WHITE)
                 taken.append(spot)
                 break
+
+    def unit(self, d: ImageDraw.ImageDraw, unit: UnitMark) -> None:
+        """A unit as its block (its footprint, tinted in its side's colour), a dot for each figure,
+        a wedge on its front edge for its facing, and its name and strength."""
+        colour = self.colours.get(unit.side, SIDE_PALETTE[-1])
+        out = "out" in unit.marks
+        if out:
+            colour = _mix(colour, PAPER, 0.6)
+        outline = [self.to_px.point(x, y) for x, y in unit.outline]
+        if len(outline) >= 3:
+            d.polygon(outline, fill=(*colour, 70), outline=INK)
+        dot = max(2.0, min(6.0, 0.35 * self.to_px.scale))
+        for x, y in unit.figures:
+            px, py = self.to_px.point(x, y)
+            d.ellipse((px - dot, py - dot, px + dot, py + dot), fill=colour, outline=INK)
+        if not outline:
+            return
+        cx = sum(p[0] for p in outline) / len(outline)
+        cy = sum(p[1] for p in outline) / len(outline)
+        if unit.facing is not None and not out:
+            a = math.radians(unit.facing)
+            ux, uy = math.cos(a), -math.sin(a)
+            reach = max(abs((px - cx) * ux + (py - cy) * uy) for px, py in outline) + 4
+            tip = (cx + ux * (reach + 10), cy + uy * (reach + 10))
+            d.polygon(
+                (
+                    tip,
+                    (cx + ux * reach - uy * 7, cy + uy * reach + ux * 7),
+                    (cx + ux * reach + uy * 7, cy + uy * reach - ux * 7),
+                ),
+                fill=INK,
+            )
+        text = _plain(f"{unit.name} ({unit.strength})")
+        d.text(
+            (cx, cy),
+            text,
+            fill=_mix(colour, INK, 0.7),
+            font=_font(NAME_SIZE),
+            anchor="mm",
+            stroke_width=3,
+            stroke_fill=(255, 255, 255, 220),
+        )
+        badges = [m for m in unit.marks if m != "out"]
+        for i, mark in enumerate(badges):
+            letter, tint, _ = MARKS.get(mark, (mark[:1].upper(), (110, 110, 110), mark))
+            bx, by = cx + 14 * i - 7 * (len(badges) - 1), cy + NAME_SIZE
+            d.ellipse((bx - 8, by - 8, bx + 8, by + 8), fill=tint, outline=(255, 255, 255))
+            d.text((bx, by), letter, fill=(255, 255, 255), font=_font(11), anchor="mm")
 
     def figure(self, d: ImageDraw.ImageDraw, label: _Label) -> None:
         token = label.token
@@ -990,13 +1041,13 @@ def _legend_items(painter: _Painter, kinds: list[str]) -> list[tuple[str, str]]:
     view = painter.view
     items = [(f"terrain:{k}", STYLES[k].label if k in STYLES else _plain(k)) for k in kinds]
     for side in painter.colours:
-        if side in view.sides or any(t.side == side for t in view.tokens):
+        if side in view.sides or any(t.side == side for t in view.tokens) or any(u.side == side for u in view.units):
             items.append((f"side:{side}", _plain(side)))
     if view.zones and view.field.map.zones:
         items.append(("zone", "deployment zone"))
-    if any(t.facing is not None for t in view.tokens):
+    if any(t.facing is not None for t in view.tokens) or any(u.facing is not None for u in view.units):
         items.append(("facing", "facing"))
-    marks = dict.fromkeys(m for t in view.tokens for m in t.marks)
+    marks = dict.fromkeys([*(m for t in view.tokens for m in t.marks), *(m for u in view.units for m in u.marks)])
     items.extend((f"mark:{m}", MARKS[m][2] if m in MARKS else _plain(m)) for m in marks if m != "out")
     if "out" in marks:
         items.append(("out", "out of the fight"))

@@ -38,7 +38,7 @@ from rules.battlefield.maps import (
 )
 from rules.battlefield.points import parse_path, parse_point
 from rules.battlefield.terrain import KINDS, LINE_KINDS, Terrain, TerrainKind, terrain_problems
-from rules.battlefield.view import Band, FieldView, Focus, Token
+from rules.battlefield.view import Band, FieldView, Focus, Token, UnitMark
 
 __all__ = [
     "KINDS",
@@ -56,6 +56,7 @@ __all__ = [
     "Terrain",
     "TerrainKind",
     "Token",
+    "UnitMark",
     "arc_of",
     "base_of",
     "battlefield_of",

@@ -24,6 +24,21 @@ class Token:
 
 
 @dataclass(frozen=True)
+class UnitMark:
+    """A unit of many figures (NSR's basic unit) on the map: its footprint's corners, where each of
+    its figures stands, its strength and formation for the label, and marks as for a figure."""
+
+    name: str
+    side: str
+    outline: tuple[tuple[float, float], ...]
+    figures: tuple[tuple[float, float], ...]
+    strength: int
+    formation: str = ""
+    facing: float | None = None
+    marks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Band:
     """A weapon's range band from a figure: ``label`` ("short", "long", "half range") drawn out to
     ``inches`` from the figure's centre. ``says``: the range the label quotes when that differs
@@ -59,6 +74,8 @@ class FieldView:
     notes: tuple[str, ...] = ()
     #: Whether the sides' deployment zones are shown (while figures are being placed, or a draft).
     zones: bool = True
+    #: Units drawn as blocks of figures (rulesets whose pieces are units, not single figures).
+    units: tuple[UnitMark, ...] = ()
     #: How the ruleset measures between figures: ``centre`` to centre (SSG) or base ``edge`` to
     #: edge (the medieval game's range), so a list of distances says the one that counts.
     distances: Literal["centre", "edge"] = "centre"

@@ -25,7 +25,8 @@ from bot.render.battlefield import (
 )
 from bot.render.field_text import field_text, nearest_pairs
 from rules import RULESETS, get_engine
-from rules.battlefield import Band, FieldState, FieldView, Focus, Token, deploy, line_of_sight
+from rules.battlefield import Band, FieldState, FieldView, Focus, Token, UnitMark, deploy, line_of_sight
+from rules.battlefield.formations import DEFAULT_SPEC, UnitPlacement, figure_points, footprint
 from rules.geometry import Base, Point
 from rules.ssg.engine import make_engine
 
@@ -231,3 +232,18 @@ def test_the_pairs_are_the_nearest_enemies_each_once_the_focus_first() -> None:
 def test_the_text_of_an_empty_map() -> None:
     text = field_text(crossroads_view(()), TERRAIN)
     assert "Crossroads (36 x 36 inch table)" in text and "No figure is on the map yet." in text
+
+
+def test_units_are_drawn_as_blocks_of_their_figures() -> None:
+    """NSR's basic units: the footprint tinted in the side's colour, a dot at each figure."""
+    placement = UnitPlacement(Point(10, 9), 90, "line", 12)
+    outline = tuple((x, y) for x, y in list(footprint(placement, DEFAULT_SPEC).exterior.coords)[:-1])
+    figures = tuple((p.x, p.y) for p in figure_points(placement, DEFAULT_SPEC))
+    unit = UnitMark("33rd Foot", "red", outline, figures, 12, "line", 90, ("wounded",))
+    view = FieldView(FieldState(ENGINE.scenario("crossroads")), ("red", "blue"), units=(unit,), zones=False)
+    image = picture(view)
+    x, y = figures[0]
+    assert near(pixel(image, where_drawn(view, x, y)), RED)
+    between = where_drawn(view, (figures[0][0] + figures[1][0]) / 2, figures[0][1])
+    assert not near(pixel(image, between), RED) and pixel(image, between) != pixel(image, where_drawn(view, 33.5, 1.5))
+    assert len(figures) == 12 and len(outline) == 4
