@@ -7,15 +7,18 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from rules.battlefield.deployment import deploy_pieces, place_piece
 from rules.core import RuleError, VictoryPayload, short
+from rules.sharpe import onmap
 from rules.sharpe.bound import actor, advance, require_able, require_standing
 from rules.sharpe.common import Ctx, flag, whole, word
 from rules.sharpe.movement import fall_over
+from rules.sharpe.order import roll_order
 from rules.sharpe.profile import ability_check, current
 from rules.sharpe.schema import WEATHERS
 from rules.sharpe.state import Character, Firearm
 from rules.sharpe.wounds import fall_wound
-from rules.words import blank, match_name, names_list, plural, signed
+from rules.words import blank, joined, match_name, names_list, plural, signed
 
 
 def jump_modifier(ctx: Ctx, height_ft: float) -> int:
@@ -225,8 +228,67 @@ def _own_gun(ctx: Ctx, ch: Character) -> Any:
     return guns[0]
 
 
+# --- placing the characters on the bot's map (A-SHARPE-32)
+
+
+def _deploying(ctx: Ctx) -> None:
+    if ctx.state.field is None:
+        raise RuleError("This battle is played on a table: there is no map to place figures on.")
+    if not onmap.deploying(ctx.state):
+        raise RuleError("Every character is on the map and the battle has begun: move them with /sharpe move.")
+
+
+def place(ctx: Ctx, p: Mapping[str, Any]) -> None:
+    """``/map place figure: at:``: one character in his side's zone, facing the enemy's."""
+    _deploying(ctx)
+    field = onmap.field_of(ctx.state)
+    before = set(field.positions)
+    text = place_piece(field, ctx.t.terrain, onmap.pieces(ctx.t, ctx.state), p, ctx.side, ctx.by_gm)
+    name = next(n for n in field.positions if n not in before)
+    onmap.face_the_enemy(ctx.t, ctx.state, [name])
+    ctx.say("placed", text, figure=name, at=list(field.positions[name]), facing=field.facing.get(name))
+    _deployed(ctx)
+
+
+def deploy(ctx: Ctx, p: Mapping[str, Any]) -> None:
+    """``/map deploy [side:]``: a side's characters still to place set out in its zone, facing the enemy."""
+    _deploying(ctx)
+    field = onmap.field_of(ctx.state)
+    before = set(field.positions)
+    text = deploy_pieces(field, ctx.t.terrain, onmap.pieces(ctx.t, ctx.state), ctx.t.sides, p, ctx.side, ctx.by_gm)
+    placed = [n for n in field.positions if n not in before]
+    onmap.face_the_enemy(ctx.t, ctx.state, placed)
+    ctx.say("deployed", text, figures=placed)
+    _deployed(ctx)
+
+
+def _deployed(ctx: Ctx) -> None:
+    """Once every character stands on the map, the order of movement is rolled and the first acts."""
+    state = ctx.state
+    if onmap.unplaced(state):
+        return
+    ctx.say("deployment-done", "Every character is on the map: the order of movement is rolled.")
+    state.order = roll_order(ctx, state.characters, heading="Order of movement")
+    advance(ctx)
+
+
+def _end_setting_up(ctx: Ctx) -> None:
+    """``done`` before the battle: the acting side's characters still to place are set out in its zone."""
+    waiting = onmap.unplaced(ctx.state)
+    sides = [c.side for c in ctx.state.characters if c.name in waiting]
+    side = ctx.side or sides[0]
+    if side not in sides:
+        raise RuleError(
+            f"Your characters are all on the map; the battle begins once the rest are placed: {joined(waiting)}."
+        )
+    deploy(ctx, {"side": side})
+
+
 def done(ctx: Ctx, p: Mapping[str, Any]) -> None:
     state = ctx.state
+    if onmap.deploying(state):
+        _end_setting_up(ctx)
+        return
     if state.active is None:
         raise RuleError("Nobody is to act now.")
     ch = ctx.get(state.active)

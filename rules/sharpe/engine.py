@@ -11,7 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import rules.core as core
+from rules.battlefield import FieldState, FieldView, MapData
 from rules.core import (
+    Action,
     Board,
     CasualtyPayload,
     DataError,
@@ -24,9 +26,10 @@ from rules.core import (
     Outcome,
     RuleError,
     WoundPayload,
+    find_figure,
     payload_of,
 )
-from rules.sharpe import actions, melee, movement, shooting
+from rules.sharpe import actions, melee, movement, onmap, shooting
 from rules.sharpe.board import board
 from rules.sharpe.bound import advance, cannot_act, check_victory
 from rules.sharpe.campaign import Aftermath, after_battle
@@ -37,7 +40,7 @@ from rules.sharpe.profile import Roster
 from rules.sharpe.schema import SharpeTables, table_problems
 from rules.sharpe.state import Gun, SharpeState
 from rules.tables import load_tables
-from rules.words import unique_names
+from rules.words import inches, joined, unique_names
 
 SLUG = "sharpe"
 TITLE = "Sharpe's Skirmish"
@@ -57,6 +60,8 @@ HANDLERS: dict[str, Handler[Ctx]] = {
     "pickup": actions.pickup,
     "load": actions.load_gun,
     "done": actions.done,
+    "place": actions.place,
+    "deploy": actions.deploy,
     "weather": actions.weather,
     "concede": actions.concede,
 }
@@ -71,7 +76,7 @@ class SharpeEngine(Engine[SharpeState]):
     state_type = SharpeState
     answers = (ANSWER,)
     #: Whose these are, their handlers decide (not only the side whose character is active).
-    open_actions = ("weather", "concede")
+    open_actions = ("weather", "concede", "place", "deploy")
     #: A side may concede while a defender's choice waits.
     allowed_while_waiting = ("concede",)
     pass_action = "done"
@@ -130,6 +135,36 @@ class SharpeEngine(Engine[SharpeState]):
         advance(ctx)
         return Outcome(state, ctx.events)
 
+    def start_on_map(self, figures: Sequence[FigureSpec], dice: DiceSource, field: MapData) -> Outcome[SharpeState]:
+        """A battle on the bot's map (A-SHARPE-32): the characters are placed first (``place``,
+        ``deploy``), each facing the enemy's zone; the order of movement is rolled with the action
+        that places the last of them."""
+        checked = [self.roster.check(spec) for spec in figures]
+        self._check_roster(checked)
+        if any(self.tables.kinds[spec.kind].piece for spec in checked):
+            raise RuleError("Artillery is not yet played on the bot's map: fight this battle on a table.")
+        state = SharpeState(
+            bound=1,
+            order=[],
+            characters=[],
+            weather=self.tables.scenario.weather,
+            night=self.tables.scenario.night,
+            field=FieldState(field),
+        )
+        ctx = Ctx(self.tables, state, dice)
+        for spec in checked:
+            complete, events = self.roster.complete(spec, dice)
+            ctx.events.extend(events)
+            state.characters.append(self.roster.character(complete))
+        text = (
+            f"The battle is fought on {field.name} ({field.width:g}″ by {field.height:g}″); bases "
+            f"{inches(self.tables.map.base_radius * 2)} across. Place your characters in your deployment zone "
+            "(/map place figure: at:, or /map deploy); each faces the enemy. When all are placed, the order of "
+            "movement is rolled."
+        )
+        ctx.say("setup", text, map=field.name)
+        return Outcome(state, ctx.events)
+
     def _check_roster(self, figures: Sequence[FigureSpec]) -> None:
         for side in self.tables.sides:
             if not any(f.side == side and not self.tables.kinds[f.kind].piece for f in figures):
@@ -167,9 +202,27 @@ class SharpeEngine(Engine[SharpeState]):
             ctx.say("done", f"{active.name}'s turn ends: he is {why}.", figure=active.name)
             advance(ctx)
 
+    def check_turn(self, state: SharpeState, name: str, action: Action) -> str | None:
+        if onmap.deploying(state) and name not in self.open_actions:
+            if name == self.pass_action:
+                return action.side
+            raise RuleError(self.nobody_sentence(state))
+        return super().check_turn(state, name, action)
+
+    def nobody_sentence(self, state: SharpeState) -> str:
+        if onmap.deploying(state):
+            return (
+                f"The battle begins once every character is on the map: still to place {joined(onmap.unplaced(state))} "
+                "(/map place or /map deploy)."
+            )
+        return super().nobody_sentence(state)
+
     def whose_turn(self, state: SharpeState) -> str | None:
         if state.over:
             return None
+        if onmap.deploying(state):
+            waiting = onmap.unplaced(state)
+            return next((c.side for c in state.characters if c.name in waiting), None)
         if state.pending is not None:
             return state.pending.decider
         active = next((c for c in state.characters if c.name == state.active), None)
@@ -183,13 +236,38 @@ class SharpeEngine(Engine[SharpeState]):
 
     # --- display, storage, between games
 
+    def field_view(self, state: SharpeState, focus: str | None = None) -> FieldView | None:
+        """The map with every character placed, his facing and marks (wounded, down, out)."""
+        if state.field is None:
+            return None
+        left = None
+        if focus is not None:
+            ch = next(c for c in state.characters if c.name == find_figure([c.name for c in state.characters], focus))
+            focus, left = ch.name, movement.move_left(self.tables, state, ch)
+        return onmap.field_view(self.tables, state, focus, left)
+
+    def moved_on(self, before: SharpeState, events: Sequence[Event]) -> bool:
+        """The last character placed, or a character's turn ended (they act one at a time)."""
+        if before.field is None:
+            return False
+        return any(e.kind in ("deployment-done", "turn") for e in events)
+
     def board(self, state: SharpeState) -> Board:
         return board(self.tables, state)
 
     def state_problems(self, state: SharpeState) -> list[str]:
         problems: list[str] = []
         names = [c.name for c in state.characters]
-        if sorted(state.order) != sorted(names):
+        if state.field is not None:
+            problems += [
+                f"field.positions: {name!r} is not a character in this game"
+                for name in state.field.positions
+                if name not in names
+            ]
+        if onmap.deploying(state):
+            if state.active is not None:
+                problems.append("active: nobody acts while the characters are being placed")
+        elif sorted(state.order) != sorted(names):
             problems.append("order: must list every character once")
         if state.active is not None and state.active not in names:
             problems.append(f"active: {state.active!r} is not a character in this game")

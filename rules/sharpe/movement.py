@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import Any
 
+from rules.battlefield import plan_move, set_point, toward, where
+from rules.battlefield.requests import move_request
 from rules.core import RuleError
+from rules.geometry import centre_distance
+from rules.geometry.measure import CONTACT_TOLERANCE
+from rules.sharpe import onmap
 from rules.sharpe.bound import actor, require_able, require_standing
 from rules.sharpe.common import Ctx, flag, number, whole, word
 from rules.sharpe.profile import ability_check, wound_reduction
-from rules.sharpe.state import Character
+from rules.sharpe.schema import SharpeTables
+from rules.sharpe.state import Character, SharpeState
 from rules.sharpe.wounds import control_check, fall_wound
-from rules.words import inches, names_list
+from rules.words import blank, inches, measured, names_list
 
 EPSILON = 1e-9
 FOOT_ORDER = ("crawl", "walk", "run")
@@ -19,7 +26,11 @@ FOOT_ORDER = ("crawl", "walk", "run")
 
 def allowance(ctx: Ctx, ch: Character, pace: str, bad_going: bool) -> float:
     """Inches at ``pace``: minus 1 per light and 2 per serious wound, then halved in bad going (A-SHARPE-21)."""
-    m = ctx.t.movement
+    return pace_inches(ctx.t, ch, pace, bad_going)
+
+
+def pace_inches(t: SharpeTables, ch: Character, pace: str, bad_going: bool = False) -> float:
+    m = t.movement
     if ch.mounted and ch.horse is not None:
         base = m.mounted[pace]
         hurt = sum(m.each_light_wound if w.severity == "light" else m.each_serious_wound for w in ch.horse.wounds)
@@ -32,6 +43,19 @@ def allowance(ctx: Ctx, ch: Character, pace: str, bad_going: bool) -> float:
 
 def moved_this_bound(ctx: Ctx, ch: Character) -> float:
     return ch.moved if ch.moved_bound == ctx.bound else 0.0
+
+
+def move_left(t: SharpeTables, state: SharpeState, ch: Character) -> float:
+    """How far ``ch`` may still go this bound at the fastest pace open to him (for the picture)."""
+    if ch.out or ch.down or ch.unconscious or ch.knocked_out:
+        return 0.0
+    if ch.mounted and ch.horse is not None:
+        steps = t.movement.mounted_paces
+        pace = steps[min(steps.index(ch.horse.start_pace) + 1, len(steps) - 1)]
+    else:
+        pace = "crawl" if ch.crawl_only else "run"
+    moved = ch.moved if ch.moved_bound == state.bound else 0.0
+    return max(0.0, pace_inches(t, ch, pace) - moved)
 
 
 def move(ctx: Ctx, p: Mapping[str, Any]) -> None:
@@ -47,6 +71,9 @@ def move(ctx: Ctx, p: Mapping[str, Any]) -> None:
                 f"{ch.name} is locked in melee with {ctx.other(c, ch.name)} (a draw): fight on with /sharpe attack."
             )
     pace, turn = _pace(ctx, ch, p)
+    if ctx.state.field is not None:
+        _move_on_map(ctx, ch, p, pace)
+        return
     bad_going = flag(p.get("bad_going"), "bad_going")
     backwards = flag(p.get("backwards"), "backwards")
     distance = number(p.get("distance"), f"Give {ch.name}'s move as a number of inches.")
@@ -97,6 +124,173 @@ def move(ctx: Ctx, p: Mapping[str, Any]) -> None:
             figure=ch.name,
             enemy=enemy.name,
         )
+
+
+#: What a table's players report that the map measures instead.
+MEASURED_ON_MAP = {"bad_going": "bad going", "contact": "contact", "turn": "a horse's turn"}
+
+
+def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> None:
+    """A-SHARPE-33, A-SHARPE-34: a move along a path on the map, its allowance the pace's inches
+    less wounds, bad going counted double, an obstacle jumped with a dexterity check; he ends
+    facing the way he went, in contact with any enemy his base touches."""
+    for key, what in MEASURED_ON_MAP.items():
+        if not blank(p.get(key)):
+            raise RuleError(f"On the map the bot measures {what}: leave {key}: out.")
+    state, t = ctx.state, ctx.t
+    field = onmap.field_of(state)
+    backwards = flag(p.get("backwards"), "backwards")
+    if ch.loading_bound == ctx.bound and pace in t.movement.breaks_reload:
+        raise RuleError(f"{ch.name} is loading a gun this bound: he may only crawl or walk.")
+    most = allowance(ctx, ch, pace, False)
+    left = max(0.0, most - moved_this_bound(ctx, ch))
+    asked = move_request(p, ch.name)
+    radii = onmap.radii(t, state)
+    touching: tuple[str, ...] = ()
+    if asked.toward is not None:
+        start = where(field, ch.name)
+        goal = asked.toward_point()
+        gap_less = 0.0
+        if goal is None:
+            other = ctx.character(asked.toward)
+            if other.name == ch.name:
+                raise RuleError(f"{ch.name} cannot move toward himself.")
+            goal = where(field, other.name)
+            gap_less = radii[ch.name] + radii.get(other.name, 0.0)
+            touching = (other.name,)
+        gap = centre_distance(start, goal) - gap_less
+        if gap <= CONTACT_TOLERANCE:
+            raise RuleError(f"{ch.name} is there already.")
+        wanted = gap
+        if not blank(asked.distance):
+            wanted = min(gap, number(asked.distance, f"Give {ch.name}'s move as a number of inches."))
+            if wanted <= 0:
+                raise RuleError(f"Give {ch.name}'s move as more than 0″.")
+        else:
+            wanted = _furthest(t, field, start, goal, min(gap, left * 2), left)
+        waypoints = [toward(field, start, goal, wanted)]
+    else:
+        waypoints = asked.path
+    plan = plan_move(field, t.terrain, ch.name, waypoints, left, radii, allow_touching=touching)
+    if ch.mounted and ch.horse is not None:
+        turned = onmap.turning(field.facing.get(ch.name), plan.path)
+        if turned > t.movement.mounted_max_turn[pace] + 0.5:
+            raise RuleError(
+                f"At the {pace} {ch.name}'s horse turns at most {t.movement.mounted_max_turn[pace]}°; "
+                f"that path turns {onmap.angle_text(turned)}."
+            )
+    if ch.moved_bound != ctx.bound:
+        ch.moved = 0.0
+        ch.pace = ""
+    ch.moved_bound = ctx.bound
+    ch.pace = _faster(ch.pace, pace)
+    if pace in t.movement.breaks_reload:
+        ch.busy_bound = ctx.bound
+    bad_going = plan.used > plan.travelled + 0.01
+    if not ch.mounted and not _footing(ctx, ch, pace, backwards, bad_going):
+        return
+    path, stumbled = list(plan.path), ""
+    jump = onmap.first_obstacle(t, field, path)
+    if jump is not None and not _jump(ctx, ch, jump[0]):
+        stop = max(0.0, jump[1] - radii[ch.name])
+        path, stumbled = onmap.cut(path, stop), jump[0]
+    travelled = sum(centre_distance(a, b) for a, b in itertools.pairwise(path))
+    used = onmap.used_on(t, field, path) if stumbled else plan.used
+    heading = onmap.heading_at(plan.path, travelled if stumbled else plan.travelled)
+    set_point(field, ch.name, path[-1])
+    if heading is not None:
+        field.facing[ch.name] = round((heading + 180.0) % 360.0 if backwards else heading, 4)
+    ch.moved = round(ch.moved + used, 6)
+    if ch.mounted and ch.horse is not None:
+        ch.horse.pace = pace
+    ctx.part_all(ch.name, keep_locked=True)
+    rest = max(0.0, most - ch.moved)
+    how = "backwards " if backwards else ""
+    slow = f"; {measured(used)} of movement, bad going counted double" if used > travelled + 0.05 else ""
+    where_ = f"to the foot of {stumbled}" if stumbled else f"to {path[-1]}"
+    if ch.mounted or not stumbled:
+        text = f"{ch.name} {_verb(pace, ch.mounted)} {how}{measured(travelled)} {where_}{slow} ({measured(rest)} left)."
+        ctx.say(
+            "move",
+            text,
+            figure=ch.name,
+            pace=pace,
+            distance=round(travelled, 4),
+            moved=ch.moved,
+            left=rest,
+            to=list(field.positions[ch.name]),
+            used=round(used, 4),
+        )
+    if stumbled and not ch.mounted:
+        ctx.say(
+            "move",
+            f"{ch.name} stumbles at {stumbled} after {measured(travelled)} and lies at {path[-1]}.",
+            figure=ch.name,
+            pace=pace,
+            distance=round(travelled, 4),
+            moved=ch.moved,
+            left=rest,
+            to=list(field.positions[ch.name]),
+        )
+    if stumbled or ch.down:
+        return
+    for enemy in onmap.touching_enemies(t, state, ch):
+        ctx.touch(ch.name, enemy.name)
+        if ch.mounted:
+            ctx.say(
+                "contact",
+                f"{ch.name} rides up to {enemy.name}: he may attack him and ride on.",
+                figure=ch.name,
+                enemy=enemy.name,
+            )
+            continue
+        ch.contact_bound = ctx.bound
+        ctx.say(
+            "contact",
+            f"{ch.name} reaches {enemy.name}: his move ends, and he may attack him now.",
+            figure=ch.name,
+            enemy=enemy.name,
+        )
+
+
+def _furthest(t: SharpeTables, field: Any, start: Any, goal: Any, gap: float, left: float) -> float:
+    """How far straight toward ``goal`` the movement ``left`` goes, bad going counted (40 halvings)."""
+
+    def fits(d: float) -> bool:
+        try:
+            return onmap.used_on(t, field, [start, toward(field, start, goal, d)]) <= left + 1e-6
+        except RuleError:
+            return False
+
+    if fits(gap):
+        return gap
+    low, high = 0.0, gap
+    for _ in range(40):
+        middle = (low + high) / 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low if low > 1e-3 else gap
+
+
+def _jump(ctx: Ctx, ch: Character, obstacle: str) -> bool:
+    """A-SHARPE-34: jumping an obstacle on the path is the table's check (low_wall, +1; a rider's
+    pace as in a collision); a man who fails falls at its foot, a rider comes off his horse."""
+    mods = [("low wall or bush", ctx.t.action_modifiers["low_wall"])]
+    if ch.mounted and ch.horse is not None:
+        mods.append((f"at the {ch.horse.pace}", ctx.t.horses.collision_modifier.get(ch.horse.pace, 0)))
+    result = ability_check(ctx, ch, "D", f"jump {obstacle}", mods)
+    ch.busy_bound = ctx.bound
+    if result.ok:
+        ctx.say("check", f"{result.text}.", figure=ch.name, ability="D", roll=result.roll, ok=True)
+        return True
+    if ch.mounted:
+        ctx.say("check", f"{result.text}.", figure=ch.name, ok=False)
+        ch.mounted = False
+        ch.down = "fallen"
+        ctx.say("horse", f"{ch.name} comes off his horse at {obstacle}; it runs on.", figure=ch.name)
+        fall_wound(ctx, ch, "falls from his horse", ch.name)
+        return False
+    fall_over(ctx, ch, result.text)
+    return False
 
 
 def _pace(ctx: Ctx, ch: Character, p: Mapping[str, Any]) -> tuple[str, int]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from rules.battlefield import TerrainKind, terrain_problems
+
 Severity = Literal["none", "light", "serious", "kill"]
 LOCATIONS = ("legs", "abdomen", "left_arm", "right_arm", "chest", "head")
 TABLE_ROWS = ("head", "arms", "legs", "chest", "abdomen")
@@ -217,6 +219,16 @@ class Hints:
 
 
 @dataclass(frozen=True)
+class MapNumbers:
+    """On the bot's map (A-SHARPE-32): the bases' radii in inches, and how near the target a
+    feature the line of fire crosses must be to give it cover."""
+
+    base_radius: float = 0.6
+    mounted_base_radius: float = 1.2
+    cover_within_inches: float = 2.0
+
+
+@dataclass(frozen=True)
 class SharpeTables:
     sides: list[str]
     abilities: list[str]
@@ -248,6 +260,8 @@ class SharpeTables:
     broken_may: list[str]
     scenario: Scenario
     hints: Hints = field(default_factory=Hints)
+    map: MapNumbers = field(default_factory=MapNumbers)
+    terrain: dict[str, TerrainKind] = field(default_factory=dict)
 
 
 def _faces(values: list[int], where: str, sides: int, problems: list[str]) -> None:
@@ -325,6 +339,12 @@ def table_problems(t: SharpeTables) -> list[str]:
         problems.append(f"movement.mounted_paces: must be halt, {', '.join(MOUNTED_PACES)} in order")
     if not 0 < m.bad_going_factor <= 1:
         problems.append("movement.bad_going_factor: must be more than 0 and at most 1")
+    for key in ("base_radius", "mounted_base_radius"):
+        if not 0.1 <= getattr(t.map, key) <= 3:
+            problems.append(f"map.{key}: must be between 0.1 and 3 inches")
+    if not 0 <= t.map.cover_within_inches <= 12:
+        problems.append("map.cover_within_inches: must be between 0 and 12 inches")
+    problems += terrain_problems(t.terrain)
     if not 1 <= t.check.automatic_failure <= 6:
         problems.append("check.automatic_failure: must be a face of a d6")
     for key in t.falls_on_failure:

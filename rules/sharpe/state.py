@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.battlefield import FieldState
+
 
 @dataclass
 class Firearm:
@@ -187,3 +189,5 @@ class SharpeState:
     over: bool = False
     winner: str | None = None
     ended_how: str = ""
+    #: The bot's map and where each character stands and faces (None: played on a table).
+    field: FieldState | None = None

@@ -1,0 +1,208 @@
+"""Sharpe's Skirmish on the bot's map (not yet offered: the engine's ``map_package`` is None until
+the whole game plays on it): placing the characters and facing them toward the enemy, the bases
+that take up room, where a path first jumps an obstacle, and what the picture shows. The readings
+are A-SHARPE-32 onwards in docs/rules/sharpe.md, "On the bot's map"."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+import shapely
+from shapely.geometry import LineString
+from shapely.geometry import Point as ShapelyPoint
+
+from rules.battlefield import (
+    FieldState,
+    FieldView,
+    Focus,
+    Token,
+    battlefield_of,
+    bearing,
+    face_toward,
+    point_of,
+)
+from rules.battlefield.deployment import Piece
+from rules.battlefield.maps import zone_shape
+from rules.battlefield.terrain import costs
+from rules.geometry import Base, Point, centre_distance, in_contact, path_cost
+from rules.sharpe.schema import SharpeTables
+from rules.sharpe.state import Character, SharpeState
+from rules.vocabulary import RuleError
+
+EPSILON = 1e-6
+
+
+def field_of(state: SharpeState) -> FieldState:
+    if state.field is None:
+        raise RuleError("This battle is played on a table: there is no map.")
+    return state.field
+
+
+def radius(t: SharpeTables, ch: Character) -> float:
+    """A-SHARPE-32: a man's base, or a horse's while he rides."""
+    return t.map.mounted_base_radius if ch.mounted else t.map.base_radius
+
+
+def radii(t: SharpeTables, state: SharpeState) -> dict[str, float]:
+    """The bases that take up room: every character not out of action (a man down still lies there)."""
+    return {c.name: radius(t, c) for c in state.characters if not c.out}
+
+
+def pieces(t: SharpeTables, state: SharpeState) -> list[Piece]:
+    return [Piece(c.name, c.side, radius(t, c)) for c in state.characters if not c.out]
+
+
+def unplaced(state: SharpeState) -> list[str]:
+    field = state.field
+    if field is None:
+        return []
+    return [c.name for c in state.characters if not c.out and c.name not in field.positions]
+
+
+def deploying(state: SharpeState) -> bool:
+    """Still placing the characters: the order of movement is rolled once all stand on the map."""
+    return state.field is not None and not state.order and bool(unplaced(state))
+
+
+def face_the_enemy(t: SharpeTables, state: SharpeState, names: Sequence[str]) -> None:
+    """A-SHARPE-32: a man placed faces the middle of the enemy's deployment zone."""
+    field = field_of(state)
+    for name in names:
+        ch = next(c for c in state.characters if c.name == name)
+        here = point_of(field, name)
+        enemy = next((s for s in t.sides if s != ch.side), None)
+        zone = zone_shape(field.map, enemy) if enemy is not None else None
+        if here is None or zone is None:
+            continue
+        middle = Point(zone.centroid.x, zone.centroid.y)
+        field.facing[name] = round(face_toward(here, middle), 4) if centre_distance(here, middle) > EPSILON else 0.0
+
+
+# --- moving --------------------------------------------------------------------------------------------
+
+
+def turning(facing: float | None, path: Sequence[Point]) -> float:
+    """How many degrees a path turns in all: from the facing onto its first leg, then at each bend."""
+    headings = [bearing(a, b) for a, b in itertools.pairwise(path) if centre_distance(a, b) > EPSILON]
+    if facing is not None and headings:
+        headings.insert(0, facing)
+    return sum(abs(((b - a + 180.0) % 360.0) - 180.0) for a, b in itertools.pairwise(headings))
+
+
+def heading_at(path: Sequence[Point], distance: float) -> float | None:
+    """The direction of the leg of ``path`` at ``distance`` along it."""
+    left = distance
+    last = None
+    for a, b in itertools.pairwise(path):
+        step = centre_distance(a, b)
+        if step <= EPSILON:
+            continue
+        last = bearing(a, b)
+        if left <= step + EPSILON:
+            return last
+        left -= step
+    return last
+
+
+def point_along(path: Sequence[Point], distance: float) -> Point:
+    left = max(0.0, distance)
+    for a, b in itertools.pairwise(path):
+        step = centre_distance(a, b)
+        if step >= left:
+            return Point(a.x + (b.x - a.x) * left / step, a.y + (b.y - a.y) * left / step) if step else b
+        left -= step
+    return path[-1]
+
+
+def cut(path: Sequence[Point], distance: float) -> list[Point]:
+    out = [path[0]]
+    left = distance
+    for a, b in itertools.pairwise(path):
+        step = centre_distance(a, b)
+        if step >= left:
+            out.append(point_along([a, b], left))
+            return out
+        out.append(b)
+        left -= step
+    return out
+
+
+def first_obstacle(t: SharpeTables, field: FieldState, path: Sequence[Point]) -> tuple[str, float] | None:
+    """A-SHARPE-34: the first obstacle (a low wall, hedge, fence, barricade) the path jumps, and how
+    far along the path it is met; None when it jumps none. One the man already stands on is not
+    jumped again."""
+    if len(path) < 2:
+        return None
+    line = LineString([(p.x, p.y) for p in path])
+    start = ShapelyPoint(path[0].x, path[0].y)
+    found: tuple[str, float] | None = None
+    for feature in battlefield_of(field.map).features:
+        kind = t.terrain.get(feature.kind)
+        if kind is None or not kind.obstacle or not feature.geometry.intersects(line):
+            continue
+        if feature.geometry.distance(start) <= EPSILON:
+            continue
+        met = line.intersection(feature.geometry)
+        at = min(line.project(ShapelyPoint(x, y)) for x, y in shapely.get_coordinates(met))
+        if found is None or at < found[1]:
+            found = (feature.label, at)
+    return found
+
+
+def used_on(t: SharpeTables, field: FieldState, path: Sequence[Point]) -> float:
+    """The movement a path uses, bad going counted double (A-SHARPE-33)."""
+    return path_cost(battlefield_of(field.map), list(path), costs(t.terrain))
+
+
+def touching_enemies(t: SharpeTables, state: SharpeState, ch: Character) -> list[Character]:
+    field = field_of(state)
+    here = point_of(field, ch.name)
+    if here is None:
+        return []
+    mine = Base(here, radius(t, ch))
+    found = []
+    for other in state.characters:
+        there = point_of(field, other.name)
+        if other.side == ch.side or other.out or there is None:
+            continue
+        if in_contact(mine, Base(there, radius(t, other))):
+            found.append(other)
+    return found
+
+
+# --- the picture -------------------------------------------------------------------------------------
+
+
+def marks(ch: Character) -> tuple[str, ...]:
+    if ch.out:
+        return ("out",)
+    found = ["wounded"] if ch.wounds else []
+    if ch.down or ch.unconscious or ch.knocked_out:
+        found.append("down")
+    return tuple(found)
+
+
+def field_view(t: SharpeTables, state: SharpeState, focus: str | None, move_left: float | None) -> FieldView:
+    field = field_of(state)
+    tokens = tuple(
+        Token(c.name, c.side, xy[0], xy[1], radius(t, c), field.facing.get(c.name), marks(c))
+        for c in state.characters
+        if (xy := field.positions.get(c.name)) is not None
+    )
+    shown = None
+    if focus is not None and move_left is not None:
+        shown = Focus(focus, move_left)
+    return FieldView(
+        field,
+        tuple(t.sides),
+        tokens,
+        focus=shown,
+        title=f"Bound {state.bound}" if not deploying(state) else "Deployment",
+        zones=deploying(state),
+    )
+
+
+def angle_text(degrees: float) -> str:
+    return f"{math.floor(degrees + 0.5):g}°"

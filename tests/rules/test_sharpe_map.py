@@ -1,0 +1,172 @@
+"""Sharpe's Skirmish on the bot's map (issue 17; not offered yet: the engine's map_package stays None
+until the whole game plays on the map): placing and facing (A-SHARPE-32), moving by pace with bad
+going from the map (A-SHARPE-33) and an obstacle's dexterity check from the path (A-SHARPE-34)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from rules.battlefield import MapData, read_map
+from rules.sharpe.engine import SharpeEngine
+from rules.sharpe.state import SharpeState, Wound
+from tests.dice import ScriptedDice
+from tests.rules.test_sharpe_helpers import char, fig, new_engine, play, refused, texts
+
+TEST_MAP: dict[str, Any] = {
+    "name": "Test ground",
+    "table": {"width": 48, "height": 36},
+    "features": [
+        {"kind": "wood", "name": "the copse", "area": [[20, 10], [30, 10], [30, 20], [20, 20]]},
+        {"kind": "wall", "name": "the wall", "line": [[10, 22], [10, 30]]},
+        {"kind": "building", "name": "the barn", "area": [[36, 2], [44, 2], [44, 8], [36, 8]]},
+    ],
+    "zones": {"british": [[0, 0], [48, 0], [48, 6], [0, 6]], "french": [[0, 30], [48, 30], [48, 36], [0, 36]]},
+}
+
+SPECS = [
+    fig("Harris", "british", "rifleman", I=6, D=4, S=4, C=4, F=8),
+    fig("Perkins", "british", "rifleman", I=3, D=3, S=3, C=3, F=7),
+    fig("Dubois", "french", "voltigeur", I=4, D=4, S=3, C=3),
+]
+
+
+@pytest.fixture
+def engine() -> SharpeEngine:
+    return new_engine()
+
+
+def the_map(engine: SharpeEngine) -> MapData:
+    return read_map(TEST_MAP, engine.sides(), engine.terrain())
+
+
+def deploying(engine: SharpeEngine) -> SharpeState:
+    return engine.start_on_map(SPECS, ScriptedDice(), the_map(engine)).state
+
+
+def on_map(engine: SharpeEngine, **where: tuple[float, float]) -> SharpeState:
+    """Everyone placed (default spots), Harris to act first, facing north."""
+    state = deploying(engine)
+    spots = {"Harris": (5.0, 3.0), "Perkins": (30.0, 3.0), "Dubois": (5.0, 33.0)}
+    spots.update(where)
+    assert state.field is not None
+    for name, xy in spots.items():
+        state.field.positions[name] = [xy[0], xy[1]]
+        state.field.facing[name] = 90.0 if char(state, name).side == "british" else 270.0
+    state.order = ["Harris", "Dubois", "Perkins"]
+    state.active = "Harris"
+    return state
+
+
+def round_trip(engine: SharpeEngine, state: SharpeState) -> None:
+    data = json.loads(json.dumps(engine.dump_state(state)))
+    assert engine.dump_state(engine.load_state(data)) == engine.dump_state(state)
+
+
+# --- 1. state, tables and deployment
+
+
+def test_the_flag_is_off_and_the_terrain_table_is_whole(engine: SharpeEngine) -> None:
+    assert engine.map_package is None and not engine.plays_on_map
+    assert engine.terrain()["wood"].move_cost == 2 and engine.terrain()["wall"].obstacle
+    assert engine.tables.map.base_radius == 0.6
+
+
+def test_a_table_game_has_no_field(engine: SharpeEngine) -> None:
+    state = engine.start(SPECS, ScriptedDice(1, 1, 1)).state
+    assert state.field is None and engine.field_view(state) is None
+    assert "field" in engine.dump_state(state) and engine.dump_state(state)["field"] is None
+
+
+def test_deployment_then_the_order_is_rolled_a_sharpe_32(engine: SharpeEngine) -> None:
+    state = deploying(engine)
+    assert state.order == [] and state.active is None and engine.whose_turn(state) == "british"
+    round_trip(engine, state)
+    refused(engine, state, "move", "still to place", to="5,8")
+    refused(engine, state, "place", "outside british's deployment zone", figure="Harris", at="5,20")
+    refused(engine, state, "place", "only french's player", figure="Dubois", at="5,33")
+    out = play(engine, state, "place", figure="Harris", at="24,3")
+    assert out.state.field is not None and out.state.field.facing["Harris"] == pytest.approx(90.0)
+    out = play(engine, out.state, "deploy", side="british")
+    out = play(engine, out.state, "place", 4, 2, 5, side="french", figure="Dubois", at="10,33")
+    state = out.state
+    assert any(e.kind == "deployment-done" for e in out.events)
+    assert sorted(state.order) == ["Dubois", "Harris", "Perkins"] and state.active is not None
+    assert state.field is not None and 180 < state.field.facing["Dubois"] < 360
+    assert engine.moved_on(deploying(engine), out.events)
+    round_trip(engine, state)
+    view = engine.field_view(state, "Harris")
+    assert view is not None and {t.name for t in view.tokens} == {"Harris", "Perkins", "Dubois"}
+    assert view.focus is not None and view.focus.move_left == 9
+
+
+def test_done_while_deploying_sets_out_the_rest(engine: SharpeEngine) -> None:
+    out = play(engine, deploying(engine), "done", side="british")
+    assert out.state.field is not None and {"Harris", "Perkins"} <= set(out.state.field.positions)
+    assert engine.whose_turn(out.state) == "french"
+
+
+# --- 2. movement by pace
+
+
+def test_a_walk_measured_and_facing_follows(engine: SharpeEngine) -> None:
+    state = on_map(engine)
+    out = play(engine, state, "move", pace="walk", to="9,3")
+    assert out.state.field is not None and out.state.field.positions["Harris"] == [9.0, 3.0]
+    assert out.state.field.facing["Harris"] == 0.0
+    assert "walks 4.0″ to 9.0,3.0 (2.0″ left)" in texts(out, "move")[0]
+    refused(engine, out.state, "move", "has 2.0″ of movement left", pace="walk", to="9,6")
+    round_trip(engine, out.state)
+
+
+def test_table_options_are_refused_on_the_map(engine: SharpeEngine) -> None:
+    state = on_map(engine, Perkins=(8.0, 3.0))
+    refused(engine, state, "move", "leave bad_going: out", to="5,6", bad_going=True)
+    refused(engine, state, "move", "say where harris goes", distance=3)
+    refused(engine, state, "move", "runs through perkins", to="11,3")
+
+
+def test_wounds_reduce_and_bad_going_counts_double_a_sharpe_33(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(18.0, 12.0))
+    char(state, "Harris").wounds.append(Wound("chest", "light", 0, "x"))
+    refused(engine, state, "move", "has 5.0″ of movement left", pace="walk", to="24,12")
+    out = play(engine, state, "move", pace="walk", to="21.5,12")
+    assert "bad going counted double" in texts(out, "move")[0]
+    assert char(out.state, "Harris").moved == pytest.approx(5.0)
+
+
+def test_running_in_bad_going_tests_dexterity(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(18.0, 12.0))
+    out = play(engine, state, "move", 6, pace="run", to="21,12")
+    assert char(out.state, "Harris").down == "fallen"
+    assert out.state.field is not None and out.state.field.positions["Harris"] == [18.0, 12.0]
+    out = play(engine, state, "move", 2, pace="run", to="21,12")
+    assert out.state.field is not None and out.state.field.positions["Harris"] == [21.0, 12.0]
+
+
+def test_toward_goes_as_far_as_the_pace_allows(engine: SharpeEngine) -> None:
+    state = on_map(engine)
+    out = play(engine, state, "move", pace="run", toward="5,30")
+    assert out.state.field is not None and out.state.field.positions["Harris"] == [5.0, 12.0]
+
+
+def test_a_wall_on_the_path_is_jumped_with_a_check_a_sharpe_34(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(8.0, 26.0))
+    out = play(engine, state, "move", 2, pace="walk", to="12,26")
+    assert "jump the wall" in texts(out, "check")[0]
+    assert out.state.field is not None and out.state.field.positions["Harris"] == [12.0, 26.0]
+    out = play(engine, state, "move", 4, pace="walk", to="12,26")
+    harris = char(out.state, "Harris")
+    assert harris.down == "fallen" and out.state.field is not None
+    x, y = out.state.field.positions["Harris"]
+    assert x < 10 - 0.25 and y == 26.0
+    assert "stumbles at the wall" in texts(out, "move")[0]
+
+
+def test_moving_into_an_enemy_is_contact(engine: SharpeEngine) -> None:
+    state = on_map(engine, Dubois=(5.0, 7.0))
+    out = play(engine, state, "move", pace="walk", toward="Dubois")
+    assert out.state.contacts and "reaches Dubois" in texts(out, "contact")[0]
+    assert out.state.field is not None and out.state.field.positions["Harris"] == [5.0, 5.8]
