@@ -10,7 +10,13 @@ from rules.nsr.morale import in_critical
 from rules.nsr.sequence import describe_wait
 from rules.nsr.state import NsrState, Unit
 
-PHASES = {"movement": "movement phase", "fire": "fire phase", "close_combat": "close combat phase", "over": "over"}
+PHASES = {
+    "deployment": "deployment",
+    "movement": "movement phase",
+    "fire": "fire phase",
+    "close_combat": "close combat phase",
+    "over": "over",
+}
 
 
 def unit_status(state: NsrState, unit: Unit) -> str:

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
+from rules.battlefield import KINDS, TerrainKind, terrain_problems
+
 CLASSES = ("I", "II", "III", "IV")
 COLUMNS = ("cross_country", "road", "charge", "road_charge")
 OUTCOMES = ("killed", "heavy", "light", "wounded", "no_hit", "hit")
@@ -82,6 +84,18 @@ class Distances:
 
 
 @dataclass(frozen=True)
+class MapGround:
+    """What NSR reads from the kinds of ground on the bot's map (A-NSR-32): ``rough`` takes the
+    highest movement die away (seed 1.G) and makes a Class III target; ``road`` is the chart's road
+    column; ``solid_walls`` and ``buildings`` make a Class IV target."""
+
+    rough: list[str]
+    road: list[str]
+    solid_walls: list[str]
+    buildings: list[str]
+
+
+@dataclass(frozen=True)
 class Loophole:
     bayonet: int
     sapper: int
@@ -153,6 +167,8 @@ class NsrTables:
     loophole_turns: Loophole
     options: Options
     campaign: Campaign
+    terrain: dict[str, TerrainKind]
+    ground: MapGround
 
 
 def fraction(text: str) -> Fraction:
@@ -244,6 +260,9 @@ def table_problems(t: NsrTables) -> list[str]:
         problems.append("loophole_turns: need at least 1 turn")
     if t.gun_movers < 1 or t.artillery_min_crew < 1 or t.prisoners_per_escort < 1:
         problems.append("gun_movers, artillery_min_crew and prisoners_per_escort: need at least 1")
+    problems += terrain_problems(t.terrain)
+    for key in ("rough", "road", "solid_walls", "buildings"):
+        problems += [f"ground.{key}: {k!r} is not a kind of terrain" for k in getattr(t.ground, key) if k not in KINDS]
     if t.campaign.disband_below < 1:
         problems.append("campaign.disband_below: needs at least 1 (a unit with no figure left always disbands)")
     return problems

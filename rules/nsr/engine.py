@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules.battlefield import FieldState, MapData
 from rules.core import (
     Action,
     Aftermath,
@@ -30,7 +31,7 @@ from rules.core import (
     Outcome,
     RuleError,
 )
-from rules.nsr import campaign, close_combat, sequence
+from rules.nsr import campaign, close_combat, onmap, sequence
 from rules.nsr.board import board
 from rules.nsr.charts import NsrTables, table_problems
 from rules.nsr.deck import FULL_DECK, fresh_deck, label
@@ -66,6 +67,10 @@ class NsrEngine(Engine[NsrState]):
     #: Every action turns cards (a 54-way branch): odds are always simulated.
     odds_exact = False
 
+    #: Not yet played on the bot's map (the flag): onmap.py places units and reshapes them, but
+    #: moves, fire and charges are still typed as on a table.
+    map_package = None
+
     tables: NsrTables
 
     def __init__(self, tables: NsrTables) -> None:
@@ -92,6 +97,24 @@ class NsrEngine(Engine[NsrState]):
         return Outcome(self.forces.check(spec, fill=True), [])
 
     def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[NsrState]:
+        state, events = self._set_up(figures)
+        sequence.start_phase(self.charts, state, "movement", dice, events)
+        return Outcome(state, events, self._decision(state))
+
+    def start_on_map(self, figures: Sequence[FigureSpec], dice: DiceSource, field: MapData) -> Outcome[NsrState]:
+        """As :meth:`start`, but the units are set out on ``field`` (/map place, /map deploy)
+        before the first card is turned: nothing is rolled or drawn until then."""
+        state, events = self._set_up(figures)
+        state.field = FieldState(field)
+        state.phase = "deployment"
+        text = (
+            f"The battle is fought on {field.name}. Each side places its units in its deployment zone "
+            "(/map place, or /map deploy for all of them); then turn 1's movement phase begins."
+        )
+        events.append(Event("setup", text, {"map": field.name}))
+        return Outcome(state, events)
+
+    def _set_up(self, figures: Sequence[FigureSpec]) -> tuple[NsrState, list[Event]]:
         specs = [self.check_figure(spec) for spec in figures]
         unique_names((spec.name for spec in specs), "unit")
         for side in self.tables.sides:
@@ -100,9 +123,7 @@ class NsrEngine(Engine[NsrState]):
         units = [self.forces.unit(spec) for spec in specs]
         state = NsrState(sides=list(self.tables.sides), turn=1, phase="movement", units=units, deck=fresh_deck())
         state.commanders = self.forces.commanders(specs, units)
-        events = [Event("setup", self._setup_text(state), {"units": len(units)})]
-        sequence.start_phase(self.charts, state, "movement", dice, events)
-        return Outcome(state, events, self._decision(state))
+        return state, [Event("setup", self._setup_text(state), {"units": len(units)})]
 
     def _setup_text(self, state: NsrState) -> str:
         parts = []
@@ -134,9 +155,22 @@ class NsrEngine(Engine[NsrState]):
     def nothing_waiting_sentence(self) -> str:
         return "No card is waiting for a choice."
 
+    def check_turn(self, state: NsrState, name: str, action: Action) -> str | None:
+        """While units are set out on the map only placing them (and describing a building, and
+        hold, which deploys the side's units) may be done."""
+        if state.phase == "deployment" and name not in ("place", "deploy", "hold", "building"):
+            waiting = ", ".join(u.name for u in onmap.waiting_to_place(state))
+            raise RuleError(
+                f"The battle begins once every unit is on the map (/map place, /map deploy); still to place: {waiting}."
+            )
+        return super().check_turn(state, name, action)
+
     def whose_turn(self, state: NsrState) -> str | None:
         if state.over:
             return None
+        if state.phase == "deployment":
+            unplaced = onmap.waiting_to_place(state)
+            return unplaced[0].side if unplaced else None
         if state.pending is not None:
             return state.pending.decider
         if state.active:
@@ -244,6 +278,15 @@ class NsrEngine(Engine[NsrState]):
             problems.append(f"pending: {state.pending.decider!r} on {state.pending.card!r} is not a side and a card")
         if state.winner is not None and state.winner not in state.sides:
             problems.append(f"winner: {state.winner!r} is not one of the sides")
+        if state.field is not None:
+            for key in ("positions", "facing"):
+                problems += [
+                    f"field.{key}: {n!r} is not a unit in this game"
+                    for n in getattr(state.field, key)
+                    if n not in names
+                ]
+        elif state.phase == "deployment":
+            problems.append("phase: deployment needs a map")
         return problems
 
 

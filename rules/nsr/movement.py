@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core import DiceSource, Event, RuleError, roll_dice
+from rules.nsr import onmap
 from rules.nsr.forces import formation_name
 from rules.nsr.lookup import Charts
 from rules.nsr.state import Charge, NsrState, Unit, unit_named
@@ -228,6 +229,7 @@ def form(
         _check_formation(c, unit, new)
         if new == unit.formation:
             raise RuleError(f"{unit.name} is already in {_pretty(new)}.")
+        ground = onmap.check_reform(c.t, state, unit, new) if state.field is not None else ""
         if unit.troop == "artillery":
             if unit.gun_destroyed:
                 raise RuleError(f"{possessive(unit.name)} gun is destroyed: there is nothing to limber.")
@@ -235,6 +237,8 @@ def form(
             notes.append("limbers its gun" if new == "limbered" else "unlimbers its gun")
         else:
             notes.append(f"forms {_pretty(new)}")
+        if ground:
+            notes[-1] += f" ({ground})"
         unit.formation = new
     if not blank(params.get("prone")):
         down = yes(params.get("prone"))

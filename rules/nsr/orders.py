@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules.core import Context, DiceSource, Event, Handler, RuleError
-from rules.nsr import close_combat, fire, movement, sequence, towns
+from rules.nsr import close_combat, fire, movement, onmap, sequence, towns
 from rules.nsr.deck import label
 from rules.nsr.lookup import Charts
 from rules.nsr.state import NsrState, Unit, unit_named
@@ -18,7 +18,7 @@ from rules.words import blank, same_name
 #: What carries out a unit's order; True when the order ends the unit's activation.
 UnitOrder = Callable[[Charts, NsrState, Unit, Mapping[str, Any], DiceSource, list[Event]], bool]
 
-PHASE_NAMES = {"movement": "movement", "fire": "fire", "close_combat": "close combat"}
+PHASE_NAMES = {"deployment": "deployment", "movement": "movement", "fire": "fire", "close_combat": "close combat"}
 #: The action that answers a card: the unit that acts on it.
 CHOOSE = "choose"
 
@@ -100,13 +100,54 @@ def building(ctx: Ctx, params: Mapping[str, Any]) -> None:
     towns.describe(ctx.t, ctx.state, params, ctx.events)
 
 
+# --- deployment on the bot's map --------------------------------------------------------------------
+
+
+def place(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    """``/map place``: one unit set down in its side's zone (rules/nsr/onmap.py)."""
+    text = onmap.place_text(ctx.t.t, ctx.state, params, ctx.side, ctx.by_gm)
+    ctx.say("place", text, unit=params.get("unit") or params.get("figure"))
+    _begin_when_placed(ctx)
+
+
+def deploy(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    """``/map deploy``: a side's units still to place set out in its zone."""
+    text = onmap.deploy_text(ctx.t.t, ctx.state, params, ctx.side, ctx.by_gm)
+    ctx.say("deploy", text, side=params.get("side") or ctx.side)
+    _begin_when_placed(ctx)
+
+
+def _begin_when_placed(ctx: Ctx) -> None:
+    """Once every unit is on the map the first turn's movement phase begins: cards are turned."""
+    if onmap.waiting_to_place(ctx.state):
+        return
+    sequence.start_phase(ctx.t, ctx.state, "movement", ctx.dice, ctx.events)
+
+
+_hold = order("hold", None, movement.hold)
+
+
+def hold(ctx: Ctx, params: Mapping[str, Any]) -> None:
+    """A unit holds; while setting out units on the map (an absent side's deadline too), the
+    acting side's units still to place are deployed instead, as ``/map deploy`` would."""
+    if ctx.state.phase != "deployment":
+        _hold(ctx, params)
+        return
+    waiting = onmap.waiting_to_place(ctx.state)
+    side = ctx.side or (waiting[0].side if waiting else None)
+    if not any(u.side == side for u in waiting):
+        names = ", ".join(u.name for u in waiting)
+        raise RuleError(f"Your units are all on the map; the battle begins once the rest are placed: {names}.")
+    deploy(ctx, {"side": side})
+
+
 HANDLERS: dict[str, Handler[Ctx]] = {
     "move": order("move", "movement", movement.move),
     "charge": order("charge", "movement", movement.charge),
     "form": order("form", "movement", movement.form),
     "occupy": order("occupy", "movement", towns.occupy),
     "work": order("work", "movement", towns.work),
-    "hold": order("hold", None, movement.hold),
+    "hold": hold,
     "fire": order("fire", "fire", fire.fire),
     "volley": order("volley", "fire", fire.volley),
     "pistol": order("pistol", "fire", fire.pistol),
@@ -114,4 +155,6 @@ HANDLERS: dict[str, Handler[Ctx]] = {
     CHOOSE: choose,
     "melee": melee,
     "building": building,
+    "place": place,
+    "deploy": deploy,
 }

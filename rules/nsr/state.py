@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from rules.battlefield import FieldState
 from rules.core import RuleError, short
 from rules.words import find_name, match_name
 
-Phase = Literal["movement", "fire", "close_combat", "over"]
+Phase = Literal["deployment", "movement", "fire", "close_combat", "over"]
 Status = Literal["fit", "wounded", "killed", "captured", "ran"]
 
 
@@ -180,6 +181,9 @@ class NsrState:
     idle_turns: int = 0
     over: bool = False
     winner: str | None = None
+    #: The bot's map (None on a table): each unit's centre in ``positions``, its facing in
+    #: ``facing``; its formation is the unit's (rules/nsr/onmap.py).
+    field: FieldState | None = None
 
 
 def unit_named(state: NsrState, wanted: object) -> Unit:

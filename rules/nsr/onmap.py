@@ -1,0 +1,302 @@
+"""NSR on the bot's map (``state.field``): whole units placed and deployed in their zones, and
+``/nsr form`` reshaping a unit where it stands.
+
+A unit stands as :mod:`rules.battlefield.formations` lays it out: its centre is its position in
+``field.positions``, its facing ``field.facing``, its formation the unit's own (A-NSR-32). Only the
+handlers of a battle on the map call this; table play never does. The readings are in
+docs/rules/nsr.md, "On the bot's map".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from rules.battlefield import FieldState, battlefield_of, bearing, parse_point, set_point
+from rules.battlefield.formations import (
+    DEFAULT_SPEC,
+    OVERLAP_AREA,
+    UnitPlacement,
+    check_on_table,
+    overlaps,
+    reform,
+    size,
+)
+from rules.battlefield.maps import zone_shape
+from rules.geometry import Point
+from rules.nsr.charts import NsrTables
+from rules.nsr.forces import formation_name
+from rules.nsr.state import NsrState, Unit, unit_named
+from rules.vocabulary import RuleError
+from rules.words import blank, joined, match_name, number, short
+
+#: Base sizes and ranks: the player's reading formations.py gives (A-NSR-32).
+SPEC = DEFAULT_SPEC
+#: How finely /map deploy tries centres across a zone, in inches.
+DEPLOY_STEP = 0.5
+#: The room /map deploy leaves between units when the zone has it.
+DEPLOY_GAP = 1.0
+EPSILON = 1e-6
+
+
+def field_of(state: NsrState) -> FieldState:
+    if state.field is None:
+        raise RuleError("This battle is played on a table: there is no map.")
+    return state.field
+
+
+def with_the_unit(unit: Unit) -> int:
+    """A-NSR-32: the figures a unit's footprint holds: every figure not killed, captured, run off
+    or taken to the rear (the wounded stand with it until carried off)."""
+    return sum(1 for f in unit.figures if f.status in ("fit", "wounded") and not f.in_rear)
+
+
+def placement_of(
+    state: NsrState,
+    unit: Unit,
+    *,
+    centre: Point | None = None,
+    facing: float | None = None,
+    formation: str | None = None,
+) -> UnitPlacement | None:
+    """Where ``unit`` stands (or would, with the centre, facing or formation given); None when it
+    is not on the map or has no figure left to stand there."""
+    field = field_of(state)
+    xy = field.positions.get(unit.name)
+    count = with_the_unit(unit)
+    if centre is None and xy is not None:
+        centre = Point(xy[0], xy[1])
+    if centre is None or count == 0:
+        return None
+    return UnitPlacement(
+        centre,
+        facing if facing is not None else field.facing.get(unit.name, 0.0),
+        formation or unit.formation,
+        count,
+        mounted=unit.troop == "mounted",
+        guns=1 if unit.troop == "artillery" else 0,
+    )
+
+
+def footprints(state: NsrState, leave_out: str = "") -> dict[str, Polygon]:
+    """The ground every placed unit covers (but ``leave_out``)."""
+    out: dict[str, Polygon] = {}
+    for unit in state.units:
+        if unit.name == leave_out:
+            continue
+        placed = placement_of(state, unit)
+        if placed is not None:
+            out[unit.name] = check_on_table(placed, battlefield_of(field_of(state).map).table, SPEC, unit.name)
+    return out
+
+
+def check_ground(t: NsrTables, state: NsrState, unit: Unit, placed: UnitPlacement, zone: str | None = None) -> Polygon:
+    """The footprint of ``unit`` standing as ``placed``; refused when any of it is off the table,
+    outside ``zone``'s deployment zone, on ground no unit enters (water; a building, occupied with
+    /nsr occupy instead) or on another unit's ground (touching is allowed)."""
+    field = field_of(state)
+    ground = battlefield_of(field.map)
+    shape = check_on_table(placed, ground.table, SPEC, unit.name)
+    where = f"{unit.name} in {placed.formation.replace('_', ' ')} at {at(placed.centre)}"
+    if zone is not None:
+        area = zone_shape(field.map, zone)
+        if area is None:
+            raise RuleError(f"{zone} has no deployment zone on this map.")
+        if not area.buffer(EPSILON).covers(shape):
+            raise RuleError(f"{where} would stand partly outside {zone}'s deployment zone.")
+    for feature in ground.features:
+        kind = t.terrain.get(feature.kind)
+        if kind is not None and kind.move_cost is None and overlaps(shape, feature.geometry):
+            raise RuleError(f"{where} would stand in {feature.label}.")
+    for other, theirs in footprints(state, unit.name).items():
+        if overlaps(shape, theirs):
+            raise RuleError(f"{where} would stand on {other}'s ground: units may touch, not overlap.")
+    return shape
+
+
+def _check_formation(t: NsrTables, unit: Unit, formation: str) -> None:
+    rows = t.movement_dice[unit.troop]
+    if formation not in rows:
+        pretty = ", ".join(r.replace("_", " ") for r in rows)
+        raise RuleError(f"{unit.name} ({unit.troop}) may form {pretty}, not {formation.replace('_', ' ')}.")
+
+
+# --- deployment ------------------------------------------------------------------------------------
+
+
+def waiting_to_place(state: NsrState) -> list[Unit]:
+    """The units not yet on the map (a unit with no figure left has nothing to place)."""
+    field = field_of(state)
+    return [u for u in state.units if u.name not in field.positions and with_the_unit(u) > 0]
+
+
+def _require_deployment(state: NsrState) -> None:
+    field_of(state)
+    if state.phase != "deployment":
+        raise RuleError("The units are already on the map: deployment is over.")
+
+
+def _check_side(owner: str, side: str | None, by_gm: bool, doing: str) -> None:
+    if by_gm or (side is not None and side.casefold() == owner.casefold()):
+        return
+    raise RuleError(f"Only {owner}'s player (or the game master) may {doing}.")
+
+
+def facing_toward_the_enemy(state: NsrState, side: str) -> float:
+    """A-NSR-33: a unit placed without a facing faces the enemy's deployment zone (from its own
+    zone's middle; the table's middle when a zone is missing), squared to the nearest table edge."""
+    field = field_of(state)
+    table = battlefield_of(field.map).table
+    middle = Point(table.width / 2, table.height / 2)
+    enemy = next(s for s in state.sides if s != side)
+    own_zone, enemy_zone = zone_shape(field.map, side), zone_shape(field.map, enemy)
+    start = Point(own_zone.centroid.x, own_zone.centroid.y) if own_zone is not None else middle
+    goal = Point(enemy_zone.centroid.x, enemy_zone.centroid.y) if enemy_zone is not None else middle
+    if start == goal:
+        return 90.0
+    return float((round(bearing(start, goal) / 90.0) * 90) % 360)
+
+
+def _facing(state: NsrState, unit: Unit, value: Any, centre: Point) -> float:
+    """``facing:`` as degrees (0 east, 90 north) or a point to face ("30,40") from ``centre``;
+    else A-NSR-33."""
+    if blank(value):
+        return facing_toward_the_enemy(state, unit.side)
+    text = str(value).strip()
+    if "," in text:
+        return bearing(centre, parse_point(text, f"where {unit.name} faces"))
+    message = f"Give {unit.name}'s facing in degrees (0 east, 90 north) or as a point to face."
+    try:
+        degrees = float(text) if isinstance(value, str) else value
+    except ValueError:
+        raise RuleError(message) from None
+    return number(degrees, message, lowest=-360, highest=360) % 360.0
+
+
+def place_text(t: NsrTables, state: NsrState, params: Mapping[str, Any], side: str | None, by_gm: bool) -> str:
+    """``/map place unit: at: [facing:] [formation:]``: one unit set down whole in its side's zone."""
+    _require_deployment(state)
+    wanted = params.get("unit") if not blank(params.get("unit")) else params.get("figure")
+    unit = unit_named(state, wanted)
+    _check_side(unit.side, side, by_gm, f"place {unit.name}")
+    field = field_of(state)
+    if unit.name in field.positions:
+        raise RuleError(f"{unit.name} is already placed, at {at(Point(*field.positions[unit.name]))}.")
+    if with_the_unit(unit) == 0:
+        raise RuleError(f"{unit.name} has no figure left to place.")
+    centre = parse_point(params.get("at"), f"where {unit.name} stands")
+    formation = unit.formation
+    if not blank(params.get("formation")):
+        formation = formation_name(params.get("formation"))
+        _check_formation(t, unit, formation)
+    facing = _facing(state, unit, params.get("facing"), centre)
+    placed = placement_of(state, unit, centre=centre, facing=facing, formation=formation)
+    assert placed is not None
+    check_ground(t, state, unit, placed, zone=unit.side)
+    _set(state, unit, placed)
+    return f"{unit.name} ({unit.side}) stands at {at(placed.centre)} in {_pretty(placed)}."
+
+
+def deploy_text(t: NsrTables, state: NsrState, params: Mapping[str, Any], side: str | None, by_gm: bool) -> str:
+    """``/map deploy [side:]``: the side's units still to place set out in its zone, A-NSR-33."""
+    _require_deployment(state)
+    wanted = params.get("side")
+    chosen = match_name(state.sides, wanted) if isinstance(wanted, str) and wanted.strip() else side
+    if chosen is None:
+        if not blank(wanted):
+            raise RuleError(f"There is no side called {short(str(wanted))}: use {joined(state.sides, 'or')}.")
+        raise RuleError("Name the side to deploy.")
+    _check_side(chosen, side, by_gm, f"deploy {chosen}'s units")
+    units = [u for u in waiting_to_place(state) if u.side == chosen]
+    if not units:
+        raise RuleError(f"All of {chosen}'s units are already placed.")
+    zone = zone_shape(field_of(state).map, chosen)
+    if zone is None:
+        raise RuleError(f"{chosen} has no deployment zone on this map.")
+    facing = facing_toward_the_enemy(state, chosen)
+    placed = []
+    for unit in units:
+        spot = _free_spot(t, state, unit, zone, facing)
+        if spot is None:
+            raise RuleError(f"{chosen}'s deployment zone has no room left for {unit.name}: place it with /map place.")
+        _set(state, unit, spot)
+        placed.append(f"{unit.name} at {at(spot.centre)}")
+    return f"{chosen} deploys: {', '.join(placed)}."
+
+
+def _free_spot(t: NsrTables, state: NsrState, unit: Unit, zone: Polygon, facing: float) -> UnitPlacement | None:
+    """The centre nearest the zone's middle where the unit stands whole in the zone, off water
+    and buildings and clear of every other unit (a :data:`DEPLOY_GAP` apart where there is room).
+    ``facing`` is a multiple of 90 degrees, so every footprint is a box square to the table."""
+    field = field_of(state)
+    probe = placement_of(state, unit, centre=Point(0.0, 0.0), facing=facing)
+    assert probe is not None
+    width, depth = size(probe, SPEC)
+    across, deep = (depth, width) if round(facing) % 180 == 0 else (width, depth)
+    x0, y0, x1, y1 = zone.bounds
+    xs = np.arange(x0 + across / 2, x1 - across / 2 + EPSILON, DEPLOY_STEP)
+    ys = np.arange(y0 + deep / 2, y1 - deep / 2 + EPSILON, DEPLOY_STEP)
+    if not len(xs) or not len(ys):
+        return None
+    gx, gy = (a.ravel() for a in np.meshgrid(xs, ys))
+    middle = zone.centroid
+    order = np.lexsort((gx, gy, np.hypot(gx - middle.x, gy - middle.y)))
+    gx, gy = gx[order], gy[order]
+    boxes = shapely.box(gx - across / 2, gy - deep / 2, gx + across / 2, gy + deep / 2)
+    fits = shapely.covers(zone.buffer(EPSILON), boxes)
+    closed: list[BaseGeometry] = [
+        f.geometry
+        for f in battlefield_of(field.map).features
+        if (kind := t.terrain.get(f.kind)) is not None and kind.move_cost is None
+    ]
+    others = list(footprints(state, unit.name).values())
+    for gap in (DEPLOY_GAP, 0.0):
+        blocked = shapely.union_all(closed + [o.buffer(gap, join_style="mitre") if gap else o for o in others])
+        clear = shapely.area(shapely.intersection(boxes, blocked)) <= OVERLAP_AREA if not blocked.is_empty else True
+        for i in np.nonzero(fits & clear)[0]:
+            spot = placement_of(state, unit, centre=Point(float(gx[i]), float(gy[i])), facing=facing)
+            assert spot is not None
+            try:
+                check_ground(t, state, unit, spot, zone=unit.side)
+            except RuleError:
+                continue
+            return spot
+    return None
+
+
+def _set(state: NsrState, unit: Unit, placed: UnitPlacement) -> None:
+    field = field_of(state)
+    unit.formation = placed.formation
+    set_point(field, unit.name, placed.centre)
+    field.facing[unit.name] = round(placed.facing, 4)
+
+
+def at(point: Point) -> str:
+    return f"{round(point.x, 2):g},{round(point.y, 2):g}"
+
+
+def _pretty(placed: UnitPlacement) -> str:
+    return f"{placed.formation.replace('_', ' ')}, facing {math.floor(placed.facing * 10 + 0.5) / 10:g}°"
+
+
+# --- formation ----------------------------------------------------------------------------------------
+
+
+def check_reform(t: NsrTables, state: NsrState, unit: Unit, formation: str) -> str:
+    """A-NSR-34: ``/nsr form`` on the map reshapes the unit on its centre and facing; refused when
+    the new footprint would leave the table, stand in water or a building, or overlap another
+    unit. The sentence saying the ground it now covers ("" when the unit is not on the map)."""
+    placed = placement_of(state, unit)
+    if placed is None:
+        return ""
+    table = battlefield_of(field_of(state).map).table
+    reformed = reform(placed, formation, SPEC, table, unit.name)
+    check_ground(t, state, unit, reformed)
+    width, depth = size(reformed, SPEC)
+    return f"{width:g} by {depth:g} inches at {at(reformed.centre)}"

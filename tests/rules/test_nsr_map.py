@@ -1,0 +1,273 @@
+"""NSR on the bot's map, behind the flag (``map_package`` is still None): whole units placed and
+deployed in their zones before the first card (A-NSR-32, A-NSR-33), /nsr form reshaping a unit in
+place (A-NSR-34), the state saved and read back, and footprints that never overlap.
+
+The readings are in docs/rules/nsr.md, "On the bot's map".
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.battlefield import MapData, battlefield_of
+from rules.battlefield.formations import footprint, on_table, overlaps, size
+from rules.battlefield.maps import read_map, zone_shape
+from rules.core import Action
+from rules.nsr import onmap
+from rules.nsr.engine import NsrEngine
+from rules.nsr.state import NsrState
+from tests.rules.test_nsr_helpers import ScriptedDice, act, get, refuse, snapshot, unit
+
+#: A 48 by 36 inch table: the French set out along the south edge, the Allies along the north.
+TEST_MAP: dict[str, Any] = {
+    "name": "Test valley",
+    "table": {"width": 48, "height": 36},
+    "features": [
+        {"kind": "water", "name": "the pond", "area": [[30, 2], [36, 2], [36, 6], [30, 6]]},
+        {"kind": "wood", "name": "the copse", "area": [[4, 14], [14, 14], [14, 22], [4, 22]]},
+        {"kind": "road", "name": "the road", "area": [[23, 0], [25, 0], [25, 36], [23, 36]]},
+        {"kind": "wall", "name": "the wall", "line": [[36, 20], [44, 20]]},
+    ],
+    "zones": {
+        "French": [[0, 0], [48, 0], [48, 8], [0, 8]],
+        "Allied": [[0, 28], [48, 28], [48, 36], [0, 36]],
+    },
+}
+SPECS = [
+    unit("1er Ligne", "French", "line", figures=12),
+    unit("Hussars", "French", "mounted", figures=6),
+    unit("33rd Foot", "Allied", "line", figures=12),
+    unit("95th", "Allied", "light", figures=8, weapon="rifle"),
+]
+#: The card the first movement phase turns once every unit is on the map: black, for the French.
+FIRST = "2S"
+
+
+def the_map(engine: NsrEngine) -> MapData:
+    return read_map(TEST_MAP, engine.sides(), engine.terrain())
+
+
+def setting_out(engine: NsrEngine) -> NsrState:
+    dice = ScriptedDice()
+    out = engine.start_on_map(SPECS, dice, the_map(engine))
+    assert dice.log == [] and out.pending is None
+    return out.state
+
+
+def prints(state: NsrState) -> dict[str, Any]:
+    return {u.name: footprint(p) for u in state.units if (p := onmap.placement_of(state, u)) is not None}
+
+
+def assert_apart(state: NsrState) -> None:
+    table = battlefield_of(onmap.field_of(state).map).table
+    shapes = prints(state)
+    for u in state.units:
+        placed = onmap.placement_of(state, u)
+        assert placed is None or on_table(placed, table)
+    for (a, pa), (b, pb) in itertools.combinations(shapes.items(), 2):
+        assert not overlaps(pa, pb), f"{a} overlaps {b}"
+
+
+def round_trip(engine: NsrEngine, state: NsrState) -> None:
+    assert engine.load_state(engine.dump_state(state)) == state
+
+
+# --- setting out ---------------------------------------------------------------------------------------
+
+
+def test_a_battle_on_the_map_sets_out_its_units_before_any_card(engine: NsrEngine) -> None:
+    state = setting_out(engine)
+    assert state.phase == "deployment" and state.field is not None and state.card == ""
+    assert engine.whose_turn(state) == "French"
+    refuse(engine, state, "move", "once every unit is on the map", side="French")
+    refuse(engine, state, "fire", "still to place: 1er Ligne, Hussars, 33rd Foot, 95th", side="French")
+    round_trip(engine, state)
+
+
+def test_place_sets_a_unit_down_whole_facing_the_enemy(engine: NsrEngine) -> None:
+    """A-NSR-33: no facing given, the unit faces the enemy's zone (north here)."""
+    out = act(engine, setting_out(engine), "place", "French", unit="1er Ligne", at="10,4")
+    state = out.state
+    placed = onmap.placement_of(state, get(state, "1er Ligne"))
+    assert placed is not None and placed.facing == 90.0 and placed.formation == "line" and placed.figures == 12
+    assert size(placed) == (6.0, 2.0)
+    assert footprint(placed).bounds == pytest.approx((7.0, 3.0, 13.0, 5.0))
+    assert "1er Ligne (French) stands at 10,4 in line, facing 90°." in out.events[0].text
+    round_trip(engine, state)
+
+
+def test_place_takes_a_facing_and_a_formation(engine: NsrEngine) -> None:
+    state = act(
+        engine, setting_out(engine), "place", "French", unit="1er Ligne", at="10,4", facing="0", formation="column"
+    ).state
+    placed = onmap.placement_of(state, get(state, "1er Ligne"))
+    assert placed is not None and placed.formation == "march_column" and placed.facing == 0.0
+    assert get(state, "1er Ligne").formation == "march_column"
+    state = act(engine, state, "place", "French", unit="Hussars", at="20,4", facing="20,30").state
+    assert onmap.field_of(state).facing["Hussars"] == pytest.approx(90.0)
+
+
+def test_placing_is_refused_off_the_zone_the_table_the_pond_and_another_unit(engine: NsrEngine) -> None:
+    state = act(engine, setting_out(engine), "place", "French", unit="1er Ligne", at="10,4").state
+    refuse(engine, state, "place", "outside French's deployment zone", "French", unit="Hussars", at="10,20")
+    refuse(engine, state, "place", "would stand off the 48 by 36 inch table", "French", unit="Hussars", at="1,4")
+    refuse(engine, state, "place", "would stand in the pond", "French", unit="Hussars", at="32,4")
+    refuse(engine, state, "place", "on 1er Ligne's ground", "French", unit="Hussars", at="12,4")
+    refuse(engine, state, "place", "already placed", "French", unit="1er Ligne", at="30,4")
+    refuse(engine, state, "place", "Only Allied's player", "French", unit="33rd Foot", at="10,32")
+    refuse(
+        engine,
+        state,
+        "place",
+        "may form line, march column, open order",
+        "French",
+        unit="Hussars",
+        at="20,4",
+        formation="square",
+    )
+    refuse(
+        engine,
+        state,
+        "place",
+        "may form line, march column, open order, not wedge",
+        "French",
+        unit="Hussars",
+        at="20,4",
+        formation="wedge",
+    )
+    refuse(engine, state, "place", "facing in degrees", "French", unit="Hussars", at="20,4", facing="north")
+    refuse(engine, state, "place", "Name a unit", "French", at="20,4")
+    # touching is not overlapping: the hussars' line of 6 stands edge to edge with the French line
+    act(engine, state, "place", "French", unit="Hussars", at="16,5")
+
+
+def test_deploy_sets_out_a_side_and_the_last_unit_placed_turns_the_first_card(engine: NsrEngine) -> None:
+    state = act(engine, setting_out(engine), "deploy", "French").state
+    assert set(onmap.field_of(state).positions) == {"1er Ligne", "Hussars"}
+    zone = zone_shape(onmap.field_of(state).map, "French")
+    assert zone is not None and all(zone.buffer(1e-6).covers(p) for p in prints(state).values())
+    assert engine.whose_turn(state) == "Allied" and state.phase == "deployment"
+    refuse(engine, state, "deploy", "All of French's units are already placed", "French")
+    out = act(engine, state, "deploy", "Allied", cards=[FIRST])
+    state = out.state
+    assert state.phase == "movement" and state.card == FIRST and out.pending is not None
+    assert out.pending.decider == "French"
+    assert_apart(state)
+    refuse(engine, state, "place", "Waiting for French", "French", unit="1er Ligne", at="10,4")
+    chosen = act(engine, state, "choose", "French", choice="1er Ligne").state
+    refuse(engine, chosen, "place", "deployment is over", "French", unit="1er Ligne", at="10,4")
+    round_trip(engine, state)
+
+
+def test_hold_while_setting_out_deploys_the_acting_side(engine: NsrEngine) -> None:
+    """An absent side's deadline (the pass action) sets out its units."""
+    state = act(engine, setting_out(engine), "place", "French", unit="1er Ligne", at="10,4").state
+    state = act(engine, state, "hold", "French").state
+    assert "Hussars" in onmap.field_of(state).positions and engine.whose_turn(state) == "Allied"
+    refuse(engine, state, "hold", "Your units are all on the map", "French")
+
+
+def test_a_table_battle_has_no_map_to_place_on(engine: NsrEngine) -> None:
+    state = engine.start(SPECS, ScriptedDice(cards=[FIRST])).state
+    assert state.field is None
+    state = act(engine, state, "choose", "French", choice="1er Ligne").state
+    refuse(engine, state, "place", "played on a table", "French", unit="1er Ligne", at="10,4")
+    refuse(engine, state, "deploy", "played on a table", "French")
+
+
+# --- /nsr form ----------------------------------------------------------------------------------------
+
+
+def on_the_map(engine: NsrEngine, places: dict[str, str]) -> NsrState:
+    """Every unit placed where ``places`` says (north-facing French, south-facing Allies), the first
+    card turned and the 1er Ligne chosen to act on it."""
+    state = setting_out(engine)
+    for name, at in places.items():
+        side = get(state, name).side
+        state = engine.act(state, Action("place", side, {"unit": name, "at": at}), ScriptedDice(cards=[FIRST])).state
+    assert state.phase == "movement"
+    return act(engine, state, "choose", "French", choice="1er Ligne").state
+
+
+PLACES = {"1er Ligne": "10,4", "Hussars": "20,4", "33rd Foot": "10,32", "95th": "30,32"}
+
+
+def test_form_reshapes_the_unit_on_its_centre(engine: NsrEngine) -> None:
+    """A-NSR-34: from a line 6 by 2 to a march column 4 wide and 3 deep, on the same centre."""
+    state = on_the_map(engine, PLACES)
+    out = act(engine, state, "form", "French", formation="column", cards=["KH"])
+    placed = onmap.placement_of(out.state, get(out.state, "1er Ligne"))
+    assert placed is not None and placed.formation == "march_column" and size(placed) == (4.0, 3.0)
+    assert onmap.at(placed.centre) == "10,4"
+    assert "forms march column (4 by 3 inches at 10,4)" in out.events[0].text
+    round_trip(engine, out.state)
+
+
+def test_form_is_refused_when_the_new_shape_overlaps_a_unit_or_leaves_the_table(engine: NsrEngine) -> None:
+    crowded = on_the_map(engine, {**PLACES, "Hussars": "10,6.5"})
+    refuse(engine, crowded, "form", "on Hussars's ground", "French", formation="square")
+    edge = on_the_map(engine, {**PLACES, "1er Ligne": "10,1"})
+    refuse(engine, edge, "form", "would stand off the 48 by 36 inch table", "French", formation="square")
+
+
+def test_form_on_a_table_is_as_before(engine: NsrEngine) -> None:
+    state = engine.start(SPECS, ScriptedDice(cards=[FIRST])).state
+    state = act(engine, state, "choose", "French", choice="1er Ligne").state
+    out = act(engine, state, "form", "French", formation="column", cards=["KH"])
+    assert out.events[0].text == "1er Ligne forms march column."
+
+
+# --- properties ----------------------------------------------------------------------------------------
+
+FORMATIONS = {"1er Ligne": ["line", "march_column", "square"], "Hussars": ["line", "march_column", "open_order"]}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    tries=st.lists(
+        st.tuples(
+            st.sampled_from(["1er Ligne", "Hussars"]),
+            st.floats(-2, 50),
+            st.floats(-2, 10),
+            st.sampled_from([0.0, 45.0, 90.0, 133.0, 270.0]),
+            st.integers(0, 2),
+        ),
+        max_size=6,
+    ),
+    reshapes=st.lists(st.integers(0, 2), max_size=3),
+)
+def test_footprints_never_overlap_after_legal_placements_and_reshapes(
+    engine: NsrEngine, tries: list[tuple[str, float, float, float, int]], reshapes: list[int]
+) -> None:
+    state = setting_out(engine)
+    for name, x, y, facing, shape in tries:
+        params = {"unit": name, "at": f"{x:.2f},{y:.2f}", "facing": str(facing), "formation": FORMATIONS[name][shape]}
+        try:
+            state = engine.act(state, Action("place", "French", params), ScriptedDice()).state
+        except Exception as exc:  # only a refusal in one sentence
+            assert type(exc).__name__ == "RuleError", exc
+        assert_apart(state)
+    before = snapshot(engine, state)
+    if any(u.side == "French" for u in onmap.waiting_to_place(state)):
+        state = engine.act(state, Action("deploy", "French", {}), ScriptedDice()).state
+    state = engine.act(state, Action("deploy", "Allied", {}), ScriptedDice(cards=[FIRST])).state
+    assert before != snapshot(engine, state)
+    assert_apart(state)
+    state = act(engine, state, "choose", "French", choice="1er Ligne").state
+    for shape in reshapes:
+        wanted = FORMATIONS["1er Ligne"][shape]
+        if wanted == get(state, "1er Ligne").formation:
+            continue
+        try:
+            state = engine.act(state, Action("form", "French", {"formation": wanted}), ScriptedDice(cards=["KH"])).state
+        except Exception as exc:
+            assert type(exc).__name__ == "RuleError", exc
+            continue
+        assert_apart(state)
+        break
+    round_trip(engine, state)
