@@ -8,20 +8,26 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import shapely
 from shapely.geometry import LineString
 from shapely.geometry import Point as ShapelyPoint
 
 from rules.battlefield import (
+    Arc,
     FieldState,
     FieldView,
     Focus,
     Token,
+    arc_of,
     battlefield_of,
     bearing,
+    cover_of,
     face_toward,
+    line_of_sight,
     point_of,
+    where,
 )
 from rules.battlefield.deployment import Piece
 from rules.battlefield.maps import zone_shape
@@ -30,6 +36,7 @@ from rules.geometry import Base, Point, centre_distance, in_contact, path_cost
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
 from rules.vocabulary import RuleError
+from rules.words import measured
 
 EPSILON = 1e-6
 
@@ -206,3 +213,48 @@ def field_view(t: SharpeTables, state: SharpeState, focus: str | None, move_left
 
 def angle_text(degrees: float) -> str:
     return f"{math.floor(degrees + 0.5):g}°"
+
+
+# --- shooting ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A shot as the map measures it (A-SHARPE-35): the range centre to centre (to a tenth of an
+    inch), the target's cover and the side of him the shooter sees, and the card's words for it."""
+
+    range: float
+    cover: str
+    from_side: str
+    text: str
+
+
+def measure_shot(t: SharpeTables, state: SharpeState, shooter: Character, targets: Sequence[Character]) -> Measured:
+    """Refused when the shooter cannot see a target (the reason said); else the first target's range,
+    cover and side, as A-SHARPE-35 reads them."""
+    field = field_of(state)
+    here = where(field, shooter.name)
+    mine = Base(here, radius(t, shooter))
+    for target in targets:
+        seen = line_of_sight(field, t.terrain, mine, Base(where(field, target.name), radius(t, target)))
+        if seen.kind != "blocked":
+            continue
+        if seen.in_front is None:
+            why = f"he is too deep in {seen.feature} to see out"
+        elif seen.in_front <= EPSILON:
+            why = f"{target.name} is too deep in {seen.feature} to be seen"
+        else:
+            why = f"{seen.feature} is in the way, {measured(seen.in_front)} in front of {target.name}"
+        raise RuleError(f"{shooter.name} cannot see {target.name}: {why}.")
+    first = targets[0]
+    there = where(field, first.name)
+    distance = round(centre_distance(here, there), 1)
+    cover, feature = cover_of(field, t.terrain, here, there, t.map.cover_within_inches)
+    facing = field.facing.get(first.name)
+    arc = Arc.FRONT if facing is None or here == there else arc_of(there, facing, here)
+    side = arc.value if arc.is_side else "front"
+    words = f"{measured(distance)} measured"
+    words += f", {cover} cover: {feature}" if cover != "none" and feature else ", in the open"
+    if arc is not Arc.FRONT:
+        words += f", from his {arc.value}"
+    return Measured(distance, cover, side, words)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core import RuleError
+from rules.sharpe import onmap
 from rules.sharpe.bound import actor, require_standing
 from rules.sharpe.common import PART_WORDS, Ctx, flag, mods_text, number, whole, word
 from rules.sharpe.decisions import decision_of
@@ -31,6 +32,8 @@ from rules.sharpe.wounds import (
 from rules.words import blank, inches, names_list
 
 COVERS = ("none", "soft", "hard")
+#: What a table's players report that the map measures instead (A-SHARPE-35).
+MEASURED_ON_MAP = {"range": "the range", "cover": "cover", "flank": "the side he is shot from"}
 TARGET_SIDES = ("front", "left", "right")
 
 
@@ -53,6 +56,8 @@ class Shot:
     from_side: str = "front"
     perch_ft: float = 0.0
     tap_load: bool = False
+    #: On the bot's map: what was measured, in the card's words.
+    measured: str = ""
 
 
 def band_for(bands: list[Band], distance: float) -> Band | None:
@@ -84,7 +89,15 @@ def prepare(ctx: Ctx, p: Mapping[str, Any]) -> Shot:
         targets.append(other)
     if len(targets) > 1 and not weapon.wounds:
         raise RuleError(f"A {weapon.label} hits one man: only the volley gun and artillery fire at a group.")
-    distance = number(p.get("range"), f"Give the range to {target.name} in inches.")
+    on_map = None
+    if ctx.state.field is not None:
+        for option, what in MEASURED_ON_MAP.items():
+            if not blank(p.get(option)):
+                raise RuleError(f"On the map the bot measures {what}: leave {option}: out.")
+        on_map = onmap.measure_shot(ctx.t, ctx.state, shooter, targets)
+        distance = on_map.range
+    else:
+        distance = number(p.get("range"), f"Give the range to {target.name} in inches.")
     if distance <= 0:
         raise RuleError(f"Give the range to {target.name} as more than 0″.")
     band = band_for(weapon.ranges, distance)
@@ -93,7 +106,9 @@ def prepare(ctx: Ctx, p: Mapping[str, Any]) -> Shot:
             f"{target.name} is out of range: a {weapon.label} reaches {inches(weapon.ranges[-1].upto or 0)}, not {inches(distance)}."
         )
     shot = Shot(shooter, key, weapon, targets, distance, band, 0, 0, [], gun=gun, firearm=firearm)
-    _options(ctx, shot, p)
+    if on_map is not None:
+        shot.measured = on_map.text
+    _options(ctx, shot, p, on_map)
     shot.base, shot.mods = _skill(ctx, shot, p)
     shot.skill = shot.base + sum(v for _, v in shot.mods)
     return shot
@@ -162,9 +177,9 @@ def _state_of(ctx: Ctx, ch: Character) -> str:
     )
 
 
-def _options(ctx: Ctx, shot: Shot, p: Mapping[str, Any]) -> None:
+def _options(ctx: Ctx, shot: Shot, p: Mapping[str, Any], on_map: onmap.Measured | None = None) -> None:
     target = shot.targets[0]
-    shot.cover = word(p.get("cover"), COVERS, "cover", default="none")
+    shot.cover = word(p.get("cover"), COVERS, "cover", default="none") if on_map is None else on_map.cover
     hidden = ["_".join(h.split()).casefold() for h in names_list(p.get("hidden"))]
     for part in hidden:
         if part not in LOCATIONS and part != "arms":
@@ -173,7 +188,11 @@ def _options(ctx: Ctx, shot: Shot, p: Mapping[str, Any]) -> None:
         raise RuleError("Name hidden body parts only for a target in hard cover.")
     expanded = [x for h in hidden for x in (("left_arm", "right_arm") if h == "arms" else (h,))]
     shot.hides = (expanded or list(ctx.t.shooting.hard_cover_hides)) if shot.cover == "hard" else []
-    shot.from_side = word(p.get("flank"), TARGET_SIDES, "flank of the target", default="front")
+    shot.from_side = (
+        word(p.get("flank"), TARGET_SIDES, "flank of the target", default="front")
+        if on_map is None
+        else on_map.from_side
+    )
     shot.perch_ft = float(
         whole(
             p.get("perch_ft") or 0,
@@ -316,13 +335,14 @@ def fire(ctx: Ctx, shot: Shot) -> None:
         shooter.in_hand = shot.weapon_key
     group = f" and {', '.join(t.name for t in shot.targets[1:])}" if len(shot.targets) > 1 else ""
     what = shot.gun.name if shot.gun else f"his {shot.weapon.label}"
-    head = f"{shooter.name} fires {what} at {target.name}{group} ({inches(shot.range)})"
+    head = f"{shooter.name} fires {what} at {target.name}{group} ({shot.measured or inches(shot.range)})"
     parts: list[str] = []
     data: dict[str, Any] = {
         "shooter": shooter.name,
         "targets": [t.name for t in shot.targets],
         "weapon": shot.weapon_key,
         "range": shot.range,
+        "measured": shot.measured,
         "skill": shot.skill,
         "base": shot.base,
         "modifiers": [{"reason": k, "value": v} for k, v in shot.mods],

@@ -1,6 +1,7 @@
 """Sharpe's Skirmish on the bot's map (issue 17; not offered yet: the engine's map_package stays None
 until the whole game plays on the map): placing and facing (A-SHARPE-32), moving by pace with bad
-going from the map (A-SHARPE-33) and an obstacle's dexterity check from the path (A-SHARPE-34)."""
+going from the map (A-SHARPE-33), an obstacle's dexterity check from the path (A-SHARPE-34), and
+shots measured: range, sight and cover (A-SHARPE-35)."""
 
 from __future__ import annotations
 
@@ -170,3 +171,37 @@ def test_moving_into_an_enemy_is_contact(engine: SharpeEngine) -> None:
     out = play(engine, state, "move", pace="walk", toward="Dubois")
     assert out.state.contacts and "reaches Dubois" in texts(out, "contact")[0]
     assert out.state.field is not None and out.state.field.positions["Harris"] == [5.0, 5.8]
+
+
+# --- 3. shooting measured
+
+
+def test_a_shot_measures_range_and_the_walls_hard_cover_a_sharpe_35(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(5.0, 20.0), Dubois=(11.0, 26.0))
+    out = play(engine, state, "shoot", 2, 2, 1, target="Dubois")
+    shot = texts(out, "shot")[0]
+    assert "(8.5″ measured, hard cover: the wall)" in shot and "+1 short range" in shot
+    assert "legs is behind hard cover: miss" in shot
+    assert [e.data["measured"] for e in out.events if e.kind == "shot"] == ["8.5″ measured, hard cover: the wall"]
+    round_trip(engine, out.state)
+
+
+def test_a_shot_from_the_targets_side(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(5.0, 20.0), Dubois=(11.0, 26.0))
+    assert state.field is not None
+    state.field.facing["Dubois"] = 0.0
+    out = play(engine, state, "shoot", 2, 2, 5, 3, 3, target="Dubois")
+    assert "from his right" in texts(out, "shot")[0]
+
+
+def test_soft_cover_inside_the_wood(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(15.0, 15.0), Dubois=(21.0, 15.0))
+    out = play(engine, state, "shoot", 2, 2, 5, 1, target="Dubois")
+    assert "soft cover: the copse" in texts(out, "shot")[0]
+
+
+def test_a_shot_the_map_refuses(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(15.0, 15.0), Dubois=(35.0, 15.0))
+    refused(engine, state, "shoot", "cannot see Dubois: the copse is in the way", target="Dubois")
+    refused(engine, state, "shoot", "leave range: out", target="Dubois", range=5)
+    refused(engine, state, "shoot", "leave cover: out", target="Dubois", cover="hard")
