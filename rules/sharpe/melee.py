@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core import DecisionPayload, RuleError
+from rules.geometry.measure import CONTACT_TOLERANCE
+from rules.sharpe import onmap
 from rules.sharpe.bound import actor, require_standing
 from rules.sharpe.common import Ctx, flag, mods_text, whole, word
 from rules.sharpe.decisions import LABELS, decision_of
@@ -32,7 +34,7 @@ from rules.sharpe.wounds import (
     severity_for,
     severity_text,
 )
-from rules.words import blank
+from rules.words import blank, measured
 
 SIDES = ("front", "right", "left", "rear")
 BLOWS = ("punch", "kick", "headbutt")
@@ -52,6 +54,9 @@ def attack(ctx: Ctx, p: Mapping[str, Any]) -> None:
     atk = _declare(ctx, attacker, defender, p)
     engaged = defender.fought_bound == ctx.bound
     atk.turned = (atk.from_side == "front" or not engaged) and defender.murdered_bound != ctx.bound
+    onmap.face(ctx.state, attacker.name, defender.name)
+    if atk.turned:
+        onmap.face(ctx.state, defender.name, attacker.name)
     attacker.attacked_bound = attacker.fought_bound = attacker.busy_bound = ctx.bound
     defender.fought_bound = ctx.bound
     if atk.weapon:
@@ -89,10 +94,26 @@ def _may_attack(ctx: Ctx, ch: Character) -> None:
         raise RuleError(f"{ch.name}'s horse is out of control: he cannot attack until he masters it.")
 
 
+def _on_map(ctx: Ctx, attacker: Character, defender: Character, p: Mapping[str, Any]) -> None:
+    """A-SHARPE-36: on the map the side attacked is measured, and the bases must touch."""
+    if not blank(p.get("flank")):
+        raise RuleError("On the map the bot measures the side attacked: leave flank: out.")
+    gap = onmap.gap_between(ctx.t, ctx.state, attacker, defender)
+    if gap > CONTACT_TOLERANCE:
+        raise RuleError(
+            f"{attacker.name} is {measured(gap)} from {defender.name}: move into contact first "
+            f"(/sharpe move toward:{defender.name})."
+        )
+
+
 def _declare(ctx: Ctx, attacker: Character, defender: Character, p: Mapping[str, Any]) -> Attack:
     opts = ctx.t.options
     atk = Attack(attacker.name, defender.name)
-    atk.from_side = word(p.get("flank"), SIDES, "flank of the defender", default="front")
+    if ctx.state.field is not None:
+        _on_map(ctx, attacker, defender, p)
+        atk.from_side = onmap.attack_arc(ctx.t, ctx.state, attacker, defender)
+    else:
+        atk.from_side = word(p.get("flank"), SIDES, "flank of the defender", default="front")
     atk.uphill = word(p.get("uphill"), UPHILL, "uphill", default="none")
     atk.obstacle = word(p.get("obstacle"), OBSTACLES, "obstacle", default="none")
     atk.no_room = flag(p.get("no_room"), "no_room")
@@ -200,6 +221,8 @@ def _silent_approach(ctx: Ctx, atk: Attack, attacker: Character, defender: Chara
     ctx.say("check", f"{heard.text}: he hears him coming.", figure=defender.name, ok=True)
     turn = ability_check(ctx, defender, "D", f"turn in time to face {attacker.name}", _bad_going(ctx, atk))
     atk.turned = turn.ok
+    if turn.ok:
+        onmap.face(ctx.state, defender.name, attacker.name)
     atk.bonus = 0 if turn.ok else sa.not_turned_bonus
     outcome = "he turns in time" if turn.ok else f"too slow to turn (+{atk.bonus} to the attack)"
     ctx.say("check", f"{turn.text}: {outcome}.", figure=defender.name, ok=turn.ok)
@@ -327,6 +350,8 @@ def _turn(ctx: Ctx, atk: Attack) -> None:
     atk.tried.append("turn")
     check = ability_check(ctx, defender, "D", f"turn to face {atk.attacker}", _bad_going(ctx, atk))
     atk.turned = check.ok
+    if check.ok:
+        onmap.face(ctx.state, defender.name, atk.attacker)
     outcome = "he turns to face him" if check.ok else "the attack comes in too quickly"
     ctx.say("check", f"{check.text}: {outcome}.", figure=defender.name, ok=check.ok)
 

@@ -258,3 +258,47 @@ def measure_shot(t: SharpeTables, state: SharpeState, shooter: Character, target
     if arc is not Arc.FRONT:
         words += f", from his {arc.value}"
     return Measured(distance, cover, side, words)
+
+
+# --- melee -------------------------------------------------------------------------------------------
+
+#: Bases further apart than this never fight across an obstacle (no wall is this thick).
+ACROSS_REACH = 3.0
+
+
+def gap_between(t: SharpeTables, state: SharpeState, a: Character, b: Character) -> float:
+    """How far apart two men's bases are, edge to edge, less what an obstacle between them takes up
+    (men either side of a wall, each touching it, fight across it: A-SHARPE-36)."""
+    field = field_of(state)
+    pa, pb = where(field, a.name), where(field, b.name)
+    gap = centre_distance(pa, pb) - radius(t, a) - radius(t, b)
+    if gap <= 0 or gap > ACROSS_REACH or centre_distance(pa, pb) <= EPSILON:
+        return max(gap, 0.0)
+    line = LineString([(pa.x, pa.y), (pb.x, pb.y)])
+    across = sum(
+        f.geometry.intersection(line).length
+        for f in battlefield_of(field.map).features
+        if (kind := t.terrain.get(f.kind)) is not None and kind.obstacle and f.geometry.intersects(line)
+    )
+    return max(0.0, gap - across)
+
+
+def attack_arc(t: SharpeTables, state: SharpeState, attacker: Character, defender: Character) -> str:
+    """A-SHARPE-36: the side of the defender the attacker comes from (front, right, left, rear), read
+    from the defender's facing along the line between the two men (four quarters)."""
+    field = field_of(state)
+    facing = field.facing.get(defender.name)
+    here, there = where(field, defender.name), where(field, attacker.name)
+    if facing is None or here == there:
+        return Arc.FRONT.value
+    return arc_of(here, facing, there).value
+
+
+def face(state: SharpeState, name: str, other: str) -> None:
+    """``name`` turns to face ``other`` (nothing on a table)."""
+    field = state.field
+    if field is None:
+        return
+    here, there = point_of(field, name), point_of(field, other)
+    if here is not None and there is not None and centre_distance(here, there) > EPSILON:
+        field.facing[name] = round(face_toward(here, there), 4)

@@ -1,7 +1,8 @@
 """Sharpe's Skirmish on the bot's map (issue 17; not offered yet: the engine's map_package stays None
 until the whole game plays on the map): placing and facing (A-SHARPE-32), moving by pace with bad
 going from the map (A-SHARPE-33), an obstacle's dexterity check from the path (A-SHARPE-34), and
-shots measured: range, sight and cover (A-SHARPE-35)."""
+shots measured: range, sight and cover (A-SHARPE-35), and the side a man is attacked from, read from
+his facing (A-SHARPE-36)."""
 
 from __future__ import annotations
 
@@ -205,3 +206,51 @@ def test_a_shot_the_map_refuses(engine: SharpeEngine) -> None:
     refused(engine, state, "shoot", "cannot see Dubois: the copse is in the way", target="Dubois")
     refused(engine, state, "shoot", "leave range: out", target="Dubois", range=5)
     refused(engine, state, "shoot", "leave cover: out", target="Dubois", cover="hard")
+
+
+# --- 4. melee arcs from positions
+
+
+def melee_ready(engine: SharpeEngine, dubois_facing: float, fought: bool) -> SharpeState:
+    state = on_map(engine, Harris=(20.0, 25.0), Dubois=(20.0, 26.2))
+    assert state.field is not None
+    state.field.facing["Dubois"] = dubois_facing
+    if fought:
+        char(state, "Dubois").fought_bound = state.bound
+    return state
+
+
+def test_an_attack_needs_the_bases_to_touch_a_sharpe_36(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(20.0, 25.0), Dubois=(20.0, 28.0))
+    refused(engine, state, "attack", "is 1.8″ from Dubois: move into contact first", defender="Dubois")
+    refused(engine, melee_ready(engine, 270.0, False), "attack", "leave flank: out", defender="Dubois", flank="rear")
+
+
+def test_men_either_side_of_a_wall_fight_across_it(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(9.15, 26.0), Dubois=(10.85, 26.0))
+    out = play(engine, state, "attack", defender="Dubois")
+    assert out.pending is not None and out.state.contacts
+
+
+def test_the_side_attacked_from_his_facing_and_turning_to_face(engine: SharpeEngine) -> None:
+    state = melee_ready(engine, 0.0, fought=True)
+    asked = play(engine, state, "attack", defender="Dubois")
+    assert asked.pending is not None and "+1 to him unless Dubois turns" in asked.pending.prompt
+    assert [e.data["side"] for e in asked.events if e.kind == "attack"] == ["right"]
+    assert asked.state.field is not None and asked.state.field.facing["Harris"] == 90.0
+    assert asked.state.field.facing["Dubois"] == 0.0
+    turned = play(engine, asked.state, "defend", 2, side="french", choice="turn")
+    assert turned.state.field is not None and turned.state.field.facing["Dubois"] == 270.0
+    round_trip(engine, turned.state)
+
+
+@pytest.mark.parametrize("facing, side", [(90.0, "rear"), (180.0, "left"), (270.0, "front")])
+def test_each_arc_from_the_map(engine: SharpeEngine, facing: float, side: str) -> None:
+    asked = play(engine, melee_ready(engine, facing, fought=True), "attack", defender="Dubois")
+    assert [e.data["side"] for e in asked.events if e.kind == "attack"] == [side]
+
+
+def test_a_man_not_yet_fighting_turns_to_face_freely(engine: SharpeEngine) -> None:
+    asked = play(engine, melee_ready(engine, 90.0, fought=False), "attack", defender="Dubois")
+    assert asked.state.field is not None and asked.state.field.facing["Dubois"] == 270.0
+    assert asked.pending is not None and "turn" not in asked.pending.choices
