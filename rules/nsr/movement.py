@@ -95,7 +95,7 @@ def move(
     if unit.joker == 6 and unit.troop not in NO_CHARGE_TROOPS and _can_charge(c, unit):
         raise RuleError(f"{unit.name} drew Joker Movement 6: it must charge the nearest enemy unit (/nsr charge).")
     _may_move(unit, "move")
-    going = choice(params.get("going"), GOING, "cross_country", "going")
+    going = "cross_country" if state.field is not None else choice(params.get("going"), GOING, "cross_country", "going")
     new = None if blank(params.get("formation")) else formation_name(params.get("formation"))
     if new is not None:
         _check_formation(c, unit, new)
@@ -110,6 +110,10 @@ def move(
         raise RuleError(f"{unit.name} has no heavily wounded figure to carry.")
     if walking and not light:
         raise RuleError(f"{unit.name} has no lightly wounded figure walking to the rear.")
+    way = onmap.route(c.t, state, unit, params, new or unit.formation) if state.field is not None else None
+    if way is not None:
+        going = _column_on_the_map(c, unit, way.going, new)
+        params = {**params, "rough": way.rough is not None}
     count = _dice_for(c, unit, going, new)
     total, detail = _roll_move(
         c, unit, count, f"move, {_pretty(going)}", params, dice, events, carrying=carrying, walking=walking
@@ -140,6 +144,9 @@ def move(
     if unit.building:
         notes.append(f"leaves {unit.building}")
         unit.building = ""
+    if way is not None:
+        rough = f", rough ground: {way.rough}" if way.rough else ""
+        notes.append(onmap.advance(state, unit, way, total) + rough)
     tail = f"; {', '.join(notes)}" if notes else ""
     events.append(
         Event(
@@ -149,6 +156,16 @@ def move(
         )
     )
     return True
+
+
+def _column_on_the_map(c: Charts, unit: Unit, going: str, new: str | None) -> str:
+    """A-NSR-35: the road column when the path runs on the road and the unit has a road rate (a
+    line has none: it moves cross-country on a road too)."""
+    if going == "road" and all(
+        c.movement_dice(unit.troop, f, "road") is not None for f in {unit.formation, new or unit.formation}
+    ):
+        return "road"
+    return "cross_country"
 
 
 def _can_charge(c: Charts, unit: Unit) -> bool:

@@ -9,27 +9,31 @@ docs/rules/nsr.md, "On the bot's map".
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import Polygon
+from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from rules.battlefield import FieldState, battlefield_of, bearing, parse_point, set_point
+from rules.battlefield import FieldState, battlefield_of, bearing, parse_point, set_point, toward
 from rules.battlefield.formations import (
     DEFAULT_SPEC,
     OVERLAP_AREA,
     UnitPlacement,
     check_on_table,
+    footprint,
     overlaps,
     reform,
     size,
 )
 from rules.battlefield.maps import zone_shape
-from rules.geometry import Point
+from rules.battlefield.requests import MoveRequest, move_request
+from rules.geometry import Point, centre_distance
 from rules.nsr.charts import NsrTables
 from rules.nsr.forces import formation_name
 from rules.nsr.state import NsrState, Unit, unit_named
@@ -300,3 +304,126 @@ def check_reform(t: NsrTables, state: NsrState, unit: Unit, formation: str) -> s
     check_ground(t, state, unit, reformed)
     width, depth = size(reformed, SPEC)
     return f"{width:g} by {depth:g} inches at {at(reformed.centre)}"
+
+
+# --- moving ---------------------------------------------------------------------------------------------
+
+#: How many halvings find how far a unit goes toward another before their footprints would overlap.
+BISECTIONS = 40
+
+
+@dataclass(frozen=True)
+class Route:
+    """A move asked on the map: the centre's path, its length, the chart's column the ground gives
+    and the rough ground it crosses (its label; None when clear)."""
+
+    path: tuple[Point, ...]
+    length: float
+    going: str
+    rough: str | None
+
+
+def route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any], formation: str) -> Route:
+    """A-NSR-35: ``unit``'s move as asked (``to``, ``via``, or ``toward`` a point or a unit with
+    ``distance``), in ``formation`` from its start, checked whole before a die is rolled: the
+    ground its footprint sweeps along the path must stay on the table, off water and buildings and
+    off every other unit, so wherever the dice stop it the unit stands legally. The column is the
+    road when every leg of the path runs on a road, else cross-country; rough ground anywhere
+    under the swept footprint takes the highest die away."""
+    for key in ("going", "rough"):
+        if not blank(params.get(key)):
+            raise RuleError(f"On the map the ground says the {key}: give only where {unit.name} goes.")
+    asked = move_request(params, unit.name)
+    placed = placement_of(state, unit, formation=formation)
+    if placed is None:
+        raise RuleError(f"{unit.name} is not on the map.")
+    if formation != unit.formation:
+        check_ground(t, state, unit, placed)
+    if asked.toward is not None:
+        named = match_name([u.name for u in state.units], asked.toward)  # "33rd Foot" starts with a digit
+        point = None if named is not None else asked.toward_point()
+        path = [placed.centre, _toward(state, unit, placed, point, asked)]
+    else:
+        path = [placed.centre, *asked.path]
+    length = sum(centre_distance(a, b) for a, b in itertools.pairwise(path))
+    if length <= EPSILON:
+        raise RuleError(f"{unit.name} already stands at {at(placed.centre)}.")
+    field = field_of(state)
+    ground = battlefield_of(field.map)
+    shapes = []
+    for point in path[1:]:
+        where = replace(placed, centre=point)
+        check_ground(t, state, unit, where)
+        shapes.append(footprint(where, SPEC))
+    swept = [
+        shapely.convex_hull(shapely.union(a, b)) for a, b in itertools.pairwise([footprint(placed, SPEC), *shapes])
+    ]
+    others = footprints(state, unit.name)
+    for leg in swept:
+        for feature in ground.features:
+            kind = t.terrain.get(feature.kind)
+            if kind is not None and kind.move_cost is None and overlaps(leg, feature.geometry):
+                raise RuleError(f"{unit.name}'s path runs through {feature.label}: go round it.")
+        for other, theirs in others.items():
+            if overlaps(leg, theirs):
+                raise RuleError(f"{unit.name}'s path runs through {other}: go round it.")
+    roads = [f.geometry for f in ground.features if f.kind in t.ground.road]
+    on_road = bool(roads) and all(
+        shapely.union_all(roads).buffer(EPSILON).covers(LineString([(a.x, a.y), (b.x, b.y)]))
+        for a, b in itertools.pairwise(path)
+    )
+    rough = next(
+        (
+            f.label
+            for f in ground.features
+            if f.kind in t.ground.rough and any(overlaps(leg, f.geometry) for leg in swept)
+        ),
+        None,
+    )
+    return Route(tuple(path), length, "road" if on_road else "cross_country", rough)
+
+
+def _toward(state: NsrState, unit: Unit, placed: UnitPlacement, point: Point | None, asked: MoveRequest) -> Point:
+    """Where a move ``toward`` ends: ``distance`` along the straight line (never past a point); at
+    a unit, no further than where the footprints would touch."""
+    start = placed.centre
+    target, shape = None, None
+    if point is None:
+        target = unit_named(state, asked.toward)
+        if target is unit:
+            raise RuleError(f"{unit.name} cannot move toward itself.")
+        theirs = placement_of(state, target)
+        if theirs is None:
+            raise RuleError(f"{target.name} is not on the map.")
+        point, shape = theirs.centre, footprint(theirs, SPEC)
+    gap = centre_distance(start, point)
+    if target is not None and shape is not None:
+        if overlaps(footprint(replace(placed, centre=toward(field_of(state), start, point, 0.0)), SPEC), shape):
+            raise RuleError(f"{unit.name} already touches {target.name}.")
+        low, high = 0.0, gap
+        for _ in range(BISECTIONS):
+            middle = (low + high) / 2
+            here = replace(placed, centre=toward(field_of(state), start, point, middle))
+            low, high = (low, middle) if overlaps(footprint(here, SPEC), shape) else (middle, high)
+        gap = low
+    if not blank(asked.distance):
+        wanted = number(asked.distance, f"Give {unit.name}'s move as a number of inches.", lowest=0, highest=1000)
+        gap = min(gap, wanted)
+    return toward(field_of(state), start, point, gap)
+
+
+def advance(state: NsrState, unit: Unit, way: Route, inches: float) -> str:
+    """Move ``unit``'s centre ``inches`` along ``way`` (to its end at most); where it stops, said."""
+    left = min(float(inches), way.length)
+    end = way.path[0]
+    for a, b in itertools.pairwise(way.path):
+        step = centre_distance(a, b)
+        if step >= left - EPSILON:
+            end = toward(field_of(state), a, b, left)
+            break
+        left -= step
+        end = b
+    set_point(field_of(state), unit.name, end)
+    moved = min(float(inches), way.length)
+    short_of = "" if moved >= way.length - EPSILON else f", short of {at(way.path[-1])}"
+    return f"moves {math.floor(moved * 10 + 0.5) / 10:g}″ to {at(end)}{short_of}"

@@ -197,6 +197,17 @@ def on_the_map(engine: NsrEngine, places: dict[str, str]) -> NsrState:
 PLACES = {"1er Ligne": "10,4", "Hussars": "20,4", "33rd Foot": "10,32", "95th": "30,32"}
 
 
+def moved_on(engine: NsrEngine, where: dict[str, str]) -> NsrState:
+    """:func:`on_the_map`, then units set down elsewhere (outside the zones) as a staged test needs."""
+    state = on_the_map(engine, PLACES)
+    field = onmap.field_of(state)
+    for name, at in where.items():
+        x, y = (float(v) for v in at.split(","))
+        field.positions[name] = [x, y]
+    assert_apart(state)
+    return state
+
+
 def test_form_reshapes_the_unit_on_its_centre(engine: NsrEngine) -> None:
     """A-NSR-34: from a line 6 by 2 to a march column 4 wide and 3 deep, on the same centre."""
     state = on_the_map(engine, PLACES)
@@ -271,3 +282,97 @@ def test_footprints_never_overlap_after_legal_placements_and_reshapes(
         assert_apart(state)
         break
     round_trip(engine, state)
+
+
+# --- moving on the ground --------------------------------------------------------------------------
+
+
+def moved_to(state: NsrState, name: str) -> str:
+    return onmap.at(onmap.placement_of(state, get(state, name)).centre)  # type: ignore[union-attr]
+
+
+def test_a_move_rolls_the_chart_and_goes_along_the_path(engine: NsrEngine) -> None:
+    """A-NSR-35: a line moves cross-country, 2D6; the centre goes as far as the dice say."""
+    state = on_the_map(engine, PLACES)
+    out = act(engine, state, "move", "French", to="10,12", dice=[3, 5], cards=["KH"])
+    assert moved_to(out.state, "1er Ligne") == "10,12"
+    assert "2D6 3+5 = 8 → up to 8″; moves 8″ to 10,12." in out.events[0].text
+    out = act(engine, state, "move", "French", via="16,10", to="20,12", dice=[1, 2], cards=["KH"])
+    assert moved_to(out.state, "1er Ligne") == "12.12,6.12"
+    assert "moves 3″ to 12.12,6.12, short of 20,12." in out.events[0].text
+    round_trip(engine, out.state)
+
+
+def test_the_road_column_when_the_whole_path_is_on_the_road(engine: NsrEngine) -> None:
+    """Mounted in march column: 5D6 on the road, 4D6 once the path leaves it."""
+    state = setting_out(engine)
+    state = act(engine, state, "place", "French", unit="Hussars", at="24,4", formation="column").state
+    for name, at in (("1er Ligne", "10,4"), ("33rd Foot", "10,32"), ("95th", "36,32")):
+        state = engine.act(
+            state, Action("place", get(state, name).side, {"unit": name, "at": at}), ScriptedDice(cards=[FIRST])
+        ).state
+    state = act(engine, state, "choose", "French", choice="Hussars").state
+    out = act(engine, state, "move", "French", to="24,20", dice=[1] * 5, cards=["KH"])
+    assert "(march column, road)" in out.events[0].text and moved_to(out.state, "Hussars") == "24,9"
+    out = act(engine, state, "move", "French", to="30,14", dice=[1] * 4, cards=["KH"])
+    assert "(march column, cross country)" in out.events[0].text
+
+
+def test_rough_ground_under_the_move_takes_the_highest_die(engine: NsrEngine) -> None:
+    state = on_the_map(engine, PLACES)
+    out = act(engine, state, "move", "French", to="10,14", dice=[6, 2], cards=["KH"])
+    assert "−6 (rough terrain)" in out.events[0].text and "rough ground: the copse" in out.events[0].text
+    assert moved_to(out.state, "1er Ligne") == "10,6"
+
+
+def test_toward_a_unit_stops_where_the_footprints_touch(engine: NsrEngine) -> None:
+    state = moved_on(engine, {"33rd Foot": "30,32", "95th": "40,32", "1er Ligne": "30,12"})
+    out = act(engine, state, "move", "French", toward="33rd Foot", dice=[6, 6], cards=["KH"])
+    assert moved_to(out.state, "1er Ligne") == "30,24"
+    out = act(engine, state, "move", "French", toward="30,30", distance=4, dice=[6, 6], cards=["KH"])
+    assert moved_to(out.state, "1er Ligne") == "30,16"
+    refuse(engine, state, "move", "cannot move toward itself", "French", toward="1er Ligne")
+
+
+def test_a_move_is_refused_before_any_die_through_units_water_or_off_the_table(engine: NsrEngine) -> None:
+    state = moved_on(engine, {"Hussars": "10,6.5"})
+    refuse(engine, state, "move", "path runs through Hussars", "French", to="10,20")
+    refuse(engine, state, "move", "would stand in the pond", "French", via="20,12", to="33,4")
+    refuse(engine, state, "move", "would stand off the 48 by 36 inch table", "French", to="1,12")
+    refuse(engine, state, "move", "On the map the ground says the going", "French", to="16,12", going="road")
+    refuse(engine, state, "move", "On the map, say where 1er Ligne goes", "French")
+    refuse(engine, state, "move", "already stands at 10,4", "French", to="10,4")
+    refuse(engine, state, "move", "on Hussars's ground", "French", to="16,12", formation="square")
+
+
+def test_a_move_on_a_table_is_as_before(engine: NsrEngine) -> None:
+    state = engine.start(SPECS, ScriptedDice(cards=[FIRST])).state
+    state = act(engine, state, "choose", "French", choice="1er Ligne").state
+    out = act(engine, state, "move", "French", dice=[3, 5], cards=["KH"])
+    assert out.events[0].text == "1er Ligne moves (line, cross country): 2D6 3+5 = 8 → up to 8″."
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    x=st.floats(-5, 55),
+    y=st.floats(-5, 40),
+    via=st.none() | st.tuples(st.floats(0, 48), st.floats(0, 36)),
+    dice=st.tuples(st.integers(1, 6), st.integers(1, 6)),
+    shape=st.sampled_from(["", "march_column", "square"]),
+)
+def test_footprints_never_overlap_after_a_legal_move(
+    engine: NsrEngine, x: float, y: float, via: tuple[float, float] | None, dice: tuple[int, int], shape: str
+) -> None:
+    state = moved_on(engine, {"33rd Foot": "12,20", "95th": "30,14"})
+    params: dict[str, Any] = {"to": f"{x:.2f},{y:.2f}"}
+    if via is not None:
+        params["via"] = f"{via[0]:.2f},{via[1]:.2f}"
+    if shape:
+        params["formation"] = shape
+    try:
+        out = engine.act(state, Action("move", "French", params), ScriptedDice(list(dice), ["KH"]))
+    except Exception as exc:
+        assert type(exc).__name__ == "RuleError", exc
+        return
+    assert_apart(out.state)
+    round_trip(engine, out.state)
