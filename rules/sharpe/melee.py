@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.battlefield import point_of
 from rules.core import DecisionPayload, RuleError
+from rules.geometry import Point, centre_distance
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe import onmap
 from rules.sharpe.bound import actor, require_standing
@@ -96,8 +98,9 @@ def _may_attack(ctx: Ctx, ch: Character) -> None:
 
 def _on_map(ctx: Ctx, attacker: Character, defender: Character, p: Mapping[str, Any]) -> None:
     """A-SHARPE-36: on the map the side attacked is measured, and the bases must touch."""
-    if not blank(p.get("flank")):
-        raise RuleError("On the map the bot measures the side attacked: leave flank: out.")
+    for option, what in (("flank", "the side attacked"), ("no_room", "the room to recoil")):
+        if not blank(p.get(option)):
+            raise RuleError(f"On the map the bot measures {what}: leave {option}: out.")
     gap = onmap.gap_between(ctx.t, ctx.state, attacker, defender)
     if gap > CONTACT_TOLERANCE:
         raise RuleError(
@@ -117,6 +120,9 @@ def _declare(ctx: Ctx, attacker: Character, defender: Character, p: Mapping[str,
     atk.uphill = word(p.get("uphill"), UPHILL, "uphill", default="none")
     atk.obstacle = word(p.get("obstacle"), OBSTACLES, "obstacle", default="none")
     atk.no_room = flag(p.get("no_room"), "no_room")
+    if ctx.state.field is not None:
+        room = onmap.away(ctx.t, ctx.state, defender, attacker.name, onmap.PACE, move=False)
+        atk.no_room = room is not None and room.went < onmap.PACE - 1e-6
     atk.follow_up = flag(p.get("follow_up"), "follow_up")
     atk.capture = flag(p.get("capture"), "capture")
     atk.bad_going = flag(p.get("bad_going"), "bad_going")
@@ -493,10 +499,38 @@ def _parried(ctx: Ctx, atk: Attack, attacker: Character, defender: Character, ch
             else ("keeps his saddle" if defender.mounted else "has no room to give ground")
         )
         return f"parried — {defender.name} {why} and stays where he is"
+    if ctx.state.field is not None:
+        return _parried_on_map(ctx, atk, attacker, defender)
     if atk.follow_up and not attacker.mounted:
         return f"parried — {defender.name} recoils 1 pace and {attacker.name} follows up"
     ctx.part(attacker.name, defender.name)
     return f"parried — {defender.name} recoils 1 pace"
+
+
+def _parried_on_map(ctx: Ctx, atk: Attack, attacker: Character, defender: Character) -> str:
+    """A-SHARPE-37: the parrier is moved a pace straight back from the attacker; one who follows
+    up is moved after him the same way."""
+    before = point_of(onmap.field_of(ctx.state), defender.name)
+    pushed = onmap.away(ctx.t, ctx.state, defender, attacker.name, onmap.PACE)
+    if pushed is None or before is None:
+        ctx.part(attacker.name, defender.name)
+        return f"parried — {defender.name} recoils 1 pace"
+    text = f"parried — {defender.name} {onmap.recoil_text(pushed, onmap.PACE)}"
+    if atk.follow_up and not attacker.mounted and pushed.went > 0:
+        _follow(ctx, attacker, defender, before, pushed.at)
+        return f"{text}, and {attacker.name} follows up"
+    ctx.part(attacker.name, defender.name)
+    return text
+
+
+def _follow(ctx: Ctx, striker: Character, victim: Character, was: Point, now: Point) -> None:
+    """The striker follows his man the way he went (A-SHARPE-37), and faces him."""
+    went = centre_distance(was, now)
+    if went <= 1e-6:
+        return
+    unit = ((now.x - was.x) / went, (now.y - was.y) / went)
+    onmap.slide(ctx.t, ctx.state, striker, unit, went, (victim.name,))
+    onmap.face(ctx.state, striker.name, victim.name)
 
 
 def _melee_wound(
@@ -552,8 +586,13 @@ def _melee_wound(
         severity=severity,
     )
     perch = atk.perch_ft if victim.name == atk.defender else 0.0
+    was = point_of(ctx.state.field, victim.name) if ctx.state.field is not None else None
     apply_wound(ctx, victim, location, severity, by=striker.name, source="melee", capture=capture, perch_ft=perch)
     follow = not riposte and atk.follow_up and not striker.mounted
+    if follow and was is not None and ctx.state.field is not None and not victim.out:
+        now = point_of(ctx.state.field, victim.name)
+        if now is not None:
+            _follow(ctx, striker, victim, was, now)
     if not (victim.unconscious or victim.knocked_out or follow):
         ctx.part(striker.name, victim.name)
     if striker.mounted and not riposte:

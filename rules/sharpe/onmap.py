@@ -27,12 +27,13 @@ from rules.battlefield import (
     face_toward,
     line_of_sight,
     point_of,
+    set_point,
     where,
 )
 from rules.battlefield.deployment import Piece
 from rules.battlefield.maps import zone_shape
 from rules.battlefield.terrain import costs
-from rules.geometry import Base, Point, centre_distance, in_contact, path_cost
+from rules.geometry import Base, Point, bases_crossed, centre_distance, in_contact, path_cost
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
 from rules.vocabulary import RuleError
@@ -302,3 +303,100 @@ def face(state: SharpeState, name: str, other: str) -> None:
     here, there = point_of(field, name), point_of(field, other)
     if here is not None and there is not None and centre_distance(here, there) > EPSILON:
         field.facing[name] = round(face_toward(here, there), 4)
+
+
+# --- the map moves men for the rules ----------------------------------------------------------------
+
+#: How many halvings find the furthest a recoil can go (a millionth of an inch).
+BISECTIONS = 40
+#: A recoil stopped short after less than this does not move the man at all.
+RECOIL_LEAST = 0.05
+#: One pace (tables: ½ inch), the parrier's recoil.
+PACE = 0.5
+#: A wounded man's recoil (13, Recoil).
+WOUND_RECOIL = 1.0
+
+
+@dataclass(frozen=True)
+class Pushed:
+    """How far a man went straight away from another, and what stopped him short (None: nothing)."""
+
+    went: float
+    stopped_by: str | None
+    at: Point
+
+
+def away(
+    t: SharpeTables, state: SharpeState, ch: Character, source: str, inches_: float, *, move: bool = True
+) -> Pushed | None:
+    """A-SHARPE-37: ``ch`` goes up to ``inches_`` straight away from ``source``, stopped short by the
+    table's edge, ground that cannot be entered (a building) or another man's base. With ``move``
+    False it is only measured ("no room to recoil"). None when there is no direction (no map,
+    ``source`` not on it, or on his own spot)."""
+    field = state.field
+    if field is None:
+        return None
+    start, there = point_of(field, ch.name), point_of(field, source)
+    if start is None or there is None or centre_distance(start, there) <= EPSILON:
+        return None
+    gap = centre_distance(start, there)
+    return slide(t, state, ch, ((start.x - there.x) / gap, (start.y - there.y) / gap), inches_, (source,), move=move)
+
+
+def slide(
+    t: SharpeTables,
+    state: SharpeState,
+    ch: Character,
+    unit: tuple[float, float],
+    inches_: float,
+    ignore: Sequence[str] = (),
+    *,
+    move: bool = True,
+) -> Pushed:
+    """``ch`` goes up to ``inches_`` along ``unit``, stopped short as :func:`away` says."""
+    field = field_of(state)
+    start = where(field, ch.name)
+    ux, uy = unit
+    r = radius(t, ch)
+    others = {
+        n: Base(Point(*field.positions[n]), rr)
+        for n, rr in radii(t, state).items()
+        if n != ch.name and n not in ignore and n in field.positions
+    }
+    ground = battlefield_of(field.map)
+
+    def end(d: float) -> Point:
+        return Point(start.x + ux * d, start.y + uy * d)
+
+    def blocker(d: float) -> str | None:
+        point = end(d)
+        if not ground.table.holds(point):
+            return "the table's edge"
+        here = ShapelyPoint(point.x, point.y)
+        for feature in ground.features:
+            kind = t.terrain.get(feature.kind)
+            if kind is not None and kind.move_cost is None and feature.geometry.distance(here) < r - EPSILON:
+                return feature.label
+        crossed = bases_crossed([start, point], r, others)
+        return f"{crossed[0]}'s base" if crossed else None
+
+    stopped = blocker(inches_) if inches_ > 0 else None
+    went = max(0.0, inches_)
+    if stopped is not None:
+        low, high = 0.0, inches_
+        for _ in range(BISECTIONS):
+            middle = (low + high) / 2
+            low, high = (middle, high) if blocker(middle) is None else (low, middle)
+        went = low if low >= RECOIL_LEAST else 0.0
+    point = end(went)
+    if move and went > 0:
+        set_point(field, ch.name, point)
+    return Pushed(went, stopped, point)
+
+
+def recoil_text(pushed: Pushed, inches_: float) -> str:
+    if pushed.stopped_by is None:
+        return f"recoils {measured(pushed.went)} to {pushed.at}"
+    if pushed.went <= 0:
+        return f"has no room to recoil ({pushed.stopped_by})"
+    return f"recoils {measured(pushed.went)} of {measured(inches_)} to {pushed.at}, stopped by {pushed.stopped_by}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.core import CasualtyPayload, WoundPayload
+from rules.sharpe import onmap
 from rules.sharpe.common import PART_WORDS, SEVERITY_WORDS, Ctx, mods_text
 from rules.sharpe.order import move_down
 from rules.sharpe.profile import ability_check, arm_lost, points
@@ -104,7 +105,7 @@ def apply_wound(
     moved = move_down(ctx, victim, severity)
     if moved:
         effects.append(moved)
-    effects.append("recoils 1″")
+    effects.append(_recoil(ctx, victim, by))
     word = SEVERITY_WORDS[severity]
     ctx.tell(
         WoundPayload(victim.name, victim.side, by, PART_WORDS[location], tuple(effects), word),
@@ -120,13 +121,20 @@ def apply_wound(
     morale_triggers(ctx)
 
 
+def _recoil(ctx: Ctx, victim: Character, by: str) -> str:
+    """ "A wounded person will always recoil backwards 1 inch": on the map he is moved, straight away
+    from the man who hit him, as far as there is room (A-SHARPE-37)."""
+    pushed = onmap.away(ctx.t, ctx.state, victim, by, onmap.WOUND_RECOIL)
+    return "recoils 1″" if pushed is None else onmap.recoil_text(pushed, onmap.WOUND_RECOIL)
+
+
 def _no_effect(ctx: Ctx, victim: Character, *, by: str, source: str) -> None:
     effects = []
     if source == "shot":
         victim.suppressed_bound = ctx.bound
         victim.busy_bound = ctx.bound
         effects.append("suppressed: no movement or attacks this bound")
-    effects.append("recoils 1″")
+    effects.append(_recoil(ctx, victim, by))
     ctx.tell(
         WoundPayload(victim.name, victim.side, by, effects=tuple(effects), outcome=SEVERITY_WORDS["none"]),
         f"{victim.name}: no effect — {'; '.join(effects)}.",

@@ -2,7 +2,7 @@
 until the whole game plays on the map): placing and facing (A-SHARPE-32), moving by pace with bad
 going from the map (A-SHARPE-33), an obstacle's dexterity check from the path (A-SHARPE-34), and
 shots measured: range, sight and cover (A-SHARPE-35), and the side a man is attacked from, read from
-his facing (A-SHARPE-36)."""
+his facing (A-SHARPE-36), and recoils moved on the map, "no room to recoil" measured (A-SHARPE-37)."""
 
 from __future__ import annotations
 
@@ -254,3 +254,46 @@ def test_a_man_not_yet_fighting_turns_to_face_freely(engine: SharpeEngine) -> No
     asked = play(engine, melee_ready(engine, 90.0, fought=False), "attack", defender="Dubois")
     assert asked.state.field is not None and asked.state.field.facing["Dubois"] == 270.0
     assert asked.pending is not None and "turn" not in asked.pending.choices
+
+
+# --- 5. the map moves men for the rules
+
+
+def test_a_wounded_man_recoils_an_inch_straight_back_a_sharpe_37(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(5.0, 20.0), Dubois=(11.0, 26.0))
+    out = play(engine, state, "shoot", 2, 2, 5, 3, 3, target="Dubois")
+    assert out.state.field is not None
+    x, y = out.state.field.positions["Dubois"]
+    assert (x, y) == (pytest.approx(11.7071, abs=1e-3), pytest.approx(26.7071, abs=1e-3))
+    assert "recoils 1.0″ to" in texts(out, "wound")[0]
+    round_trip(engine, out.state)
+
+
+def test_the_table_edge_stops_a_recoil(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(35.0, 25.0), Dubois=(47.6, 25.0))
+    out = play(engine, state, "shoot", 2, 2, 5, 3, 3, target="Dubois")
+    assert out.state.field is not None and out.state.field.positions["Dubois"][0] == pytest.approx(48.0, abs=1e-3)
+    assert "stopped by the table's edge" in texts(out, "wound")[0]
+
+
+def test_a_parrier_recoils_a_pace_and_the_attacker_may_follow(engine: SharpeEngine) -> None:
+    state = melee_ready(engine, 270.0, fought=False)
+    asked = play(engine, state, "attack", defender="Dubois")
+    out = play(engine, asked.state, "defend", 1, 6, side="french", choice="parry")
+    assert out.state.field is not None and out.state.field.positions["Dubois"] == [20.0, 26.7]
+    assert out.state.field.positions["Harris"] == [20.0, 25.0] and not out.state.contacts
+    asked = play(engine, state, "attack", defender="Dubois", follow_up=True)
+    out = play(engine, asked.state, "defend", 1, 6, side="french", choice="parry")
+    assert out.state.field is not None and out.state.field.positions["Harris"] == [20.0, 25.5]
+    assert "Harris follows up" in texts(out, "melee")[0]
+
+
+def test_no_room_to_recoil_is_measured(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(40.0, 9.8), Dubois=(40.0, 8.6))
+    assert state.field is not None
+    state.field.facing["Dubois"] = 90.0
+    refused(engine, state, "attack", "leave no_room: out", defender="Dubois", no_room=True)
+    asked = play(engine, state, "attack", defender="Dubois")
+    out = play(engine, asked.state, "defend", 1, 6, side="french", choice="parry")
+    assert "Dubois has no room to give ground and stays where he is" in texts(out, "melee")[0]
+    assert out.state.field is not None and out.state.field.positions["Dubois"] == [40.0, 8.6]
