@@ -342,12 +342,13 @@ def fire(ctx: Ctx, shot: Shot) -> None:
         "targets": [t.name for t in shot.targets],
         "weapon": shot.weapon_key,
         "range": shot.range,
-        "measured": shot.measured,
         "skill": shot.skill,
         "base": shot.base,
         "modifiers": [{"reason": k, "value": v} for k, v in shot.mods],
         "misfire": False,
     }
+    if shot.measured:
+        data["measured"] = shot.measured
     misfires = ctx.t.shooting.weather_misfire[ctx.state.weather]
     if misfires:
         face = ctx.d6(f"{shooter.name}: {ctx.state.weather}, misfire on {'/'.join(map(str, misfires))}")
