@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.core import DiceSource, Event, RuleError, roll_dice, short
+from rules.nsr import onmap
 from rules.nsr.charts import CLASSES
 from rules.nsr.deck import is_joker, label, rank_key, suit, turn_card
 from rules.nsr.hits import pick, strike
@@ -250,6 +251,8 @@ def fire(
     c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
 ) -> bool:
     """Dice order: one D6 per group, then one casualty card per hit, group by group."""
+    if state.field is not None:
+        params = onmap.measured(c.t, state, unit, params)
     groups = plan_fire(c, state, unit, params)
     results = [(g, dice.roll(6, f"{unit.name}: fire at {g.target.name} ({g.weapon}, class {g.klass})")) for g in groups]
     for group, die in results:
@@ -403,6 +406,8 @@ def volley(
     c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
 ) -> bool:
     """One card per volleying figure (A-NSR-3), no die and no half-range +1 (A-NSR-23)."""
+    if state.field is not None:
+        params = onmap.measured(c.t, state, unit, params)
     block = fire_block(c, state, unit)
     if block:
         raise RuleError(block)
@@ -528,6 +533,8 @@ def pistol(
     c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
 ) -> bool:
     """An officer's aimed shot at one figure (A-NSR-22): 1D6, 5 wounds, 6 kills. The unit fires on after."""
+    if state.field is not None:
+        params = onmap.measured(c.t, state, unit, params)
     if unit.out or unit.routed or unit.shaken:
         raise RuleError(f"{unit.name} is in no state to fire.")
     if unit.charged:

@@ -26,7 +26,9 @@ from rules.battlefield.formations import (
     OVERLAP_AREA,
     UnitPlacement,
     check_on_table,
+    figure_points,
     footprint,
+    most_inside,
     overlaps,
     reform,
     size,
@@ -427,3 +429,72 @@ def advance(state: NsrState, unit: Unit, way: Route, inches: float) -> str:
     moved = min(float(inches), way.length)
     short_of = "" if moved >= way.length - EPSILON else f", short of {at(way.path[-1])}"
     return f"moves {math.floor(moved * 10 + 0.5) / 10:g}″ to {at(end)}{short_of}"
+
+
+# --- fire ----------------------------------------------------------------------------------------------
+
+#: A figure this near a solid wall (edge to edge; one base depth: the rank behind the one at the
+#: wall) stands "directly behind (touching)" it, A-NSR-36.
+BEHIND_THE_WALL = 1.0
+
+
+def fire_range(state: NsrState, unit: Unit, target: Unit) -> float:
+    """A-NSR-36: from the nearest firing figure's head (its base's centre) to the target unit's
+    ground, in inches."""
+    mine, theirs = placement_of(state, unit), placement_of(state, target)
+    if mine is None or theirs is None:
+        missing = unit if mine is None else target
+        raise RuleError(f"{missing.name} is not on the map.")
+    heads = shapely.points([(p.x, p.y) for p in figure_points(mine, SPEC)])
+    return float(np.min(shapely.distance(heads, footprint(theirs, SPEC))))
+
+
+def target_class(t: NsrTables, state: NsrState, unit: Unit, target: Unit) -> tuple[str, str]:
+    """A-NSR-36: the class of ``target`` from where most of its figures stand, and why: IV inside a
+    building, or directly behind a solid wall between it and ``unit``; III prone or in rough
+    ground; else I in close order, II in open order."""
+    theirs, mine = placement_of(state, target), placement_of(state, unit)
+    if theirs is None or mine is None:
+        raise RuleError(f"{(unit if mine is None else target).name} is not on the map.")
+    if target.building:
+        return "IV", f"inside {target.building}"
+    ground = battlefield_of(field_of(state).map)
+    kinds = t.ground
+    buildings = [f for f in ground.features if f.kind in kinds.buildings]
+    if buildings and most_inside(theirs, shapely.union_all([f.geometry for f in buildings]), SPEC):
+        return "IV", "inside a building"
+    line = LineString([(mine.centre.x, mine.centre.y), (theirs.centre.x, theirs.centre.y)])
+    walls = [f for f in ground.features if f.kind in kinds.solid_walls and f.geometry.intersects(line)]
+    if walls:
+        near = shapely.union_all([f.geometry.buffer(BEHIND_THE_WALL + SPEC.foot_depth / 2 + EPSILON) for f in walls])
+        if most_inside(theirs, near, SPEC):
+            return "IV", f"behind {walls[0].label}"
+    if target.prone:
+        return "III", "prone"
+    rough = [f for f in ground.features if f.kind in kinds.rough]
+    for feature in rough:
+        if most_inside(theirs, feature.geometry, SPEC):
+            return "III", f"in {feature.label}"
+    if rough and most_inside(theirs, shapely.union_all([f.geometry for f in rough]), SPEC):
+        return "III", "in rough ground"
+    if theirs.formation in t.close_order_formations:
+        return "I", "close order in the open"
+    return "II", "open order in the open"
+
+
+def measured(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of a fire, volley or pistol shot with the range (and the class) of each target
+    measured on the map, for the table's code to read; refused when the player gives them."""
+    out = dict(params)
+    for sfx in ("", "2"):
+        for key in ("range", "class"):
+            if not blank(params.get(f"{key}{sfx}")):
+                raise RuleError(f"On the map the bot measures the {key}: name the target only.")
+        if blank(params.get(f"target{sfx}")):
+            continue
+        target = unit_named(state, params.get(f"target{sfx}"))
+        if target.side == unit.side:
+            continue  # the table's code says why
+        out[f"range{sfx}"] = round(fire_range(state, unit, target), 2)
+        out[f"class{sfx}"] = target_class(t, state, unit, target)[0]
+    return out

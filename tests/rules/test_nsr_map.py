@@ -376,3 +376,57 @@ def test_footprints_never_overlap_after_a_legal_move(
         return
     assert_apart(out.state)
     round_trip(engine, out.state)
+
+
+# --- fire measured ------------------------------------------------------------------------------------
+
+
+def firing(engine: NsrEngine, where: dict[str, str], active: str = "1er Ligne") -> NsrState:
+    state = moved_on(engine, where)
+    state.phase, state.active, state.card, state.pending = "fire", active, "2S", None
+    return state
+
+
+def test_the_seeds_eleven_muskets_at_a_unit_in_the_open(engine: NsrEngine) -> None:
+    """Seed, firing example: eleven French Line muskets at a class I target, a 4: 1/4, two hits.
+    A-NSR-36: the range from the front rank's heads (y 4.5) to the target's front edge (y 15)."""
+    state = firing(engine, {"1er Ligne": "20,4", "Hussars": "40,4", "33rd Foot": "20,16"})
+    out = act(engine, state, "fire", "French", target="33rd Foot", firers=11, dice=[4], cards=["2C", "3C", "KH"])
+    assert "11 muskets, class I, 10.5″; die 4 reads column 2-5: 1/4 → 2 hits." in out.events[0].text
+
+
+def test_the_class_follows_the_ground_most_of_the_target_stands_on(engine: NsrEngine) -> None:
+    state = firing(engine, {"1er Ligne": "20,4", "Hussars": "40,4", "33rd Foot": "10,18", "95th": "30,16"})
+    tables = engine.tables
+    assert onmap.target_class(tables, state, get(state, "1er Ligne"), get(state, "33rd Foot")) == (
+        "III",
+        "in the copse",
+    )
+    assert onmap.target_class(tables, state, get(state, "1er Ligne"), get(state, "95th"))[0] == "II"
+    get(state, "95th").set_marks(prone=True)
+    assert onmap.target_class(tables, state, get(state, "1er Ligne"), get(state, "95th")) == ("III", "prone")
+
+
+def test_a_unit_behind_a_solid_wall_is_class_iv_from_across_it(engine: NsrEngine) -> None:
+    """Touching the wall, its two ranks within a base depth of it; the wall between the units."""
+    state = firing(engine, {"1er Ligne": "40,8", "Hussars": "20,4", "33rd Foot": "40,21.25"})
+    onmap.field_of(state).facing["33rd Foot"] = 270.0
+    tables = engine.tables
+    assert onmap.target_class(tables, state, get(state, "1er Ligne"), get(state, "33rd Foot")) == (
+        "IV",
+        "behind the wall",
+    )
+    refuse(engine, state, "fire", "only artillery may fire at it", "French", target="33rd Foot")
+    out = act(engine, state, "fire", "French", target="33rd Foot", exposed="yes", dice=[1], cards=["KH", "2C"])
+    assert "class IV, 11.75″" in out.events[0].text
+    onmap.field_of(state).positions["1er Ligne"] = [40.0, 30.0]
+    onmap.field_of(state).facing["1er Ligne"] = 270.0
+    assert onmap.target_class(tables, state, get(state, "1er Ligne"), get(state, "33rd Foot"))[0] == "I"
+
+
+def test_fire_on_the_map_refuses_typed_range_and_class_and_out_of_range(engine: NsrEngine) -> None:
+    state = firing(engine, {"1er Ligne": "20,4", "Hussars": "40,4", "33rd Foot": "20,16"})
+    refuse(engine, state, "fire", "the bot measures the range", "French", target="33rd Foot", range=8)
+    refuse(engine, state, "fire", "the bot measures the class", "French", target="33rd Foot", **{"class": "I"})
+    far = firing(engine, {"1er Ligne": "20,4", "Hussars": "40,4", "33rd Foot": "20,34"})
+    refuse(engine, far, "fire", "out of range", "French", target="33rd Foot")
