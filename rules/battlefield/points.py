@@ -15,6 +15,11 @@ _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _POINT = re.compile(rf"\s*({_NUMBER})\s*[,;]\s*({_NUMBER})\s*")
 
 
+def looks_like_a_point(text: str) -> bool:
+    """Whether ``text`` is written as x,y (so not a name, even one that begins with a digit)."""
+    return _POINT.fullmatch(text) is not None
+
+
 def parse_point(text: Any, what: str = "the point") -> Point:
     """``"14,22"`` → Point(14, 22); anything else refused with a sentence saying how to write it."""
     match = _POINT.fullmatch(str(text or ""))

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.battlefield.points import parse_path, parse_point
+from rules.battlefield.points import looks_like_a_point, parse_path, parse_point
 from rules.geometry import Point
 from rules.vocabulary import RuleError
 from rules.words import blank
@@ -25,9 +25,10 @@ class MoveRequest:
     path: list[Point] = field(default_factory=list)
 
     def toward_point(self) -> Point | None:
-        """``toward`` when it is a point ("14,22"), else None (a figure's name)."""
+        """``toward`` when it is written as a point ("14,22"), else None: a figure's or a unit's
+        name, which may itself begin with a digit ("33rd Foot")."""
         text = (self.toward or "").strip()
-        return parse_point(text, "toward") if text[:1].isdigit() or text[:1] in "+-." else None
+        return parse_point(text, "toward") if looks_like_a_point(text) else None
 
 
 def move_request(params: Mapping[str, Any], name: str) -> MoveRequest:

@@ -217,3 +217,11 @@ def test_each_map_ruleset_ships_three_maps_that_load(slug: str) -> None:
         data = engine.scenario(name)
         assert set(data.zones) == set(engine.sides()), name
         assert engine.read_map(map_file(data)) == data
+
+
+def test_toward_names_a_point_only_when_written_as_one() -> None:
+    from rules.battlefield.requests import move_request
+
+    assert move_request({"toward": "14, 22"}, "A").toward_point() == Point(14, 22)
+    assert move_request({"toward": "33rd Foot"}, "A").toward_point() is None
+    assert move_request({"toward": "Big Jim"}, "A").toward_point() is None
