@@ -17,7 +17,7 @@ from rules.sharpe.common import Ctx, flag, number, whole, word
 from rules.sharpe.profile import ability_check, wound_reduction
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
-from rules.sharpe.wounds import control_check, fall_wound
+from rules.sharpe.wounds import control_check, fall_wound, kill_outright
 from rules.words import blank, inches, measured, names_list
 
 EPSILON = 1e-9
@@ -400,7 +400,35 @@ def control(ctx: Ctx, p: Mapping[str, Any]) -> None:
     if ch.control_bound == ctx.bound:
         raise RuleError(f"{ch.name} has already tried to control his horse this bound.")
     ch.control_bound = ctx.bound
-    control_check(ctx, ch, "bring his horse under control", reason=ch.horse.lost_control)
+    ok, veer = control_check(ctx, ch, "bring his horse under control", reason=ch.horse.lost_control)
+    if not ok and ctx.state.field is not None:
+        _run_on(ctx, ch, veer)
+
+
+def _run_on(ctx: Ctx, ch: Character, veer: int) -> None:
+    """A-SHARPE-39: on the map a horse still out of control runs on at its pace, veering as table H
+    says; over the table's edge it is gone, and its rider with it."""
+    horse = ch.horse
+    assert horse is not None
+    inches_ = pace_inches(ctx.t, ch, horse.pace) if horse.pace in ctx.t.movement.mounted else 0.0
+    turn = onmap.veer_turn(ctx.t.horses.veer_d6[veer - 1]) if veer else 0.0
+    ran = onmap.run_on(ctx.t, ctx.state, ch, inches_, turn) if inches_ > 0 else None
+    if ran is None:
+        return
+    if ran.gone:
+        onmap.leave_the_table(ctx.state, ch.name)
+        ch.mounted = False
+        kill_outright(ctx, ch, "his runaway horse carries him off the table", ch.name)
+        return
+    stop = f", stopped by {ran.stopped_by}" if ran.stopped_by else ""
+    ctx.say(
+        "move",
+        f"{ch.name}'s horse runs on {measured(ran.went)} at the {horse.pace} to {ran.at}{stop}.",
+        figure=ch.name,
+        pace=horse.pace,
+        distance=round(ran.went, 4),
+        to=list(onmap.field_of(ctx.state).positions[ch.name]),
+    )
 
 
 def collide(ctx: Ctx, p: Mapping[str, Any]) -> None:
@@ -414,6 +442,12 @@ def collide(ctx: Ctx, p: Mapping[str, Any]) -> None:
         if ch.out or ch in figures:
             raise RuleError(f"{ch.name} cannot collide: {'he is out of action' if ch.out else 'he is named twice'}.")
         figures.append(ch)
+    if ctx.state.field is not None:
+        if len(figures) < 2:
+            raise RuleError("On the map a collision needs at least two men whose bases touch.")
+        apart = onmap.in_one_collision(ctx.t, ctx.state, figures)
+        if apart is not None:
+            raise RuleError(f"{apart}'s base touches none of the others: there is no collision (A-SHARPE-38).")
     for ch in figures:
         mods = []
         if ch.mounted and ch.horse is not None:
@@ -443,6 +477,9 @@ def push(ctx: Ctx, p: Mapping[str, Any]) -> None:
     pushed = ctx.character(p.get("pushed"))
     if pushed.name == pusher.name or pushed.out:
         raise RuleError(f"{pusher.name} cannot push {pushed.name}.")
+    on_map = ctx.state.field is not None
+    if on_map and not onmap.bases_touch(ctx.t, ctx.state, pusher, pushed):
+        raise RuleError(f"{pusher.name} must touch {pushed.name}'s base to push him (A-SHARPE-38).")
     pusher.busy_bound = ctx.bound
     check = ability_check(ctx, pusher, "S", f"push {pushed.name} out of the way")
     if not check.ok:
@@ -450,7 +487,21 @@ def push(ctx: Ctx, p: Mapping[str, Any]) -> None:
             "push", f"{check.text}: {pushed.name} does not budge.", figure=pusher.name, pushed=pushed.name, ok=False
         )
         return
-    ctx.say("push", f"{check.text}: {pushed.name} is shoved aside.", figure=pusher.name, pushed=pushed.name, ok=True)
+    shoved = onmap.away(ctx.t, ctx.state, pushed, pusher.name, onmap.push_inches(ctx.t, pushed)) if on_map else None
+    if shoved is None:
+        ctx.say(
+            "push", f"{check.text}: {pushed.name} is shoved aside.", figure=pusher.name, pushed=pushed.name, ok=True
+        )
+    else:
+        stop = f", stopped by {shoved.stopped_by}" if shoved.stopped_by else ""
+        ctx.say(
+            "push",
+            f"{check.text}: {pushed.name} is shoved {measured(shoved.went)} aside to {shoved.at}{stop}.",
+            figure=pusher.name,
+            pushed=pushed.name,
+            ok=True,
+            to=[round(shoved.at.x, 4), round(shoved.at.y, 4)],
+        )
     pushed.busy_bound = ctx.bound
     if pushed.down:
         return

@@ -372,10 +372,10 @@ def slide(
         point = end(d)
         if not ground.table.holds(point):
             return "the table's edge"
-        here = ShapelyPoint(point.x, point.y)
+        swept = LineString([(start.x, start.y), (point.x, point.y)]) if d > EPSILON else ShapelyPoint(start.x, start.y)
         for feature in ground.features:
             kind = t.terrain.get(feature.kind)
-            if kind is not None and kind.move_cost is None and feature.geometry.distance(here) < r - EPSILON:
+            if kind is not None and kind.move_cost is None and feature.geometry.distance(swept) < r - EPSILON:
                 return feature.label
         crossed = bases_crossed([start, point], r, others)
         return f"{crossed[0]}'s base" if crossed else None
@@ -387,6 +387,7 @@ def slide(
         for _ in range(BISECTIONS):
             middle = (low + high) / 2
             low, high = (middle, high) if blocker(middle) is None else (low, middle)
+        stopped = blocker(high) or stopped
         went = low if low >= RECOIL_LEAST else 0.0
     point = end(went)
     if move and went > 0:
@@ -400,3 +401,70 @@ def recoil_text(pushed: Pushed, inches_: float) -> str:
     if pushed.went <= 0:
         return f"has no room to recoil ({pushed.stopped_by})"
     return f"recoils {measured(pushed.went)} of {measured(inches_)} to {pushed.at}, stopped by {pushed.stopped_by}"
+
+
+def bases_touch(t: SharpeTables, state: SharpeState, a: Character, b: Character) -> bool:
+    field = field_of(state)
+    pa, pb = point_of(field, a.name), point_of(field, b.name)
+    if pa is None or pb is None:
+        return False
+    return in_contact(Base(pa, radius(t, a)), Base(pb, radius(t, b)))
+
+
+def push_inches(t: SharpeTables, ch: Character) -> float:
+    """A-SHARPE-38: a man shoved aside goes his own base's width, out of the pusher's way."""
+    return 2 * radius(t, ch)
+
+
+def in_one_collision(t: SharpeTables, state: SharpeState, men: Sequence[Character]) -> str | None:
+    """A-SHARPE-38: the men of a collision must each touch another of them (one heap); the name of
+    the first who touches none, else None."""
+    if len(men) < 2:
+        return None
+    for ch in men:
+        if not any(bases_touch(t, state, ch, other) for other in men if other.name != ch.name):
+            return ch.name
+    return None
+
+
+def veer_turn(words: str) -> float:
+    """Table H's words as a turn in degrees, positive to the horse's left: "45° to the right" is -45."""
+    digits = "".join(c for c in words if c.isdigit())
+    if not digits:
+        return 0.0
+    return float(digits) if "left" in words else -float(digits)
+
+
+@dataclass(frozen=True)
+class RunOn:
+    """Where a runaway horse went (A-SHARPE-39): how far, in which direction, what stopped it short,
+    and whether it left the table."""
+
+    went: float
+    heading: float
+    stopped_by: str | None
+    gone: bool
+    at: Point
+
+
+def run_on(t: SharpeTables, state: SharpeState, ch: Character, inches_: float, turn: float) -> RunOn | None:
+    """A-SHARPE-39: the horse runs on ``inches_`` along its facing turned by ``turn`` (its veer),
+    stopped short by a building or another base; one whose run would carry it over the table's edge
+    leaves the table. None when it has no facing or position."""
+    field = field_of(state)
+    here, facing = point_of(field, ch.name), field.facing.get(ch.name)
+    if here is None or facing is None:
+        return None
+    heading = (facing + turn) % 360.0
+    unit = (math.cos(math.radians(heading)), math.sin(math.radians(heading)))
+    pushed = slide(t, state, ch, unit, inches_)
+    gone = pushed.stopped_by == "the table's edge"
+    if not gone:
+        field.facing[ch.name] = round(heading, 4)
+    return RunOn(pushed.went, heading, pushed.stopped_by, gone, pushed.at)
+
+
+def leave_the_table(state: SharpeState, name: str) -> None:
+    field = field_of(state)
+    field.positions.pop(name, None)
+    field.facing.pop(name, None)

@@ -376,15 +376,16 @@ def horse_wound(ctx: Ctx, rider: Character, location: str, severity: str, by: st
         control_check(ctx, rider, "control his hurt horse", reason="wounded")
 
 
-def control_check(ctx: Ctx, rider: Character, doing: str, *, reason: str) -> bool:
-    """A dexterity check to keep (or regain) control; a wounded horse out of control veers (table H)."""
+def control_check(ctx: Ctx, rider: Character, doing: str, *, reason: str) -> tuple[bool, int]:
+    """A dexterity check to keep (or regain) control; a wounded horse out of control veers (table H):
+    whether he has control, and the veer die's face (0 when the horse does not veer)."""
     horse = rider.horse
     assert horse is not None
     check = ability_check(ctx, rider, "D", doing)
     if check.ok:
         horse.lost_control = ""
         ctx.say("check", f"{check.text}: the horse is under control.", figure=rider.name, ok=True)
-        return True
+        return True, 0
     horse.lost_control = horse.lost_control if horse.lost_control == "wounded" else reason
     if horse.lost_control == "wounded":
         face = ctx.d6(f"{rider.name}: which way the horse veers")
@@ -395,14 +396,14 @@ def control_check(ctx: Ctx, rider: Character, doing: str, *, reason: str) -> boo
             ok=False,
             veer=face,
         )
-    else:
-        ctx.say(
-            "check",
-            f"{check.text}: the horse runs on at the same speed; he may only parry.",
-            figure=rider.name,
-            ok=False,
-        )
-    return False
+        return False, face
+    ctx.say(
+        "check",
+        f"{check.text}: the horse runs on at the same speed; he may only parry.",
+        figure=rider.name,
+        ok=False,
+    )
+    return False, 0
 
 
 # --- morale (14, optional) -----------------------------------------------------------------------

@@ -13,7 +13,7 @@ import pytest
 
 from rules.battlefield import MapData, read_map
 from rules.sharpe.engine import SharpeEngine
-from rules.sharpe.state import SharpeState, Wound
+from rules.sharpe.state import Horse, SharpeState, Wound
 from tests.dice import ScriptedDice
 from tests.rules.test_sharpe_helpers import char, fig, new_engine, play, refused, texts
 
@@ -297,3 +297,87 @@ def test_no_room_to_recoil_is_measured(engine: SharpeEngine) -> None:
     out = play(engine, asked.state, "defend", 1, 6, side="french", choice="parry")
     assert "Dubois has no room to give ground and stays where he is" in texts(out, "melee")[0]
     assert out.state.field is not None and out.state.field.positions["Dubois"] == [40.0, 8.6]
+
+
+# --- 6. pushes, collisions and runaway horses moved on the map
+
+
+def test_a_push_needs_the_bases_to_touch_a_sharpe_38(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(20.0, 25.0), Dubois=(20.0, 27.0))
+    refused(engine, state, "push", "must touch Dubois's base", pusher="Harris", pushed="Dubois")
+
+
+def test_a_man_shoved_aside_goes_his_bases_width(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(20.0, 25.0), Dubois=(20.0, 26.2))
+    out = play(engine, state, "push", 2, 2, pusher="Harris", pushed="Dubois")
+    assert out.state.field is not None
+    assert out.state.field.positions["Dubois"] == [20.0, pytest.approx(27.4)]
+    assert "shoved 1.2″ aside" in texts(out, "push")[0]
+    round_trip(engine, out.state)
+    out = play(engine, state, "push", 2, 6, pusher="Harris", pushed="Dubois")
+    assert char(out.state, "Dubois").down == "fallen" and out.state.field is not None
+    assert out.state.field.positions["Dubois"][1] == pytest.approx(27.4)
+    out = play(engine, state, "push", 6, pusher="Harris", pushed="Dubois")
+    assert out.state.field is not None and out.state.field.positions["Dubois"] == [20.0, 26.2]
+
+
+def test_a_push_is_stopped_by_the_table_edge(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(20.0, 34.0), Dubois=(20.0, 35.2))
+    out = play(engine, state, "push", 2, 2, pusher="Harris", pushed="Dubois")
+    assert out.state.field is not None and out.state.field.positions["Dubois"][1] == pytest.approx(36.0, abs=1e-3)
+    assert "stopped by the table's edge" in texts(out, "push")[0]
+
+
+def test_a_collision_needs_touching_bases(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(20.0, 25.0), Dubois=(20.0, 26.2))
+    refused(engine, state, "collide", "Perkins's base touches none", figures="Harris, Dubois, Perkins")
+    refused(engine, state, "collide", "at least two men", figures="Harris")
+    out = play(engine, state, "collide", 2, 6, figures="Harris, Dubois")
+    assert char(out.state, "Dubois").down == "fallen"
+
+
+def riding(state: SharpeState, pace: str, lost: str) -> SharpeState:
+    harris = char(state, "Harris")
+    harris.mounted = True
+    harris.horse = Horse(pace=pace, start_pace=pace, lost_control=lost)
+    return state
+
+
+def test_a_runaway_horse_runs_on_along_its_facing_a_sharpe_39(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(5.0, 15.0)), "canter", "shaken")
+    out = play(engine, state, "control", 6, figure="Harris")
+    assert out.state.field is not None
+    assert out.state.field.positions["Harris"] == [pytest.approx(5.0), pytest.approx(27.0)]
+    assert "runs on 12.0″ at the canter" in texts(out, "move")[0]
+    round_trip(engine, out.state)
+    out = play(engine, state, "control", 1, figure="Harris")
+    assert out.state.field is not None and out.state.field.positions["Harris"] == [5.0, 15.0]
+
+
+def test_a_wounded_horse_veers_as_table_h_says(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(30.0, 25.0)), "canter", "wounded")
+    assert state.field is not None
+    state.field.facing["Harris"] = 180.0
+    out = play(engine, state, "control", 6, 1, figure="Harris")
+    assert out.state.field is not None
+    assert out.state.field.positions["Harris"] == [pytest.approx(30.0), pytest.approx(13.0)]
+    assert out.state.field.facing["Harris"] == pytest.approx(270.0)
+
+
+def test_a_building_stops_a_runaway_horse(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(40.0, 12.0)), "canter", "shaken")
+    assert state.field is not None
+    state.field.facing["Harris"] = 270.0
+    out = play(engine, state, "control", 6, figure="Harris")
+    assert out.state.field is not None
+    assert out.state.field.positions["Harris"][1] == pytest.approx(9.2, abs=1e-3)
+    assert "stopped by the barn" in texts(out, "move")[0]
+
+
+def test_a_horse_that_runs_off_the_table_is_gone_with_its_rider(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(15.0, 30.0)), "gallop", "shaken")
+    out = play(engine, state, "control", 6, figure="Harris")
+    harris = char(out.state, "Harris")
+    assert harris.out and out.state.field is not None and "Harris" not in out.state.field.positions
+    assert any("carries him off the table" in t for t in texts(out))
+    round_trip(engine, out.state)
