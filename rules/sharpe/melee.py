@@ -97,8 +97,16 @@ def _may_attack(ctx: Ctx, ch: Character) -> None:
 
 
 def _on_map(ctx: Ctx, attacker: Character, defender: Character, p: Mapping[str, Any]) -> None:
-    """A-SHARPE-36: on the map the side attacked is measured, and the bases must touch."""
-    for option, what in (("flank", "the side attacked"), ("no_room", "the room to recoil")):
+    """A-SHARPE-36, A-SHARPE-40: on the map the side attacked and the ground are measured, and the
+    bases must touch."""
+    for option, what in (
+        ("flank", "the side attacked"),
+        ("no_room", "the room to recoil"),
+        ("uphill", "who is uphill"),
+        ("obstacle", "an obstacle between you"),
+        ("bad_going", "bad going"),
+        ("perch_ft", "a man's height (nobody stands on a roof on the map)"),
+    ):
         if not blank(p.get(option)):
             raise RuleError(f"On the map the bot measures {what}: leave {option}: out.")
     gap = onmap.gap_between(ctx.t, ctx.state, attacker, defender)
@@ -126,6 +134,11 @@ def _declare(ctx: Ctx, attacker: Character, defender: Character, p: Mapping[str,
     atk.follow_up = flag(p.get("follow_up"), "follow_up")
     atk.capture = flag(p.get("capture"), "capture")
     atk.bad_going = flag(p.get("bad_going"), "bad_going")
+    if ctx.state.field is not None:
+        ground = onmap.fight_ground(ctx.t, ctx.state, attacker, defender)
+        atk.uphill, atk.bad_going = ground.uphill, ground.bad_going
+        if ground.obstacle is not None:
+            atk.obstacle = "counter" if attacker.parried_bound == ctx.bound else "defender"
     atk.left_hand = flag(p.get("left_hand"), "left_hand")
     atk.perch_ft = float(
         whole(

@@ -25,6 +25,7 @@ from rules.battlefield import (
     bearing,
     cover_of,
     face_toward,
+    height_at,
     line_of_sight,
     point_of,
     set_point,
@@ -33,7 +34,7 @@ from rules.battlefield import (
 from rules.battlefield.deployment import Piece
 from rules.battlefield.maps import zone_shape
 from rules.battlefield.terrain import costs
-from rules.geometry import Base, Point, bases_crossed, centre_distance, in_contact, path_cost
+from rules.geometry import Base, Point, bases_crossed, centre_distance, features_at, in_contact, path_cost
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
 from rules.vocabulary import RuleError
@@ -468,3 +469,38 @@ def leave_the_table(state: SharpeState, name: str) -> None:
     field = field_of(state)
     field.positions.pop(name, None)
     field.facing.pop(name, None)
+
+
+@dataclass(frozen=True)
+class Ground:
+    """The ground of a fight as the map reads it (A-SHARPE-40): who is uphill ("none", "attacker",
+    "defender"), the obstacle between the two bases (its name, or None), and whether the defender
+    stands in bad going."""
+
+    uphill: str
+    obstacle: str | None
+    bad_going: bool
+
+
+def fight_ground(t: SharpeTables, state: SharpeState, attacker: Character, defender: Character) -> Ground:
+    field = field_of(state)
+    pa, pd = where(field, attacker.name), where(field, defender.name)
+    ha, hd = height_at(field, t.terrain, pa), height_at(field, t.terrain, pd)
+    uphill = "attacker" if ha > hd + EPSILON else "defender" if hd > ha + EPSILON else "none"
+    ground = battlefield_of(field.map)
+    obstacle = None
+    if centre_distance(pa, pd) > EPSILON:
+        line = LineString([(pa.x, pa.y), (pd.x, pd.y)])
+        obstacle = next(
+            (
+                f.label
+                for f in ground.features
+                if (kind := t.terrain.get(f.kind)) is not None and kind.obstacle and f.geometry.intersects(line)
+            ),
+            None,
+        )
+    bad = any(
+        (kind := t.terrain.get(f.kind)) is not None and kind.move_cost is not None and kind.move_cost > 1
+        for f in features_at(ground, pd)
+    )
+    return Ground(uphill, obstacle, bad)

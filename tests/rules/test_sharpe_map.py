@@ -24,6 +24,7 @@ TEST_MAP: dict[str, Any] = {
         {"kind": "wood", "name": "the copse", "area": [[20, 10], [30, 10], [30, 20], [20, 20]]},
         {"kind": "wall", "name": "the wall", "line": [[10, 22], [10, 30]]},
         {"kind": "building", "name": "the barn", "area": [[36, 2], [44, 2], [44, 8], [36, 8]]},
+        {"kind": "hill", "name": "the knoll", "area": [[0, 10], [8, 10], [8, 18], [0, 18]]},
     ],
     "zones": {"british": [[0, 0], [48, 0], [48, 6], [0, 6]], "french": [[0, 30], [48, 30], [48, 36], [0, 36]]},
 }
@@ -380,4 +381,40 @@ def test_a_horse_that_runs_off_the_table_is_gone_with_its_rider(engine: SharpeEn
     harris = char(out.state, "Harris")
     assert harris.out and out.state.field is not None and "Harris" not in out.state.field.positions
     assert any("carries him off the table" in t for t in texts(out))
+    round_trip(engine, out.state)
+
+
+# --- 7. the ground of a fight read from the map
+
+
+def test_the_ground_of_a_fight_is_not_typed_on_the_map_a_sharpe_40(engine: SharpeEngine) -> None:
+    state = melee_ready(engine, 270.0, fought=False)
+    for option, value in (("uphill", "attacker"), ("obstacle", "defender"), ("bad_going", True), ("perch_ft", 12)):
+        refused(engine, state, "attack", f"leave {option}: out", defender="Dubois", **{option: value})
+
+
+def test_the_man_on_the_hill_is_uphill(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(7.5, 17.0), Dubois=(7.5, 18.2))
+    asked = play(engine, state, "attack", defender="Dubois")
+    out = play(engine, asked.state, "defend", 3, 3, 1, 1, side="french", choice="parry")
+    assert "+1 uphill" in " ".join(texts(out))
+    state = on_map(engine, Harris=(7.5, 18.7), Dubois=(7.5, 17.5))
+    asked = play(engine, state, "attack", defender="Dubois")
+    out = play(engine, asked.state, "defend", 3, 3, side="french", choice="parry")
+    assert "parry C 3 +1 uphill" in " ".join(texts(out))
+
+
+def test_a_defender_across_a_wall_holds_it(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(9.15, 26.0), Dubois=(10.85, 26.0))
+    asked = play(engine, state, "attack", defender="Dubois")
+    out = play(engine, asked.state, "defend", 1, 6, side="french", choice="parry")
+    assert "+1 at the obstacle" in " ".join(texts(out)) and "holds the obstacle" in " ".join(texts(out))
+    assert out.state.field is not None and out.state.field.positions["Dubois"] == [10.85, 26.0]
+
+
+def test_a_defender_in_the_wood_fights_in_bad_going(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(25.0, 9.3), Dubois=(25.0, 10.5))
+    asked = play(engine, state, "attack", defender="Dubois")
+    out = play(engine, asked.state, "defend", 1, side="french", choice="dodge")
+    assert "bad going" in " ".join(texts(out))
     round_trip(engine, out.state)
