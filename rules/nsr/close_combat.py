@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.core import DiceSource, Event, RuleError, roll_dice
+from rules.geometry import Point
+from rules.nsr import onmap
 from rules.nsr.hits import strike
 from rules.nsr.lookup import Charts
 from rules.nsr.state import Charge, Figure, NsrState, Unit, unit_named
@@ -59,7 +61,12 @@ def melee(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSourc
         ),
         None,
     )
-    reached = True if blank(params.get("reached")) else yes(params.get("reached"))
+    if state.field is not None and not blank(params.get("reached")):
+        raise RuleError("On the map the bot measures whether the charge reached: leave reached out.")
+    if state.field is not None:
+        reached = onmap.reached(c.t, state, charger, target)  # A-NSR-37
+    else:
+        reached = True if blank(params.get("reached")) else yes(params.get("reached"))
     cover = choice(params.get("cover"), COVER, "open", "cover")
     uphill = choice(params.get("uphill"), UPHILL, "none", "uphill")
     rear = yes(params.get("rear"))
@@ -71,11 +78,16 @@ def melee(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSourc
     if _abandoned(charger, target, events):
         return
     if not target.standing() or not reached:
-        _occupy(charger, target, "every figure it charged has moved away or fallen", events)
+        # A-NSR-37: on the map the charger moves into ground its target has left, not onto it.
+        gone = state.field is None or onmap.placement_of(state, target) is None
+        spot = _spot(state, target) if gone else None
+        _occupy(c, state, charger, target, "every figure it charged has moved away or fallen", events, spot)
         return
     if counter is not None:
-        closes = [close_in(c, charger, target, dice, events), close_in(c, target, charger, dice, events)]
+        spots = {u.name: _spot(state, u) for u in (charger, target)}
+        closes = [close_in(c, charger, target, dice, events, state), close_in(c, target, charger, dice, events, state)]
         if all(closes):
+            _close_up(c, state, charger, target, events)
             stances = {
                 charger.name: Stance(True, None, uphill == "charger", False),
                 target.name: Stance(True, None, uphill == "defender", False),
@@ -83,12 +95,13 @@ def melee(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSourc
             fight(c, state, charger, target, stances, dice, events)
         elif any(closes):
             winner, loser = (charger, target) if closes[0] else (target, charger)
-            _occupy(winner, loser, f"{loser.name} fell back", events)
+            _occupy(c, state, winner, loser, f"{loser.name} fell back", events, spots[loser.name])
         return
-    if not close_in(c, charger, target, dice, events):
+    if not close_in(c, charger, target, dice, events, state):
         return
     if not stand(c, state, target, charger, dice, events):
         return
+    _close_up(c, state, charger, target, events)
     stances = {
         charger.name: Stance(True, None, uphill == "charger", False),
         target.name: Stance(False, _defending(c, target, cover), uphill == "defender", rear),
@@ -112,17 +125,44 @@ def _abandoned(charger: Unit, target: Unit, events: list[Event]) -> bool:
     return False
 
 
-def _occupy(winner: Unit, loser: Unit, why: str, events: list[Event]) -> None:
+def _spot(state: NsrState, unit: Unit) -> Point | None:
+    """Where ``unit``'s centre stands on the map (None on a table or off the map)."""
+    if state.field is None or unit.name not in state.field.positions:
+        return None
+    x, y = state.field.positions[unit.name]
+    return Point(x, y)
+
+
+def _close_up(c: Charts, state: NsrState, charger: Unit, target: Unit, events: list[Event]) -> None:
+    """On the map the charger's bases move to touch the target's, and defenders near by move up
+    (seed 3.A.4, A-NSR-37)."""
+    if state.field is None:
+        return
+    text = onmap.close_up(c.t, state, charger, target)
+    if text:
+        events.append(Event("close-up", f"{text}.", {"unit": charger.name, "target": target.name}))
+
+
+def _occupy(
+    c: Charts, state: NsrState, winner: Unit, loser: Unit, why: str, events: list[Event], spot: Point | None = None
+) -> None:
+    """The winner occupies the loser's position: on the map it moves to where the loser stood."""
+    moved = ""
+    if state.field is not None:
+        where = onmap.take_place(c.t, state, winner, spot)
+        moved = f": {where}" if where else ""
     events.append(
         Event(
             "charge",
-            f"{winner.name} occupies {possessive(loser.name)} position ({why}).",
+            f"{winner.name} occupies {possessive(loser.name)} position ({why}){moved}.",
             {"unit": winner.name, "target": loser.name, "result": "occupied"},
         )
     )
 
 
-def close_in(c: Charts, unit: Unit, target: Unit, dice: DiceSource, events: list[Event]) -> bool:
+def close_in(
+    c: Charts, unit: Unit, target: Unit, dice: DiceSource, events: list[Event], state: NsrState | None = None
+) -> bool:
     """Close into Combat (A-NSR-10: counter-chargers too); failing, fall back 6" pinned."""
     with_leader = bool(unit.leaders())
     top = c.close_in_max(unit.troop, "close", with_leader)
@@ -138,9 +178,12 @@ def close_in(c: Charts, unit: Unit, target: Unit, dice: DiceSource, events: list
     else:
         back = c.t.distances.failed_close_in_fallback
         unit.set_marks(pinned=True)
+        moved = ""
+        if state is not None and state.field is not None:
+            moved = f" ({onmap.fall_back(c.t, state, unit, target, back)[0]})"  # A-NSR-38
         text = (
             f"{unit.name} fails to close with {target.name}: d10 {die}, needs 1-{top} ({lead} a leader{extra}); "
-            f"it falls back {back:g}″ and is pinned."
+            f"it falls back {back:g}″{moved} and is pinned."
         )
     events.append(
         Event(
@@ -182,24 +225,30 @@ def stand(c: Charts, state: NsrState, unit: Unit, charger: Unit, dice: DiceSourc
         )
     )
     if not stands:
-        _shaken_back(c, unit, dice, events)
-        _occupy(charger, unit, f"{unit.name} gave way", events)
+        spot = _shaken_back(c, state, unit, charger, dice, events)
+        _occupy(c, state, charger, unit, f"{unit.name} gave way", events, spot)
     return stands
 
 
-def _shaken_back(c: Charts, unit: Unit, dice: DiceSource, events: list[Event]) -> None:
+def _shaken_back(
+    c: Charts, state: NsrState, unit: Unit, enemy: Unit, dice: DiceSource, events: list[Event]
+) -> Point | None:
+    """Shaken, the unit falls back 4D6 (on the map straight away from ``enemy``, A-NSR-38); the
+    centre it left on the map (None on a table)."""
     inches = sum(roll_dice(dice, c.t.distances.shaken_retreat_d6, 6, f"{unit.name}: shaken, falls back"))
     for f in unit.figures:
         if f.status in ("fit", "ran"):
             f.status, f.shaken, f.prone = "fit", True, False
     unit.building = ""
+    moved, left = onmap.fall_back(c.t, state, unit, enemy, inches) if state.field is not None else ("", None)
     events.append(
         Event(
             "shaken",
-            f"{unit.name} is shaken: it falls back {inches}″ in disorder until rallied.",
+            f"{unit.name} is shaken: it falls back {inches}″ in disorder until rallied{f'; it {moved}' if moved else ''}.",
             {"unit": unit.name, "inches": inches},
         )
     )
+    return left
 
 
 def _defending(c: Charts, unit: Unit, cover: str) -> str | None:
@@ -380,9 +429,10 @@ def _after(
             {"winner": winner.name, "loser": loser.name, "prisoners": prisoners},
         )
     )
+    spot = _spot(state, loser)
     if any(f.status in ("fit", "ran") for f in loser.figures):
-        _shaken_back(c, loser, dice, events)
-    _occupy(winner, loser, "it won the close combat", events)
+        spot = _shaken_back(c, state, loser, winner, dice, events)
+    _occupy(c, state, winner, loser, "it won the close combat", events, spot)
     if prisoners:
         need = math.ceil(prisoners / c.t.prisoners_per_escort)
         guards = [f for f in winner.standing() if not f.leader and not f.duty][:need]

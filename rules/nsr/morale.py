@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.core import CasualtyPayload, DiceSource, Event, PhasePayload, roll_dice
+from rules.nsr import onmap
 from rules.nsr.lookup import Charts
 from rules.nsr.state import NsrState, Unit
 
@@ -128,11 +129,15 @@ def rout_moves(c: Charts, state: NsrState, dice: DiceSource, events: list[Event]
     """Routed units run 4D6" towards the nearest table edge each movement phase, with no card."""
     for unit in state.units:
         if unit.routed and unit.standing():
+            if state.field is not None and unit.name not in state.field.positions:
+                continue
             inches = sum(roll_dice(dice, c.t.distances.rout_move_d6, 6, f"{unit.name}: routs"))
+            moved = onmap.rout(c.t, state, unit, inches) if state.field is not None else ""  # A-NSR-38
+            tail = f": {moved}" if moved else " (off the table, it is gone for good)"
             events.append(
                 Event(
                     "rout",
-                    f"{unit.name} routs {inches}″ towards the nearest table edge (off the table, it is gone for good).",
+                    f"{unit.name} routs {inches}″ towards the nearest table edge{tail}.",
                     {"unit": unit.name, "inches": inches},
                 )
             )

@@ -187,20 +187,33 @@ def charge(
     _may_move(unit, "charge")
     if unit.formation == "square":
         raise RuleError(f"{unit.name} is in square: troops in square may not charge.")
-    going = choice(params.get("going"), GOING, "cross_country", "going")
-    column = "charge" if going == "cross_country" else "road_charge"
-    if c.movement_dice(unit.troop, unit.formation, column) is None:
-        raise RuleError(
-            f"{unit.name} ({unit.troop}, {_pretty(unit.formation)}) may not charge"
-            f"{' by road' if going == 'road' else ''}."
-        )
     target = unit_named(state, params.get("target"))
     if target.side == unit.side:
         raise RuleError(f"{target.name} is on {possessive(unit.name)} own side: charge an enemy unit.")
     if target.out:
         raise RuleError(f"{target.name} is out of the fight: there is nothing to charge.")
+    way = onmap.charge_way(c.t, state, unit, target, params) if state.field is not None else None
+    if way is not None:
+        column = way.column if c.movement_dice(unit.troop, unit.formation, way.column) is not None else "charge"
+        params = {**params, "rough": way.rough is not None}
+    else:
+        going = choice(params.get("going"), GOING, "cross_country", "going")
+        column = "charge" if going == "cross_country" else "road_charge"
+    if c.movement_dice(unit.troop, unit.formation, column) is None:
+        raise RuleError(
+            f"{unit.name} ({unit.troop}, {_pretty(unit.formation)}) may not charge"
+            f"{' by road' if column == 'road_charge' else ''}."
+        )
     distance = None
-    if not blank(params.get("distance")):
+    if way is not None:
+        distance = way.needed + c.t.distances.charge_stop
+        reach = onmap.charge_reach(way, c.movement_dice(unit.troop, unit.formation, column) or 0, unit.joker)
+        if way.needed > reach + onmap.EPSILON:
+            raise RuleError(
+                f"{target.name} is out of {possessive(unit.name)} charge reach: "
+                f"{way.needed:.1f}″ to go, {reach:g}″ at most."
+            )
+    elif not blank(params.get("distance")):
         distance = number(params.get("distance"), f"Give the distance from {unit.name} to {target.name} in inches.")
         if distance < 0:
             raise RuleError("A distance cannot be negative.")
@@ -210,12 +223,13 @@ def charge(
     unit.set_marks(prone=False)
     unit.building = ""
     stop = c.t.distances.charge_stop
-    if distance is not None and total < distance - stop:
+    moved = f"; {onmap.charge_move(state, unit, way, total)}" if way is not None else ""
+    if distance is not None and total < distance - stop - (onmap.EPSILON if way is not None else 0):
         events.append(
             Event(
                 "charge",
                 f"{unit.name} charges {target.name}: {detail} → {total}″, short of the "
-                f"{distance - stop:g}″ needed: it moves {total}″ and the charge fails.",
+                f"{round(distance - stop, 1) if way is not None else distance - stop:g}″ needed: it moves {total}″ and the charge fails{moved}.",
                 {"unit": unit.name, "target": target.name, "inches": total, "reached": False},
             )
         )
@@ -227,7 +241,7 @@ def charge(
         Event(
             "charge",
             f"{unit.name} {kind} {target.name}: {detail} → {total}″; it stops {stop:g}″ short, "
-            f"to close in the close combat phase.",
+            f"to close in the close combat phase{moved}.",
             {"unit": unit.name, "target": target.name, "inches": total, "reached": True, "counter": counter},
         )
     )
@@ -311,7 +325,9 @@ def joker_movement(
         return True
     if result == 3:
         back = sum(roll_dice(dice, c.t.distances.joker_fall_back_d6, 6, f"{unit.name}: Joker Movement 3, fall back"))
-        events.append(Event("move", f"{unit.name} falls back {back}″.", {"unit": unit.name, "inches": -back}))
+        moved = onmap.fall_back(c.t, state, unit, None, back)[0] if state.field is not None else ""  # A-NSR-38
+        tail = f": it {moved}" if moved else ""
+        events.append(Event("move", f"{unit.name} falls back {back}″{tail}.", {"unit": unit.name, "inches": -back}))
         return True
     if result == 6 and unit.troop == "artillery":
         events.append(

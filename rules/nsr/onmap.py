@@ -29,9 +29,13 @@ from rules.battlefield.formations import (
     figure_points,
     footprint,
     most_inside,
+    on_table,
     overlaps,
     reform,
     size,
+)
+from rules.battlefield.formations import (
+    gap as edge_gap,
 )
 from rules.battlefield.maps import zone_shape
 from rules.battlefield.requests import MoveRequest, move_request
@@ -498,3 +502,251 @@ def measured(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any
         out[f"range{sfx}"] = round(fire_range(state, unit, target), 2)
         out[f"class{sfx}"] = target_class(t, state, unit, target)[0]
     return out
+
+
+# --- charges, fall-backs and routs (A-NSR-37, A-NSR-38) -------------------------------------------
+
+#: How far a unit stops short of what blocks it, so its rounded position never overlaps (inches).
+CLEARANCE = 0.001
+
+
+def _blocker(t: NsrTables, state: NsrState, unit: Unit, start: UnitPlacement, end: UnitPlacement, edge: bool) -> str:
+    """What the ground ``unit`` sweeps from ``start`` to ``end`` (same facing and formation) runs
+    into: "the table edge" (when ``edge``), ground no unit enters, another unit; "" when clear."""
+    ground = battlefield_of(field_of(state).map)
+    if edge and not on_table(end, ground.table, SPEC):
+        return "the table edge"
+    hull = shapely.convex_hull(shapely.union(footprint(start, SPEC), footprint(end, SPEC)))
+    for feature in ground.features:
+        kind = t.terrain.get(feature.kind)
+        if kind is not None and kind.move_cost is None and overlaps(hull, feature.geometry):
+            return feature.label
+    for other in state.units:
+        placed = placement_of(state, other) if other.name != unit.name else None
+        if placed is not None and overlaps(hull, footprint(placed, SPEC)):
+            return other.name
+    return ""
+
+
+def _shifted(placed: UnitPlacement, dx: float, dy: float, inches: float) -> UnitPlacement:
+    return replace(placed, centre=Point(placed.centre.x + dx * inches, placed.centre.y + dy * inches))
+
+
+def _slide(
+    t: NsrTables, state: NsrState, unit: Unit, placed: UnitPlacement, direction: Point, inches: float, edge: bool = True
+) -> tuple[UnitPlacement, float, str]:
+    """``placed`` moved straight along ``direction`` (a unit vector) as far as it may go up to
+    ``inches``: where it ends, how far it went and what stopped it ("" when nothing did). The
+    swept ground only grows with the distance, so halving finds the furthest clear point."""
+    dx, dy = direction.x, direction.y
+    if inches <= EPSILON:
+        return placed, 0.0, ""
+    if not _blocker(t, state, unit, placed, _shifted(placed, dx, dy, inches), edge):
+        return _shifted(placed, dx, dy, inches), inches, ""
+    low, high = 0.0, inches
+    for _ in range(BISECTIONS):
+        middle = (low + high) / 2
+        clear = not _blocker(t, state, unit, placed, _shifted(placed, dx, dy, middle), edge)
+        low, high = (middle, high) if clear else (low, middle)
+    stopped = _blocker(t, state, unit, placed, _shifted(placed, dx, dy, high), edge)
+    went = max(0.0, low - CLEARANCE)
+    return _shifted(placed, dx, dy, went), went, stopped
+
+
+def _direction(a: Point, b: Point) -> Point:
+    """The unit vector from ``a`` to ``b`` (north when they coincide)."""
+    length = centre_distance(a, b)
+    if length <= EPSILON:
+        return Point(0.0, 1.0)
+    return Point((b.x - a.x) / length, (b.y - a.y) / length)
+
+
+def _inches(value: float) -> str:
+    return f"{math.floor(value * 10 + 0.5) / 10:g}″"
+
+
+def _placed(state: NsrState, unit: Unit) -> UnitPlacement:
+    placed = placement_of(state, unit)
+    if placed is None:
+        raise RuleError(f"{unit.name} is not on the map.")
+    return placed
+
+
+@dataclass(frozen=True)
+class ChargeWay:
+    """A charge measured on the map: the charger turned to face its target, the way it goes (a unit
+    vector), how far its centre goes to stop the charge distance short of the target (``needed``),
+    the chart's column and the rough ground under the way (its label, None when clear)."""
+
+    start: UnitPlacement
+    direction: Point
+    needed: float
+    column: str
+    rough: str | None
+
+
+def charge_way(t: NsrTables, state: NsrState, unit: Unit, target: Unit, params: Mapping[str, Any]) -> ChargeWay:
+    """A-NSR-37: the charge on the map, checked before a die is rolled. The charger turns in place to
+    face the target's centre (refused when turning would put it on other ground) and goes straight
+    at it until its footprint is ``charge_stop`` inches from the target's, edge to edge (seed 1.K);
+    the ground it sweeps must be clear (the table, water and buildings, other units)."""
+    for key in ("distance", "going", "rough"):
+        if not blank(params.get(key)):
+            raise RuleError(f"On the map the bot measures the {key}: name the target only.")
+    mine, theirs = _placed(state, unit), _placed(state, target)
+    goal = footprint(theirs, SPEC)
+    facing = bearing(mine.centre, theirs.centre)
+    turned = replace(mine, facing=facing)
+    check_ground(t, state, unit, turned)
+    stop = t.distances.charge_stop
+    direction = _direction(mine.centre, theirs.centre)
+    needed = 0.0
+    if edge_gap(footprint(turned, SPEC), goal) > stop + EPSILON:
+        low, high = 0.0, centre_distance(mine.centre, theirs.centre)
+        for _ in range(BISECTIONS):
+            middle = (low + high) / 2
+            far = edge_gap(footprint(_shifted(turned, direction.x, direction.y, middle), SPEC), goal) > stop
+            low, high = (middle, high) if far else (low, middle)
+        needed = low
+    end = _shifted(turned, direction.x, direction.y, needed)
+    blocked = _blocker(t, state, unit, turned, end, True)
+    if blocked:
+        raise RuleError(f"{unit.name}'s charge at {target.name} runs into {blocked}: it cannot charge straight at it.")
+    ground = battlefield_of(field_of(state).map)
+    hull = shapely.convex_hull(shapely.union(footprint(turned, SPEC), footprint(end, SPEC)))
+    roads = [f.geometry for f in ground.features if f.kind in t.ground.road]
+    line = LineString([(mine.centre.x, mine.centre.y), (end.centre.x, end.centre.y)])
+    on_road = needed > EPSILON and bool(roads) and shapely.union_all(roads).buffer(EPSILON).covers(line)
+    rough = next((f.label for f in ground.features if f.kind in t.ground.rough and overlaps(hull, f.geometry)), None)
+    return ChargeWay(turned, direction, needed, "road_charge" if on_road else "charge", rough)
+
+
+def charge_reach(way: ChargeWay, dice: int, joker: int) -> float:
+    """The furthest the chart's dice can carry the charger (six on every die, a Joker Movement 1's
+    extra die too): a target further than this is out of charge reach."""
+    return 6.0 * (dice + (1 if joker == 1 else 0))
+
+
+def charge_move(state: NsrState, unit: Unit, way: ChargeWay, inches: float) -> str:
+    """Move the charger ``inches`` along ``way`` (``way.needed`` at most), facing its target."""
+    went = min(float(inches), way.needed)
+    end = _shifted(way.start, way.direction.x, way.direction.y, went)
+    _set(state, unit, end)
+    return f"it faces {math.floor(end.facing * 10 + 0.5) / 10:g}° and moves {_inches(went)} to {at(end.centre)}"
+
+
+def reached(t: NsrTables, state: NsrState, charger: Unit, target: Unit) -> bool:
+    """A-NSR-37: the charge reaches when some of the target still stands within the charge
+    distance of the charger, edge to edge (seed 3.A.1: else it has moved away or fallen)."""
+    mine, theirs = placement_of(state, charger), placement_of(state, target)
+    if mine is None or theirs is None or not target.standing():
+        return False
+    return edge_gap(footprint(mine, SPEC), footprint(theirs, SPEC)) <= t.distances.charge_stop + 10 * CLEARANCE
+
+
+def close_up(t: NsrTables, state: NsrState, charger: Unit, target: Unit) -> str:
+    """Seed 3.A.4: the charger moves straight at the target until their bases touch; then the
+    target's side's units within ``defender_support_radius`` of the combat (not shaken, routed or
+    already fighting) move up straight toward the target until they touch it or something else."""
+    mine, theirs = placement_of(state, charger), placement_of(state, target)
+    if mine is None or theirs is None:
+        return ""
+    goal = footprint(theirs, SPEC)
+    parts = [_touch(t, state, charger, mine, theirs.centre, goal)]
+    combat = shapely.union(footprint(_placed(state, charger), SPEC), goal)
+    fighting = {charger.name, target.name} | {
+        n for ch in state.charges if not ch.resolved for n in (ch.charger, ch.target)
+    }
+    for other in state.units:
+        placed = placement_of(state, other)
+        if other.side != target.side or other.name in fighting or other.out or other.shaken or placed is None:
+            continue
+        if edge_gap(footprint(placed, SPEC), combat) <= t.distances.defender_support_radius + EPSILON:
+            parts.append(f"{other.name} moves up: " + _touch(t, state, other, placed, theirs.centre, goal))
+    return "; ".join(p for p in parts if p)
+
+
+def _touch(t: NsrTables, state: NsrState, unit: Unit, placed: UnitPlacement, aim: Point, goal: Polygon) -> str:
+    if edge_gap(footprint(placed, SPEC), goal) <= 10 * CLEARANCE:
+        return f"{unit.name} already touches"
+    direction = _direction(placed.centre, aim)
+    end, went, _ = _slide(t, state, unit, placed, direction, centre_distance(placed.centre, aim))
+    _set(state, unit, end)
+    return f"{unit.name} closes {_inches(went)} to {at(end.centre)}"
+
+
+def fall_back(t: NsrTables, state: NsrState, unit: Unit, enemy: Unit | None, inches: float) -> tuple[str, Point | None]:
+    """A-NSR-38: ``unit`` moves ``inches`` straight away from ``enemy``'s centre (the nearest enemy
+    unit when None), keeping its facing, stopped short by the table edge, water, a building or
+    another unit. The sentence, and the centre it left (None when it is not on the map)."""
+    placed = placement_of(state, unit)
+    if placed is None:
+        return "", None
+    if enemy is None:
+        enemy = nearest_enemy(state, unit)
+    theirs = placement_of(state, enemy) if enemy is not None else None
+    away = _direction(theirs.centre, placed.centre) if theirs is not None else _rear(placed)
+    end, went, stopped = _slide(t, state, unit, placed, away, float(inches))
+    _set(state, unit, end)
+    short_of = f", stopped by {stopped}" if stopped else ""
+    return f"moves {_inches(went)} back to {at(end.centre)}{short_of}", placed.centre
+
+
+def _rear(placed: UnitPlacement) -> Point:
+    angle = math.radians(placed.facing + 180.0)
+    return Point(math.cos(angle), math.sin(angle))
+
+
+def nearest_enemy(state: NsrState, unit: Unit) -> Unit | None:
+    """The enemy unit on the map nearest ``unit``, edge to edge (None when none stands there)."""
+    mine = placement_of(state, unit)
+    if mine is None:
+        return None
+    shape = footprint(mine, SPEC)
+    best: tuple[float, str, Unit] | None = None
+    for other in state.units:
+        placed = placement_of(state, other) if other.side != unit.side and not other.out else None
+        if placed is not None:
+            d = edge_gap(shape, footprint(placed, SPEC))
+            if best is None or (d, other.name) < best[:2]:
+                best = (d, other.name, other)
+    return best[2] if best is not None else None
+
+
+def take_place(t: NsrTables, state: NsrState, winner: Unit, spot: Point | None) -> str:
+    """Seed 3.A.1, 3.A.3, 3.B.4: the winner occupies the position the loser left: its centre moves
+    straight to ``spot``, keeping its facing, as far as the ground lets it."""
+    placed = placement_of(state, winner)
+    if placed is None or spot is None or centre_distance(placed.centre, spot) <= EPSILON:
+        return ""
+    end, went, stopped = _slide(
+        t, state, winner, placed, _direction(placed.centre, spot), centre_distance(placed.centre, spot)
+    )
+    _set(state, winner, end)
+    short_of = f", stopped by {stopped}" if stopped else ""
+    return f"{winner.name} moves {_inches(went)} to {at(end.centre)}{short_of}"
+
+
+def rout(t: NsrTables, state: NsrState, unit: Unit, inches: float) -> str:
+    """A-NSR-38: a routed unit runs ``inches`` straight for the nearest table edge (from its
+    centre), stopped short by water, a building or another unit; once its footprint would cross the
+    edge it leaves the table, gone for good (seed 4.B), and its place on the map is cleared."""
+    placed = placement_of(state, unit)
+    field = field_of(state)
+    if placed is None:
+        return ""
+    table = battlefield_of(field.map).table
+    c = placed.centre
+    edges = [(c.x, Point(-1.0, 0.0)), (table.width - c.x, Point(1.0, 0.0)), (c.y, Point(0.0, -1.0))]
+    edges.append((table.height - c.y, Point(0.0, 1.0)))
+    _, direction = min(edges, key=lambda e: e[0])
+    x0, y0, x1, y1 = footprint(placed, SPEC).bounds
+    to_edge = min(x0, table.width - x1, y0, table.height - y1)
+    end, went, stopped = _slide(t, state, unit, placed, direction, float(inches), edge=False)
+    if (went if stopped else float(inches)) >= to_edge - EPSILON:
+        field.positions.pop(unit.name, None)
+        field.facing.pop(unit.name, None)
+        return "it runs off the table, gone for good"
+    _set(state, unit, end)
+    short_of = f", stopped by {stopped}" if stopped else ""
+    return f"it runs {_inches(went)} to {at(end.centre)}{short_of}"

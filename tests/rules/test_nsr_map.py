@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 from rules.battlefield import MapData, battlefield_of
 from rules.battlefield.formations import footprint, on_table, overlaps, size
 from rules.battlefield.maps import read_map, zone_shape
-from rules.core import Action
+from rules.core import Action, RuleError
 from rules.nsr import onmap
 from rules.nsr.engine import NsrEngine
-from rules.nsr.state import NsrState
-from tests.rules.test_nsr_helpers import ScriptedDice, act, get, refuse, snapshot, unit
+from rules.nsr.state import Charge, NsrState
+from tests.rules.test_nsr_helpers import RandomDice, ScriptedDice, act, get, refuse, snapshot, texts, unit
 
 #: A 48 by 36 inch table: the French set out along the south edge, the Allies along the north.
 TEST_MAP: dict[str, Any] = {
@@ -430,3 +430,166 @@ def test_fire_on_the_map_refuses_typed_range_and_class_and_out_of_range(engine: 
     refuse(engine, state, "fire", "the bot measures the class", "French", target="33rd Foot", **{"class": "I"})
     far = firing(engine, {"1er Ligne": "20,4", "Hussars": "40,4", "33rd Foot": "20,34"})
     refuse(engine, far, "fire", "out of range", "French", target="33rd Foot")
+
+
+# --- charges, fall-backs and routs ----------------------------------------------------------------
+
+
+def facing_south(state: NsrState, *names: str) -> None:
+    for name in names:
+        onmap.field_of(state).facing[name] = 270.0
+
+
+def centre_of(state: NsrState, name: str) -> tuple[float, float]:
+    placed = onmap.placement_of(state, get(state, name))
+    assert placed is not None
+    return placed.centre.x, placed.centre.y
+
+
+def test_a_charge_goes_straight_at_the_target_and_stops_two_inches_short(engine: NsrEngine) -> None:
+    """A-NSR-37: 8 inches between the fronts less the 2 inch stop: the line's 3D6 (9) reach."""
+    state = moved_on(engine, {"33rd Foot": "10,16"})
+    out = act(engine, state, "charge", "French", target="33rd Foot", dice=[3, 3, 3], cards=["KH"])
+    assert "3D6 3+3+3 = 9 → 9″; it stops 2″ short" in out.events[0].text
+    assert "it faces 90° and moves 8″ to 10,12" in out.events[0].text
+    assert moved_to(out.state, "1er Ligne") == "10,12" and out.state.charges[0].target == "33rd Foot"
+    round_trip(engine, out.state)
+
+
+def test_a_charge_short_of_the_target_moves_the_dice_and_fails(engine: NsrEngine) -> None:
+    state = moved_on(engine, {"33rd Foot": "10,16"})
+    out = act(engine, state, "charge", "French", target="33rd Foot", dice=[1, 1, 2], cards=["KH"])
+    assert "short of the 8″ needed: it moves 4″ and the charge fails" in out.events[0].text
+    assert moved_to(out.state, "1er Ligne") == "10,8" and out.state.charges == []
+
+
+def test_a_charge_turns_to_face_its_target(engine: NsrEngine) -> None:
+    state = moved_on(engine, {"33rd Foot": "22,14"})
+    out = act(engine, state, "charge", "French", target="33rd Foot", dice=[6, 6, 6], cards=["KH"])
+    placed = onmap.placement_of(out.state, get(out.state, "1er Ligne"))
+    assert placed is not None and placed.facing == pytest.approx(39.8056, abs=1e-3)
+    theirs = onmap.placement_of(out.state, get(out.state, "33rd Foot"))
+    assert theirs is not None
+    assert footprint(placed).distance(footprint(theirs)) == pytest.approx(2.0, abs=1e-3)
+
+
+def test_a_charge_on_the_map_is_refused_before_any_die(engine: NsrEngine) -> None:
+    state = moved_on(engine, {"33rd Foot": "10,16"})
+    refuse(engine, state, "charge", "bot measures the distance", "French", target="33rd Foot", distance=8)
+    refuse(engine, state, "charge", "bot measures the going", "French", target="33rd Foot", going="road")
+    far = moved_on(engine, {"33rd Foot": "10,32"})
+    refuse(
+        engine, far, "charge", "out of 1er Ligne's charge reach: 24.0″ to go, 18″ at most", "French", target="33rd Foot"
+    )
+    blocked = moved_on(engine, {"33rd Foot": "10,16", "Hussars": "10,9"})
+    refuse(engine, blocked, "charge", "charge at 33rd Foot runs into Hussars", "French", target="33rd Foot")
+    wood = moved_on(engine, {"33rd Foot": "10,26", "1er Ligne": "10,8"})
+    out = act(engine, wood, "charge", "French", target="33rd Foot", dice=[6, 6, 6], cards=["KH"])
+    assert "−6 (rough terrain)" in out.events[0].text
+
+
+def charged(engine: NsrEngine, where: dict[str, str]) -> NsrState:
+    """1er Ligne has charged the 33rd Foot (2 inches off) and the Hussars the 95th: close combat."""
+    state = moved_on(engine, where)
+    facing_south(state, "33rd Foot", "95th")
+    state.charges = [Charge("1er Ligne", "33rd Foot"), Charge("Hussars", "95th")]
+    state.phase, state.active, state.card, state.pending = "close_combat", "", "", None
+    return state
+
+
+def test_a_shaken_unit_falls_back_away_and_the_charger_takes_its_place(engine: NsrEngine) -> None:
+    """A-NSR-38: 4D6 = 24 straight away from the charger, stopped by the table's north edge."""
+    state = charged(engine, {"1er Ligne": "10,12", "33rd Foot": "10,16"})
+    refuse(engine, state, "melee", "measures whether the charge reached", "French", unit="1er Ligne", reached="no")
+    out = act(engine, state, "melee", "French", unit="1er Ligne", dice=[1, 10, 6, 6, 6, 6])
+    text = texts(out)
+    assert "it moves 19″ back to 10,35, stopped by the table edge" in text
+    assert "1er Ligne occupies 33rd Foot's position (33rd Foot gave way): 1er Ligne moves 4″ to 10,16." in text
+    assert centre_of(out.state, "33rd Foot") == pytest.approx((10.0, 35.0), abs=0.01)
+    assert get(out.state, "33rd Foot").shaken
+    assert_apart(out.state)
+    round_trip(engine, out.state)
+
+
+def test_a_charger_failing_to_close_in_falls_back_six_inches(engine: NsrEngine) -> None:
+    state = charged(engine, {"1er Ligne": "10,12", "33rd Foot": "10,16"})
+    out = act(engine, state, "melee", "French", unit="1er Ligne", dice=[10])
+    assert "it falls back 6″ (moves 6″ back to 10,6) and is pinned" in texts(out)
+    assert moved_to(out.state, "1er Ligne") == "10,6" and get(out.state, "1er Ligne").pinned
+
+
+def test_a_charge_whose_target_moved_away_occupies_where_it_stood(engine: NsrEngine) -> None:
+    state = charged(engine, {"1er Ligne": "10,12", "33rd Foot": "10,20"})
+    for f in get(state, "33rd Foot").figures:
+        f.status = "killed"
+    out = act(engine, state, "melee", "French", unit="1er Ligne")
+    assert "moved away or fallen): 1er Ligne moves 8″ to 10,20." in texts(out)
+    state = charged(engine, {"1er Ligne": "10,12", "33rd Foot": "10,20"})
+    out = act(engine, state, "melee", "French", unit="1er Ligne")
+    assert "moved away or fallen)." in texts(out) and moved_to(out.state, "1er Ligne") == "10,12"
+
+
+def test_the_charger_closes_to_touch_and_defenders_within_three_inches_move_up(engine: NsrEngine) -> None:
+    """Seed 3.A.4: bases touching; the 95th, an inch from the 33rd Foot, moves up to it."""
+    state = charged(engine, {"1er Ligne": "10,12", "33rd Foot": "10,16", "95th": "18,19"})
+    state.charges = state.charges[:1]
+    text = onmap.close_up(engine.tables, state, get(state, "1er Ligne"), get(state, "33rd Foot"))
+    assert text.startswith("1er Ligne closes 2″ to 10,14")
+    assert "95th moves up: 95th closes" in text
+    mine, theirs, support = (
+        footprint(onmap.placement_of(state, get(state, n)))  # type: ignore[arg-type]
+        for n in ("1er Ligne", "33rd Foot", "95th")
+    )
+    assert mine.distance(theirs) < 0.01 and support.distance(theirs) < 0.01
+    assert_apart(state)
+
+
+def test_a_routing_unit_runs_for_the_nearest_edge_and_off_it(engine: NsrEngine) -> None:
+    state = moved_on(engine, {"33rd Foot": "10,30", "95th": "40,20"})
+    assert onmap.rout(engine.tables, state, get(state, "33rd Foot"), 3) == "it runs 3″ to 10,33"
+    assert onmap.rout(engine.tables, state, get(state, "33rd Foot"), 4) == "it runs off the table, gone for good"
+    assert "33rd Foot" not in onmap.field_of(state).positions
+    blocked = moved_on(engine, {"33rd Foot": "10,28", "95th": "10,33"})
+    assert (
+        onmap.rout(engine.tables, blocked, get(blocked, "33rd Foot"), 12) == "it runs 2.5″ to 10,30.5, stopped by 95th"
+    )
+
+
+def test_a_joker_fall_back_moves_away_from_the_nearest_enemy(engine: NsrEngine) -> None:
+    state = moved_on(engine, {"33rd Foot": "10,16"})
+    text, left = onmap.fall_back(engine.tables, state, get(state, "1er Ligne"), None, 7)
+    assert text == "moves 3″ back to 10,1, stopped by the table edge" and left is not None
+    assert_apart(state)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    x=st.floats(4, 44),
+    y=st.floats(8, 30),
+    facing=st.sampled_from([0.0, 90.0, 180.0, 270.0, 33.0]),
+    seed=st.integers(0, 10_000),
+)
+def test_no_overlap_after_legal_charges_and_their_results(
+    engine: NsrEngine, x: float, y: float, facing: float, seed: int
+) -> None:
+    state = on_the_map(engine, PLACES)
+    onmap.field_of(state).positions["33rd Foot"] = [round(x, 2), round(y, 2)]
+    onmap.field_of(state).facing["33rd Foot"] = facing
+    try:
+        assert_apart(state)
+    except (AssertionError, RuleError):
+        return
+    dice = RandomDice(seed)
+    try:
+        state = engine.act(state, Action("charge", "French", {"target": "33rd Foot"}), dice).state
+    except RuleError:
+        return
+    assert_apart(state)
+    if state.charges:
+        state.charges.append(Charge("Hussars", "95th"))
+        state.phase, state.active, state.card, state.pending = "close_combat", "", "", None
+        state = engine.act(state, Action("melee", "French", {"unit": "1er Ligne"}), dice).state
+        assert_apart(state)
+        for u in state.units:
+            assert u.name in onmap.field_of(state).positions or u.routed or not u.standing()
+    round_trip(engine, state)
