@@ -16,6 +16,7 @@ from shapely.geometry import Point as ShapelyPoint
 
 from rules.battlefield import (
     Arc,
+    Band,
     FieldState,
     FieldView,
     Focus,
@@ -38,7 +39,7 @@ from rules.geometry import Base, Point, bases_crossed, centre_distance, features
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
 from rules.vocabulary import RuleError
-from rules.words import measured
+from rules.words import measured, signed
 
 EPSILON = 1e-6
 
@@ -202,7 +203,8 @@ def field_view(t: SharpeTables, state: SharpeState, focus: str | None, move_left
     )
     shown = None
     if focus is not None and move_left is not None:
-        shown = Focus(focus, move_left)
+        ch = next(c for c in state.characters if c.name == focus)
+        shown = Focus(focus, move_left, range_bands(t, ch))
     return FieldView(
         field,
         tuple(t.sides),
@@ -211,6 +213,30 @@ def field_view(t: SharpeTables, state: SharpeState, focus: str | None, move_left
         title=f"Bound {state.bound}" if not deploying(state) else "Deployment",
         zones=deploying(state),
     )
+
+
+def shown_weapon(t: SharpeTables, ch: Character) -> str | None:
+    """The firearm whose bands the picture shows: the one in his hand, else his first."""
+    keys = [f.weapon for f in ch.firearms if f.weapon in t.weapons]
+    if ch.in_hand in keys:
+        return ch.in_hand
+    return keys[0] if keys else None
+
+
+def range_bands(t: SharpeTables, ch: Character) -> tuple[Band, ...]:
+    """A-SHARPE-41: his firearm's range bands, measured centre to centre as a shot is (A-SHARPE-35),
+    each labelled with what a shot inside it gets; the last band, which has no end, is not drawn."""
+    key = shown_weapon(t, ch)
+    if key is None:
+        return ()
+    weapon = t.weapons[key]
+    bands = []
+    for band in weapon.ranges:
+        if band.upto is None:
+            continue
+        what = "automatic hit" if band.auto_hit else signed(band.mod) if band.mod else "no modifier"
+        bands.append(Band(f"{weapon.label} {what}", float(band.upto)))
+    return tuple(bands)
 
 
 def angle_text(degrees: float) -> str:

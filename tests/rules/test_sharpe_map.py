@@ -418,3 +418,46 @@ def test_a_defender_in_the_wood_fights_in_bad_going(engine: SharpeEngine) -> Non
     out = play(engine, asked.state, "defend", 1, side="french", choice="dodge")
     assert "bad going" in " ".join(texts(out))
     round_trip(engine, out.state)
+
+
+# --- 8. range bands: the picture and the automatic hit
+
+
+def with_harper(engine: SharpeEngine, dubois: tuple[float, float]) -> SharpeState:
+    specs = [*SPECS, fig("Harper", "british", "rifle_sergeant", I=5, F=10)]
+    state = engine.start_on_map(specs, ScriptedDice(), the_map(engine)).state
+    assert state.field is not None
+    spots = {"Harris": (5.0, 3.0), "Perkins": (30.0, 3.0), "Dubois": dubois, "Harper": (20.0, 20.0)}
+    for name, (x, y) in spots.items():
+        state.field.positions[name] = [x, y]
+        state.field.facing[name] = 270.0 if name == "Dubois" else 90.0
+    state.order = ["Harper", "Harris", "Dubois", "Perkins"]
+    state.active = "Harper"
+    return state
+
+
+def test_the_focus_shows_the_weapons_range_bands_a_sharpe_41(engine: SharpeEngine) -> None:
+    state = with_harper(engine, (20.0, 24.9))
+    view = engine.field_view(state, "Harper")
+    assert view is not None and view.focus is not None
+    assert [(b.label, b.inches) for b in view.focus.bands] == [
+        ("volley gun automatic hit", 5.0),
+        ("volley gun no modifier", 15.0),
+        ("volley gun −1", 30.0),
+    ]
+    view = engine.field_view(state, "Harris")
+    assert view is not None and view.focus is not None
+    assert [(b.label, b.inches) for b in view.focus.bands] == [
+        ("Baker rifle +1", 10.0),
+        ("Baker rifle no modifier", 48.0),
+    ]
+
+
+def test_the_volley_gun_hits_automatically_inside_the_measured_band(engine: SharpeEngine) -> None:
+    state = with_harper(engine, (20.0, 24.9))
+    out = play(engine, state, "shoot", 1, 1, 3, 3, 2, 3, 3, weapon="volley gun", target="Dubois")
+    assert "4.9″ measured, in the open): at 4.9″ an automatic hit · 2 wounds" in texts(out, "shot")[0]
+    round_trip(engine, out.state)
+    state = with_harper(engine, (20.0, 25.0))
+    out = play(engine, state, "shoot", 6, 6, weapon="volley gun", target="Dubois")
+    assert "automatic" not in texts(out, "shot")[0] and "misfire" in texts(out, "shot")[0]
