@@ -103,6 +103,8 @@ def move(
             raise RuleError(f"Limbering or unlimbering {unit.name} takes its whole move: use /nsr form.")
     if unit.troop == "artillery" and not unit.gun_destroyed and len(unit.standing()) < c.t.gun_movers:
         raise RuleError(f"{unit.name} needs at least {c.t.gun_movers} figures to move its gun.")
+    if state.field is None:
+        onmap.new_facing(state, unit, params.get("facing"))
     carrying, walking = yes(params.get("carrying")), yes(params.get("walking"))
     heavy = [f for f in unit.figures if f.status == "wounded" and f.wound == "heavy" and not f.in_rear]
     light = [f for f in unit.figures if f.status == "wounded" and f.wound == "light" and not f.in_rear]
@@ -252,15 +254,23 @@ def form(
     c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
 ) -> bool:
     """Change formation (or go prone / stand) in place; limbering or unlimbering a gun takes the turn."""
-    if blank(params.get("formation")) and blank(params.get("prone")):
-        raise RuleError(f"Say the formation {unit.name} takes, or whether it goes prone.")
-    notes = []
-    if not blank(params.get("formation")):
-        new = formation_name(params.get("formation"))
+    if blank(params.get("formation")) and blank(params.get("prone")) and blank(params.get("facing")):
+        turning = ", the way it faces" if state.field is not None else ""
+        raise RuleError(f"Say the formation {unit.name} takes{turning}, or whether it goes prone.")
+    facing = onmap.new_facing(state, unit, params.get("facing"))
+    new = None if blank(params.get("formation")) else formation_name(params.get("formation"))
+    if new is not None:
         _check_formation(c, unit, new)
-        if new == unit.formation:
+        if new == unit.formation and facing is None:
             raise RuleError(f"{unit.name} is already in {_pretty(new)}.")
-        ground = onmap.check_reform(c.t, state, unit, new) if state.field is not None else ""
+    notes = []
+    if facing is not None and new in (None, unit.formation):
+        notes.append(onmap.turn(c.t, state, unit, facing))  # A-NSR-39
+    elif new is not None:
+        ground = onmap.check_reform(c.t, state, unit, new, facing) if state.field is not None else ""
+        if facing is not None:
+            onmap.field_of(state).facing[unit.name] = facing
+            ground += f", facing {facing:g}°"
         if unit.troop == "artillery":
             if unit.gun_destroyed:
                 raise RuleError(f"{possessive(unit.name)} gun is destroyed: there is nothing to limber.")

@@ -298,11 +298,12 @@ def _pretty(placed: UnitPlacement) -> str:
 # --- formation ----------------------------------------------------------------------------------------
 
 
-def check_reform(t: NsrTables, state: NsrState, unit: Unit, formation: str) -> str:
-    """A-NSR-34: ``/nsr form`` on the map reshapes the unit on its centre and facing; refused when
-    the new footprint would leave the table, stand in water or a building, or overlap another
-    unit. The sentence saying the ground it now covers ("" when the unit is not on the map)."""
-    placed = placement_of(state, unit)
+def check_reform(t: NsrTables, state: NsrState, unit: Unit, formation: str, facing: float | None = None) -> str:
+    """A-NSR-34: ``/nsr form`` on the map reshapes the unit on its centre (and turns it to
+    ``facing``, A-NSR-39); refused when the new footprint would leave the table, stand in water or
+    a building, or overlap another unit. The sentence saying the ground it now covers ("" when the
+    unit is not on the map)."""
+    placed = placement_of(state, unit, facing=facing)
     if placed is None:
         return ""
     table = battlefield_of(field_of(state).map).table
@@ -310,6 +311,37 @@ def check_reform(t: NsrTables, state: NsrState, unit: Unit, formation: str) -> s
     check_ground(t, state, unit, reformed)
     width, depth = size(reformed, SPEC)
     return f"{width:g} by {depth:g} inches at {at(reformed.centre)}"
+
+
+# --- facing (A-NSR-39) ------------------------------------------------------------------------------
+
+
+def new_facing(state: NsrState, unit: Unit, value: Any) -> float | None:
+    """``facing:`` given to ``/nsr form`` or ``/nsr move``: degrees (0 east, 90 north) or a point
+    to face from the unit's centre; None when not given. Refused on a table, where the players
+    turn their units themselves."""
+    if blank(value):
+        return None
+    if state.field is None:
+        raise RuleError("On a table the players turn their units themselves: leave facing out.")
+    placed = placement_of(state, unit)
+    if placed is None:
+        raise RuleError(f"{unit.name} is not on the map.")
+    return round(_facing(state, unit, value, placed.centre), 4)
+
+
+def turn(t: NsrTables, state: NsrState, unit: Unit, facing: float) -> str:
+    """A-NSR-39: the unit turns in place on its centre (seed 4.A.2.B: units "may change their facing
+    or formation in place"); refused when the turned footprint would leave the table, stand in water
+    or a building, or overlap another unit."""
+    placed = placement_of(state, unit, facing=facing)
+    if placed is None:
+        raise RuleError(f"{unit.name} is not on the map.")
+    table = battlefield_of(field_of(state).map).table
+    check_on_table(placed, table, SPEC, unit.name)
+    check_ground(t, state, unit, placed)
+    field_of(state).facing[unit.name] = round(placed.facing, 4)
+    return f"turns to face {math.floor(placed.facing * 10 + 0.5) / 10:g}°"
 
 
 # --- moving ---------------------------------------------------------------------------------------------
@@ -320,13 +352,14 @@ BISECTIONS = 40
 
 @dataclass(frozen=True)
 class Route:
-    """A move asked on the map: the centre's path, its length, the chart's column the ground gives
-    and the rough ground it crosses (its label; None when clear)."""
+    """A move asked on the map: the centre's path, its length, the chart's column the ground gives,
+    the rough ground it crosses (its label; None when clear) and the facing it moves in (A-NSR-39)."""
 
     path: tuple[Point, ...]
     length: float
     going: str
     rough: str | None
+    facing: float
 
 
 def route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any], formation: str) -> Route:
@@ -340,10 +373,11 @@ def route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any], 
         if not blank(params.get(key)):
             raise RuleError(f"On the map the ground says the {key}: give only where {unit.name} goes.")
     asked = move_request(params, unit.name)
-    placed = placement_of(state, unit, formation=formation)
+    facing = new_facing(state, unit, params.get("facing"))
+    placed = placement_of(state, unit, formation=formation, facing=facing)
     if placed is None:
         raise RuleError(f"{unit.name} is not on the map.")
-    if formation != unit.formation:
+    if formation != unit.formation or facing is not None:
         check_ground(t, state, unit, placed)
     if asked.toward is not None:
         named = match_name([u.name for u in state.units], asked.toward)  # "33rd Foot" starts with a digit
@@ -386,7 +420,7 @@ def route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any], 
         ),
         None,
     )
-    return Route(tuple(path), length, "road" if on_road else "cross_country", rough)
+    return Route(tuple(path), length, "road" if on_road else "cross_country", rough, round(placed.facing, 4))
 
 
 def _toward(state: NsrState, unit: Unit, placed: UnitPlacement, point: Point | None, asked: MoveRequest) -> Point:
@@ -430,6 +464,7 @@ def advance(state: NsrState, unit: Unit, way: Route, inches: float) -> str:
         left -= step
         end = b
     set_point(field_of(state), unit.name, end)
+    field_of(state).facing[unit.name] = way.facing
     moved = min(float(inches), way.length)
     short_of = "" if moved >= way.length - EPSILON else f", short of {at(way.path[-1])}"
     return f"moves {math.floor(moved * 10 + 0.5) / 10:g}″ to {at(end)}{short_of}"

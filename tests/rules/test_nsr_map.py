@@ -593,3 +593,34 @@ def test_no_overlap_after_legal_charges_and_their_results(
         for u in state.units:
             assert u.name in onmap.field_of(state).positions or u.routed or not u.standing()
     round_trip(engine, state)
+
+
+# --- facing ---------------------------------------------------------------------------------------------
+
+
+def test_form_turns_a_unit_in_place(engine: NsrEngine) -> None:
+    """A-NSR-39: a line 6 by 2 turned to face east stands 2 by 6 on the same centre."""
+    state = on_the_map(engine, PLACES)
+    out = act(engine, state, "form", "French", facing="0", cards=["KH"])
+    assert "1er Ligne turns to face 0°." in out.events[0].text
+    placed = onmap.placement_of(out.state, get(out.state, "1er Ligne"))
+    assert placed is not None and footprint(placed).bounds == pytest.approx((9.0, 1.0, 11.0, 7.0))
+    out = act(engine, state, "form", "French", facing="20,4", formation="column", cards=["KH"])
+    assert "forms march column (4 by 3 inches at 10,4, facing 0°)" in out.events[0].text
+    round_trip(engine, out.state)
+
+
+def test_a_move_takes_its_new_facing_at_the_start(engine: NsrEngine) -> None:
+    state = on_the_map(engine, PLACES)
+    out = act(engine, state, "move", "French", to="10,10", facing="45", dice=[3, 5], cards=["KH"])
+    assert onmap.field_of(out.state).facing["1er Ligne"] == 45.0 and moved_to(out.state, "1er Ligne") == "10,10"
+
+
+def test_turning_is_refused_onto_other_ground_and_on_a_table(engine: NsrEngine) -> None:
+    state = moved_on(engine, {"Hussars": "10,7"})
+    refuse(engine, state, "form", "on Hussars's ground", "French", facing="0")
+    refuse(engine, state, "form", "the way it faces, or whether it goes prone", "French")
+    table = engine.start(SPECS, ScriptedDice(cards=[FIRST])).state
+    table = act(engine, table, "choose", "French", choice="1er Ligne").state
+    refuse(engine, table, "form", "players turn their units themselves", "French", facing="0")
+    refuse(engine, table, "move", "players turn their units themselves", "French", facing="0")
