@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.battlefield import FieldState, MapData
+from rules.battlefield import FieldState, FieldView, MapData
 from rules.core import (
     Action,
     Aftermath,
@@ -113,6 +113,20 @@ class NsrEngine(Engine[NsrState]):
         )
         events.append(Event("setup", text, {"map": field.name}))
         return Outcome(state, events)
+
+    def field_view(self, state: NsrState, focus: str | None = None) -> FieldView | None:
+        """Every unit on the map as its block of figures (A-NSR-40); None on a table."""
+        return None if state.field is None else onmap.field_view(self.tables, state, focus)
+
+    def moved_on(self, before: NsrState, events: Sequence[Event]) -> bool:
+        """A-NSR-40: the picture follows the deployment (the first movement phase begins), the end
+        of a movement phase and the end of a close combat phase (charges, fall-backs and routs)."""
+        if before.field is None:
+            return False
+        phases = [e.data.get("phase") for e in events if e.kind == "phase"]
+        if before.phase == "deployment":
+            return "movement" in phases
+        return before.phase in ("movement", "close_combat") and any(p != before.phase for p in phases)
 
     def _set_up(self, figures: Sequence[FigureSpec]) -> tuple[NsrState, list[Event]]:
         specs = [self.check_figure(spec) for spec in figures]

@@ -39,6 +39,7 @@ from rules.battlefield.formations import (
 )
 from rules.battlefield.maps import zone_shape
 from rules.battlefield.requests import MoveRequest, move_request
+from rules.battlefield.view import Band, FieldView, Focus, UnitMark
 from rules.geometry import Point, centre_distance
 from rules.nsr.charts import NsrTables
 from rules.nsr.forces import formation_name
@@ -785,3 +786,74 @@ def rout(t: NsrTables, state: NsrState, unit: Unit, inches: float) -> str:
     _set(state, unit, end)
     short_of = f", stopped by {stopped}" if stopped else ""
     return f"it runs {_inches(went)} to {at(end.centre)}{short_of}"
+
+
+# --- the picture (A-NSR-40) --------------------------------------------------------------------------
+
+
+def marks(unit: Unit) -> tuple[str, ...]:
+    """The short words the picture draws on a unit: out (nothing left standing, or routed off),
+    routing, shaken, pinned, down (prone), charging (a charge waits to be completed)."""
+    if unit.out and not unit.routed:
+        return ("out",)
+    words = [w for w, on in (("routing", unit.routed), ("shaken", unit.shaken), ("pinned", unit.pinned)) if on]
+    if unit.prone:
+        words.append("down")
+    return tuple(words)
+
+
+def unit_mark(state: NsrState, unit: Unit) -> UnitMark | None:
+    """``unit`` as the picture draws it (None when it is not on the map)."""
+    placed = placement_of(state, unit)
+    if placed is None:
+        return None
+    corners = tuple((round(x, 3), round(y, 3)) for x, y in list(footprint(placed, SPEC).exterior.coords)[:-1])
+    figures = tuple((round(p.x, 3), round(p.y, 3)) for p in figure_points(placed, SPEC))
+    words = marks(unit)
+    if any(ch.charger == unit.name and not ch.resolved for ch in state.charges):
+        words += ("charging",)
+    return UnitMark(
+        unit.name,
+        unit.side,
+        corners,
+        figures,
+        unit.strength(),
+        placed.formation.replace("_", " "),
+        None if placed.formation == "square" else placed.facing,
+        words,
+    )
+
+
+def reach(t: NsrTables, unit: Unit) -> Focus:
+    """A-NSR-40: a unit's reach for ``/map show focus:``: the most its cross-country dice can move
+    it (six on each) and its weapon's half and full range."""
+    dice = t.movement_dice.get(unit.troop, {}).get(unit.formation, [None])[0] or 0
+    bands: tuple[Band, ...] = ()
+    row = t.firing_chart.get(unit.weapon)
+    if row is not None and row.max_range > 0:
+        bands = (Band(f"{unit.weapon} half range", row.max_range / 2), Band(f"{unit.weapon} range", row.max_range))
+    return Focus(unit.name, 6.0 * dice, bands)
+
+
+def field_view(t: NsrTables, state: NsrState, focus: str | None) -> FieldView:
+    """A-NSR-40: every unit on the map as its block of figures, with its strength, formation,
+    facing (none for a square: it faces every way) and marks; the waiting charges as notes."""
+    field = field_of(state)
+    units = tuple(m for u in state.units if (m := unit_mark(state, u)) is not None)
+    seen = reach(t, unit_named(state, focus)) if not blank(focus) else None
+    if state.phase == "deployment":
+        title = f"{field.map.name} · deployment"
+    else:
+        title = f"{field.map.name} · turn {state.turn} · {state.phase.replace('_', ' ')}"
+    notes = tuple(f"{ch.charger} charging {ch.target}" for ch in state.charges if not ch.resolved)
+    return FieldView(
+        field,
+        tuple(state.sides),
+        (),
+        seen,
+        title,
+        notes,
+        zones=state.phase == "deployment",
+        units=units,
+        distances="edge",
+    )

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from rules.battlefield import MapData, battlefield_of
 from rules.battlefield.formations import footprint, on_table, overlaps, size
 from rules.battlefield.maps import read_map, zone_shape
-from rules.core import Action, RuleError
+from rules.core import Action, Event, RuleError
 from rules.nsr import onmap
 from rules.nsr.engine import NsrEngine
 from rules.nsr.state import Charge, NsrState
@@ -624,3 +624,50 @@ def test_turning_is_refused_onto_other_ground_and_on_a_table(engine: NsrEngine) 
     table = act(engine, table, "choose", "French", choice="1er Ligne").state
     refuse(engine, table, "form", "players turn their units themselves", "French", facing="0")
     refuse(engine, table, "move", "players turn their units themselves", "French", facing="0")
+
+
+# --- the picture --------------------------------------------------------------------------------------
+
+
+def test_field_view_draws_every_unit_on_the_map_as_its_block(engine: NsrEngine) -> None:
+    """A-NSR-40: outline and figures from the formation, strength, facing, marks; no tokens."""
+    state = charged(engine, {"1er Ligne": "10,12", "33rd Foot": "10,16"})
+    get(state, "33rd Foot").set_marks(shaken=True, prone=True)
+    view = engine.field_view(state, "1er Ligne")
+    assert view is not None and view.tokens == () and view.distances == "edge" and not view.zones
+    marks = {m.name: m for m in view.units}
+    assert set(marks) == {"1er Ligne", "Hussars", "33rd Foot", "95th"}
+    ligne = marks["1er Ligne"]
+    assert ligne.strength == 12 and ligne.formation == "line" and ligne.facing == 90.0
+    assert len(ligne.figures) == 12 and len(ligne.outline) == 4 and ligne.marks == ("charging",)
+    assert marks["33rd Foot"].marks == ("shaken", "down")
+    assert view.title == "Test valley · turn 1 · close combat" and "1er Ligne charging 33rd Foot" in view.notes
+    assert view.focus is not None and view.focus.move_left == 12 and view.focus.bands[-1].label == "musket range"
+    del onmap.field_of(state).positions["95th"]
+    view = engine.field_view(state)
+    assert view is not None and "95th" not in {m.name for m in view.units}
+    table = engine.start(SPECS, ScriptedDice(cards=[FIRST])).state
+    assert engine.field_view(table) is None
+
+
+def test_field_view_draws_as_a_picture(engine: NsrEngine) -> None:
+    from bot.render.battlefield import draw_field
+
+    view = engine.field_view(charged(engine, {"1er Ligne": "10,12", "33rd Foot": "10,16"}))
+    assert view is not None
+    assert draw_field(view, engine.terrain()).startswith(b"\x89PNG")
+
+
+def test_the_picture_follows_deployment_and_the_movement_phase(engine: NsrEngine) -> None:
+    state = setting_out(engine)
+    for name, at in list(PLACES.items())[:-1]:
+        state = act(engine, state, "place", get(state, name).side, unit=name, at=at).state
+    out = act(engine, state, "place", "Allied", unit="95th", at=PLACES["95th"], cards=[FIRST])
+    assert engine.moved_on(state, out.events)
+    state = act(engine, out.state, "choose", "French", choice="1er Ligne").state
+    out = act(engine, state, "move", "French", to="10,8", dice=[3, 5], cards=["KH"])
+    assert not engine.moved_on(state, out.events)
+    ended = [Event("phase", "Every unit has moved.", {"turn": 1, "phase": "leaders"})]
+    assert engine.moved_on(state, ended)
+    table = engine.start(SPECS, ScriptedDice(cards=[FIRST])).state
+    assert not engine.moved_on(table, ended)
