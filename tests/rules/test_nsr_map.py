@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from rules.battlefield import MapData, battlefield_of
 from rules.battlefield.formations import footprint, on_table, overlaps, size
-from rules.battlefield.maps import read_map, zone_shape
+from rules.battlefield.maps import map_file, read_map, zone_shape
 from rules.core import Action, Event, RuleError
 from rules.nsr import onmap
 from rules.nsr.engine import NsrEngine
@@ -671,3 +671,43 @@ def test_the_picture_follows_deployment_and_the_movement_phase(engine: NsrEngine
     assert engine.moved_on(state, ended)
     table = engine.start(SPECS, ScriptedDice(cards=[FIRST])).state
     assert not engine.moved_on(table, ended)
+
+
+# --- shipped maps ---------------------------------------------------------------------------------------
+
+SHIPPED = ["ridge", "river-crossing", "village"]
+
+
+def test_the_flag_is_still_off(engine: NsrEngine) -> None:
+    assert NsrEngine.map_package is None and engine.scenarios() == []
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_each_shipped_map_loads_holds_every_kind_and_deploys_both_sides(
+    engine: NsrEngine, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the flag on (``map_package`` set), each map in rules/nsr/maps loads by name, is about
+    48 by 36 inches, has every kind NSR's terrain table knows and a zone for each side, and both
+    sides deploy in it."""
+    from bot.render.battlefield import draw_field
+
+    monkeypatch.setattr(NsrEngine, "map_package", "rules.nsr")
+    assert engine.scenarios() == SHIPPED
+    data = engine.scenario(name)
+    assert (data.width, data.height) == (48, 36)
+    assert {f.kind for f in data.features} == set(engine.terrain())
+    assert set(data.zones) == set(engine.sides())
+    assert read_map(map_file(data), engine.sides(), engine.terrain()) == data
+    state = engine.start_on_map(SPECS, ScriptedDice(), data).state
+    for side in engine.sides():
+        zone = zone_shape(data, side)
+        assert zone is not None and zone.area >= 48 * 8
+        state = engine.act(
+            state, Action("deploy", side, {}), ScriptedDice(cards=[FIRST] if side == "Allied" else [])
+        ).state
+    assert state.phase == "movement"
+    assert_apart(state)
+    round_trip(engine, state)
+    view = engine.field_view(state)
+    assert view is not None and len(view.units) == len(SPECS)
+    assert draw_field(view, engine.terrain()).startswith(b"\x89PNG")
