@@ -69,7 +69,10 @@ def melee(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSourc
         reached = True if blank(params.get("reached")) else yes(params.get("reached"))
     cover = choice(params.get("cover"), COVER, "open", "cover")
     uphill = choice(params.get("uphill"), UPHILL, "none", "uphill")
-    rear = yes(params.get("rear"))
+    if state.field is not None and not blank(params.get("rear")):
+        raise RuleError("On the map the bot measures whether the charge came from the rear: leave rear out.")
+    on_map_rear = bool(charge.rear) and counter is None  # A-NSR-37
+    rear = on_map_rear if state.field is not None else yes(params.get("rear"))
     if counter is not None and (cover != "open" or rear):
         raise RuleError("Units charging each other meet in the open, front to front: leave cover and rear out.")
     charge.resolved = True

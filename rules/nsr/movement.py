@@ -237,7 +237,8 @@ def charge(
         )
         return True
     counter = any(ch.charger == target.name and ch.target == unit.name and not ch.resolved for ch in state.charges)
-    state.charges.append(Charge(charger=unit.name, target=target.name, counter=counter))
+    rear = None if way is None else way.rear and not counter
+    state.charges.append(Charge(charger=unit.name, target=target.name, counter=counter, rear=rear))
     kind = "counter-charges" if counter else "charges"
     events.append(
         Event(

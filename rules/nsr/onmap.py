@@ -25,6 +25,7 @@ from rules.battlefield.formations import (
     DEFAULT_SPEC,
     OVERLAP_AREA,
     UnitPlacement,
+    aspect,
     check_on_table,
     figure_points,
     footprint,
@@ -612,13 +613,15 @@ def _placed(state: NsrState, unit: Unit) -> UnitPlacement:
 class ChargeWay:
     """A charge measured on the map: the charger turned to face its target, the way it goes (a unit
     vector), how far its centre goes to stop the charge distance short of the target (``needed``),
-    the chart's column and the rough ground under the way (its label, None when clear)."""
+    the chart's column, the rough ground under the way (its label, None when clear) and whether
+    every charging figure set off behind the target's rear edge, where it could not be seen."""
 
     start: UnitPlacement
     direction: Point
     needed: float
     column: str
     rough: str | None
+    rear: bool
 
 
 def charge_way(t: NsrTables, state: NsrState, unit: Unit, target: Unit, params: Mapping[str, Any]) -> ChargeWay:
@@ -630,6 +633,7 @@ def charge_way(t: NsrTables, state: NsrState, unit: Unit, target: Unit, params: 
         if not blank(params.get(key)):
             raise RuleError(f"On the map the bot measures the {key}: name the target only.")
     mine, theirs = _placed(state, unit), _placed(state, target)
+    unseen = all(aspect(theirs, p, SPEC) == "rear" for p in figure_points(mine, SPEC))  # seed 3.C.1
     goal = footprint(theirs, SPEC)
     facing = bearing(mine.centre, theirs.centre)
     turned = replace(mine, facing=facing)
@@ -654,7 +658,7 @@ def charge_way(t: NsrTables, state: NsrState, unit: Unit, target: Unit, params: 
     line = LineString([(mine.centre.x, mine.centre.y), (end.centre.x, end.centre.y)])
     on_road = needed > EPSILON and bool(roads) and shapely.union_all(roads).buffer(EPSILON).covers(line)
     rough = next((f.label for f in ground.features if f.kind in t.ground.rough and overlaps(hull, f.geometry)), None)
-    return ChargeWay(turned, direction, needed, "road_charge" if on_road else "charge", rough)
+    return ChargeWay(turned, direction, needed, "road_charge" if on_road else "charge", rough, unseen)
 
 
 def charge_reach(way: ChargeWay, dice: int, joker: int) -> float:

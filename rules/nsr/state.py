@@ -123,6 +123,8 @@ class Charge:
     target: str
     counter: bool = False
     resolved: bool = False
+    #: On the map: the charger set off from behind the target's rear (A-NSR-37); None on a table.
+    rear: bool | None = None
 
 
 @dataclass

@@ -711,3 +711,16 @@ def test_each_shipped_map_loads_holds_every_kind_and_deploys_both_sides(
     view = engine.field_view(state)
     assert view is not None and len(view.units) == len(SPECS)
     assert draw_field(view, engine.terrain()).startswith(b"\x89PNG")
+
+
+def test_a_charge_from_behind_the_targets_rear_is_measured_as_from_the_rear(engine: NsrEngine) -> None:
+    """Seed 3.C.1: set off where the target could not see it (behind its rear edge): from the rear."""
+    state = moved_on(engine, {"33rd Foot": "10,16"})
+    onmap.field_of(state).facing["33rd Foot"] = 90.0
+    out = act(engine, state, "charge", "French", target="33rd Foot", dice=[3, 3, 3], cards=["KH"])
+    assert out.state.charges[0].rear is True
+    facing_south(state, "33rd Foot")
+    out = act(engine, state, "charge", "French", target="33rd Foot", dice=[3, 3, 3], cards=["KH"])
+    assert out.state.charges[0].rear is False
+    staged = charged(engine, {"1er Ligne": "10,12", "33rd Foot": "10,16"})
+    refuse(engine, staged, "melee", "came from the rear: leave rear out", "French", unit="1er Ligne", rear="yes")
