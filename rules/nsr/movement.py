@@ -194,6 +194,12 @@ def charge(
         raise RuleError(f"{target.name} is on {possessive(unit.name)} own side: charge an enemy unit.")
     if target.out:
         raise RuleError(f"{target.name} is out of the fight: there is nothing to charge.")
+    if state.field is not None and unit.joker == 6:
+        nearest = onmap.nearest_enemy(state, unit)  # A-NSR-37: measured edge to edge
+        if nearest is not None and nearest is not target:
+            raise RuleError(
+                f"{unit.name} drew Joker Movement 6: it must charge the nearest enemy unit, {nearest.name}."
+            )
     way = onmap.charge_way(c.t, state, unit, target, params) if state.field is not None else None
     if way is not None:
         column = way.column if c.movement_dice(unit.troop, unit.formation, way.column) is not None else "charge"

@@ -724,3 +724,11 @@ def test_a_charge_from_behind_the_targets_rear_is_measured_as_from_the_rear(engi
     assert out.state.charges[0].rear is False
     staged = charged(engine, {"1er Ligne": "10,12", "33rd Foot": "10,16"})
     refuse(engine, staged, "melee", "came from the rear: leave rear out", "French", unit="1er Ligne", rear="yes")
+
+
+def test_joker_movement_6_charges_the_nearest_enemy_unit(engine: NsrEngine) -> None:
+    state = moved_on(engine, {"33rd Foot": "10,16", "95th": "30,14"})
+    get(state, "1er Ligne").joker = 6
+    refuse(engine, state, "charge", "must charge the nearest enemy unit, 33rd Foot", "French", target="95th")
+    out = act(engine, state, "charge", "French", target="33rd Foot", dice=[3, 3, 3], cards=["KH"])
+    assert out.state.charges[0].target == "33rd Foot"
