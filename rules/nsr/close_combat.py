@@ -67,8 +67,16 @@ def melee(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSourc
         reached = onmap.reached(c.t, state, charger, target)  # A-NSR-37
     else:
         reached = True if blank(params.get("reached")) else yes(params.get("reached"))
-    cover = choice(params.get("cover"), COVER, "open", "cover")
-    uphill = choice(params.get("uphill"), UPHILL, "none", "uphill")
+    if state.field is not None:
+        for key in ("cover", "uphill"):
+            if not blank(params.get(key)):
+                raise RuleError(f"On the map the bot reads the {key} from the ground: leave {key} out.")
+    if state.field is not None and reached:
+        cover, uphill = onmap.melee_ground(c.t, state, charger, target)  # A-NSR-41
+        cover = "open" if counter is not None else cover
+    else:
+        cover = choice(params.get("cover"), COVER, "open", "cover")
+        uphill = choice(params.get("uphill"), UPHILL, "none", "uphill")
     if state.field is not None and not blank(params.get("rear")):
         raise RuleError("On the map the bot measures whether the charge came from the rear: leave rear out.")
     on_map_rear = bool(charge.rear) and counter is None  # A-NSR-37

@@ -20,7 +20,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from rules.battlefield import FieldState, battlefield_of, bearing, parse_point, set_point, toward
+from rules.battlefield import FieldState, battlefield_of, bearing, height_at, parse_point, set_point, toward
 from rules.battlefield.formations import (
     DEFAULT_SPEC,
     OVERLAP_AREA,
@@ -861,3 +861,31 @@ def field_view(t: NsrTables, state: NsrState, focus: str | None) -> FieldView:
         units=units,
         distances="edge",
     )
+
+
+def melee_ground(t: NsrTables, state: NsrState, charger: Unit, target: Unit) -> tuple[str, str]:
+    """A-NSR-41: the close combat chart's cover and uphill lines read from the map. Cover:
+    "building" when the target occupies a building; "linear" when an obstacle on the map (a wall,
+    hedge, fence or barricade) runs between the two units' footprints within one base depth of
+    the target's; else "open". Uphill: the unit whose centre stands on higher ground (a hill),
+    "none" when level."""
+    mine, theirs = _placed(state, charger), _placed(state, target)
+    field = field_of(state)
+    cover = "building" if target.building else "open"
+    if cover == "open":
+        ours, their_ground = footprint(mine, SPEC), footprint(theirs, SPEC)
+        between = shapely.convex_hull(shapely.union(ours, their_ground)).difference(ours)
+        near = their_ground.buffer(SPEC.foot_depth + EPSILON)
+        for feature in battlefield_of(field.map).features:
+            kind = t.terrain.get(feature.kind)
+            if kind is not None and kind.obstacle and overlaps_line(feature.geometry, between, near):
+                cover = "linear"
+                break
+    high, low = (height_at(field, t.terrain, p.centre) for p in (mine, theirs))
+    uphill = "charger" if high > low + EPSILON else "defender" if low > high + EPSILON else "none"
+    return cover, uphill
+
+
+def overlaps_line(line: BaseGeometry, between: BaseGeometry, near: BaseGeometry) -> bool:
+    """Some of ``line`` lies both between two units and near the defender."""
+    return bool(shapely.intersects(line, shapely.intersection(between, near)))

@@ -732,3 +732,35 @@ def test_joker_movement_6_charges_the_nearest_enemy_unit(engine: NsrEngine) -> N
     refuse(engine, state, "charge", "must charge the nearest enemy unit, 33rd Foot", "French", target="95th")
     out = act(engine, state, "charge", "French", target="33rd Foot", dice=[3, 3, 3], cards=["KH"])
     assert out.state.charges[0].target == "33rd Foot"
+
+
+def test_cover_and_uphill_in_close_combat_are_read_from_the_ground(engine: NsrEngine) -> None:
+    """A-NSR-41: the wall between the units, an inch from the defender's front: defending a linear
+    object; no hill: level."""
+    state = charged(engine, {"1er Ligne": "40,17.5", "33rd Foot": "40,21.25"})
+    ligne, foot = get(state, "1er Ligne"), get(state, "33rd Foot")
+    assert onmap.melee_ground(engine.tables, state, ligne, foot) == ("linear", "none")
+    assert onmap.melee_ground(engine.tables, state, foot, ligne) == ("open", "none")
+    refuse(engine, state, "melee", "reads the cover from the ground", "French", unit="1er Ligne", cover="open")
+    refuse(engine, state, "melee", "reads the uphill from the ground", "French", unit="1er Ligne", uphill="charger")
+    open_ground = charged(engine, {"1er Ligne": "10,12", "33rd Foot": "10,16"})
+    assert onmap.melee_ground(
+        engine.tables, open_ground, get(open_ground, "1er Ligne"), get(open_ground, "33rd Foot")
+    ) == (
+        "open",
+        "none",
+    )
+
+
+def test_the_unit_standing_higher_fights_uphill(engine: NsrEngine) -> None:
+    state = charged(engine, {"1er Ligne": "10,12", "33rd Foot": "10,16"})
+    hill = {"kind": "hill", "name": "the rise", "area": [[0, 10], [20, 10], [20, 13], [0, 13]]}
+    field = onmap.field_of(state)
+    state.field = type(field)(
+        read_map({**TEST_MAP, "features": [*TEST_MAP["features"], hill]}, engine.sides(), engine.terrain()),
+        field.positions,
+        field.facing,
+    )
+    ligne, foot = get(state, "1er Ligne"), get(state, "33rd Foot")
+    assert onmap.melee_ground(engine.tables, state, ligne, foot) == ("open", "charger")
+    assert onmap.melee_ground(engine.tables, state, foot, ligne) == ("open", "defender")
