@@ -92,7 +92,7 @@ def _roll_move(
 def move(
     c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
 ) -> bool:
-    if unit.joker == 6 and unit.troop not in NO_CHARGE_TROOPS and _can_charge(c, unit):
+    if _must_charge(c, state, unit):
         raise RuleError(f"{unit.name} drew Joker Movement 6: it must charge the nearest enemy unit (/nsr charge).")
     _may_move(unit, "move")
     going = "cross_country" if state.field is not None else choice(params.get("going"), GOING, "cross_country", "going")
@@ -170,6 +170,23 @@ def _column_on_the_map(c: Charts, unit: Unit, going: str, new: str | None) -> st
     return "cross_country"
 
 
+def _must_charge(c: Charts, state: NsrState, unit: Unit) -> bool:
+    """Joker Movement 6: the unit must charge the nearest enemy unit when it can; on the map only
+    when that charge may be made (A-NSR-37: its way is clear), else it may move or hold."""
+    if unit.joker != 6 or unit.troop in NO_CHARGE_TROOPS or not _can_charge(c, unit):
+        return False
+    if state.field is None:
+        return True
+    nearest = onmap.nearest_enemy(state, unit)
+    if nearest is None or unit.formation == "square":
+        return False
+    try:
+        onmap.charge_way(c.t, state, unit, nearest, {})
+    except RuleError:
+        return False
+    return True
+
+
 def _can_charge(c: Charts, unit: Unit) -> bool:
     return c.movement_dice(unit.troop, unit.formation, "charge") is not None and not unit.pinned and not unit.immobile
 
@@ -216,7 +233,7 @@ def charge(
     if way is not None:
         distance = way.needed + c.t.distances.charge_stop
         reach = onmap.charge_reach(way, c.movement_dice(unit.troop, unit.formation, column) or 0, unit.joker)
-        if way.needed > reach + onmap.EPSILON:
+        if way.needed > reach + onmap.EPSILON and unit.joker != 6:  # Joker 6 charges all the same
             raise RuleError(
                 f"{target.name} is out of {possessive(unit.name)} charge reach: "
                 f"{way.needed:.1f}″ to go, {reach:g}″ at most."
@@ -302,7 +319,7 @@ def hold(
     c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
 ) -> bool:
     doing = "does not move" if state.phase == "movement" else "does not fire"
-    if state.phase == "movement" and unit.joker == 6 and unit.troop not in NO_CHARGE_TROOPS and _can_charge(c, unit):
+    if state.phase == "movement" and _must_charge(c, state, unit):
         raise RuleError(f"{unit.name} drew Joker Movement 6: it must charge the nearest enemy unit (/nsr charge).")
     events.append(Event("hold", f"{unit.name} {doing}.", {"unit": unit.name, "phase": state.phase}))
     return True

@@ -764,3 +764,51 @@ def test_the_unit_standing_higher_fights_uphill(engine: NsrEngine) -> None:
     ligne, foot = get(state, "1er Ligne"), get(state, "33rd Foot")
     assert onmap.melee_ground(engine.tables, state, ligne, foot) == ("open", "charger")
     assert onmap.melee_ground(engine.tables, state, foot, ligne) == ("open", "defender")
+
+
+def test_joker_movement_6_with_no_clear_way_to_the_nearest_enemy_may_hold(engine: NsrEngine) -> None:
+    state = moved_on(engine, {"33rd Foot": "10,16", "Hussars": "10,9"})
+    get(state, "1er Ligne").joker = 6
+    refuse(engine, state, "charge", "runs into Hussars", "French", target="33rd Foot")
+    assert "1er Ligne does not move." in act(engine, state, "hold", "French", cards=["KH"]).events[0].text
+    far = moved_on(engine, {"33rd Foot": "10,32"})
+    get(far, "1er Ligne").joker = 6
+    refuse(engine, far, "hold", "must charge the nearest enemy unit", "French")
+    out = act(engine, far, "charge", "French", target="33rd Foot", dice=[1, 1, 1], cards=["KH"])
+    assert "short of the 24″ needed: it moves 2″ and the charge fails" in out.events[0].text
+
+
+def test_a_random_battle_with_the_flag_on_keeps_units_apart(engine: NsrEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Charges, moves, fire and melee toward the nearest enemy on a shipped map, random dice: only
+    refusals, never an overlap, every state saved and read back and drawn."""
+    monkeypatch.setattr(NsrEngine, "map_package", "rules.nsr")
+    dice = RandomDice(0)
+    state = engine.start_on_map(SPECS, dice, engine.scenario("ridge")).state
+    for side in engine.sides():
+        state = engine.act(state, Action("deploy", side, {}), dice).state
+    done: set[str] = set()
+    for _ in range(150):
+        if engine.finished(state):
+            break
+        waiting = engine.pending(state)
+        if waiting is not None:
+            answer = {"choice": waiting.choices[0].value}
+            state = engine.act(state, Action(waiting.resume_action, waiting.decider, answer), dice).state
+            continue
+        tries: list[tuple[str, dict[str, Any]]] = [("melee", {})]
+        if state.phase in ("movement", "fire"):
+            enemy = onmap.nearest_enemy(state, get(state, state.active))
+            aim = {"target": enemy.name} if enemy is not None else {}
+            tries = [("charge", aim), ("move", {"toward": enemy.name, "distance": 8})] if enemy else []
+            tries = (tries if state.phase == "movement" else [("fire", aim)]) + [("hold", {})]
+        for order, params in tries:
+            try:
+                state = engine.act(state, Action(order, None, params, True), dice).state
+            except RuleError:
+                continue
+            done.add(order)
+            break
+        assert_apart(state)
+        round_trip(engine, state)
+        assert engine.field_view(state) is not None
+    assert {"charge", "melee", "fire"} <= done
