@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter.delivery import AppCog
-from cogs.common import figure_autocomplete
+from cogs.common import TO_HELP, VIA_HELP, figure_autocomplete
 
 Name = app_commands.Range[str, 1, 64]
 Text = app_commands.Range[str, 1, 200]
@@ -44,21 +44,27 @@ class SharpeCog(
 
     @app_commands.command(name="move", description="Move the character whose turn it is")
     @app_commands.describe(
-        distance="Inches",
+        distance="Inches (table play; on the map with toward:, default as far as the pace allows)",
         figure=ACTIVE,
         pace="Foot: crawl, walk, run; horse: walk to gallop",
-        bad_going="Half speed",
+        to=TO_HELP,
+        toward="Map: a man (into base contact if an enemy) or x,y to move straight at",
+        via=VIA_HELP,
+        bad_going="Table play: half speed (the map measures it)",
         backwards="Going backwards (D check)",
-        contact="Enemy reached: the move ends",
-        turn="Degrees a horse turns",
+        contact="Table play: enemy reached, the move ends (on the map: toward:)",
+        turn="Table play: degrees a horse turns (the map measures it)",
     )
-    @app_commands.autocomplete(figure=figure_autocomplete, contact=figure_autocomplete)
+    @app_commands.autocomplete(figure=figure_autocomplete, contact=figure_autocomplete, toward=figure_autocomplete)
     async def move(
         self,
         interaction: discord.Interaction,
-        distance: Inches,
+        distance: Inches | None = None,
         figure: Name | None = None,
         pace: Pace | None = None,
+        to: app_commands.Range[str, 1, 40] | None = None,
+        toward: Name | None = None,
+        via: app_commands.Range[str, 1, 200] | None = None,
         bad_going: bool | None = None,
         backwards: bool | None = None,
         contact: Name | None = None,
@@ -70,6 +76,9 @@ class SharpeCog(
             "move",
             figure=figure,
             distance=distance,
+            to=to,
+            toward=toward,
+            via=via,
             pace=pace,
             bad_going=bad_going,
             backwards=backwards,

@@ -71,6 +71,8 @@ class SharpeEngine(Engine[SharpeState]):
     slug = SLUG
     title = TITLE
     short_name = "Sharpe"
+    #: Played on the bot's map (rules/sharpe/maps), or at a table with battlefield:table.
+    map_package = "rules.sharpe"
     handlers = HANDLERS
     context_type = Ctx
     state_type = SharpeState

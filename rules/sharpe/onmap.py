@@ -1,6 +1,5 @@
-"""Sharpe's Skirmish on the bot's map (not yet offered: the engine's ``map_package`` is None until
-the whole game plays on it): placing the characters and facing them toward the enemy, the bases
-that take up room, where a path first jumps an obstacle, and what the picture shows. The readings
+"""Sharpe's Skirmish on the bot's map (``battlefield:table`` keeps the typed game): placing the
+characters and facing them toward the enemy, the bases that take up room, where a path first jumps an obstacle, and what the picture shows. The readings
 are A-SHARPE-32 onwards in docs/rules/sharpe.md, "On the bot's map"."""
 
 from __future__ import annotations

@@ -102,7 +102,7 @@ async def test_new_campaigns_play_on_the_map_where_the_bot_can_measure(app: App)
     assert "bot's map" in reply.cards[0].description
     assert (await settings(app))[BATTLEFIELD] == "map"
     await app.campaign_end(gina())
-    await app.campaign_new(gina(), "Talavera", "sharpe")
+    await app.campaign_new(gina(), "Talavera", "yasg")
     assert (await settings(app))[BATTLEFIELD] == "table"
     await app.campaign_end(gina())
     with pytest.raises(Refusal, match="Yet Another Skirmish Game is not played on the bot's map"):
@@ -143,7 +143,7 @@ async def test_the_battlefield_changes_between_battles_by_the_game_master(app: A
 
 
 async def test_a_ruleset_off_the_map_refuses_the_map(app: App) -> None:
-    await app.campaign_new(gina(), "Talavera", "sharpe")
+    await app.campaign_new(gina(), "Talavera", "yasg")
     await refused(app, app.campaign_battlefield(gina(), "map"), "not played on the bot's map")
     await refused(app, app.map_new(gina(), "crossroads"), "not played on the bot's map")
     with pytest.raises(Refusal, match="not played on the bot's map"):
@@ -487,7 +487,7 @@ async def test_a_campaign_file_carries_the_battlefield_and_the_draft(app: App) -
     broken["settings"] = {**exported["settings"], MAP_DRAFT: {"table": {"width": 24, "height": 24}, "zones": {}}}
     reply = await app.campaign_import(caller(GM, "Gina", channel=8), "c.yaml", yaml.safe_dump(broken).encode())
     assert reply.cards[0].title == "Not done" and "settings.map" in reply.cards[0].description
-    table_only = {**exported, "ruleset": "sharpe", "sides": {}, "members": []}
+    table_only = {**exported, "ruleset": "yasg", "sides": {}, "members": []}
     table_only["settings"] = {BATTLEFIELD: "map"}
     reply = await app.campaign_import(caller(GM, "Gina", channel=9), "c.yaml", yaml.safe_dump(table_only).encode())
     assert reply.cards[0].title == "Not done" and "not played on the bot's map" in reply.cards[0].description

@@ -17,7 +17,7 @@ from pathlib import Path
 
 SETUP = """\
 /as Gina
-/campaign new name:"The Chosen Men" ruleset:sharpe
+/campaign new name:"The Chosen Men" ruleset:sharpe battlefield:table
 /as Rita
 /campaign join side:british
 /as Gina

@@ -42,7 +42,7 @@ async def test_six_a_side_melee_decided_by_buttons(fake: FakeDiscord, bot: Any) 
     def as_caller(user) -> Caller:
         return Caller(user.id, user.display_name, guild, table.channel.id)
 
-    await app.campaign_new(as_caller(table.gm), "Talavera", "sharpe")
+    await app.campaign_new(as_caller(table.gm), "Talavera", "sharpe", "table")
     for user, side in ((table.red, "british"), (table.blue, "french")):
         asked = await app.campaign_join(as_caller(user), side)
         await app.decide(as_caller(table.gm), "approve", asked.decision.decision_id)

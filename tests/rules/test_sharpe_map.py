@@ -1,6 +1,5 @@
-"""Sharpe's Skirmish on the bot's map (issue 17; not offered yet: the engine's map_package stays None
-until the whole game plays on the map): placing and facing (A-SHARPE-32), moving by pace with bad
-going from the map (A-SHARPE-33), an obstacle's dexterity check from the path (A-SHARPE-34), and
+"""Sharpe's Skirmish on the bot's map (issue 17; battlefield:table keeps the typed game): placing and
+facing (A-SHARPE-32), moving by pace with bad going from the map (A-SHARPE-33), an obstacle's dexterity check from the path (A-SHARPE-34), and
 shots measured: range, sight and cover (A-SHARPE-35), and the side a man is attacked from, read from
 his facing (A-SHARPE-36), and recoils moved on the map, "no room to recoil" measured (A-SHARPE-37)."""
 
@@ -71,8 +70,11 @@ def round_trip(engine: SharpeEngine, state: SharpeState) -> None:
 # --- 1. state, tables and deployment
 
 
-def test_the_flag_is_off_and_the_terrain_table_is_whole(engine: SharpeEngine) -> None:
-    assert engine.map_package is None and not engine.plays_on_map
+def test_sharpe_plays_on_the_map_with_three_maps_and_the_terrain_table_is_whole(engine: SharpeEngine) -> None:
+    assert engine.map_package == "rules.sharpe" and engine.plays_on_map
+    assert engine.scenarios() == ["farm", "village", "woodland-ford"]
+    for name in engine.scenarios():
+        assert set(engine.scenario(name).zones) == {"british", "french"}
     assert engine.terrain()["wood"].move_cost == 2 and engine.terrain()["wall"].obstacle
     assert engine.tables.map.base_radius == 0.6
 
