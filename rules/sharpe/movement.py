@@ -108,22 +108,7 @@ def move(ctx: Ctx, p: Mapping[str, Any]) -> None:
     text = f"{ch.name} {_verb(pace, ch.mounted)} {how}{inches(distance)}{turned}{' in bad going' if bad_going else ''} ({inches(left)} left)."
     ctx.say("move", text, figure=ch.name, pace=pace, distance=distance, moved=ch.moved, left=left)
     if enemy is not None:
-        ctx.touch(ch.name, enemy.name)
-        if ch.mounted:
-            ctx.say(
-                "contact",
-                f"{ch.name} rides up to {enemy.name}: he may attack him and ride on.",
-                figure=ch.name,
-                enemy=enemy.name,
-            )
-            return
-        ch.contact_bound = ctx.bound
-        ctx.say(
-            "contact",
-            f"{ch.name} reaches {enemy.name}: his move ends, and he may attack him now.",
-            figure=ch.name,
-            enemy=enemy.name,
-        )
+        _reach(ctx, ch, enemy)
 
 
 #: What a table's players report that the map measures instead.
@@ -235,22 +220,28 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
     if stumbled or ch.down:
         return
     for enemy in onmap.touching_enemies(t, state, ch):
-        ctx.touch(ch.name, enemy.name)
-        if ch.mounted:
-            ctx.say(
-                "contact",
-                f"{ch.name} rides up to {enemy.name}: he may attack him and ride on.",
-                figure=ch.name,
-                enemy=enemy.name,
-            )
-            continue
-        ch.contact_bound = ctx.bound
+        _reach(ctx, ch, enemy)
+
+
+def _reach(ctx: Ctx, ch: Character, enemy: Character) -> None:
+    """``ch`` comes into contact with ``enemy``: a rider may attack him and ride on; a man on foot's
+    move ends there."""
+    ctx.touch(ch.name, enemy.name)
+    if ch.mounted:
         ctx.say(
             "contact",
-            f"{ch.name} reaches {enemy.name}: his move ends, and he may attack him now.",
+            f"{ch.name} rides up to {enemy.name}: he may attack him and ride on.",
             figure=ch.name,
             enemy=enemy.name,
         )
+        return
+    ch.contact_bound = ctx.bound
+    ctx.say(
+        "contact",
+        f"{ch.name} reaches {enemy.name}: his move ends, and he may attack him now.",
+        figure=ch.name,
+        enemy=enemy.name,
+    )
 
 
 def _furthest(t: SharpeTables, field: Any, start: Any, goal: Any, gap: float, left: float) -> float:
