@@ -40,6 +40,14 @@ class Sight:
     feature: str | None = None
     in_front: float | None = None
 
+    def why_not(self, shooter: str, target: str) -> str:
+        """Why ``shooter`` cannot see ``target`` (a blocked sight), as a card says it."""
+        if self.in_front is None:
+            return f"{shooter} is too deep in {self.feature} to see out"
+        if self.in_front <= 1e-6:
+            return f"{target} is too deep in {self.feature} to be seen"
+        return f"{self.feature} is in the way, {self.in_front:.1f}″ in front of {target}"
+
     def describe(self, target: str) -> str:
         if self.feature is None or self.in_front is None:
             return self.kind

@@ -263,13 +263,7 @@ def sight_and_cover(t: MedievalTables, state: MedState, fig: MedFigure, target: 
     shooter, aim = Base(where(field, fig.name), r), Base(where(field, target.name), r)
     seen = line_of_sight(field, t.terrain, shooter, aim)
     if seen.kind == "blocked":
-        if seen.in_front is None:
-            why = f"{fig.name} is too deep in {seen.feature} to see out"
-        elif seen.in_front <= EPSILON:
-            why = f"{target.name} is too deep in {seen.feature} to be seen"
-        else:
-            why = f"{seen.feature} is in the way, {measured(seen.in_front)} in front of {target.name}"
-        raise RuleError(f"{fig.name} cannot see {target.name}: {why}.")
+        raise RuleError(f"{fig.name} cannot see {target.name}: {seen.why_not(fig.name, target.name)}.")
     kind, feature = cover_of(field, t.terrain, shooter.centre, aim.centre, t.cover_within_inches)
     said = f"{measured(distance)} base to base"
     if kind == "none" or feature is None:

@@ -266,13 +266,7 @@ def measure_shot(t: SharpeTables, state: SharpeState, shooter: Character, target
         seen = line_of_sight(field, t.terrain, mine, Base(where(field, target.name), radius(t, target)))
         if seen.kind != "blocked":
             continue
-        if seen.in_front is None:
-            why = f"he is too deep in {seen.feature} to see out"
-        elif seen.in_front <= EPSILON:
-            why = f"{target.name} is too deep in {seen.feature} to be seen"
-        else:
-            why = f"{seen.feature} is in the way, {measured(seen.in_front)} in front of {target.name}"
-        raise RuleError(f"{shooter.name} cannot see {target.name}: {why}.")
+        raise RuleError(f"{shooter.name} cannot see {target.name}: {seen.why_not('he', target.name)}.")
     first = targets[0]
     there = where(field, first.name)
     distance = round(centre_distance(here, there), 1)
