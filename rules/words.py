@@ -51,6 +51,16 @@ def measured(value: float) -> str:
     return f"{value:.1f}″"
 
 
+COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east")
+
+
+def heading(degrees: float) -> str:
+    """A facing as a player reads it: the nearest of eight compass points, then the whole degrees
+    the bot holds (0 east, 90 north, counter-clockwise): ``east (357°)``."""
+    whole_degrees = math.floor(degrees + 0.5) % 360
+    return f"{COMPASS[math.floor(((degrees % 360.0) + 22.5) / 45.0) % 8]} ({whole_degrees}°)"
+
+
 def signed(value: int) -> str:
     """A modifier with its sign: ``+1``, ``−2`` (a true minus sign)."""
     return f"+{value}" if value >= 0 else f"−{abs(value)}"

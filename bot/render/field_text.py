@@ -8,7 +8,7 @@ import math
 
 from rules.battlefield import FieldView, Terrain, Token, line_of_sight
 from rules.geometry import Base, Point
-from rules.words import measured
+from rules.words import heading, measured
 
 
 def field_text(view: FieldView, terrain: Terrain, pairs: int = 12) -> str:
@@ -26,7 +26,7 @@ def field_text(view: FieldView, terrain: Terrain, pairs: int = 12) -> str:
     for t in sorted(view.tokens, key=lambda t: (_side_order(view, t.side), t.name.casefold())):
         extra = []
         if t.facing is not None:
-            extra.append(f"facing {t.facing:g}°")
+            extra.append(f"facing {heading(t.facing)}")
         extra.extend(t.marks)
         lines.append(
             f"  {t.side:<{side_width}}  {t.name:<{width}}  {Point(t.x, t.y)!s:>11}  {', '.join(extra)}".rstrip()

@@ -29,6 +29,7 @@ from rules.battlefield import Band, FieldState, FieldView, Focus, Token, UnitMar
 from rules.battlefield.formations import DEFAULT_SPEC, UnitPlacement, figure_points, footprint
 from rules.geometry import Base, Point
 from rules.ssg.engine import make_engine
+from rules.words import heading
 
 ENGINE = make_engine()
 TERRAIN = ENGINE.terrain()
@@ -212,7 +213,7 @@ def test_the_text_names_every_figure_where_it_stands_and_measures_the_nearest_en
     first = next(line for line in text.splitlines() if line.startswith("  Rossi") and " - " in line)
     assert re.search(r"\d+\.\d″", first)
     assert "Doc" not in text.split("Nearest enemies")[1]  # out of the fight
-    assert "wounded" in text and "facing 90°" in text
+    assert "wounded" in text and "facing north (90°)" in text
     assert "  the north hedge (hedge): 3.0,21.0 to 15.0,21.0, 0.75″ thick" in text
     assert "  the farmhouse (building): corners 22.0,22.0 29.0,22.0 29.0,28.0 22.0,28.0; door at 25.5,22.0" in text
 
@@ -247,3 +248,20 @@ def test_units_are_drawn_as_blocks_of_their_figures() -> None:
     between = where_drawn(view, (figures[0][0] + figures[1][0]) / 2, figures[0][1])
     assert not near(pixel(image, between), RED) and pixel(image, between) != pixel(image, where_drawn(view, 33.5, 1.5))
     assert len(figures) == 12 and len(outline) == 4
+
+
+@pytest.mark.parametrize(
+    ("degrees", "said"),
+    [
+        (0.0, "east (0°)"),
+        (0.9436, "east (1°)"),
+        (357.138, "east (357°)"),
+        (22.4, "east (22°)"),
+        (22.6, "north-east (23°)"),
+        (179.03, "west (179°)"),
+        (315.0, "south-east (315°)"),
+        (359.6, "east (0°)"),
+    ],
+)
+def test_a_facing_reads_as_a_compass_point_and_whole_degrees(degrees: float, said: str) -> None:
+    assert heading(degrees) == said
