@@ -89,7 +89,7 @@ class SharpeCog(
     @app_commands.command(name="shoot", description="Fire at an enemy: 2D6 against the firing skill")
     @app_commands.describe(
         target="The enemy",
-        range="Inches",
+        range="Inches (a table of your own; the map measures it)",
         shooter=ACTIVE,
         weapon="Default: his first loaded firearm",
         gun="Fire his side's artillery piece",
@@ -109,7 +109,7 @@ class SharpeCog(
         self,
         interaction: discord.Interaction,
         target: Name,
-        range: Inches,
+        range: Inches | None = None,
         shooter: Name | None = None,
         weapon: app_commands.Range[str, 1, 32] | None = None,
         gun: Name | None = None,

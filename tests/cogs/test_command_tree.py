@@ -8,6 +8,7 @@ import pytest
 from discord import app_commands
 
 from bot.adapter.client import SkirmishBot
+from rules import RULESETS, get_engine
 
 NAME = re.compile(r"^[-_'\w]{1,32}$")
 
@@ -48,6 +49,23 @@ async def test_groups_one_per_ruleset_and_shared(tree) -> None:
     assert {"campaign", "roster", "game", "roll", "admin", "ssg"} <= names
     ssg = tree.get_command("ssg")
     assert {c.name for c in ssg.commands} == {"move", "melee", "shoot", "next"}
+
+
+#: What the players type at a table of their own, and the bot measures on its map.
+MEASURED_ON_THE_MAP = {"range", "distance", "cover", "contact", "flank", "uphill", "obstacle", "bad_going", "no_room"}
+
+
+async def test_nothing_the_map_measures_is_a_required_option_of_a_ruleset_that_plays_on_it(tree) -> None:
+    """A player on the bot's map leaves range, distance, cover … out: Discord must not demand them."""
+    on_map = [slug for slug in RULESETS if get_engine(slug).map_package is not None]
+    assert "sharpe" in on_map
+    for slug in on_map:
+        group = tree.get_command(slug)
+        assert isinstance(group, app_commands.Group), slug
+        for command in group.walk_commands():
+            if isinstance(command, app_commands.Command):
+                required = {p.name for p in command.parameters if p.required}
+                assert not required & MEASURED_ON_THE_MAP, (command.qualified_name, required & MEASURED_ON_THE_MAP)
 
 
 async def test_payload_serialises(tree) -> None:
