@@ -143,8 +143,8 @@ class NsrCog(
     @app_commands.command(name="fire", description="Fire: the unit fires on the firing chart (one or two targets)")
     @app_commands.describe(
         target="The enemy unit",
-        range="Inches to it",
-        target_class="Target class",
+        range="Inches to it (a table of your own; the map measures it)",
+        target_class="Target class (a table of your own; the map reads it)",
         unit=UNIT,
         firers="Figures firing (default: all able)",
         shot="A gun's shot",
@@ -162,8 +162,8 @@ class NsrCog(
         self,
         interaction: discord.Interaction,
         target: Name,
-        range: Inches,
-        target_class: TargetClass,
+        range: Inches | None = None,
+        target_class: TargetClass | None = None,
         unit: Name | None = None,
         firers: Count | None = None,
         shot: Shot | None = None,

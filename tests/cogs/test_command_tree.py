@@ -52,7 +52,18 @@ async def test_groups_one_per_ruleset_and_shared(tree) -> None:
 
 
 #: What the players type at a table of their own, and the bot measures on its map.
-MEASURED_ON_THE_MAP = {"range", "distance", "cover", "contact", "flank", "uphill", "obstacle", "bad_going", "no_room"}
+MEASURED_ON_THE_MAP = {
+    "range",
+    "distance",
+    "cover",
+    "contact",
+    "flank",
+    "uphill",
+    "obstacle",
+    "bad_going",
+    "no_room",
+    "target_class",
+}
 
 
 async def test_nothing_the_map_measures_is_a_required_option_of_a_ruleset_that_plays_on_it(tree) -> None:
