@@ -32,8 +32,10 @@ from rules.geometry import (
     stop_on_approach,
 )
 from rules.geometry.measure import CONTACT_TOLERANCE
+from rules.geometry.routing import legs_round
+from rules.geometry.shapes import Battlefield
 from rules.vocabulary import DataError, RuleError
-from rules.words import measured
+from rules.words import joined, measured, possessive
 
 EPSILON = 1e-6
 
@@ -151,17 +153,24 @@ def deploy(
 
 @dataclass(frozen=True)
 class MovePlan:
-    """A move worked out: the path actually taken (cut short where the rules stop it), how far it
-    went and the movement it used (terrain costs included), and why it stopped early."""
+    """A move worked out: the path actually taken (cut short where the rules stop it, round the
+    bases in the way), how far it went and the movement it used (terrain costs included), why it
+    stopped early, and whose bases it went round."""
 
     path: tuple[Point, ...]
     travelled: float
     used: float
     stopped_by: str | None = None
+    went_round: tuple[str, ...] = ()
 
     @property
     def end(self) -> Point:
         return self.path[-1]
+
+    @property
+    def round_words(self) -> str:
+        """``, going round Garcia`` for a card, or nothing when the path went straight."""
+        return f", going round {joined(self.went_round)}" if self.went_round else ""
 
 
 def toward(state: FieldState, start: Point, target: Point, distance: float) -> Point:
@@ -187,8 +196,9 @@ def plan_move(
 ) -> MovePlan:
     """Check and measure ``name``'s move from where it stands through ``waypoints``.
 
-    Refused with a sentence: a point off the table, a path through impassable terrain or another
-    figure's base, a path using more than ``allowance``, an end on impassable ground. With
+    A leg through another figure's base goes the cheapest way round it. Refused with a sentence: a
+    point off the table, a path through impassable terrain, an end on another base or with no way
+    round, a path using more than ``allowance``, an end on impassable ground. With
     ``stop_near``, the figure stops where it first comes within ``stop_within`` of one of them
     (SSG's 1" stop), and only the path up to there is measured."""
     start = where(state, name)
@@ -197,13 +207,16 @@ def plan_move(
     for i, point in enumerate(waypoints):
         check_point(state, point, "the end of the move" if i == len(waypoints) - 1 else "a point of the path")
     path = [start, *waypoints]
-    stopped_by = None
-    if stop_near:
-        stop = stop_on_approach(path, list(stop_near.values()), stop_within)
-        if stop is not None:
-            path = _cut(path, stop.travelled)
-            stopped_by = min(stop_near, key=lambda n: centre_distance(stop.point, stop_near[n]))
+    others = {
+        n: Base(Point(*xy), radii[n])
+        for n, xy in state.positions.items()
+        if n != name and n in radii and n not in allow_touching
+    }
     field_ = battlefield_of(state.map)
+    path, stopped_by = _stopped(path, stop_near, stop_within)
+    path, went_round = _round_the_bases(field_, terrain, name, path, radii[name], others)
+    if went_round:
+        path, stopped_by = _stopped(path, stop_near, stop_within, stopped_by)
     try:
         used = path_cost(field_, path, costs(terrain))
     except RuleError as exc:
@@ -213,19 +226,44 @@ def plan_move(
         length = f"is {measured(travelled)} long"
         if measured(used) != measured(travelled):
             length += f" and uses {measured(used)} of movement through the terrain"
-        raise RuleError(f"{name} has {measured(allowance)} of movement left; that path {length}.")
-    others = {
-        n: Base(Point(*xy), radii[n])
-        for n, xy in state.positions.items()
-        if n != name and n in radii and n not in allow_touching
-    }
-    crossed = bases_crossed(path, radii[name], others)
-    if crossed:
-        raise RuleError(f"{name}'s path runs through {crossed[0]}: go round it.")
+        what = f"the way round {joined(went_round)}" if went_round else "that path"
+        raise RuleError(f"{name} has {measured(allowance)} of movement left; {what} {length}.")
     blocked = impassable_at(state, terrain, path[-1])
     if blocked:
         raise RuleError(f"{name} cannot stop in {blocked}.")
-    return MovePlan(tuple(path), travelled, used, stopped_by)
+    return MovePlan(tuple(path), travelled, used, stopped_by, tuple(went_round))
+
+
+def _stopped(
+    path: list[Point], stop_near: Mapping[str, Point] | None, within: float, stopped_by: str | None = None
+) -> tuple[list[Point], str | None]:
+    """The path cut where it first comes within ``within`` of one of ``stop_near`` (SSG's 1" stop),
+    and who stopped it; unchanged (with ``stopped_by``) when it never comes that near."""
+    stop = stop_on_approach(path, list(stop_near.values()), within) if stop_near else None
+    if stop is None or not stop_near:
+        return path, stopped_by
+    return _cut(path, stop.travelled), min(stop_near, key=lambda n: centre_distance(stop.point, stop_near[n]))
+
+
+def _round_the_bases(
+    field_: Battlefield, terrain: Terrain, name: str, path: list[Point], radius: float, others: Mapping[str, Base]
+) -> tuple[list[Point], list[str]]:
+    """The path, each leg that runs through another base replaced by the cheapest way round it
+    (rules.geometry.routing); refused with a sentence when the end stands on a base or no way
+    round is near."""
+    crossed = bases_crossed(path, radius, others)
+    if not crossed:
+        return path, []
+    end = path[-1]
+    on = next(
+        (n for n, b in others.items() if centre_distance(end, b.centre) < b.radius + radius - CONTACT_TOLERANCE), None
+    )
+    if on is not None:
+        raise RuleError(f"{name} cannot end the move on {possessive(on)} base: there is no room there.")
+    found = legs_round(field_, costs(terrain), path, radius, others)
+    if found is None:
+        raise RuleError(f"{name}'s path runs through {crossed[0]}, and there is no way round it near: give a via:.")
+    return found
 
 
 def _cut(path: Sequence[Point], distance: float) -> list[Point]:

@@ -67,20 +67,60 @@ def path_cost(field: Battlefield, waypoints: Sequence[Point], costs: Mapping[str
     overlap the dearest applies; walking along a feature's edge is open ground. A kind whose cost is None is impassable: a path through it (not
     along its edge) is refused with a sentence naming the feature."""
     _check_path(field, waypoints)
-    # Leg by leg: shapely's overlay would merge a path that doubles back on itself into one stretch.
-    legs = [LineString([(a.x, a.y), (b.x, b.y)]) for a, b in pairwise(waypoints) if a != b]
-    levels: dict[float, list[Feature]] = {}
-    for feature in field.features:
-        if feature.kind not in costs:
-            continue
-        cost = costs[feature.kind]
-        if cost is None:
+    return Ground.of(field, costs).cost(waypoints)
+
+
+@dataclass(frozen=True)
+class Ground:
+    """What moving over a battlefield costs, worked out once for many paths (a way round a base
+    tries hundreds of steps): the features that cannot be crossed, the costly ground merged by
+    cost, dearest first, and the box round each of those features."""
+
+    impassable: tuple[Feature, ...]
+    grounds: tuple[tuple[float, BaseGeometry], ...]
+    boxes: tuple[tuple[float, float, float, float], ...] = ()
+
+    @classmethod
+    def of(cls, field: Battlefield, costs: Mapping[str, float | None]) -> Ground:
+        impassable: list[Feature] = []
+        levels: dict[float, list[Feature]] = {}
+        for feature in field.features:
+            if feature.kind not in costs:
+                continue
+            cost = costs[feature.kind]
+            if cost is None:
+                impassable.append(feature)
+            elif cost != 1.0:
+                levels.setdefault(cost, []).append(feature)
+        grounds = tuple(
+            (cost, shapely.union_all([f.geometry for f in levels[cost]])) for cost in sorted(levels, reverse=True)
+        )
+        boxes = tuple(f.geometry.bounds for f in [*impassable, *(f for level in levels.values() for f in level)])
+        return cls(tuple(impassable), grounds, boxes)
+
+    def cost(self, waypoints: Sequence[Point]) -> float:
+        """``path_cost`` of a path already known to lie on the table."""
+        # Leg by leg: shapely's overlay would merge a path that doubles back on itself into one stretch.
+        legs = [LineString([(a.x, a.y), (b.x, b.y)]) for a, b in pairwise(waypoints) if a != b]
+        for feature in self.impassable:
             if any(_inside(leg, feature.geometry) > _EPSILON for leg in legs):
                 raise RuleError(f"The path crosses {feature.label}, which cannot be crossed.")
-            continue
-        levels.setdefault(cost, []).append(feature)
-    grounds = [(cost, shapely.union_all([f.geometry for f in levels[cost]])) for cost in sorted(levels, reverse=True)]
-    return sum(_leg_cost(leg, grounds) for leg in legs)
+        return sum(_leg_cost(leg, list(self.grounds)) for leg in legs)
+
+    def step(self, a: Point, b: Point) -> float | None:
+        """One straight step's cost, or None when it crosses ground that cannot be crossed. A step
+        whose box meets no feature's box costs its length, without asking shapely."""
+        low_x, high_x, low_y, high_y = min(a.x, b.x), max(a.x, b.x), min(a.y, b.y), max(a.y, b.y)
+        if not any(_boxes_meet((low_x, low_y, high_x, high_y), box) for box in self.boxes):
+            return centre_distance(a, b)
+        try:
+            return self.cost([a, b])
+        except RuleError:
+            return None
+
+
+def _boxes_meet(a: Sequence[float], b: Sequence[float]) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 def _leg_cost(leg: LineString, grounds: list[tuple[float, BaseGeometry]]) -> float:

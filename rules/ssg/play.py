@@ -222,7 +222,7 @@ def _move_on_map(ctx: Ctx, fig: SsgFigure, params: Mapping[str, Any]) -> None:
     fig.moved = round(fig.moved + plan.used, 6)
     left = max(0.0, t.move_max_inches - fig.moved)
     slowed = f", using {measured(plan.used)} of movement" if plan.used > plan.travelled + 1e-6 else ""
-    text = f"{fig.name} moves {measured(plan.travelled)} to {plan.end}{slowed} ({measured(left)} left)."
+    text = f"{fig.name} moves {measured(plan.travelled)} to {plan.end}{plan.round_words}{slowed} ({measured(left)} left)."
     data = {
         "figure": fig.name,
         "distance": round(plan.travelled, 3),
@@ -230,6 +230,8 @@ def _move_on_map(ctx: Ctx, fig: SsgFigure, params: Mapping[str, Any]) -> None:
         "moved": fig.moved,
         "left": left,
         "to": [plan.end.x, plan.end.y],
+        "path": [[round(p.x, 4), round(p.y, 4)] for p in plan.path],
+        "went_round": list(plan.went_round),
     }
     ctx.say("move", text, **data)
     for enemy in on_map.enemies_within(t, state, fig, t.contact_inches):

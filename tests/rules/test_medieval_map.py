@@ -242,10 +242,12 @@ def test_terrain_costs_movement(engine: MedievalEngine) -> None:
     refuse(engine, state, "move", "that path is 5.5″ long and uses 7.0″ of movement", figure="Hugh", to="2,7.5")
 
 
-def test_paths_through_water_or_another_base_are_refused(engine: MedievalEngine) -> None:
+def test_paths_through_water_are_refused_and_a_base_in_the_way_is_gone_round(engine: MedievalEngine) -> None:
     state = on_map(engine, Ned=(10, 4.5))
     refuse(engine, state, "move", "Ned cannot go that way: the path crosses the pond", figure="Ned", to="12,9.5")
-    refuse(engine, state, "move", "Hugh's path runs through Walt", figure="Hugh", to="6,2.5")
+    round_walt = event(play(engine, state, "move", figure="Hugh", to="6,2.5"), "move")
+    assert ", going round Walt (" in round_walt.text and len(round_walt.data["path"]) > 2, round_walt.text
+    assert round_walt.data["distance"] > 4.0 + 1e-3  # longer than the straight line from 2,2
     refuse(engine, state, "move", "off the 24 by 24 inch table", figure="Hugh", to="-1,2")
     refuse(engine, state, "move", "already stands at", figure="Hugh", to="2,2")
     out = play(engine, state, "move", figure="Ned", via="9.5,5.5 9.5,9.5")

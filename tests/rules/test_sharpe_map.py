@@ -130,7 +130,7 @@ def test_table_options_are_refused_on_the_map(engine: SharpeEngine) -> None:
     state = on_map(engine, Perkins=(8.0, 3.0))
     refused(engine, state, "move", "leave bad_going: out", to="5,6", bad_going=True)
     refused(engine, state, "move", "say where harris goes", distance=3)
-    refused(engine, state, "move", "runs through perkins", to="11,3")
+    refused(engine, state, "move", "the way round perkins is 6.5″ long", to="11,3")
 
 
 def test_wounds_reduce_and_bad_going_counts_double_a_sharpe_33(engine: SharpeEngine) -> None:

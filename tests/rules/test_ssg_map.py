@@ -12,6 +12,7 @@ import pytest
 
 from rules.battlefield import FieldState, MapData
 from rules.core import Action, RuleError
+from rules.geometry import Base, Point, bases_crossed
 from rules.ssg.engine import SsgEngine, SsgState, make_engine
 from tests.dice import ScriptedDice
 from tests.rules.test_ssg_engine import BLUE, RED, play, refuse, roster
@@ -159,9 +160,18 @@ def test_woods_cost_double_and_buildings_cannot_be_crossed(engine: SsgEngine) ->
     assert at(around.state, "Garcia") == (9.5, 11.0)
 
 
-def test_a_figure_cannot_walk_through_another(engine: SsgEngine) -> None:
+def test_a_figure_goes_round_another_in_its_way_when_the_way_round_is_within_its_move(engine: SsgEngine) -> None:
     state = standing(engine, Rossi=(18.0, 2.0), Garcia=(18.0, 4.0))
-    refuse(engine, state, "move", "runs through Garcia", figure="Rossi", to="18,6")
+    refuse(engine, state, "move", "the way round Garcia is 4.5″ long", figure="Rossi", to="18,6")
+    refuse(engine, state, "move", "cannot end the move on Garcia's base", figure="Rossi", to="18,4.5")
+    out = play(engine, state, "move", figure="Rossi", to="18,5.2")
+    moved = out.events[0]
+    assert moved.text.startswith("Rossi moves ") and ", going round Garcia (" in moved.text, moved.text
+    assert moved.data["went_round"] == ["Garcia"] and 3.2 < moved.data["distance"] <= 4.0
+    radius = engine.tables.base_radius
+    path = [Point(x, y) for x, y in moved.data["path"]]
+    assert path[0] == Point(18.0, 2.0) and at(out.state, "Rossi") == (18.0, 5.2) and len(path) > 2
+    assert not bases_crossed(path, radius, {"Garcia": Base(Point(18.0, 4.0), radius)})
 
 
 def test_coming_within_one_inch_of_an_enemy_stops_the_figure(engine: SsgEngine) -> None:
