@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.battlefield.deployment import deploy_pieces, place_piece
 from rules.core import RuleError, VictoryPayload, short
-from rules.sharpe import onmap
+from rules.sharpe import mounts, onmap
 from rules.sharpe.bound import actor, advance, require_able, require_standing
 from rules.sharpe.common import Ctx, flag, whole, word
 from rules.sharpe.movement import fall_over
@@ -68,6 +68,7 @@ def check(ctx: Ctx, p: Mapping[str, Any]) -> None:
         ch.mounted = False
         ch.down = "fallen"
         ctx.say("horse", f"{ch.name} comes off his horse at the obstacle; it runs on.", figure=ch.name)
+        mounts.leave_saddle(ctx, ch)
         fall_wound(ctx, ch, "falls from his horse", ch.name)
         return
     fall_over(ctx, ch, result.text)
@@ -304,6 +305,18 @@ def done(ctx: Ctx, p: Mapping[str, Any]) -> None:
         and ch.moved_bound != ctx.bound
     ):
         raise RuleError(f"{ch.name}'s horse is at the {horse.start_pace}: it cannot stand still, so move it first.")
+    if (
+        state.field is not None
+        and ch.mounted
+        and horse is not None
+        and horse.lost_control
+        and ch.control_bound != ctx.bound
+        and not mounts.has_run(ctx, ch)
+    ):
+        raise RuleError(
+            f"{ch.name}'s horse is out of control: he must try to master it every bound, "
+            "so try /sharpe control before his turn ends (A-SHARPE-42)."
+        )
     state.acted.append(ch.name)
     ctx.say("done", f"{ch.name} ends his turn.", figure=ch.name)
     advance(ctx)

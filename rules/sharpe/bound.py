@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from rules.core import BoundPayload, RuleError, VictoryPayload
+from rules.sharpe import mounts
 from rules.sharpe.common import Ctx
 from rules.sharpe.order import roll_order
 from rules.sharpe.state import Character, Gun
-from rules.sharpe.wounds import morale_triggers, standing
+from rules.sharpe.wounds import carried_off, morale_triggers, standing
 from rules.words import blank, plural
 
 #: A guard for a table where nobody can act (every man unconscious): bounds pass at most this often.
@@ -115,7 +116,17 @@ def end_bound(ctx: Ctx) -> None:
         _reload(ctx, ch)
     for gun in state.guns:
         _load_gun(ctx, gun)
+    _horses_run_on(ctx)
     morale_triggers(ctx)
+
+
+def _horses_run_on(ctx: Ctx) -> None:
+    """A-SHARPE-42: on the map, a runaway whose rider could not try to control it this bound runs on
+    straight at the bound's end."""
+    for rider in mounts.runaways_left(ctx):
+        ran = mounts.run_away(ctx, rider, 0.0)
+        if ran is not None and ran.gone:
+            carried_off(ctx, rider)
 
 
 def _pass_out_or_recover(ctx: Ctx, ch: Character) -> None:
@@ -220,6 +231,7 @@ def start_bound(ctx: Ctx) -> None:
         if ch.horse is not None:
             ch.horse.start_pace = ch.horse.pace
     ctx.tell(BoundPayload(state.bound), f"Bound {state.bound} begins: ability points are restored.")
+    mounts.loose_horses_run(ctx)
     if ctx.t.options.reroll_order_every_bound:
         rolling = [ctx.get(n) for n in state.order if not ctx.get(n).out]
         new = roll_order(ctx, rolling, heading=f"Order of movement for bound {state.bound}")

@@ -35,6 +35,7 @@ from rules.sharpe.bound import advance, cannot_act, check_victory
 from rules.sharpe.campaign import Aftermath, after_battle
 from rules.sharpe.common import Ctx
 from rules.sharpe.decisions import ANSWER, decision_of
+from rules.sharpe.horsebase import is_horse
 from rules.sharpe.order import roll_order
 from rules.sharpe.profile import Roster
 from rules.sharpe.schema import SharpeTables, table_problems
@@ -264,7 +265,7 @@ class SharpeEngine(Engine[SharpeState]):
             problems += [
                 f"field.positions: {name!r} is not a character in this game"
                 for name in state.field.positions
-                if name not in names
+                if name not in names and not is_horse(state, name)
             ]
         if onmap.deploying(state):
             if state.active is not None:

@@ -11,13 +11,13 @@ from rules.battlefield.requests import move_request
 from rules.core import RuleError
 from rules.geometry import centre_distance
 from rules.geometry.measure import CONTACT_TOLERANCE
-from rules.sharpe import onmap
+from rules.sharpe import mounts, onmap
 from rules.sharpe.bound import actor, require_able, require_standing
 from rules.sharpe.common import Ctx, flag, number, whole, word
 from rules.sharpe.profile import ability_check, wound_reduction
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
-from rules.sharpe.wounds import control_check, fall_wound, kill_outright
+from rules.sharpe.wounds import carried_off, control_check, fall_wound
 from rules.words import blank, inches, measured, names_list
 
 EPSILON = 1e-9
@@ -171,11 +171,17 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
     ch.pace = _faster(ch.pace, pace)
     if pace in t.movement.breaks_reload:
         ch.busy_bound = ctx.bound
+    riding = ch.mounted and ch.horse is not None
+    if ch.mounted and ch.horse is not None:
+        ch.horse.pace, ch.horse.ran_bound = pace, ctx.bound
     bad_going = plan.used > plan.travelled + 0.01
-    if not ch.mounted and not _footing(ctx, ch, pace, backwards, bad_going):
-        return
     path, stumbled = list(plan.path), ""
-    jump = onmap.first_obstacle(t, field, path)
+    if not ch.mounted and not _footing(ctx, ch, pace, backwards, bad_going):
+        entered = onmap.first_bad_going(t, field, path) if bad_going else None
+        if entered is None or entered[1] <= EPSILON:
+            return
+        path, stumbled = onmap.cut(path, entered[1]), entered[0]
+    jump = None if stumbled else onmap.first_obstacle(t, field, path)
     if jump is not None and not _jump(ctx, ch, jump[0]):
         stop = max(0.0, jump[1] - radii[ch.name])
         path, stumbled = onmap.cut(path, stop), jump[0]
@@ -186,8 +192,6 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
     if heading is not None:
         field.facing[ch.name] = round((heading + 180.0) % 360.0 if backwards else heading, 4)
     ch.moved = round(ch.moved + used, 6)
-    if ch.mounted and ch.horse is not None:
-        ch.horse.pace = pace
     ctx.part_all(ch.name, keep_locked=True)
     rest = max(0.0, most - ch.moved)
     how = "backwards " if backwards else ""
@@ -217,6 +221,8 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
             left=rest,
             to=list(field.positions[ch.name]),
         )
+    if riding and not ch.mounted:
+        mounts.leave_saddle(ctx, ch)
     if stumbled or ch.down:
         return
     for enemy in onmap.touching_enemies(t, state, ch):
@@ -397,29 +403,12 @@ def control(ctx: Ctx, p: Mapping[str, Any]) -> None:
 
 
 def _run_on(ctx: Ctx, ch: Character, veer: int) -> None:
-    """A-SHARPE-39: on the map a horse still out of control runs on at its pace, veering as table H
-    says; over the table's edge it is gone, and its rider with it."""
-    horse = ch.horse
-    assert horse is not None
-    inches_ = pace_inches(ctx.t, ch, horse.pace) if horse.pace in ctx.t.movement.mounted else 0.0
+    """A-SHARPE-39, A-SHARPE-42: on the map a horse still out of control runs on at its pace, veering
+    as table H says; over the table's edge it is gone, and its rider with it."""
     turn = onmap.veer_turn(ctx.t.horses.veer_d6[veer - 1]) if veer else 0.0
-    ran = onmap.run_on(ctx.t, ctx.state, ch, inches_, turn) if inches_ > 0 else None
-    if ran is None:
-        return
-    if ran.gone:
-        onmap.leave_the_table(ctx.state, ch.name)
-        ch.mounted = False
-        kill_outright(ctx, ch, "his runaway horse carries him off the table", ch.name)
-        return
-    stop = f", stopped by {ran.stopped_by}" if ran.stopped_by else ""
-    ctx.say(
-        "move",
-        f"{ch.name}'s horse runs on {measured(ran.went)} at the {horse.pace} to {ran.at}{stop}.",
-        figure=ch.name,
-        pace=horse.pace,
-        distance=round(ran.went, 4),
-        to=list(onmap.field_of(ctx.state).positions[ch.name]),
-    )
+    ran = mounts.run_away(ctx, ch, turn)
+    if ran is not None and ran.gone:
+        carried_off(ctx, ch)
 
 
 def collide(ctx: Ctx, p: Mapping[str, Any]) -> None:
@@ -454,6 +443,7 @@ def collide(ctx: Ctx, p: Mapping[str, Any]) -> None:
             ch.mounted = False
             ch.down = ch.down or "fallen"
             ctx.say("horse", f"{ch.name} is thrown from his horse; it runs on.", figure=ch.name)
+            mounts.leave_saddle(ctx, ch)
             fall_wound(ctx, ch, "is thrown from his horse", ch.name)
         elif not ch.down:
             fall_over(ctx, ch, check.text)

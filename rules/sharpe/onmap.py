@@ -35,6 +35,7 @@ from rules.battlefield.deployment import Piece
 from rules.battlefield.maps import zone_shape
 from rules.battlefield.terrain import costs
 from rules.geometry import Base, Point, bases_crossed, centre_distance, features_at, in_contact, path_cost
+from rules.sharpe.horsebase import horse_radii, horse_tokens
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
 from rules.vocabulary import RuleError
@@ -55,8 +56,9 @@ def radius(t: SharpeTables, ch: Character) -> float:
 
 
 def radii(t: SharpeTables, state: SharpeState) -> dict[str, float]:
-    """The bases that take up room: every character not out of action (a man down still lies there)."""
-    return {c.name: radius(t, c) for c in state.characters if not c.out}
+    """The bases that take up room: every character not out of action (a man down still lies there),
+    and every horse without its rider, loose or dead (A-SHARPE-43)."""
+    return {c.name: radius(t, c) for c in state.characters if not c.out} | horse_radii(t, state)
 
 
 def pieces(t: SharpeTables, state: SharpeState) -> list[Piece]:
@@ -160,6 +162,31 @@ def first_obstacle(t: SharpeTables, field: FieldState, path: Sequence[Point]) ->
     return found
 
 
+def first_bad_going(t: SharpeTables, field: FieldState, path: Sequence[Point]) -> tuple[str, float] | None:
+    """A-SHARPE-44: the first ground counting double (a wood, water, rubble) the path runs into, and
+    how far along the path it begins (0 when he starts in it); None when it crosses none."""
+    if len(path) < 2:
+        return None
+    line = LineString([(p.x, p.y) for p in path])
+    start = ShapelyPoint(path[0].x, path[0].y)
+    found: tuple[str, float] | None = None
+    for feature in battlefield_of(field.map).features:
+        kind = t.terrain.get(feature.kind)
+        if kind is None or kind.move_cost is None or kind.move_cost <= 1 or not feature.geometry.intersects(line):
+            continue
+        inside = line.intersection(feature.geometry).difference(feature.geometry.boundary)
+        if inside.length <= EPSILON:
+            continue
+        at = (
+            0.0
+            if feature.geometry.contains(start)
+            else min(line.project(ShapelyPoint(x, y)) for x, y in shapely.get_coordinates(inside))
+        )
+        if found is None or at < found[1]:
+            found = (feature.label, at)
+    return found
+
+
 def used_on(t: SharpeTables, field: FieldState, path: Sequence[Point]) -> float:
     """The movement a path uses, bad going counted double (A-SHARPE-33)."""
     return path_cost(battlefield_of(field.map), list(path), costs(t.terrain))
@@ -199,7 +226,7 @@ def field_view(t: SharpeTables, state: SharpeState, focus: str | None, move_left
         Token(c.name, c.side, xy[0], xy[1], radius(t, c), field.facing.get(c.name), marks(c))
         for c in state.characters
         if (xy := field.positions.get(c.name)) is not None
-    )
+    ) + horse_tokens(t, state)
     shown = None
     if focus is not None and move_left is not None:
         ch = next(c for c in state.characters if c.name == focus)
@@ -453,35 +480,6 @@ def veer_turn(words: str) -> float:
     if not digits:
         return 0.0
     return float(digits) if "left" in words else -float(digits)
-
-
-@dataclass(frozen=True)
-class RunOn:
-    """Where a runaway horse went (A-SHARPE-39): how far, in which direction, what stopped it short,
-    and whether it left the table."""
-
-    went: float
-    heading: float
-    stopped_by: str | None
-    gone: bool
-    at: Point
-
-
-def run_on(t: SharpeTables, state: SharpeState, ch: Character, inches_: float, turn: float) -> RunOn | None:
-    """A-SHARPE-39: the horse runs on ``inches_`` along its facing turned by ``turn`` (its veer),
-    stopped short by a building or another base; one whose run would carry it over the table's edge
-    leaves the table. None when it has no facing or position."""
-    field = field_of(state)
-    here, facing = point_of(field, ch.name), field.facing.get(ch.name)
-    if here is None or facing is None:
-        return None
-    heading = (facing + turn) % 360.0
-    unit = (math.cos(math.radians(heading)), math.sin(math.radians(heading)))
-    pushed = slide(t, state, ch, unit, inches_)
-    gone = pushed.stopped_by == "the table's edge"
-    if not gone:
-        field.facing[ch.name] = round(heading, 4)
-    return RunOn(pushed.went, heading, pushed.stopped_by, gone, pushed.at)
 
 
 def leave_the_table(state: SharpeState, name: str) -> None:

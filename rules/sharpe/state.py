@@ -43,6 +43,10 @@ class Horse:
     lost_control: str = ""
     lamed: bool = False
     dead: bool = False
+    #: Riderless on the map, a figure of its own (A-SHARPE-43).
+    loose: bool = False
+    #: The bound it last moved in, ridden or running on (A-SHARPE-42).
+    ran_bound: int = 0
 
 
 @dataclass

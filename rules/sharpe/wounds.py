@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.core import CasualtyPayload, WoundPayload
-from rules.sharpe import onmap
+from rules.sharpe import mounts, onmap
 from rules.sharpe.common import PART_WORDS, SEVERITY_WORDS, Ctx, mods_text
 from rules.sharpe.order import move_down
 from rules.sharpe.profile import ability_check, arm_lost, points
@@ -247,11 +247,20 @@ def _out(ctx: Ctx, victim: Character, why: str, by: str) -> None:
     if victim.mounted:
         victim.mounted = False
         ctx.say("horse", f"{victim.name}'s horse runs on without its rider.", figure=victim.name)
+        mounts.leave_saddle(ctx, victim)
     morale_triggers(ctx)
 
 
 def kill_outright(ctx: Ctx, victim: Character, why: str, by: str) -> None:
     _out(ctx, victim, why, by)
+
+
+def carried_off(ctx: Ctx, rider: Character) -> None:
+    """A-SHARPE-39: a runaway horse has carried its rider over the table's edge: both are gone."""
+    rider.mounted = False
+    if rider.horse is not None:
+        rider.horse.loose = False
+    _out(ctx, rider, "his runaway horse carries him off the table", rider.name)
 
 
 # --- falls ------------------------------------------------------------------------------------------
@@ -299,6 +308,7 @@ def unhorse(ctx: Ctx, rider: Character, how: str, *, further: bool, by: str) -> 
     if not rider.out:
         rider.down = rider.down or "fallen"
     ctx.say("horse", f"{rider.name} {how}; his horse runs on.", figure=rider.name)
+    mounts.leave_saddle(ctx, rider)
     if further and not rider.out:
         check = ability_check(ctx, rider, "D", "fall clear of his horse")
         ctx.say(
@@ -352,6 +362,7 @@ def horse_wound(ctx: Ctx, rider: Character, location: str, severity: str, by: st
         if rider.mounted:
             rider.mounted = False
             rider.down = rider.down or "fallen"
+            mounts.leave_saddle(ctx, rider)
             check = ability_check(ctx, rider, "D", "escape harm as his horse goes down")
             ctx.say(
                 "check", f"{check.text}: {'escapes harm' if check.ok else 'is hurt'}.", figure=rider.name, ok=check.ok

@@ -146,7 +146,7 @@ def test_running_in_bad_going_tests_dexterity(engine: SharpeEngine) -> None:
     state = on_map(engine, Harris=(18.0, 12.0))
     out = play(engine, state, "move", 6, pace="run", to="21,12")
     assert char(out.state, "Harris").down == "fallen"
-    assert out.state.field is not None and out.state.field.positions["Harris"] == [18.0, 12.0]
+    assert out.state.field is not None and out.state.field.positions["Harris"] == [20.0, 12.0]  # A-SHARPE-44
     out = play(engine, state, "move", 2, pace="run", to="21,12")
     assert out.state.field is not None and out.state.field.positions["Harris"] == [21.0, 12.0]
 

@@ -1,0 +1,213 @@
+"""Sharpe's Skirmish on the bot's map: horses and stumbles (issue 17). A horse out of control runs on
+every bound, pulled up by obstacles and bases, slowed by bad going, gone over the table's edge
+(A-SHARPE-42); a riderless horse and a collapsed one stay figures on the map, their riders set down
+beside them (A-SHARPE-43); a man who fails a check for bad going falls where it begins
+(A-SHARPE-44)."""
+
+from __future__ import annotations
+
+import json
+import math
+import timeit
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.sharpe import mounts
+from rules.sharpe.engine import SharpeEngine
+from rules.sharpe.state import SharpeState
+from tests.rules.test_sharpe_helpers import char, new_engine, play, refused, texts
+from tests.rules.test_sharpe_map import on_map, riding, round_trip
+
+HORSE = "Harris's horse"
+
+
+@pytest.fixture
+def engine() -> SharpeEngine:
+    return new_engine()
+
+
+def spot(state: SharpeState, name: str) -> list[float]:
+    assert state.field is not None
+    return state.field.positions[name]
+
+
+def end_the_bound(engine: SharpeEngine, state: SharpeState) -> SharpeState:
+    """Every man still to act ends his turn, until the next bound begins."""
+    bound = state.bound
+    while state.bound == bound:
+        state = play(engine, state, "done").state
+    return state
+
+
+# --- A-SHARPE-42: a horse out of control runs on
+
+
+def test_a_runaway_horse_pulls_up_at_a_wall_a_sharpe_42(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(3.0, 26.0)), "canter", "shaken")
+    assert state.field is not None
+    state.field.facing["Harris"] = 0.0
+    out = play(engine, state, "control", 6, figure="Harris")
+    x, y = spot(out.state, "Harris")
+    assert x == pytest.approx(10 - 0.25 - 1.2, abs=0.01) and y == 26.0
+    assert "stopped by the wall" in texts(out, "move")[0]
+    assert char(out.state, "Harris").mounted
+
+
+def test_a_runaway_horse_in_bad_going_goes_half_as_far(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(16.0, 15.0)), "canter", "shaken")
+    assert state.field is not None
+    state.field.facing["Harris"] = 0.0
+    out = play(engine, state, "control", 6, figure="Harris")
+    assert spot(out.state, "Harris") == [pytest.approx(24.0), 15.0]
+    assert "runs on 8.0″ at the canter" in texts(out, "move")[0]
+    assert "bad going counted double" in texts(out, "move")[0]
+
+
+def test_the_rider_must_try_to_control_his_horse_every_bound(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(5.0, 15.0)), "canter", "shaken")
+    refused(engine, state, "done", "must try to master it every bound")
+    out = play(engine, state, "control", 6, figure="Harris")
+    out = play(engine, out.state, "done")
+    assert out.state.active == "Dubois"
+    out = play(engine, state, "control", 1, figure="Harris")
+    refused(engine, out.state, "done", "cannot stand still")
+
+
+def test_a_runaway_whose_rider_cannot_act_runs_on_at_the_bounds_end(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(5.0, 15.0)), "canter", "shaken")
+    char(state, "Harris").suppressed_bound = state.bound
+    state.acted, state.active = ["Harris"], "Dubois"
+    after = end_the_bound(engine, state)
+    assert after.bound == state.bound + 1
+    assert spot(after, "Harris") == [5.0, pytest.approx(27.0)]
+    assert char(after, "Harris").horse.ran_bound == state.bound
+    round_trip(engine, after)
+
+
+# --- A-SHARPE-43: the riderless horse and the horse that collapses
+
+
+def test_a_thrown_riders_horse_runs_on_riderless_at_a_canter_a_sharpe_43(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(15.0, 15.0)), "gallop", "")
+    out = play(engine, state, "check", 6, 1, 1, 1, situation="low_wall")
+    harris = char(out.state, "Harris")
+    assert not harris.mounted and harris.down == "fallen" and harris.horse.loose
+    assert spot(out.state, "Harris") == [pytest.approx(13.2), 15.0]
+    assert spot(out.state, HORSE) == [15.0, pytest.approx(27.0)]
+    assert harris.horse.pace == "canter"
+    assert f"{HORSE} runs on riderless 12.0″ at the canter" in " ".join(texts(out, "move"))
+    view = engine.field_view(out.state)
+    assert view is not None
+    assert [t.marks for t in view.tokens if t.name == HORSE] == [("riderless",)]
+    assert engine.state_problems(out.state) == []
+    round_trip(engine, out.state)
+
+
+def test_a_horse_that_moved_this_bound_waits_and_then_runs_into_a_base(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(5.0, 15.0)), "canter", "")
+    out = play(engine, state, "move", pace="canter", to="5,20")
+    out = play(engine, out.state, "check", 6, 1, 1, 1, situation="low_wall")
+    assert spot(out.state, HORSE) == [5.0, 20.0]
+    assert spot(out.state, "Harris") == [pytest.approx(3.2), 20.0]
+    after = end_the_bound(engine, out.state)
+    assert spot(after, HORSE) == [5.0, pytest.approx(33.0 - 1.8, abs=1e-3)]
+    assert char(after, "Harris").horse.loose
+
+
+def test_a_riderless_horse_runs_off_the_table_and_is_gone(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(15.0, 30.0)), "canter", "")
+    out = play(engine, state, "check", 6, 1, 1, 1, situation="low_wall")
+    harris = char(out.state, "Harris")
+    assert out.state.field is not None and HORSE not in out.state.field.positions
+    assert not harris.horse.loose and not harris.out
+    assert any("runs off the table riderless and is gone" in t for t in texts(out, "move"))
+    assert engine.state_problems(out.state) == []
+
+
+def test_a_horse_that_collapses_stays_where_it_stands(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(5.0, 15.0), Dubois=(5.0, 20.0)), "gallop", "")
+    state.order, state.active = ["Dubois", "Harris", "Perkins"], "Dubois"
+    out = play(engine, state, "shoot", 3, 3, 2, 5, 6, 6, 1, target="Harris")
+    harris = char(out.state, "Harris")
+    assert harris.horse.dead and not harris.mounted
+    assert spot(out.state, HORSE) == [5.0, 15.0] and spot(out.state, "Harris") == [pytest.approx(3.2), 15.0]
+    view = engine.field_view(out.state)
+    assert view is not None and [t.marks for t in view.tokens if t.name == HORSE] == [("out",)]
+    after = end_the_bound(engine, out.state)
+    assert spot(after, HORSE) == [5.0, 15.0]
+    round_trip(engine, after)
+
+
+def test_a_dead_horse_takes_up_room(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(5.0, 15.0), Dubois=(5.0, 20.0)), "gallop", "")
+    state.order, state.active = ["Dubois", "Harris", "Perkins"], "Dubois"
+    out = play(engine, state, "shoot", 3, 3, 2, 5, 6, 6, 1, target="Harris")
+    refused(engine, out.state, "move", "Harris's horse", figure="Dubois", to="5,14")
+
+
+# --- A-SHARPE-44: falling where he stumbled
+
+
+def test_a_man_who_stumbles_in_bad_going_falls_where_it_begins_a_sharpe_44(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(17.0, 12.0))
+    out = play(engine, state, "move", 6, pace="run", to="22,12")
+    harris = char(out.state, "Harris")
+    assert harris.down == "fallen" and spot(out.state, "Harris") == [20.0, 12.0]
+    assert harris.moved == pytest.approx(3.0)
+    assert "stumbles at the copse after 3.0″ and lies at 20.0,12.0" in texts(out, "move")[0]
+    assert out.state.field is not None and out.state.field.facing["Harris"] == 0.0
+
+
+def test_a_man_already_in_bad_going_who_stumbles_falls_where_he_stands(engine: SharpeEngine) -> None:
+    state = on_map(engine, Harris=(22.0, 12.0))
+    out = play(engine, state, "move", 6, pace="run", to="24,12")
+    assert char(out.state, "Harris").down == "fallen" and spot(out.state, "Harris") == [22.0, 12.0]
+    assert texts(out, "move") == []
+
+
+# --- hypothesis and speed
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    x=st.floats(1.5, 46.5),
+    y=st.floats(8.0, 28.0),
+    heading=st.floats(0, 359.9),
+    pace=st.sampled_from(["walk", "trot", "canter", "gallop"]),
+)
+def test_a_runaway_never_leaves_the_table_unsaid_nor_overlaps_a_base(
+    engine: SharpeEngine, x: float, y: float, heading: float, pace: str
+) -> None:
+    state = riding(on_map(engine), pace, "shaken")
+    assert state.field is not None
+    state.field.positions["Harris"] = [round(x, 2), round(y, 2)]
+    state.field.facing["Harris"] = heading
+    if any(math.dist(state.field.positions["Harris"], state.field.positions[n]) < 1.8 for n in ("Perkins", "Dubois")):
+        return
+    try:
+        out = play(engine, state, "control", 6, figure="Harris")
+    except Exception as exc:  # a start inside a building is refused nowhere: the horse just stays
+        raise AssertionError(f"run on from {x},{y} at {heading}: {exc}") from exc
+    harris = char(out.state, "Harris")
+    field = out.state.field
+    assert field is not None
+    if harris.out:
+        assert "Harris" not in field.positions
+        assert any("carries him off the table" in t for t in texts(out))
+        return
+    hx, hy = field.positions["Harris"]
+    assert 0 <= hx <= 48 and 0 <= hy <= 36
+    for other in ("Perkins", "Dubois"):
+        assert math.dist((hx, hy), field.positions[other]) >= 1.2 + 0.6 - 0.06
+    json.dumps(engine.dump_state(out.state))
+
+
+def test_a_run_is_measured_in_under_a_millisecond(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(16.0, 15.0)), "gallop", "shaken")
+    t = engine.tables
+    seconds = min(
+        timeit.repeat(lambda: mounts.run_line(t, state, "Harris", 0.0, 15.0, 1.2, move=False), number=200, repeat=3)
+    )
+    assert seconds / 200 < 0.001
