@@ -12,6 +12,8 @@ shapes once per distinct map (:func:`battlefield_of`). The file format::
       - kind: building
         area: [[20, 20], [26, 20], [26, 25], [20, 25]]
         openings: [{kind: door, at: [23, 20]}, {kind: window, at: [26, 22.5]}]
+        storeys: 2
+        walls: rock
     zones:
       red: [[0, 0], [36, 0], [36, 4], [0, 4]]
       blue: [[0, 32], [36, 32], [36, 36], [0, 36]]
@@ -45,6 +47,10 @@ class Opening:
     at: list[float]
 
 
+WallKind = Literal["wood", "masonry", "rock"]
+WALLS: tuple[WallKind, ...] = ("wood", "masonry", "rock")
+
+
 @dataclass
 class MapFeature:
     kind: str
@@ -53,6 +59,19 @@ class MapFeature:
     thickness: float = 0.0
     name: str = ""
     openings: list[Opening] = field(default_factory=list)
+    #: A building's own figures, for the rulesets that fight in towns (others ignore them): its
+    #: storeys, how many figures fit on its roof (None: as many bases as its ground holds, the
+    #: ruleset measures), what its walls are built of and whether its doors are a barn's.
+    storeys: int | None = None
+    roof: int | None = None
+    walls: WallKind | None = None
+    barn: bool = False
+
+
+#: The keys only a building takes.
+BUILDING_KEYS = ("storeys", "roof", "walls", "barn")
+MAX_STOREYS = 20
+MAX_ROOF = 500
 
 
 @dataclass
@@ -115,7 +134,9 @@ def read_feature(raw: Any, terrain: Terrain, where: str = "the feature") -> MapF
     kind = str(raw.get("kind") or "").strip().casefold()
     if kind not in KINDS:
         raise DataError([f"{where}: the kind {short(kind or '(none)')} is not terrain: use {', '.join(KINDS)}"])
-    unknown = [str(k) for k in raw if k not in ("kind", "name", "area", "line", "thickness", "openings")]
+    unknown = [
+        str(k) for k in raw if k not in ("kind", "name", "area", "line", "thickness", "openings", *BUILDING_KEYS)
+    ]
     if unknown:
         raise DataError([f"{where}: unknown key {short(unknown[0])}"])
     if ("area" in raw) == ("line" in raw):
@@ -127,6 +148,9 @@ def read_feature(raw: Any, terrain: Terrain, where: str = "the feature") -> MapF
     if shape == "line" and thickness is None:
         thickness = terrain[kind].thickness if kind in terrain else 0.5
     openings = [_opening(o, f"{where}.openings[{i}]") for i, o in enumerate(raw.get("openings") or [])]
+    given = [key for key in BUILDING_KEYS if raw.get(key) is not None]
+    if given and kind != "building":
+        raise DataError([f"{where}: {given[0]} is a building's, not a {kind}'s"])
     feature = MapFeature(
         kind=kind,
         points=points,
@@ -134,6 +158,10 @@ def read_feature(raw: Any, terrain: Terrain, where: str = "the feature") -> MapF
         thickness=float(thickness or 0.0) if shape == "line" else 0.0,
         name=str(raw.get("name") or "").strip()[:MAX_NAME],
         openings=openings,
+        storeys=_whole(raw.get("storeys"), f"{where}.storeys: a building has 1 to {MAX_STOREYS} storeys", MAX_STOREYS),
+        roof=_whole(raw.get("roof"), f"{where}.roof: 1 to {MAX_ROOF} figures fit on a building's roof", MAX_ROOF),
+        walls=_walls(raw.get("walls"), where),
+        barn=_yes_no(raw.get("barn"), f"{where}.barn: say true or false"),
     )
     shape_of(feature)  # the geometry's own checks: a crossing outline, no length, a bad thickness
     return feature
@@ -149,6 +177,36 @@ def _points(raw: Any, where: str) -> list[list[float]]:
         point = Point(*value)
         points.append([point.x, point.y])
     return points
+
+
+def _whole(value: Any, sentence: str, highest: int) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= highest:
+        raise DataError([f"{sentence}, not {_shown(value)}"])
+    return value
+
+
+def _shown(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else short(str(value))
+
+
+def _walls(value: Any, where: str) -> WallKind | None:
+    if value is None:
+        return None
+    text = str(value).strip().casefold()
+    for kind in WALLS:
+        if text == kind:
+            return kind
+    raise DataError([f"{where}.walls: a building's walls are {', '.join(WALLS)}, not {_shown(value)}"])
+
+
+def _yes_no(value: Any, sentence: str) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise DataError([f"{sentence}, not {_shown(value)}"])
+    return value
 
 
 def _opening(raw: Any, where: str) -> Opening:
@@ -215,6 +273,10 @@ def map_file(data: MapData) -> dict[str, Any]:
             entry["thickness"] = f.thickness
         if f.openings:
             entry["openings"] = [{"kind": o.kind, "at": list(o.at)} for o in f.openings]
+        for key in BUILDING_KEYS:
+            value = getattr(f, key)
+            if value not in (None, False):
+                entry[key] = value
         features.append(entry)
     out: dict[str, Any] = {"name": data.name}
     if data.description:

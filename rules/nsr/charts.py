@@ -93,6 +93,8 @@ class MapGround:
     road: list[str]
     solid_walls: list[str]
     buildings: list[str]
+    #: A-NSR-44: how many figures fire from each of a barn's large doors ("more then one figure").
+    barn_door_firers: int = 2
 
 
 @dataclass(frozen=True)
@@ -263,6 +265,8 @@ def table_problems(t: NsrTables) -> list[str]:
     problems += terrain_problems(t.terrain)
     for key in ("rough", "road", "solid_walls", "buildings"):
         problems += [f"ground.{key}: {k!r} is not a kind of terrain" for k in getattr(t.ground, key) if k not in KINDS]
+    if not 1 <= t.ground.barn_door_firers <= 10:
+        problems.append("ground.barn_door_firers: from 1 to 10 figures fire from a barn's door")
     if t.campaign.disband_below < 1:
         problems.append("campaign.disband_below: needs at least 1 (a unit with no figure left always disbands)")
     return problems

@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.core import DiceSource, Event, RuleError, roll_dice
 from rules.geometry import Point
-from rules.nsr import onmap
+from rules.nsr import onmap, onmap_towns
 from rules.nsr.hits import strike
 from rules.nsr.lookup import Charts
 from rules.nsr.state import Charge, Figure, NsrState, Unit, unit_named
@@ -160,7 +160,7 @@ def _occupy(
     """The winner occupies the loser's position: on the map it moves to where the loser stood."""
     moved = ""
     if state.field is not None:
-        where = onmap.take_place(c.t, state, winner, spot)
+        where = onmap_towns.take_building(c.t, state, winner, spot) or onmap.take_place(c.t, state, winner, spot)
         moved = f": {where}" if where else ""
     events.append(
         Event(
@@ -250,8 +250,17 @@ def _shaken_back(
     for f in unit.figures:
         if f.status in ("fit", "ran"):
             f.status, f.shaken, f.prone = "fit", True, False
-    unit.building = ""
-    moved, left = onmap.fall_back(c.t, state, unit, enemy, inches) if state.field is not None else ("", None)
+    held = _spot(state, unit) if unit.building else None
+    out_of = ""
+    if state.field is not None and unit.building:  # A-NSR-43: out by the door furthest from the enemy
+        out_of = onmap_towns.step_out(c.t, state, unit, onmap_towns.away_from(state, unit, enemy), must=False)
+    if not unit.building or state.field is None:
+        unit.building = ""
+        moved, left = onmap.fall_back(c.t, state, unit, enemy, inches) if state.field is not None else ("", None)
+    else:
+        moved, left = "", None
+    moved = f"{out_of} and {moved}" if out_of and moved else out_of or moved
+    left = held or left
     events.append(
         Event(
             "shaken",

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.core import DiceSource, Event, RuleError, roll_dice, short
-from rules.nsr import onmap
+from rules.nsr import onmap, onmap_towns
 from rules.nsr.charts import CLASSES
 from rules.nsr.deck import is_joker, label, rank_key, suit, turn_card
 from rules.nsr.hits import pick, strike
@@ -36,6 +36,8 @@ class Group:
     figures: float  # what the firers count as (artillery: 12/9/6)
     at_wounded: bool
     notes: list[str]
+    #: On the map, the target's figures the firers see (A-NSR-44); None: all of them.
+    seen: set[str] | None = None
 
 
 # --- who may fire ------------------------------------------------------------------------------
@@ -132,7 +134,14 @@ def _klass(value: Any, target: Unit, notes: list[str], c: Charts) -> str:
     return text
 
 
-def hidden(state: NsrState, target: Unit, exposed: Any, option: str = "exposed") -> str | None:
+def hidden(
+    state: NsrState,
+    target: Unit,
+    exposed: Any,
+    option: str = "exposed",
+    shooter: Unit | None = None,
+    c: Charts | None = None,
+) -> str | None:
     """Why small arms cannot fire at a class IV ``target``, or None (special rule 10, A-NSR-31).
 
     Only a target wholly under cover is hidden: the player says ``exposed`` when some of its figures
@@ -141,6 +150,9 @@ def hidden(state: NsrState, target: Unit, exposed: Any, option: str = "exposed")
     """
     if yes(exposed) or target.last_fired_turn == state.turn:
         return None
+    found = onmap_towns.inside(c.t, state, target) if c is not None and shooter is not None else None
+    if found is not None and shooter is not None:
+        return onmap_towns.unexposed(target, shooter, found)  # A-NSR-46
     return (
         f"{target.name} is a class IV target with no figure shooting or looking out through a door, a window "
         f"or over a wall: only artillery may fire at it (say {option} if some of it does)."
@@ -184,11 +196,14 @@ def plan_fire(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any])
     if weapon in ("ball", "grapeshot") and len(raw) > 1:
         raise RuleError(f"{possessive(unit.name)} gun fires at one target, at short or long range, not both.")
     available = _available(c, state, unit, weapon)
-    counts = _split(unit, [params.get(f"firers{sfx}") for sfx, _ in raw], available)
+    targets = [_target(state, unit, wanted, "fire at") for _, wanted in raw]
+    sights = [_sight(c, state, unit, tg, weapon) for tg in targets] if state.field is not None else None
+    caps = [s.firers for s in sights] if sights is not None else None
+    counts = _split(unit, [params.get(f"firers{sfx}") for sfx, _ in raw], available, caps)
     groups = []
-    for (sfx, wanted), count in zip(raw, counts, strict=True):
+    for i, ((sfx, _), count) in enumerate(zip(raw, counts, strict=True)):
         notes: list[str] = []
-        target = _target(state, unit, wanted, "fire at")
+        target = targets[i]
         at_wounded = sfx == "" and yes(params.get("wounded"))
         klass = "III" if at_wounded else _klass(params.get(f"class{sfx}"), target, notes, c)
         if at_wounded:
@@ -198,16 +213,20 @@ def plan_fire(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any])
         if (
             klass == "IV"
             and weapon in SMALL_ARMS
-            and (why := hidden(state, target, params.get(f"exposed{sfx}"), f"exposed{sfx}"))
+            and (why := hidden(state, target, params.get(f"exposed{sfx}"), f"exposed{sfx}", unit, c))
         ):
             raise RuleError(why)
         row = c.t.firing_chart[weapon]
         distance = _range(params.get(f"range{sfx}"), unit, target, row.max_range, f"{weapon}")
+        if sights is not None and weapon in SMALL_ARMS and count > sights[i].firers:
+            found = onmap_towns.inside(c.t, state, unit)
+            raise RuleError(onmap_towns.too_many(unit, target, count, sights[i], found))
         figures: float = count
         if weapon in ("ball", "grapeshot"):
             figures = c.artillery_figures(count)
             notes.append(f"a crew of {count} counts as {figures} figures")
-        groups.append(Group(target, distance, klass, weapon, count, figures, at_wounded, notes))
+        seen = onmap_towns.seen_figures(target, sights[i]) if sights is not None else None
+        groups.append(Group(target, distance, klass, weapon, count, figures, at_wounded, notes, seen))
     names = [g.target.name for g in groups]
     if len(set(names)) != len(names):
         raise RuleError(f"{names[0]} is named twice: fire at it in one group.")
@@ -221,15 +240,25 @@ def _available(c: Charts, state: NsrState, unit: Unit, weapon: str) -> int:
             raise RuleError(block)
         return len(crew(unit))
     count = len(firers(unit))
-    if unit.building:
+    if unit.building and state.field is None:  # on the map: the openings facing each target (A-NSR-44)
         count = min(count, building_named(state, unit.building).openings)
     if count < 1:
         raise RuleError(f"{unit.name} has no figure able to fire: only its officers' pistols (/nsr pistol).")
     return count
 
 
-def _split(unit: Unit, given: list[Any], available: int) -> list[int]:
-    """Firers per group: the first may be given; the second takes the rest (one figure fires once)."""
+def _sight(c: Charts, state: NsrState, unit: Unit, target: Unit, weapon: str) -> onmap_towns.Sightlines:
+    """A-NSR-44: who of ``unit`` can fire at ``target`` on the map, and what of it they see;
+    refused when none can."""
+    lines = onmap_towns.sightlines(c.t, state, unit, target, c.t.firing_chart[weapon].max_range)
+    if lines.firers == 0 and lines.why_not != "out of range":  # out of range: the range check says it
+        raise RuleError(onmap_towns.cannot_fire(unit, target, lines))
+    return lines
+
+
+def _split(unit: Unit, given: list[Any], available: int, caps: list[int] | None = None) -> list[int]:
+    """Firers per group: the first may be given; the second takes the rest (one figure fires once),
+    on the map no more than can fire at it (``caps``)."""
     message = "Give the number of firers as a whole number."
     counts = [None if blank(g) else whole(g, message) for g in given]
     if unit.weapon == "artillery":
@@ -237,7 +266,8 @@ def _split(unit: Unit, given: list[Any], available: int) -> list[int]:
     if len(counts) == 2 and counts[0] is None:
         raise RuleError("With two targets, give firers for the first; the rest fire at the second.")
     if counts[-1] is None:
-        counts[-1] = available - sum(n for n in counts[:-1] if n is not None)
+        rest = available - sum(n for n in counts[:-1] if n is not None)
+        counts[-1] = max(1, min(rest, caps[-1])) if caps is not None else rest
     result = [int(n) for n in counts if n is not None]
     for n in result:
         if n < 1:
@@ -335,7 +365,7 @@ def _cards(c: Charts, state: NsrState, unit: Unit, g: Group, hits: int, dice: Di
         card = _casualty_card(state, unit, g.target, reason, dice, events)
         if card is None:
             continue
-        candidates = _candidates(g.target, g.at_wounded)
+        candidates = _candidates(g.target, g.at_wounded, g.seen)
         fresh = [f for f in candidates if f.name not in already]
         candidates = fresh or candidates
         who = c.t.casualty_card.ranks[rank_key(card)]
@@ -366,10 +396,10 @@ def _cards(c: Charts, state: NsrState, unit: Unit, g: Group, hits: int, dice: Di
         strike(state, g.target, figure, outcome, unit.name, events, card=label(card))
 
 
-def _candidates(target: Unit, at_wounded: bool) -> list[Figure]:
-    if at_wounded:
-        return [f for f in target.figures if f.status == "wounded" and not f.in_rear]
-    return target.standing()
+def _candidates(target: Unit, at_wounded: bool, seen: set[str] | None = None) -> list[Figure]:
+    """The figures a hit may fall on: on the map only those in the target area (A-NSR-44)."""
+    found = [f for f in target.figures if f.status == "wounded" and not f.in_rear] if at_wounded else target.standing()
+    return found if seen is None else [f for f in found if f.name in seen]
 
 
 def _casualty_card(
@@ -413,6 +443,11 @@ def volley(
         raise RuleError(block)
     if unit.weapon not in SMALL_ARMS:
         raise RuleError(f"{unit.name} cannot volley: volleys are fired with small arms.")
+    if state.field is not None and unit.building:  # A-NSR-45
+        raise RuleError(
+            f"{unit.name} is inside {unit.building}: its figures fire from its doors and windows, "
+            "not in a volley (/nsr fire)."
+        )
     if unit.formation not in c.t.volley_formations:
         raise RuleError(
             f"{unit.name} is in {unit.formation.replace('_', ' ')}: a volley is fired by a unit one or two ranks deep, in line."
@@ -420,11 +455,19 @@ def volley(
     notes: list[str] = []
     target = _target(state, unit, params.get("target"), "volley at")
     klass = _klass(params.get("class"), target, notes, c)
-    if klass == "IV" and (why := hidden(state, target, params.get("exposed"))):
+    if klass == "IV" and (why := hidden(state, target, params.get("exposed"), shooter=unit, c=c)):
         raise RuleError(why)
     half = c.t.firing_chart[unit.weapon].max_range / 2
     _range(params.get("range"), unit, target, half, f"a volley of {unit.weapon}s (half range)")
-    [count] = _split(unit, [params.get("firers")], _available(c, state, unit, unit.weapon))
+    lines = None
+    if state.field is not None:  # A-NSR-45: the area to its front, what of the target is seen in it
+        lines = onmap_towns.sightlines(c.t, state, unit, target, half, onmap_towns.area_of_volley(state, unit, half))
+        if lines.firers == 0:
+            raise RuleError(onmap_towns.cannot_fire(unit, target, lines))
+    available = _available(c, state, unit, unit.weapon)
+    [count] = _split(unit, [params.get("firers")], available, [lines.firers] if lines is not None else None)
+    if lines is not None and count > lines.firers:
+        raise RuleError(onmap_towns.too_many(unit, target, count, lines, None))
     cards = count
     if unit.joker == 1:
         cards = count // 2
@@ -443,18 +486,26 @@ def volley(
             {"unit": unit.name, "target": target.name, "class": klass, "firers": count, "cards": cards, "notes": notes},
         )
     )
-    _volley_cards(c, state, unit, target, klass, cards, dice, events)
+    _volley_cards(c, state, unit, target, klass, cards, dice, events, onmap_towns.seen_figures(target, lines))
     unit.last_fired_turn = state.turn
     return True
 
 
 def _volley_cards(
-    c: Charts, state: NsrState, unit: Unit, target: Unit, klass: str, cards: int, dice: DiceSource, events: list[Event]
+    c: Charts,
+    state: NsrState,
+    unit: Unit,
+    target: Unit,
+    klass: str,
+    cards: int,
+    dice: DiceSource,
+    events: list[Event],
+    seen: set[str] | None = None,
 ) -> None:
     hit_already: set[str] = set()
     vs_gun = target.weapon == "artillery"
     for n in range(1, cards + 1):
-        candidates = [f for f in target.standing() if f.name not in hit_already]
+        candidates = [f for f in _candidates(target, False, seen) if f.name not in hit_already]
         if not candidates:
             events.append(
                 Event(
@@ -544,7 +595,7 @@ def pistol(
         raise RuleError(f"{unit.name} has no officer with a pistol left to fire this phase.")
     officer = officers[0]
     target = _target(state, unit, params.get("target"), "aim at")
-    if target.building and (why := hidden(state, target, params.get("exposed"))):
+    if target.building and (why := hidden(state, target, params.get("exposed"), shooter=unit, c=c)):
         raise RuleError(why)
     rule = c.t.officer_pistol
     _range(params.get("range"), unit, target, rule.max_range, "an officer's pistol")

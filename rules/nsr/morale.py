@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.core import CasualtyPayload, DiceSource, Event, PhasePayload, roll_dice
-from rules.nsr import onmap
+from rules.nsr import onmap, onmap_towns
 from rules.nsr.lookup import Charts
 from rules.nsr.state import NsrState, Unit
 
@@ -98,6 +98,8 @@ def critical(c: Charts, state: NsrState, unit: Unit, dice: DiceSource, events: l
         events.append(Event("morale", f"{head}: {tail}.", data))
     elif critical:
         unit.set_marks(routed=True, shaken=False, pinned=False)
+        if state.field is not None and unit.building:  # A-NSR-43: out by the door nearest the edge
+            onmap_towns.step_out(c.t, state, unit, onmap_towns.nearest_edge(state, unit), must=False)
         unit.building = ""
         events.append(Event("morale", f"{head}: routed! It runs 4D6″ a turn for the nearest table edge.", data))
         events.append(

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core import DiceSource, Event, RuleError, roll_dice
-from rules.nsr import onmap
+from rules.nsr import onmap, onmap_towns
 from rules.nsr.forces import formation_name
 from rules.nsr.lookup import Charts
 from rules.nsr.state import Charge, NsrState, Unit, unit_named
@@ -112,6 +112,9 @@ def move(
         raise RuleError(f"{unit.name} has no heavily wounded figure to carry.")
     if walking and not light:
         raise RuleError(f"{unit.name} has no lightly wounded figure walking to the rear.")
+    out_of = ""
+    if state.field is not None and unit.building:  # A-NSR-43: out by the door nearest where it goes
+        out_of = onmap_towns.step_out(c.t, state, unit, onmap_towns.aim_of_move(state, unit, params))
     way = onmap.route(c.t, state, unit, params, new or unit.formation) if state.field is not None else None
     if way is not None:
         going = _column_on_the_map(c, unit, way.going, new)
@@ -146,6 +149,8 @@ def move(
     if unit.building:
         notes.append(f"leaves {unit.building}")
         unit.building = ""
+    if out_of:
+        notes.append(out_of)
     if way is not None:
         rough = f", rough ground: {way.rough}" if way.rough else ""
         notes.append(onmap.advance(state, unit, way, total) + rough)
@@ -217,6 +222,9 @@ def charge(
             raise RuleError(
                 f"{unit.name} drew Joker Movement 6: it must charge the nearest enemy unit, {nearest.name}."
             )
+    out_of = ""
+    if state.field is not None and unit.building:  # A-NSR-43: out by the door nearest the target
+        out_of = onmap_towns.step_out(c.t, state, unit, onmap_towns.centre_of(c.t, state, target))
     way = onmap.charge_way(c.t, state, unit, target, params) if state.field is not None else None
     if way is not None:
         column = way.column if c.movement_dice(unit.troop, unit.formation, way.column) is not None else "charge"
@@ -249,6 +257,7 @@ def charge(
     unit.building = ""
     stop = c.t.distances.charge_stop
     moved = f"; {onmap.charge_move(state, unit, way, total)}" if way is not None else ""
+    moved = f"; it {out_of}{moved}" if out_of else moved
     if distance is not None and total < distance - stop - (onmap.EPSILON if way is not None else 0):
         events.append(
             Event(

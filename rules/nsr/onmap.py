@@ -100,7 +100,7 @@ def footprints(state: NsrState, leave_out: str = "") -> dict[str, Polygon]:
     """The ground every placed unit covers (but ``leave_out``)."""
     out: dict[str, Polygon] = {}
     for unit in state.units:
-        if unit.name == leave_out:
+        if unit.name == leave_out or unit.building:  # A-NSR-42: a building's ground is already closed
             continue
         placed = placement_of(state, unit)
         if placed is not None:
@@ -210,6 +210,11 @@ def place_text(t: NsrTables, state: NsrState, params: Mapping[str, Any], side: s
     facing = _facing(state, unit, params.get("facing"), centre)
     placed = placement_of(state, unit, centre=centre, facing=facing, formation=formation)
     assert placed is not None
+    from rules.nsr import onmap_towns
+
+    inside = onmap_towns.place_inside(t, state, unit, placed)  # A-NSR-42
+    if inside:
+        return inside
     check_ground(t, state, unit, placed, zone=unit.side)
     _set(state, unit, placed)
     return f"{unit.name} ({unit.side}) stands at {at(placed.centre)} in {_pretty(placed)}."
@@ -526,6 +531,8 @@ def target_class(t: NsrTables, state: NsrState, unit: Unit, target: Unit) -> tup
 def measured(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any]) -> dict[str, Any]:
     """The options of a fire, volley or pistol shot with the range (and the class) of each target
     measured on the map, for the table's code to read; refused when the player gives them."""
+    from rules.nsr import onmap_towns
+
     out = dict(params)
     for sfx in ("", "2"):
         for key in ("range", "class"):
@@ -536,8 +543,18 @@ def measured(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any
         target = unit_named(state, params.get(f"target{sfx}"))
         if target.side == unit.side:
             continue  # the table's code says why
-        out[f"range{sfx}"] = round(fire_range(state, unit, target), 2)
+        if unit.building or target.building:  # A-NSR-44: from its doors and windows, to its walls
+            out[f"range{sfx}"] = round(onmap_towns.fire_range(t, state, unit, target), 2)
+        else:
+            out[f"range{sfx}"] = round(fire_range(state, unit, target), 2)
         out[f"class{sfx}"] = target_class(t, state, unit, target)[0]
+        if target.building:  # A-NSR-46: whether it looks out toward the firer is measured
+            if not blank(params.get(f"exposed{sfx}")):
+                raise RuleError(
+                    f"On the map the bot sees whether {target.name} looks out of its doors and windows: "
+                    "leave exposed out."
+                )
+            out[f"exposed{sfx}"] = "yes" if onmap_towns.looks_out(t, state, target, unit) else "no"
     return out
 
 
@@ -806,13 +823,21 @@ def marks(unit: Unit) -> tuple[str, ...]:
     return tuple(words)
 
 
-def unit_mark(state: NsrState, unit: Unit) -> UnitMark | None:
-    """``unit`` as the picture draws it (None when it is not on the map)."""
+def unit_mark(state: NsrState, unit: Unit, t: NsrTables | None = None) -> UnitMark | None:
+    """``unit`` as the picture draws it (None when it is not on the map); with the tables, a unit
+    inside a building as the building's outline (A-NSR-42)."""
     placed = placement_of(state, unit)
     if placed is None:
         return None
     corners = tuple((round(x, 3), round(y, 3)) for x, y in list(footprint(placed, SPEC).exterior.coords)[:-1])
     figures = tuple((round(p.x, 3), round(p.y, 3)) for p in figure_points(placed, SPEC))
+    from rules.nsr import onmap_towns
+
+    drawn = onmap_towns.occupant_outline(t, state, unit) if t is not None else None
+    formation, facing = placed.formation.replace("_", " "), None if placed.formation == "square" else placed.facing
+    if drawn is not None:
+        corners, figures = drawn
+        formation, facing = f"in {unit.building}", None
     words = marks(unit)
     if any(ch.charger == unit.name and not ch.resolved for ch in state.charges):
         words += ("charging",)
@@ -822,8 +847,8 @@ def unit_mark(state: NsrState, unit: Unit) -> UnitMark | None:
         corners,
         figures,
         unit.strength(),
-        placed.formation.replace("_", " "),
-        None if placed.formation == "square" else placed.facing,
+        formation,
+        facing,
         words,
     )
 
@@ -843,7 +868,7 @@ def field_view(t: NsrTables, state: NsrState, focus: str | None) -> FieldView:
     """A-NSR-40: every unit on the map as its block of figures, with its strength, formation,
     facing (none for a square: it faces every way) and marks; the waiting charges as notes."""
     field = field_of(state)
-    units = tuple(m for u in state.units if (m := unit_mark(state, u)) is not None)
+    units = tuple(m for u in state.units if (m := unit_mark(state, u, t)) is not None)
     seen = reach(t, unit_named(state, focus)) if not blank(focus) else None
     if state.phase == "deployment":
         title = f"{field.map.name} · deployment"

@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.core import DiceSource, Event, RuleError, short
+from rules.nsr import onmap_towns
 from rules.nsr.fire import gun_block
 from rules.nsr.lookup import Charts
 from rules.nsr.state import Building, NsrState, Unit, Work, building_named
@@ -25,7 +26,9 @@ def _count(value: Any, what: str, low: int, high: int) -> int:
 
 
 def describe(c: Charts, state: NsrState, params: Mapping[str, Any], events: list[Event]) -> None:
-    """A building on the table: figures on its roof x storeys may be inside, one firer per opening."""
+    """A building on the table: figures on its roof x storeys may be inside, one firer per opening.
+    On the map the buildings are the map's (A-NSR-42): refused."""
+    onmap_towns.refuse_description(state)
     name = " ".join(str(params.get("name") or "").split())
     if not name or not any(ch.isalnum() for ch in name) or len(name) > 64:
         raise RuleError("Give the building a name (up to 64 characters).")
@@ -66,9 +69,14 @@ def occupy(
     """The unit's move takes it into a building, if there is room (figures on the roof x storeys)."""
     if unit.pinned or unit.immobile:
         raise RuleError(f"{unit.name} may not move this turn, so it cannot enter a building.")
-    building = building_named(state, params.get("building"))
+    on_map = onmap_towns.map_building(c.t, state, params.get("building")) if state.field is not None else None
+    building = onmap_towns.record_of(state, on_map) if on_map else building_named(state, params.get("building"))
     if unit.building == building.name:
         raise RuleError(f"{unit.name} is already in {building.name}.")
+    if on_map is not None and unit.building:
+        raise RuleError(f"{unit.name} is in {unit.building}: come out of it first (/nsr move).")
+    if on_map is not None:
+        onmap_towns.check_entry(c.t, state, unit, on_map, building)  # A-NSR-42
     enemy = [u.name for u in state.units if u.building == building.name and u.side != unit.side and u.standing()]
     if enemy:
         raise RuleError(f"{enemy[0]} holds {building.name}: break in and fight for it.")
@@ -79,6 +87,8 @@ def occupy(
             f"{building.name} holds {building.capacity} figures ({building.roof} a floor) and "
             f"{inside} are inside: {possessive(unit.name)} {coming} do not fit."
         )
+    if on_map is not None:
+        onmap_towns.move_in(c.t, state, unit, on_map)
     unit.building = building.name
     floors = -(-(inside + coming) // building.roof)
     events.append(
@@ -106,10 +116,15 @@ def work(
     c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
 ) -> bool:
     """The unit spends its move cutting a loophole or breaching; credited at the end of the turn."""
-    building = building_named(state, params.get("building"))
+    on_map = onmap_towns.map_building(c.t, state, params.get("building")) if state.field is not None else None
+    building = onmap_towns.record_of(state, on_map) if on_map else building_named(state, params.get("building"))
     task = choice(params.get("task"), TASKS, "", "task")
     if not task:
         raise RuleError("Say what the unit works at: loophole, door, window, wall or rock_wall.")
+    if on_map is not None:
+        task = onmap_towns.breaching_task(on_map, task)
+        if task != "loophole":
+            onmap_towns.check_at_walls(c.t, state, unit, on_map)  # A-NSR-42
     if task == "loophole" and unit.building != building.name:
         raise RuleError(f"{unit.name} must be inside {building.name} to cut a loophole in it.")
     hands = [f for f in unit.standing() if not f.leader and not f.duty]
@@ -155,14 +170,19 @@ def bombard(
         raise RuleError(block)
     if unit.charged or unit.shaken or unit.routed:
         raise RuleError(f"{unit.name} is in no state to fire.")
-    building = building_named(state, params.get("building"))
+    on_map = onmap_towns.map_building(c.t, state, params.get("building")) if state.field is not None else None
+    building = onmap_towns.record_of(state, on_map) if on_map else building_named(state, params.get("building"))
     part = choice(params.get("part"), TASKS[1:], "", "part")
     if not part:
         raise RuleError("Say what the gun fires at: door, window, wall or rock_wall.")
+    if on_map is not None:
+        part = onmap_towns.breaching_task(on_map, part)
     shot = SHOTS.get(str(params.get("shot") or "ball").strip().casefold())
     if shot is None:
         raise RuleError(f"A gun fires ball or grape, not {short(str(params.get('shot')))}.")
     needed = c.breach_needed(shot, part)
+    if on_map is not None:
+        onmap_towns.check_gun_reach(c.t, state, unit, on_map, shot)  # A-NSR-42
     unit.last_fired_turn = state.turn
     _advance(building, part, Fraction(1, needed), f"{possessive(unit.name)} {shot}", events)
     return True
