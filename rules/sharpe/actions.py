@@ -12,6 +12,7 @@ from rules.core import RuleError, VictoryPayload, short
 from rules.sharpe import mounts, onmap
 from rules.sharpe.bound import actor, advance, require_able, require_standing
 from rules.sharpe.common import Ctx, flag, whole, word
+from rules.sharpe.gunbase import side_of
 from rules.sharpe.movement import fall_over
 from rules.sharpe.order import roll_order
 from rules.sharpe.profile import ability_check, current
@@ -276,7 +277,7 @@ def _deployed(ctx: Ctx) -> None:
 def _end_setting_up(ctx: Ctx) -> None:
     """``done`` before the battle: the acting side's characters still to place are set out in its zone."""
     waiting = onmap.unplaced(ctx.state)
-    sides = [c.side for c in ctx.state.characters if c.name in waiting]
+    sides = [side for name in waiting if (side := side_of(ctx.state, name)) is not None]
     side = ctx.side or sides[0]
     if side not in sides:
         raise RuleError(

@@ -8,6 +8,7 @@ the state as ``pending`` until answered. Geometry is an input: players report ra
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 import rules.core as core
@@ -29,12 +30,13 @@ from rules.core import (
     find_figure,
     payload_of,
 )
-from rules.sharpe import actions, melee, movement, onmap, shooting
+from rules.sharpe import actions, guns_onmap, melee, movement, onmap, shooting, targets
 from rules.sharpe.board import board
 from rules.sharpe.bound import advance, cannot_act, check_victory
 from rules.sharpe.campaign import Aftermath, after_battle
 from rules.sharpe.common import Ctx
 from rules.sharpe.decisions import ANSWER, decision_of
+from rules.sharpe.gunbase import gun_named, side_of
 from rules.sharpe.horsebase import is_horse
 from rules.sharpe.order import roll_order
 from rules.sharpe.profile import Roster
@@ -59,7 +61,8 @@ HANDLERS: dict[str, Handler[Ctx]] = {
     "check": actions.check,
     "task": actions.task,
     "pickup": actions.pickup,
-    "load": actions.load_gun,
+    "load": guns_onmap.load,
+    "haul": guns_onmap.haul,
     "done": actions.done,
     "place": actions.place,
     "deploy": actions.deploy,
@@ -120,32 +123,26 @@ class SharpeEngine(Engine[SharpeState]):
         for spec in checked:
             complete, events = self.roster.complete(spec, dice)
             ctx.events.extend(events)
-            if self.tables.kinds[spec.kind].piece:
-                if self.tables.options.artillery:
-                    state.guns.append(
-                        Gun(
-                            spec.name,
-                            spec.side,
-                            complete.stats["F"],
-                            weapon=next(
-                                w for w in self.tables.kinds[spec.kind].weapons if self.tables.weapons[w].piece
-                            ),
-                        )
-                    )
-            else:
-                state.characters.append(self.roster.character(complete))
+            self._enlist(state, complete)
         state.order = roll_order(ctx, state.characters, heading="Order of movement")
         advance(ctx)
         return Outcome(state, ctx.events)
 
+    def _enlist(self, state: SharpeState, complete: FigureSpec) -> None:
+        """A character joins the battle; an artillery piece joins as a gun (19), when artillery is used."""
+        kind = self.tables.kinds[complete.kind]
+        if not kind.piece:
+            state.characters.append(self.roster.character(complete))
+        elif self.tables.options.artillery:
+            weapon = next(w for w in kind.weapons if self.tables.weapons[w].piece)
+            state.guns.append(Gun(complete.name, complete.side, complete.stats["F"], weapon=weapon))
+
     def start_on_map(self, figures: Sequence[FigureSpec], dice: DiceSource, field: MapData) -> Outcome[SharpeState]:
-        """A battle on the bot's map (A-SHARPE-32): the characters are placed first (``place``,
-        ``deploy``), each facing the enemy's zone; the order of movement is rolled with the action
-        that places the last of them."""
+        """A battle on the bot's map (A-SHARPE-32): the characters and guns (A-SHARPE-47) are placed
+        first (``place``, ``deploy``), each facing the enemy's zone; the order of movement is rolled
+        with the action that places the last of them."""
         checked = [self.roster.check(spec) for spec in figures]
         self._check_roster(checked)
-        if any(self.tables.kinds[spec.kind].piece for spec in checked):
-            raise RuleError("Artillery is not yet played on the bot's map: fight this battle on a table.")
         state = SharpeState(
             bound=1,
             order=[],
@@ -158,10 +155,11 @@ class SharpeEngine(Engine[SharpeState]):
         for spec in checked:
             complete, events = self.roster.complete(spec, dice)
             ctx.events.extend(events)
-            state.characters.append(self.roster.character(complete))
+            self._enlist(state, complete)
+        guns = f", a gun's {inches(self.tables.map.gun_base_radius * 2)}" if state.guns else ""
         text = (
             f"The battle is fought on {field.name} ({field.width:g}″ by {field.height:g}″); bases "
-            f"{inches(self.tables.map.base_radius * 2)} across. Place your characters in your deployment zone "
+            f"{inches(self.tables.map.base_radius * 2)} across{guns}. Place your characters in your deployment zone "
             "(/map place figure: at:, or /map deploy); each faces the enemy. When all are placed, the order of "
             "movement is rolled."
         )
@@ -224,8 +222,7 @@ class SharpeEngine(Engine[SharpeState]):
         if state.over:
             return None
         if onmap.deploying(state):
-            waiting = onmap.unplaced(state)
-            return next((c.side for c in state.characters if c.name in waiting), None)
+            return next((side_of(state, name) for name in onmap.unplaced(state)), None)
         if state.pending is not None:
             return state.pending.decider
         active = next((c for c in state.characters if c.name == state.active), None)
@@ -245,9 +242,21 @@ class SharpeEngine(Engine[SharpeState]):
             return None
         left = None
         if focus is not None:
-            ch = next(c for c in state.characters if c.name == find_figure([c.name for c in state.characters], focus))
+            name = find_figure([c.name for c in state.characters] + [g.name for g in state.guns], focus)
+            gun = gun_named(state, name)
+            if gun is not None:
+                return replace(
+                    onmap.field_view(self.tables, state, None, None),
+                    focus=guns_onmap.gun_focus(self.tables, state, gun),
+                )
+            ch = next(c for c in state.characters if c.name == name)
             focus, left = ch.name, movement.move_left(self.tables, state, ch)
         return onmap.field_view(self.tables, state, focus, left)
+
+    def target_advice(self, state: SharpeState, shooter: str, weapon: str | None = None) -> targets.TargetAdvice:
+        """Whom ``shooter`` (a man or a gun) should shoot first, measured on the map (A-SHARPE-50):
+        a question that changes nothing and rolls no die."""
+        return targets.advise(self.tables, state, shooter, weapon)
 
     def moved_on(self, before: SharpeState, events: Sequence[Event]) -> bool:
         """The last character placed, or a character's turn ended (they act one at a time)."""
@@ -263,9 +272,9 @@ class SharpeEngine(Engine[SharpeState]):
         names = [c.name for c in state.characters]
         if state.field is not None:
             problems += [
-                f"field.positions: {name!r} is not a character in this game"
+                f"field.positions: {name!r} is not a character or a gun in this game"
                 for name in state.field.positions
-                if name not in names and not is_horse(state, name)
+                if name not in names and gun_named(state, name) is None and not is_horse(state, name)
             ]
         if onmap.deploying(state):
             if state.active is not None:

@@ -35,6 +35,7 @@ from rules.battlefield.deployment import Piece
 from rules.battlefield.maps import zone_shape
 from rules.battlefield.terrain import costs
 from rules.geometry import Base, Point, bases_crossed, centre_distance, features_at, in_contact, path_cost
+from rules.sharpe.gunbase import gun_pieces, gun_radii, gun_tokens, side_of, unplaced_guns
 from rules.sharpe.horsebase import horse_radii, horse_tokens
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
@@ -57,19 +58,19 @@ def radius(t: SharpeTables, ch: Character) -> float:
 
 def radii(t: SharpeTables, state: SharpeState) -> dict[str, float]:
     """The bases that take up room: every character not out of action (a man down still lies there),
-    and every horse without its rider, loose or dead (A-SHARPE-43)."""
-    return {c.name: radius(t, c) for c in state.characters if not c.out} | horse_radii(t, state)
+    and every gun (A-SHARPE-47), and every horse without its rider, loose or dead (A-SHARPE-43)."""
+    return {c.name: radius(t, c) for c in state.characters if not c.out} | gun_radii(t, state) | horse_radii(t, state)
 
 
 def pieces(t: SharpeTables, state: SharpeState) -> list[Piece]:
-    return [Piece(c.name, c.side, radius(t, c)) for c in state.characters if not c.out]
+    return [Piece(c.name, c.side, radius(t, c)) for c in state.characters if not c.out] + gun_pieces(t, state)
 
 
 def unplaced(state: SharpeState) -> list[str]:
     field = state.field
     if field is None:
         return []
-    return [c.name for c in state.characters if not c.out and c.name not in field.positions]
+    return [c.name for c in state.characters if not c.out and c.name not in field.positions] + unplaced_guns(state)
 
 
 def deploying(state: SharpeState) -> bool:
@@ -81,9 +82,8 @@ def face_the_enemy(t: SharpeTables, state: SharpeState, names: Sequence[str]) ->
     """A-SHARPE-32: a man placed faces the middle of the enemy's deployment zone."""
     field = field_of(state)
     for name in names:
-        ch = next(c for c in state.characters if c.name == name)
         here = point_of(field, name)
-        enemy = next((s for s in t.sides if s != ch.side), None)
+        enemy = next((s for s in t.sides if s != side_of(state, name)), None)
         zone = zone_shape(field.map, enemy) if enemy is not None else None
         if here is None or zone is None:
             continue
@@ -222,11 +222,15 @@ def marks(ch: Character) -> tuple[str, ...]:
 
 def field_view(t: SharpeTables, state: SharpeState, focus: str | None, move_left: float | None) -> FieldView:
     field = field_of(state)
-    tokens = tuple(
-        Token(c.name, c.side, xy[0], xy[1], radius(t, c), field.facing.get(c.name), marks(c))
-        for c in state.characters
-        if (xy := field.positions.get(c.name)) is not None
-    ) + horse_tokens(t, state)
+    tokens = (
+        tuple(
+            Token(c.name, c.side, xy[0], xy[1], radius(t, c), field.facing.get(c.name), marks(c))
+            for c in state.characters
+            if (xy := field.positions.get(c.name)) is not None
+        )
+        + gun_tokens(t, state)
+        + horse_tokens(t, state)
+    )
     shown = None
     if focus is not None and move_left is not None:
         ch = next(c for c in state.characters if c.name == focus)
@@ -281,19 +285,33 @@ class Measured:
     cover: str
     from_side: str
     text: str
+    #: The feature that gives the cover (None in the open).
+    feature: str | None = None
 
 
-def measure_shot(t: SharpeTables, state: SharpeState, shooter: Character, targets: Sequence[Character]) -> Measured:
+def measure_shot(
+    t: SharpeTables, state: SharpeState, shooter: Character, targets: Sequence[Character], *, gun: str | None = None
+) -> Measured:
     """Refused when the shooter cannot see a target (the reason said); else the first target's range,
-    cover and side, as A-SHARPE-35 reads them."""
+    cover and side, as A-SHARPE-35 reads them. A gun's shot is measured from the gun's base
+    (A-SHARPE-48), not from the man who fires it."""
+    if gun is not None:
+        return measure_from(t, state, gun, t.map.gun_base_radius, targets, pronoun="it")
+    return measure_from(t, state, shooter.name, radius(t, shooter), targets)
+
+
+def measure_from(
+    t: SharpeTables, state: SharpeState, who: str, size: float, targets: Sequence[Character], *, pronoun: str = "he"
+) -> Measured:
+    """:func:`measure_shot` from the base of ``who`` (a man or a gun) of radius ``size``."""
     field = field_of(state)
-    here = where(field, shooter.name)
-    mine = Base(here, radius(t, shooter))
+    here = where(field, who)
+    mine = Base(here, size)
     for target in targets:
         seen = line_of_sight(field, t.terrain, mine, Base(where(field, target.name), radius(t, target)))
         if seen.kind != "blocked":
             continue
-        raise RuleError(f"{shooter.name} cannot see {target.name}: {seen.why_not('he', target.name)}.")
+        raise RuleError(f"{who} cannot see {target.name}: {seen.why_not(pronoun, target.name)}.")
     first = targets[0]
     there = where(field, first.name)
     distance = round(centre_distance(here, there), 1)
@@ -305,7 +323,7 @@ def measure_shot(t: SharpeTables, state: SharpeState, shooter: Character, target
     words += f", {cover} cover: {feature}" if cover != "none" and feature else ", in the open"
     if arc is not Arc.FRONT:
         words += f", from his {arc.value}"
-    return Measured(distance, cover, side, words)
+    return Measured(distance, cover, side, words, feature if cover != "none" else None)
 
 
 # --- melee -------------------------------------------------------------------------------------------

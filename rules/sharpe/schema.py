@@ -226,6 +226,10 @@ class MapNumbers:
     base_radius: float = 0.6
     mounted_base_radius: float = 1.2
     cover_within_inches: float = 2.0
+    #: A-SHARPE-47: an artillery piece's round base (its wheels and trail), in inches.
+    gun_base_radius: float = 1.0
+    #: A-SHARPE-49: how a gun is hauled: the pace its crewman goes at while he drags it.
+    haul_pace: str = "crawl"
 
 
 @dataclass(frozen=True)
@@ -339,11 +343,13 @@ def table_problems(t: SharpeTables) -> list[str]:
         problems.append(f"movement.mounted_paces: must be halt, {', '.join(MOUNTED_PACES)} in order")
     if not 0 < m.bad_going_factor <= 1:
         problems.append("movement.bad_going_factor: must be more than 0 and at most 1")
-    for key in ("base_radius", "mounted_base_radius"):
+    for key in ("base_radius", "mounted_base_radius", "gun_base_radius"):
         if not 0.1 <= getattr(t.map, key) <= 3:
             problems.append(f"map.{key}: must be between 0.1 and 3 inches")
     if not 0 <= t.map.cover_within_inches <= 12:
         problems.append("map.cover_within_inches: must be between 0 and 12 inches")
+    if t.map.haul_pace not in t.movement.foot:
+        problems.append(f"map.haul_pace: must be a pace on foot ({', '.join(t.movement.foot)})")
     problems += terrain_problems(t.terrain)
     if not 1 <= t.check.automatic_failure <= 6:
         problems.append("check.automatic_failure: must be a face of a d6")

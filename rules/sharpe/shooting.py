@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core import RuleError
-from rules.sharpe import onmap
+from rules.sharpe import guns_onmap, onmap
 from rules.sharpe.bound import actor, require_standing
 from rules.sharpe.common import PART_WORDS, Ctx, flag, mods_text, number, whole, word
 from rules.sharpe.decisions import decision_of
@@ -94,7 +94,7 @@ def prepare(ctx: Ctx, p: Mapping[str, Any]) -> Shot:
         for option, what in MEASURED_ON_MAP.items():
             if not blank(p.get(option)):
                 raise RuleError(f"On the map the bot measures {what}: leave {option}: out.")
-        on_map = onmap.measure_shot(ctx.t, ctx.state, shooter, targets)
+        on_map = onmap.measure_shot(ctx.t, ctx.state, shooter, targets, gun=guns_onmap.serving(ctx, shooter, gun))
         distance = on_map.range
     else:
         distance = number(p.get("range"), f"Give the range to {target.name} in inches.")
@@ -333,6 +333,8 @@ def fire(ctx: Ctx, shot: Shot) -> None:
     shooter.shot_bound = shooter.busy_bound = ctx.bound
     if shot.gun is None:
         shooter.in_hand = shot.weapon_key
+    else:
+        guns_onmap.lay(ctx.state, shot.gun, target)
     group = f" and {', '.join(t.name for t in shot.targets[1:])}" if len(shot.targets) > 1 else ""
     what = shot.gun.name if shot.gun else f"his {shot.weapon.label}"
     head = f"{shooter.name} fires {what} at {target.name}{group} ({shot.measured or inches(shot.range)})"

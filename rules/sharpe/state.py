@@ -111,6 +111,8 @@ class Gun:
     fired_bound: int = 0
     loaders: list[str] = field(default_factory=list)
     loaders_bound: int = 0
+    #: On the bot's map: the bound it was last hauled (it fires the next bound at the earliest, A-SHARPE-49).
+    hauled_bound: int = 0
 
 
 @dataclass

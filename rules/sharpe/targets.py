@@ -1,0 +1,175 @@
+"""Target priorities (7) shown from the map (A-SHARPE-50): for one shooter, the enemies he can see
+and reach, nearest first as the rules advise ("Always shoot the enemy closest to you unless there
+is an easier target further away"), each further one that is easier noted, with its range band and
+cover measured as a shot measures them (A-SHARPE-35). A question, not an action: it changes nothing
+and rolls no die."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rules.core import RuleError, find_figure
+from rules.sharpe import onmap
+from rules.sharpe.gunbase import gun_named
+from rules.sharpe.guns_onmap import touching
+from rules.sharpe.onmap import Measured
+from rules.sharpe.profile import Roster
+from rules.sharpe.schema import Band, SharpeTables, Weapon
+from rules.sharpe.shooting import band_for
+from rules.sharpe.state import Character, SharpeState
+from rules.words import blank, measured, signed
+
+#: How easy each cover makes a target (the rules: "a target in the open is easier than a target in cover").
+OPENNESS = {"none": 2, "soft": 1, "hard": 0}
+#: An automatic hit beats any modifier to the firing skill.
+AUTOMATIC = 100
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One enemy the shooter sees and reaches, as a shot would measure him."""
+
+    name: str
+    distance: float
+    band: str
+    ease: int
+    cover: str
+    feature: str | None
+    notes: tuple[str, ...] = ()
+
+    def line(self, rank: int) -> str:
+        cover = "in the open" if self.cover == "none" else f"{self.cover} cover: {self.feature}"
+        notes = f" — {'; '.join(self.notes)}" if self.notes else ""
+        return f"{rank}. {self.name}: {measured(self.distance)}, {self.band}, {cover}{notes}"
+
+
+@dataclass(frozen=True)
+class TargetAdvice:
+    """Whom ``shooter`` should shoot first with ``weapon``: ``candidates`` in the rules' order, and
+    the enemies he cannot see or cannot reach, each with why."""
+
+    shooter: str
+    weapon: str
+    candidates: tuple[Candidate, ...]
+    unseen: tuple[str, ...] = ()
+    beyond: tuple[str, ...] = ()
+
+    def lines(self) -> list[str]:
+        found = [c.line(i) for i, c in enumerate(self.candidates, 1)]
+        if not found:
+            found.append(f"No enemy is in sight and within reach of the {self.weapon}.")
+        if self.unseen:
+            found.append(f"Not seen: {'; '.join(self.unseen)}.")
+        if self.beyond:
+            found.append(f"Out of range: {', '.join(self.beyond)}.")
+        return found
+
+
+def band_words(band: Band) -> str:
+    if band.auto_hit:
+        return "automatic hit"
+    if band.mod > 0:
+        return f"short range ({signed(band.mod)})"
+    return "normal range" if band.mod == 0 else f"long range ({signed(band.mod)})"
+
+
+def ease_of(band: Band) -> int:
+    return AUTOMATIC if band.auto_hit else band.mod
+
+
+def easier(a: Candidate, b: Candidate) -> list[str]:
+    """Why ``a`` is an easier shot than ``b`` (empty: it is not): a better range band or more open,
+    and worse in neither."""
+    better_band, better_cover = a.ease > b.ease, OPENNESS[a.cover] > OPENNESS[b.cover]
+    if a.ease < b.ease or OPENNESS[a.cover] < OPENNESS[b.cover] or not (better_band or better_cover):
+        return []
+    why = [a.band] if better_band else []
+    if better_cover:
+        why.append("in the open" if a.cover == "none" else f"only {a.cover} cover")
+    return why
+
+
+def _origin(
+    t: SharpeTables, state: SharpeState, wanted: str, weapon_wanted: str | None
+) -> tuple[str, str, float, Weapon]:
+    """Who shoots (a man or a gun), his side, his base's radius and the weapon he would fire; a
+    crewman without a firearm who stands at his side's gun asks for the gun."""
+    names = [c.name for c in state.characters] + [g.name for g in state.guns]
+    name = find_figure(names, wanted)
+    gun = gun_named(state, name)
+    if gun is not None:
+        return gun.name, gun.side, t.map.gun_base_radius, t.weapons[gun.weapon]
+    ch = next(c for c in state.characters if c.name == name)
+    if ch.out:
+        raise RuleError(f"{ch.name} is out of action.")
+    if not ch.firearms and blank(weapon_wanted):
+        served = next((g for g in state.guns if g.side == ch.side and touching(t, state, ch, g)), None)
+        if served is None:
+            raise RuleError(f"{ch.name} carries no firearm and stands at no gun: he has nobody to shoot at.")
+        return served.name, served.side, t.map.gun_base_radius, t.weapons[served.weapon]
+    return ch.name, ch.side, onmap.radius(t, ch), t.weapons[_firearm(t, ch, weapon_wanted)]
+
+
+def _firearm(t: SharpeTables, ch: Character, wanted: str | None) -> str:
+    if not blank(wanted):
+        key = Roster(t).weapon(ch.name, str(wanted))
+        if not any(f.weapon == key for f in ch.firearms):
+            raise RuleError(f"{ch.name} carries no {t.weapons[key].label} to fire.")
+        return key
+    shown = onmap.shown_weapon(t, ch)
+    if shown is None:
+        raise RuleError(f"{ch.name} carries no firearm: he has nobody to shoot at.")
+    return shown
+
+
+def _candidate(t: SharpeTables, on: Measured, target: Character, band: Band, weapon: Weapon) -> Candidate:
+    notes = []
+    if target.mounted:
+        notes.append("a horseman: more dangerous than a man on foot")
+    if weapon.choose_horse_or_rider and t.kinds[target.kind].role == "officer":
+        notes.append("an officer: riflemen knock out officers first")
+    return Candidate(target.name, on.range, band_words(band), ease_of(band), on.cover, on.feature, tuple(notes))
+
+
+def advise(t: SharpeTables, state: SharpeState, shooter: str, weapon: str | None = None) -> TargetAdvice:
+    """The rules' target priority for ``shooter`` (a man, or a gun) from the map."""
+    field = state.field
+    if field is None:
+        raise RuleError("Target priority is measured on the bot's map, and this battle is played on a table.")
+    if blank(shooter):
+        raise RuleError("Name the shooter whose targets you want.")
+    who, side, size, arm = _origin(t, state, str(shooter), weapon)
+    if who not in field.positions:
+        raise RuleError(f"{who} is not on the map yet.")
+    pronoun = "it" if gun_named(state, who) else "he"
+    found: list[Candidate] = []
+    unseen: list[str] = []
+    beyond: list[str] = []
+    for enemy in state.characters:
+        if enemy.side == side or enemy.out or enemy.name not in field.positions:
+            continue
+        try:
+            on = onmap.measure_from(t, state, who, size, [enemy], pronoun=pronoun)
+        except RuleError as refused:
+            unseen.append(refused.message.removesuffix("."))
+            continue
+        band = band_for(arm.ranges, on.range)
+        if band is None:
+            beyond.append(f"{enemy.name} ({measured(on.range)})")
+            continue
+        found.append(_candidate(t, on, enemy, band, arm))
+    found.sort(key=lambda c: (c.distance, c.name))
+    return TargetAdvice(who, arm.label, tuple(_noted(found)), tuple(unseen), tuple(beyond))
+
+
+def _noted(ordered: list[Candidate]) -> list[Candidate]:
+    """The nearest is the priority; a further one that is easier says so."""
+    if not ordered:
+        return []
+    nearest = ordered[0]
+    out = [replace(nearest, notes=("the nearest: the rules' first choice", *nearest.notes))]
+    for later in ordered[1:]:
+        why = easier(later, nearest)
+        notes = (f"easier than {nearest.name}: {', '.join(why)}", *later.notes) if why else later.notes
+        out.append(replace(later, notes=notes))
+    return out
