@@ -21,6 +21,11 @@ class _Capture:
     def __init__(self) -> None:
         self.action: tuple[str, str, dict[str, Any]] | None = None
 
+    @property
+    def app(self) -> Any:
+        """A ruleset's question (such as /sharpe targets) asks the application, not the engine's dice."""
+        raise Refusal("That command is a question, not an action with dice: ask it directly.")
+
     async def act(self, interaction: discord.Interaction, ruleset: str, action: str, **params: Any) -> None:
         self.action = (ruleset, action, params)
 

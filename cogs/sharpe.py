@@ -12,7 +12,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import AppCog
+from bot.adapter.delivery import AppCog, deliver
+from bot.adapter.messages import caller_of
 from cogs.common import TO_HELP, VIA_HELP, figure_autocomplete
 
 Name = app_commands.Range[str, 1, 64]
@@ -298,6 +299,30 @@ class SharpeCog(
     @app_commands.autocomplete(gun=figure_autocomplete, figure=figure_autocomplete)
     async def load(self, interaction: discord.Interaction, gun: Name | None = None, figure: Name | None = None) -> None:
         await self.act(interaction, "sharpe", "load", gun=gun, figure=figure)
+
+    @app_commands.command(name="haul", description="Map: drag a gun at a crawl (a man touching it, his move)")
+    @app_commands.describe(to=TO_HELP, via=VIA_HELP, gun="Default: his side's gun", figure=ACTIVE)
+    @app_commands.autocomplete(gun=figure_autocomplete, figure=figure_autocomplete)
+    async def haul(
+        self,
+        interaction: discord.Interaction,
+        to: app_commands.Range[str, 1, 40] | None = None,
+        via: app_commands.Range[str, 1, 200] | None = None,
+        gun: Name | None = None,
+        figure: Name | None = None,
+    ) -> None:
+        await self.act(interaction, "sharpe", "haul", to=to, via=via, gun=gun, figure=figure)
+
+    @app_commands.command(name="targets", description="Map: whom he should shoot first (only you see it)")
+    @app_commands.describe(shooter="A man, or a gun", weapon="Default: the firearm in his hand")
+    @app_commands.autocomplete(shooter=figure_autocomplete)
+    async def targets(
+        self,
+        interaction: discord.Interaction,
+        shooter: Name,
+        weapon: app_commands.Range[str, 1, 32] | None = None,
+    ) -> None:
+        await deliver(interaction, await self.app.sharpe_targets(caller_of(interaction), shooter, weapon))
 
     @app_commands.command(name="kill", description="Kill an unconscious enemy in contact since last bound")
     @app_commands.describe(victim="Unconscious enemy", killer=ACTIVE)
