@@ -1,5 +1,6 @@
 """The map's measuring, timed: range and sight between two figures, a move's plan, and a whole
-SSG shot and move through the engine, on a 36-inch map of thirty features.
+SSG shot and move through the engine, on a 36-inch map of thirty features; and NSR's charge check
+and fall-backs (A-NSR-37, A-NSR-38) among twelve units on the shipped village map (19 features).
 
 Run with ``python -m bench.geometry``; it prints median and 95th-percentile times (the issue's
 target: a range and sight check under 1 ms). Nothing here is asserted."""
@@ -12,8 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.battlefield import FieldState, line_of_sight, plan_move
+from rules.battlefield.maps import load_scenario
 from rules.core import Action, FigureSpec
 from rules.geometry import Base, Point, centre_distance
+from rules.nsr import onmap
+from rules.nsr.engine import NsrEngine
+from rules.nsr.engine import make_engine as make_nsr_engine
+from rules.nsr.state import NsrState, unit_named
 from rules.ssg.engine import SsgState, make_engine
 
 ROUNDS = 400
@@ -68,6 +74,71 @@ def shooting_state() -> SsgState:
     return engine.load_state(data)
 
 
+#: Twelve NSR units on the village map: (name, side, kind, figures, centre, facing). The 1er Ligne
+#: charges the 33rd Foot across open ground; the 95th, shaken, falls back into the Royal Scots.
+NSR_UNITS = [
+    ("1er Ligne", "French", "line", 12, (16.0, 3.0), 90.0),
+    ("2e Ligne", "French", "line", 12, (6.0, 3.0), 90.0),
+    ("3e Ligne", "French", "line", 12, (28.0, 3.0), 90.0),
+    ("Voltigeurs", "French", "light", 8, (36.0, 5.0), 90.0),
+    ("Hussars", "French", "mounted", 6, (44.0, 3.0), 90.0),
+    ("Gunners", "French", "artillery", 4, (8.0, 7.0), 90.0),
+    ("33rd Foot", "Allied", "line", 12, (21.0, 11.0), 270.0),
+    ("95th", "Allied", "light", 8, (36.0, 24.0), 270.0),
+    ("Royal Scots", "Allied", "line", 12, (36.0, 31.0), 270.0),
+    ("52nd Foot", "Allied", "line", 12, (10.0, 31.0), 270.0),
+    ("Dragoons", "Allied", "mounted", 6, (24.0, 33.0), 270.0),
+    ("Militia", "Allied", "militia", 12, (4.0, 27.0), 270.0),
+]
+
+
+def nsr_state() -> tuple[NsrEngine, NsrState]:
+    engine = make_nsr_engine()
+    specs = [FigureSpec(n, side, kind, {"figures": count}) for n, side, kind, count, _, _ in NSR_UNITS]
+    village = load_scenario("rules.nsr", "village", engine.sides(), engine.terrain())
+    state = engine.start_on_map(specs, Sixes(), village).state
+    assert state.field is not None
+    for name, _, _, _, (x, y), facing in NSR_UNITS:
+        state.field.positions[name] = [x, y]
+        state.field.facing[name] = facing
+    return engine, state
+
+
+def nsr_rows() -> list[tuple[str, tuple[float, float]]]:
+    """NSR's charge check and fall-backs, each on the same state again (a fall-back moves the unit:
+    it is put back after each round, which costs a few microseconds)."""
+    engine, state = nsr_state()
+    t = engine.tables
+    field = onmap.field_of(state)
+    charger, target = unit_named(state, "1er Ligne"), unit_named(state, "33rd Foot")
+
+    def falling_back(name: str, enemy: str | None, inches: float) -> Callable[[], str]:
+        unit = unit_named(state, name)
+        away_from = unit_named(state, enemy) if enemy else None
+        where, facing = list(field.positions[name]), field.facing[name]
+
+        def run() -> str:
+            text = onmap.fall_back(t, state, unit, away_from, inches)[0]
+            field.positions[name], field.facing[name] = list(where), facing
+            return text
+
+        return run
+
+    stopped, clear, joker = (
+        falling_back("95th", "Voltigeurs", 14.0),
+        falling_back("33rd Foot", "1er Ligne", 6.0),
+        falling_back("Voltigeurs", None, 8.0),
+    )
+    way = onmap.charge_way(t, state, charger, target, {})
+    print(f"NSR charge: {way.needed:.2f} in to go. Fall-backs: {stopped()}; {clear()}; {joker()}.")
+    return [
+        ("an NSR charge check (charge_way)", timed(lambda: onmap.charge_way(t, state, charger, target, {}))),
+        ("an NSR fall-back stopped by a unit", timed(stopped)),
+        ("an NSR fall-back on clear ground", timed(clear)),
+        ("an NSR Joker fall-back (nearest enemy)", timed(joker)),
+    ]
+
+
 def main() -> None:
     engine = make_engine()
     terrain = engine.terrain()
@@ -89,6 +160,7 @@ def main() -> None:
     moving = engine.load_state({**engine.dump_state(state), "phase": "movement"})
     move = Action("move", moving.active, {"figure": "R0", "to": "18,12"})
     rows.append(("an SSG move through the engine", timed(lambda: engine.act(moving, move, Sixes()))))
+    rows += nsr_rows()
     print(f"{'30 features on a 36-inch table':40} {'median':>9} {'p95':>9}")
     for label, (median, p95) in rows:
         print(f"{label:40} {median:8.3f}ms {p95:8.3f}ms")

@@ -38,6 +38,7 @@ figures": :func:`figure_points` are those heads.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Literal
@@ -288,12 +289,36 @@ def size(placement: UnitPlacement, spec: FormationSpec = DEFAULT_SPEC) -> tuple[
     return 2 * layout.half_width, 2 * layout.half_depth
 
 
+def corners(placement: UnitPlacement, spec: FormationSpec = DEFAULT_SPEC) -> _Array:
+    """The footprint's four corners, (4, 2), in the order :func:`footprint` draws them: rear left,
+    rear right, front right, front left."""
+    layout = _layout_of(placement, spec)
+    hw, hd = layout.half_width, layout.half_depth
+    return _to_table(placement, np.array([(-hw, -hd), (hw, -hd), (hw, hd), (-hw, hd)]))
+
+
+def corners_of(placements: Sequence[UnitPlacement], spec: FormationSpec = DEFAULT_SPEC) -> _Array:
+    """:func:`corners` of several units at once, (k, 4, 2)."""
+    if not placements:
+        return np.zeros((0, 4, 2))
+    layouts = [_layout_of(p, spec) for p in placements]
+    half = np.array([(layout.half_width, layout.half_depth) for layout in layouts])
+    angle = np.radians([p.facing for p in placements])
+    right = np.column_stack([np.sin(angle), -np.cos(angle)])
+    front = np.column_stack([np.cos(angle), np.sin(angle)])
+    centre = np.array([(p.centre.x, p.centre.y) for p in placements])
+    across = _CORNER_SIGNS[None, :, 0] * half[:, None, 0]
+    ahead = _CORNER_SIGNS[None, :, 1] * half[:, None, 1]
+    return np.asarray(centre[:, None, :] + across[..., None] * right[:, None, :] + ahead[..., None] * front[:, None, :])
+
+
+_CORNER_SIGNS = np.array([(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)])
+
+
 def footprint(placement: UnitPlacement, spec: FormationSpec = DEFAULT_SPEC) -> Polygon:
     """The ground the unit covers: a rectangle round every figure's (and gun's) base, its front edge
     (the first two corners' far side) facing ``placement.facing``. A square's hollow is its ground."""
-    layout = _layout_of(placement, spec)
-    hw, hd = layout.half_width, layout.half_depth
-    return Polygon(_to_table(placement, np.array([(-hw, -hd), (hw, -hd), (hw, hd), (-hw, hd)])))
+    return Polygon(corners(placement, spec))
 
 
 def figure_points(placement: UnitPlacement, spec: FormationSpec = DEFAULT_SPEC) -> list[Point]:
@@ -395,24 +420,33 @@ def most_inside(placement: UnitPlacement, area: BaseGeometry, spec: FormationSpe
     return int(np.count_nonzero(inside)) * 2 > placement.figures
 
 
+#: How far a footprint may stick out over the table's edge and still stand on it (inches).
+TABLE_EDGE = 1e-6
+
+
 def on_table(placement: UnitPlacement, table: Table, spec: FormationSpec = DEFAULT_SPEC) -> bool:
     """The whole footprint stands on the table."""
-    x0, y0, x1, y1 = footprint(placement, spec).bounds
-    edge = 1e-6
-    return x0 >= -edge and y0 >= -edge and x1 <= table.width + edge and y1 <= table.height + edge
+    return _corners_on_table(corners(placement, spec), table)
+
+
+def _corners_on_table(points: _Array, table: Table) -> bool:
+    (x0, y0), (x1, y1) = points.min(axis=0), points.max(axis=0)
+    edge = TABLE_EDGE
+    return bool(x0 >= -edge and y0 >= -edge and x1 <= table.width + edge and y1 <= table.height + edge)
 
 
 def check_on_table(
     placement: UnitPlacement, table: Table, spec: FormationSpec = DEFAULT_SPEC, name: str = "The unit"
 ) -> Polygon:
     """The footprint, or a refusal when any of it would stand off the table."""
-    if not on_table(placement, table, spec):
-        width, depth = size(placement, spec)
-        raise RuleError(
-            f"{name} in {placement.formation.replace('_', ' ')} ({width:g} by {depth:g} inches) at {placement.centre}"
-            f" would stand off the {table.width:g} by {table.height:g} inch table."
-        )
-    return footprint(placement, spec)
+    points = corners(placement, spec)
+    if _corners_on_table(points, table):
+        return Polygon(points)
+    width, depth = size(placement, spec)
+    raise RuleError(
+        f"{name} in {placement.formation.replace('_', ' ')} ({width:g} by {depth:g} inches) at {placement.centre}"
+        f" would stand off the {table.width:g} by {table.height:g} inch table."
+    )
 
 
 def reform(
@@ -429,3 +463,189 @@ def reform(
     if table is not None:
         check_on_table(reformed, table, spec, name)
     return reformed
+
+
+# --- a footprint sliding straight (charges, fall-backs) ------------------------------------------------
+
+#: Two outlines nearer than this (inches) are taken to touch when finding where sliding ground meets.
+_TOUCH = 1e-9
+#: How finely the slide's stop is found (inches per inch slid): far finer than a position is kept.
+_PRECISION = 1e-12
+
+
+def figure_xy(placement: UnitPlacement, spec: FormationSpec = DEFAULT_SPEC) -> _Array:
+    """:func:`figure_points` as an (n, 2) array."""
+    return _to_table(placement, _layout_of(placement, spec).figures)
+
+
+def behind(placement: UnitPlacement, points: _Array, spec: FormationSpec = DEFAULT_SPEC) -> npt.NDArray[np.bool_]:
+    """Which of ``points`` (an (n, 2) array) are in the unit's rear, as :func:`aspect` reads it."""
+    if placement.formation == "square":
+        return np.zeros(len(points), dtype=bool)
+    _, front = _axes(placement)
+    ahead = (points - np.array([placement.centre.x, placement.centre.y])) @ front
+    return np.asarray(ahead < -_layout_of(placement, spec).half_depth - _EPSILON)
+
+
+def ring_edges(points: _Array) -> _Array:
+    """A closed outline's sides, one (x0, y0, x1, y1) a row, from its corners in order."""
+    return np.hstack([points, np.roll(points, -1, axis=0)])
+
+
+def _first_within(points: _Array, direction: _Array, segments: _Array, within: float) -> _Array:
+    """(n, m): how far each of ``points`` goes along ``direction`` (a unit vector) before it comes
+    ``within`` inches of each segment (rows x0, y0, x1, y1): the first time its straight path enters
+    the band round the segment (two straight sides and a half circle at each end); 0 when it is in
+    it already, inf when it never enters."""
+    a, b = segments[:, :2], segments[:, 2:]
+    span = b - a
+    length = np.hypot(span[:, 0], span[:, 1])
+    unit = span / np.where(length > 0, length, 1.0)[:, None]
+    normal = np.column_stack([-unit[:, 1], unit[:, 0]])
+    offset = points[:, None, :] - a[None, :, :]
+    along, across = np.einsum("nmk,mk->nm", offset, unit), np.einsum("nmk,mk->nm", offset, normal)
+    run_along, run_across = unit @ direction, normal @ direction
+    first = np.full(along.shape, np.inf)
+    inside = (np.abs(across) <= within) & (along >= 0) & (along <= length)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for side in (within, -within):
+            s = (side - across) / run_across
+            at = along + s * run_along
+            hit = (s >= 0) & (at >= 0) & (at <= length)
+            first = np.where(hit, np.minimum(first, s), first)
+        for end in (a, b):
+            rel = points[:, None, :] - end[None, :, :]
+            towards = rel @ direction
+            apart = np.einsum("nmk,nmk->nm", rel, rel) - within * within
+            room = towards * towards - apart
+            s = -towards - np.sqrt(np.maximum(room, 0.0))
+            first = np.where((room >= 0) & (s >= 0), np.minimum(first, s), first)
+            inside |= apart <= 0
+    return np.where(inside, 0.0, first)
+
+
+def approach(
+    moving: _Array, direction: tuple[float, float], edges: _Array, starts: npt.NDArray[np.intp], within: float = 0.0
+) -> _Array:
+    """How far a shape with the corners ``moving`` goes along ``direction`` (a unit vector) before
+    its outline first comes ``within`` inches of each of several shapes' outlines: one distance a
+    shape (0 when that near already, inf when never), the shapes' sides given as ``edges`` (rows
+    x0, y0, x1, y1; shape i's rows from ``starts[i]`` on). Exact, with no halving: two outlines are
+    nearest at a corner of one and a side of the other, so it is the first time a corner's straight
+    path (the shape's own forward, the others' backward) enters the band round a side."""
+    d = np.asarray(direction, dtype=float)
+    forward = _first_within(moving, d, edges, within).min(axis=0)
+    backward = _first_within(edges[:, :2], -d, ring_edges(moving), within).min(axis=1)
+    return np.asarray(np.minimum.reduceat(np.minimum(forward, backward), starts))
+
+
+def hull_of(*shapes: _Array) -> BaseGeometry:
+    """The convex hull of shapes given by their corners."""
+    hull = shapely.convex_hull(shapely.multipoints(np.vstack(shapes)))
+    assert isinstance(hull, BaseGeometry)
+    return hull
+
+
+def swept(moving: _Array, direction: tuple[float, float], inches: float) -> BaseGeometry:
+    """The ground a convex shape (its corners) covers sliding ``inches`` along ``direction``: the
+    hull of where it starts and where it ends."""
+    return hull_of(moving, moving + inches * np.asarray(direction, dtype=float))
+
+
+def table_limit(moving: _Array, direction: tuple[float, float], table: Table) -> float:
+    """How far a shape (its corners) slides along ``direction`` and still stands on the table, as
+    :func:`on_table` reads it (0 when it stands off it already)."""
+    limits = [math.inf]
+    for axis, size_ in ((0, table.width), (1, table.height)):
+        run = direction[axis]
+        if abs(run) <= _EPSILON:
+            continue
+        edge = size_ + TABLE_EDGE if run > 0 else -TABLE_EDGE
+        room = (edge - moving[:, axis]) / run
+        limits.append(max(0.0, float(room.min())))
+    return min(limits)
+
+
+def slide_stops(
+    moving: _Array,
+    direction: tuple[float, float],
+    inches: float,
+    shapes: npt.NDArray[np.object_],
+    edges: _Array,
+    starts: npt.NDArray[np.intp],
+) -> _Array:
+    """How far a convex footprint (its corners) slides along ``direction`` (a unit vector), up to
+    ``inches``, before the ground it sweeps overlaps each of ``shapes`` (more than
+    :data:`OVERLAP_AREA`: touching, or sliding along an edge, is no overlap): the furthest it stays
+    clear of the shape that stops it first (and of any it reaches as soon), inf for every other
+    shape. ``edges`` and ``starts`` are the shapes' outlines as :func:`approach` takes them.
+
+    The swept ground only grows, so each shape has one such distance; it is found, for the shapes
+    the whole slide would overlap, from where the outlines first touch (measured exactly) by false
+    position on the overlapping area."""
+    stops = np.full(len(shapes), np.inf)
+    whole = swept(moving, direction, inches)
+    reached = np.nonzero(shapely.intersects(whole, shapes))[0] if len(shapes) else np.zeros(0, dtype=np.intp)
+    if not len(reached):
+        return stops
+    overlap = shapely.area(shapely.intersection(whole, shapes[reached]))
+    hit = reached[overlap > OVERLAP_AREA]
+    if not len(hit):
+        return stops
+    ends = np.append(starts[1:], len(edges))
+    sides = [edges[starts[i] : ends[i]] for i in hit]
+    firsts = np.cumsum([0] + [len(e) for e in sides[:-1]]).astype(np.intp)
+    touch = approach(moving, direction, np.vstack(sides), firsts, _TOUCH)
+    touch[shapely.intersects(shapely.polygons(moving), shapes[hit])] = 0.0
+    best = inches
+    for j in np.argsort(touch, kind="stable"):
+        if touch[j] > best + _TOUCH:
+            break
+        shape = shapes[hit[j]]
+
+        def area(s: float, shape: BaseGeometry = shape) -> float:
+            return float(shapely.area(shapely.intersection(swept(moving, direction, s), shape)))
+
+        high = min(best + _TOUCH, inches)
+        if high < inches and area(high) <= OVERLAP_AREA:
+            continue
+        stops[hit[j]] = _last_clear(area, float(touch[j]), high)
+        best = min(best, stops[hit[j]])
+    stops[stops > best + _TOUCH] = np.inf
+    return stops
+
+
+def _last_clear(area: Callable[[float], float], low: float, high: float) -> float:
+    """The furthest ``s`` from ``low`` to ``high`` where ``area(s)`` (never shrinking as ``s`` grows,
+    more than :data:`OVERLAP_AREA` at ``high``) is still no more than it: a step that grows from
+    ``low`` brackets it, then false position (the Illinois way, every guess at least a tolerance
+    inside the bracket so that it always shrinks) closes in."""
+    excess_low = area(low) - OVERLAP_AREA
+    if excess_low > 0:
+        return low
+    excess_high = area(high) - OVERLAP_AREA
+    step = 1e-7
+    while low + step < high:
+        excess = area(low + step) - OVERLAP_AREA
+        if excess > 0:
+            high, excess_high = low + step, excess
+            break
+        low, excess_low = low + step, excess
+        step *= 32
+    tolerance = _PRECISION * max(1.0, high)
+    kept = ""
+    for _ in range(100):
+        if high - low <= tolerance:
+            break
+        guess = high - excess_high * (high - low) / (excess_high - excess_low)
+        guess = min(max(guess, low + tolerance / 2), high - tolerance / 2)
+        excess = area(guess) - OVERLAP_AREA
+        if excess > 0:
+            high, excess_high = guess, excess
+            excess_low = excess_low / 2 if kept == "low" else excess_low
+            kept = "low"
+        else:
+            low, excess_low = guess, excess
+            excess_high = excess_high / 2 if kept == "high" else excess_high
+            kept = "high"
+    return low

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -25,15 +26,23 @@ from rules.battlefield.formations import (
     DEFAULT_SPEC,
     OVERLAP_AREA,
     UnitPlacement,
-    aspect,
+    approach,
+    behind,
     check_on_table,
+    corners,
+    corners_of,
     figure_points,
+    figure_xy,
     footprint,
+    hull_of,
     most_inside,
     on_table,
     overlaps,
     reform,
+    ring_edges,
     size,
+    slide_stops,
+    table_limit,
 )
 from rules.battlefield.formations import (
     gap as edge_gap,
@@ -41,7 +50,7 @@ from rules.battlefield.formations import (
 from rules.battlefield.maps import zone_shape
 from rules.battlefield.requests import MoveRequest, move_request
 from rules.battlefield.view import Band, FieldView, Focus, UnitMark
-from rules.geometry import Point, centre_distance
+from rules.geometry import Feature, Point, Table, centre_distance
 from rules.nsr.charts import NsrTables
 from rules.nsr.forces import formation_name
 from rules.nsr.state import NsrState, Unit, unit_named
@@ -562,24 +571,60 @@ def measured(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any
 
 #: How far a unit stops short of what blocks it, so its rounded position never overlaps (inches).
 CLEARANCE = 0.001
+#: Things that stop a sliding unit within this many inches of each other stop it together.
+SAME_STOP = 1e-9
+
+
+@dataclass(frozen=True)
+class _Obstacles:
+    """What a unit moving on the map may run into: ground no unit enters (in the map's order), then
+    every other unit on it (in the state's order); their names, shapes and outlines (for
+    :func:`rules.battlefield.formations.approach`), found once for a whole move."""
+
+    labels: tuple[str, ...]
+    shapes: npt.NDArray[np.object_]
+    edges: npt.NDArray[np.float64]
+    starts: npt.NDArray[np.intp]
+
+
+def _obstacles(t: NsrTables, state: NsrState, unit: Unit) -> _Obstacles:
+    ground = battlefield_of(field_of(state).map)
+    closed = [f for f in ground.features if (kind := t.terrain.get(f.kind)) is not None and kind.move_cost is None]
+    others = [(u.name, p) for u in state.units if u.name != unit.name and (p := placement_of(state, u)) is not None]
+    boxes = corners_of([p for _, p in others], SPEC)
+    unit_edges = np.concatenate([boxes, np.roll(boxes, -1, axis=1)], axis=2).reshape(-1, 4)
+    sizes = [len(f.edges) for f in closed] + [4] * len(others)
+    shapes = np.empty(len(sizes), dtype=object)
+    shapes[: len(closed)] = [f.geometry for f in closed]
+    shapes[len(closed) :] = shapely.polygons(boxes) if others else []
+    return _Obstacles(
+        tuple([f.label for f in closed] + [name for name, _ in others]),
+        shapes,
+        np.vstack([f.edges for f in closed] + [unit_edges]),
+        np.cumsum([0, *sizes[:-1]])[: len(sizes)].astype(np.intp),
+    )
+
+
+def _runs_into(table: Table, obstacles: _Obstacles, start: UnitPlacement, end: UnitPlacement, edge: bool) -> str:
+    """What the ground swept from ``start`` to ``end`` (same facing and formation) runs into:
+    "the table edge" (when ``edge``), ground no unit enters, another unit; "" when clear."""
+    if edge and not on_table(end, table, SPEC):
+        return "the table edge"
+    hull = hull_of(corners(start, SPEC), corners(end, SPEC))
+    touching = np.nonzero(shapely.intersects(hull, obstacles.shapes))[0]
+    if len(touching):
+        areas = shapely.area(shapely.intersection(hull, obstacles.shapes[touching]))
+        for i, area in zip(touching, areas, strict=True):
+            if area > OVERLAP_AREA:
+                return obstacles.labels[i]
+    return ""
 
 
 def _blocker(t: NsrTables, state: NsrState, unit: Unit, start: UnitPlacement, end: UnitPlacement, edge: bool) -> str:
     """What the ground ``unit`` sweeps from ``start`` to ``end`` (same facing and formation) runs
     into: "the table edge" (when ``edge``), ground no unit enters, another unit; "" when clear."""
-    ground = battlefield_of(field_of(state).map)
-    if edge and not on_table(end, ground.table, SPEC):
-        return "the table edge"
-    hull = shapely.convex_hull(shapely.union(footprint(start, SPEC), footprint(end, SPEC)))
-    for feature in ground.features:
-        kind = t.terrain.get(feature.kind)
-        if kind is not None and kind.move_cost is None and overlaps(hull, feature.geometry):
-            return feature.label
-    for other in state.units:
-        placed = placement_of(state, other) if other.name != unit.name else None
-        if placed is not None and overlaps(hull, footprint(placed, SPEC)):
-            return other.name
-    return ""
+    table = battlefield_of(field_of(state).map).table
+    return _runs_into(table, _obstacles(t, state, unit), start, end, edge)
 
 
 def _shifted(placed: UnitPlacement, dx: float, dy: float, inches: float) -> UnitPlacement:
@@ -590,19 +635,24 @@ def _slide(
     t: NsrTables, state: NsrState, unit: Unit, placed: UnitPlacement, direction: Point, inches: float, edge: bool = True
 ) -> tuple[UnitPlacement, float, str]:
     """``placed`` moved straight along ``direction`` (a unit vector) as far as it may go up to
-    ``inches``: where it ends, how far it went and what stopped it ("" when nothing did). The
-    swept ground only grows with the distance, so halving finds the furthest clear point."""
+    ``inches``: where it ends, how far it went and what stopped it ("" when nothing did), stopping
+    :data:`CLEARANCE` short of it. The swept ground only grows with the distance, so each thing in
+    the way stops it at one distance: the nearest of them is measured
+    (:func:`rules.battlefield.formations.slide_stops`) and the first named, the table edge first."""
     dx, dy = direction.x, direction.y
     if inches <= EPSILON:
         return placed, 0.0, ""
-    if not _blocker(t, state, unit, placed, _shifted(placed, dx, dy, inches), edge):
-        return _shifted(placed, dx, dy, inches), inches, ""
-    low, high = 0.0, inches
-    for _ in range(BISECTIONS):
-        middle = (low + high) / 2
-        clear = not _blocker(t, state, unit, placed, _shifted(placed, dx, dy, middle), edge)
-        low, high = (middle, high) if clear else (low, middle)
-    stopped = _blocker(t, state, unit, placed, _shifted(placed, dx, dy, high), edge)
+    table = battlefield_of(field_of(state).map).table
+    obstacles = _obstacles(t, state, unit)
+    start = corners(placed, SPEC)
+    stops = slide_stops(start, (dx, dy), inches, obstacles.shapes, obstacles.edges, obstacles.starts)
+    end = _shifted(placed, dx, dy, inches)
+    if not np.isfinite(stops).any() and (not edge or on_table(end, table, SPEC)):
+        return end, inches, ""
+    at_edge = table_limit(start, (dx, dy), table) if edge else math.inf
+    low = min(at_edge, float(stops.min()))
+    named = [label for label, stop in zip(obstacles.labels, stops, strict=True) if stop <= low + SAME_STOP]
+    stopped = "the table edge" if at_edge <= low + SAME_STOP else named[0]
     went = max(0.0, low - CLEARANCE)
     return _shifted(placed, dx, dy, went), went, stopped
 
@@ -650,32 +700,55 @@ def charge_way(t: NsrTables, state: NsrState, unit: Unit, target: Unit, params: 
         if not blank(params.get(key)):
             raise RuleError(f"On the map the bot measures the {key}: name the target only.")
     mine, theirs = _placed(state, unit), _placed(state, target)
-    unseen = all(aspect(theirs, p, SPEC) == "rear" for p in figure_points(mine, SPEC))  # seed 3.C.1
-    goal = footprint(theirs, SPEC)
-    facing = bearing(mine.centre, theirs.centre)
-    turned = replace(mine, facing=facing)
-    check_ground(t, state, unit, turned)
-    stop = t.distances.charge_stop
+    unseen = bool(behind(theirs, figure_xy(mine, SPEC), SPEC).all())  # seed 3.C.1
+    ground = battlefield_of(field_of(state).map)
+    obstacles = _obstacles(t, state, unit)
+    turned = replace(mine, facing=bearing(mine.centre, theirs.centre))
+    if _runs_into(ground.table, obstacles, turned, turned, True):
+        check_ground(t, state, unit, turned)  # says what it would stand on
     direction = _direction(mine.centre, theirs.centre)
-    needed = 0.0
-    if edge_gap(footprint(turned, SPEC), goal) > stop + EPSILON:
-        low, high = 0.0, centre_distance(mine.centre, theirs.centre)
-        for _ in range(BISECTIONS):
-            middle = (low + high) / 2
-            far = edge_gap(footprint(_shifted(turned, direction.x, direction.y, middle), SPEC), goal) > stop
-            low, high = (middle, high) if far else (low, middle)
-        needed = low
+    needed = _charge_distance(t, turned, theirs, direction)
     end = _shifted(turned, direction.x, direction.y, needed)
-    blocked = _blocker(t, state, unit, turned, end, True)
+    blocked = _runs_into(ground.table, obstacles, turned, end, True)
     if blocked:
         raise RuleError(f"{unit.name}'s charge at {target.name} runs into {blocked}: it cannot charge straight at it.")
-    ground = battlefield_of(field_of(state).map)
-    hull = shapely.convex_hull(shapely.union(footprint(turned, SPEC), footprint(end, SPEC)))
-    roads = [f.geometry for f in ground.features if f.kind in t.ground.road]
+    hull = hull_of(corners(turned, SPEC), corners(end, SPEC))
     line = LineString([(mine.centre.x, mine.centre.y), (end.centre.x, end.centre.y)])
-    on_road = needed > EPSILON and bool(roads) and shapely.union_all(roads).buffer(EPSILON).covers(line)
+    road = _road_ground(tuple(f for f in ground.features if f.kind in t.ground.road))
+    on_road = needed > EPSILON and road is not None and road.covers(line)
     rough = next((f.label for f in ground.features if f.kind in t.ground.rough and overlaps(hull, f.geometry)), None)
     return ChargeWay(turned, direction, needed, "road_charge" if on_road else "charge", rough, unseen)
+
+
+def _charge_distance(t: NsrTables, turned: UnitPlacement, theirs: UnitPlacement, direction: Point) -> float:
+    """How far the charger's centre goes straight along ``direction`` until its footprint is
+    ``charge_stop`` inches from the target's, edge to edge (0 when it is that near already):
+    measured exactly, the first time a corner of one comes that near a side of the other."""
+    stop = t.distances.charge_stop
+    mine, goal = corners(turned, SPEC), corners(theirs, SPEC)
+    if edge_gap(Polygon(mine), Polygon(goal)) <= stop + EPSILON:
+        return 0.0
+    meets = approach(mine, (direction.x, direction.y), ring_edges(goal), np.zeros(1, dtype=np.intp), stop)
+    return min(float(meets[0]), centre_distance(turned.centre, theirs.centre))
+
+
+#: The ground every road of a map covers, kept for as long as its features are: the features, the ground.
+_ROADS: dict[tuple[int, ...], tuple[tuple[Feature, ...], BaseGeometry]] = {}
+
+
+def _road_ground(roads: tuple[Feature, ...]) -> BaseGeometry | None:
+    """The ground ``roads`` cover together (a hair wider), None when there is none; built once a map."""
+    if not roads:
+        return None
+    key = tuple(id(f) for f in roads)
+    kept = _ROADS.get(key)
+    if kept is None or any(a is not b for a, b in zip(kept[0], roads, strict=True)):
+        if len(_ROADS) >= 64:
+            _ROADS.clear()
+        shape = shapely.union_all([f.geometry for f in roads]).buffer(EPSILON)
+        shapely.prepare(shape)
+        kept = _ROADS[key] = (roads, shape)
+    return kept[1]
 
 
 def charge_reach(way: ChargeWay, dice: int, joker: int) -> float:
