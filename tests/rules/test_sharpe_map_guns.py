@@ -6,10 +6,15 @@ automatic hit under 10 inches from the measured distance (A-SHARPE-48), hauled a
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rules.battlefield import MapData, read_map
+from rules.core import RuleError
+from rules.sharpe import onmap
 from rules.sharpe.engine import SharpeEngine
 from rules.sharpe.state import SharpeState
 from tests.dice import ScriptedDice
@@ -225,3 +230,35 @@ def test_the_focus_on_a_gun_draws_its_range_bands(engine: SharpeEngine) -> None:
         ("Old Bess −1", 36.0),
         ("Old Bess −2", 48.0),
     ]
+
+
+def test_the_picture_draws_the_gun_and_its_bands(engine: SharpeEngine) -> None:
+    from bot.render.battlefield import draw_field
+    from bot.render.field_text import field_text
+
+    view = engine.field_view(at_the_gun(engine), "Old Bess")
+    assert view is not None
+    assert draw_field(view, engine.terrain()).startswith(b"\x89PNG")
+    assert "Old Bess" in field_text(view, engine.terrain())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(x=st.floats(0.0, 48.0), y=st.floats(0.0, 36.0))
+def test_a_haul_is_refused_or_keeps_everyone_on_the_table_and_apart(engine: SharpeEngine, x: float, y: float) -> None:
+    state = at_the_gun(engine, Mate=(21.5, 5.0))
+    try:
+        out = play(engine, state, "haul", to=f"{x:.2f},{y:.2f}")
+    except RuleError as refused_haul:
+        assert "\n" not in refused_haul.message
+        return
+    field = out.state.field
+    assert field is not None
+    gun, man = field.positions["Old Bess"], field.positions["Gunner"]
+    assert math.dist(gun, [20.0, 3.0]) <= 3.0 + 1e-6
+    assert math.dist(man, [18.4, 3.0]) == pytest.approx(math.dist(gun, [20.0, 3.0]))
+    radii = onmap.radii(engine.tables, out.state)
+    for name, (px, py) in field.positions.items():
+        assert 0 <= px <= 48 and 0 <= py <= 36, name
+        for other, (qx, qy) in field.positions.items():
+            if other < name:
+                assert math.dist((px, py), (qx, qy)) >= radii[name] + radii[other] - 1e-3, (name, other)
