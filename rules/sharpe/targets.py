@@ -23,6 +23,8 @@ from rules.words import blank, measured, signed
 OPENNESS = {"none": 2, "soft": 1, "hard": 0}
 #: An automatic hit beats any modifier to the firing skill.
 AUTOMATIC = 100
+#: How a reason that is the shooter's own begins (Sight.why_not: "he is too deep in the wood to see out").
+SEES_OUT = ("he is ", "it is ")
 
 
 @dataclass(frozen=True)
@@ -46,12 +48,12 @@ class Candidate:
 @dataclass(frozen=True)
 class TargetAdvice:
     """Whom ``shooter`` should shoot first with ``weapon``: ``candidates`` in the rules' order, and
-    the enemies he cannot see or cannot reach, each with why."""
+    the enemies he cannot see (name, why) or cannot reach, apart."""
 
     shooter: str
     weapon: str
     candidates: tuple[Candidate, ...]
-    unseen: tuple[str, ...] = ()
+    unseen: tuple[tuple[str, str], ...] = ()
     beyond: tuple[str, ...] = ()
 
     def lines(self) -> list[str]:
@@ -59,10 +61,19 @@ class TargetAdvice:
         if not found:
             found.append(f"No enemy is in sight and within reach of the {self.weapon}.")
         if self.unseen:
-            found.append(f"Not seen: {'; '.join(self.unseen)}.")
+            found.append(f"Not seen: {self.unseen_text()}.")
         if self.beyond:
             found.append(f"Out of range: {', '.join(self.beyond)}.")
         return found
+
+    def unseen_text(self) -> str:
+        """One reason for all when the shooter himself sees nobody ("he is too deep in the wood to see
+        out"), else each enemy with his."""
+        reasons = {why for _, why in self.unseen}
+        if len(reasons) == 1 and len(self.unseen) > 1 and reasons.pop().startswith(SEES_OUT):
+            _, why = self.unseen[0]
+            return f"{self.shooter} {why.split(' ', 1)[1]}"
+        return "; ".join(f"{name} ({why})" for name, why in self.unseen)
 
 
 def band_words(band: Band) -> str:
@@ -143,7 +154,7 @@ def advise(t: SharpeTables, state: SharpeState, shooter: str, weapon: str | None
         raise RuleError(f"{who} is not on the map yet.")
     pronoun = "it" if gun_named(state, who) else "he"
     found: list[Candidate] = []
-    unseen: list[str] = []
+    unseen: list[tuple[str, str]] = []
     beyond: list[str] = []
     for enemy in state.characters:
         if enemy.side == side or enemy.out or enemy.name not in field.positions:
@@ -151,7 +162,9 @@ def advise(t: SharpeTables, state: SharpeState, shooter: str, weapon: str | None
         try:
             on = onmap.measure_from(t, state, who, size, [enemy], pronoun=pronoun)
         except RuleError as refused:
-            unseen.append(refused.message.removesuffix("."))
+            unseen.append(
+                (enemy.name, refused.message.removeprefix(f"{who} cannot see {enemy.name}: ").removesuffix("."))
+            )
             continue
         band = band_for(arm.ranges, on.range)
         if band is None:
