@@ -213,7 +213,8 @@ class SharpeEngine(Engine[SharpeState]):
     def nobody_sentence(self, state: SharpeState) -> str:
         if onmap.deploying(state):
             return (
-                f"The battle begins once every character is on the map: still to place {joined(onmap.unplaced(state))} "
+                f"The battle begins once every {'character and gun' if state.guns else 'character'} is on the map: "
+                f"still to place {joined(onmap.unplaced(state))} "
                 "(/map place or /map deploy)."
             )
         return super().nobody_sentence(state)

@@ -84,6 +84,7 @@ def test_a_roster_with_a_gun_plays_on_the_map_and_the_gun_is_placed_a_sharpe_47(
     assert field is not None and field.positions["Old Bess"] == [20.0, 3.0]
     assert 0 < field.facing["Old Bess"] < 180  # it faces the French zone to the north
     refused(engine, out.state, "place", "Old Bess", figure="Gunner", at="21,3")  # on the gun's base
+    refused(engine, out.state, "move", "once every character and gun is on the map: still to place Gunner", to="5,8")
     out = play(engine, out.state, "deploy", side="british")
     out = play(engine, out.state, "deploy", 6, 5, 4, 3, side="french")
     assert any(e.kind == "deployment-done" for e in out.events)
