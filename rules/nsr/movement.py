@@ -269,7 +269,7 @@ def charge(
         )
         return True
     counter = any(ch.charger == target.name and ch.target == unit.name and not ch.resolved for ch in state.charges)
-    rear = None if way is None else way.rear and not counter
+    rear = None if way is None else way.rear and not counter and not target.building  # A-NSR-43: a building has no rear
     state.charges.append(Charge(charger=unit.name, target=target.name, counter=counter, rear=rear))
     kind = "counter-charges" if counter else "charges"
     events.append(

@@ -29,7 +29,7 @@ from rules.battlefield import battlefield_of, bearing
 from rules.battlefield.formations import UnitPlacement, figure_points, footprint, front_area, overlaps, size
 from rules.battlefield.maps import zone_shape
 from rules.battlefield.requests import move_request
-from rules.geometry import Point
+from rules.geometry import Feature, Point
 from rules.nsr import onmap
 from rules.nsr.charts import NsrTables
 from rules.nsr.state import Building, Figure, NsrState, Unit
@@ -57,11 +57,8 @@ class Way:
     kind: str
     at: Point
     out: Point
-
-    @property
-    def outside(self) -> Point:
-        """Where a figure at it looks out from: just outside the wall."""
-        return Point(self.at.x + self.out.x * NUDGE, self.at.y + self.out.y * NUDGE)
+    #: Where a figure at it looks out from: just outside the wall.
+    outside: Point
 
     def faces(self, point: Point) -> bool:
         """``point`` lies out in front of the wall this opening is on."""
@@ -81,6 +78,8 @@ class MapBuilding:
     walls: str
     barn: bool
     ways: tuple[Way, ...]
+    #: The corners of its walls, just outside: what can be seen of it from afar.
+    corners: tuple[Point, ...] = ()
 
     @property
     def capacity(self) -> int:
@@ -96,9 +95,24 @@ class MapBuilding:
 
 
 def map_buildings(t: NsrTables, state: NsrState) -> tuple[MapBuilding, ...]:
-    """Every building on the battle's map, in the map's order (built once per distinct map)."""
+    """Every building on the battle's map, in the map's order (built once per distinct map; the
+    last map asked is remembered by identity, as an action asks it many times)."""
     data = onmap.field_of(state).map
-    key = tuple(
+    kinds = tuple(t.ground.buildings)
+    last = _LAST.get("map")
+    if last is not None and last[0] is data and last[1] == (len(data.features), kinds):
+        return last[2]
+    found = _buildings(_key_of(data, kinds), onmap.SPEC.foot_frontage * onmap.SPEC.foot_depth)
+    _LAST["map"] = (data, (len(data.features), kinds), found)
+    return found
+
+
+#: The last map :func:`map_buildings` read, its size and the building kinds, and its buildings.
+_LAST: dict[str, tuple[Any, tuple[int, tuple[str, ...]], tuple[MapBuilding, ...]]] = {}
+
+
+def _key_of(data: Any, kinds: tuple[str, ...]) -> tuple[tuple[Any, ...], ...]:
+    return tuple(
         (
             f.name,
             tuple(tuple(p) for p in f.points),
@@ -109,9 +123,8 @@ def map_buildings(t: NsrTables, state: NsrState) -> tuple[MapBuilding, ...]:
             f.barn,
         )
         for f in data.features
-        if f.kind in t.ground.buildings and f.shape == "area"
+        if f.kind in kinds and f.shape == "area"
     )
-    return _buildings(key, onmap.SPEC.foot_frontage * onmap.SPEC.foot_depth)
 
 
 @functools.lru_cache(maxsize=64)
@@ -132,8 +145,19 @@ def _buildings(key: tuple[tuple[Any, ...], ...], base_area: float) -> tuple[MapB
                 str(walls or "masonry"),
                 bool(barn),
                 ways,
+                _corners_outside(shape),
             )
         )
+    return tuple(out)
+
+
+def _corners_outside(shape: Polygon) -> tuple[Point, ...]:
+    middle = shape.centroid
+    out = []
+    for x, y in list(shape.exterior.coords)[:-1]:
+        dx, dy = x - middle.x, y - middle.y
+        length = math.hypot(dx, dy) or 1.0
+        out.append(Point(x + dx / length * NUDGE, y + dy / length * NUDGE))
     return tuple(out)
 
 
@@ -152,7 +176,7 @@ def _way(shape: Polygon, kind: str, at: Point) -> Way:
     out = Point(float(dy), float(-dx))
     if shape.contains(ShapelyPoint(middle[0] + out.x * NUDGE, middle[1] + out.y * NUDGE)):
         out = Point(-out.x, -out.y)
-    return Way(kind, at, out)
+    return Way(kind, at, out, Point(at.x + out.x * NUDGE, at.y + out.y * NUDGE))
 
 
 def _key(name: str) -> str:
@@ -403,6 +427,12 @@ class Sightlines:
     why_not: str
 
 
+@functools.lru_cache(maxsize=512)
+def heads_of(placed: UnitPlacement) -> tuple[Point, ...]:
+    """Where each figure of a unit standing as ``placed`` stands (fire checks ask it again and again)."""
+    return tuple(figure_points(placed, onmap.SPEC))
+
+
 def standing_order(unit: Unit) -> list[Figure]:
     """The figures a unit's footprint holds, in the order the formation stands them (front rank
     first): its figure list, leaving out those killed, captured, run off or taken to the rear."""
@@ -428,8 +458,8 @@ def shooting_places(t: NsrTables, state: NsrState, unit: Unit, aim: Point) -> tu
         placed = onmap.placement_of(state, unit)
         if placed is None:
             raise RuleError(f"{unit.name} is not on the map.")
-        heads = figure_points(placed, onmap.SPEC)
-        return heads, [1] * len(heads), ""
+        heads = heads_of(placed)
+        return list(heads), [1] * len(heads), ""
     record = record_of(state, found)
     places: list[Point] = []
     room: list[int] = []
@@ -453,14 +483,8 @@ def target_places(t: NsrTables, state: NsrState, target: Unit, aim: Point) -> li
         placed = onmap.placement_of(state, target)
         if placed is None:
             raise RuleError(f"{target.name} is not on the map.")
-        return figure_points(placed, onmap.SPEC)
-    middle = found.shape.centroid
-    corners = []
-    for x, y in list(found.shape.exterior.coords)[:-1]:
-        dx, dy = x - middle.x, y - middle.y
-        length = math.hypot(dx, dy) or 1.0
-        corners.append(Point(x + dx / length * NUDGE, y + dy / length * NUDGE))
-    return [w.outside for w in found.ways if w.faces(aim)] + corners
+        return list(heads_of(placed))
+    return [w.outside for w in found.ways if w.faces(aim)] + list(found.corners)
 
 
 def centre_of(t: NsrTables, state: NsrState, unit: Unit) -> Point:
@@ -516,14 +540,11 @@ def _clear_lines(t: NsrTables, state: NsrState, shooters: _Array, aims: _Array) 
     hides, read as :func:`rules.battlefield.line_of_sight` reads a figure standing in a feature: a
     hill it stands on hides nothing from it; a wood hides nothing within its ``see_into`` of the
     edge, and deeper in it sees and is seen by nothing. The label of the feature hiding most."""
-    field = onmap.field_of(state)
-    features = battlefield_of(field.map).features
-    blocking = [f for f in features if (k := t.terrain.get(f.kind)) is not None and k.sight == "blocks"]
+    blocking, shapes = _blocking(t, state)
     clear = np.ones((len(shooters), len(aims)), dtype=bool)
     if not blocking:
         return clear, ""
     hull = shapely.convex_hull(shapely.multipoints(np.vstack([shooters, aims])))
-    shapes = np.array([f.geometry for f in blocking], dtype=object)
     reaching = np.asarray(shapely.intersects(shapes, hull), dtype=bool)
     if not reaching.any():
         return clear, ""
@@ -543,6 +564,23 @@ def _clear_lines(t: NsrTables, state: NsrState, shooters: _Array, aims: _Array) 
             worst, hider = hidden, feature.label
         clear &= ~crossed
     return clear, hider
+
+
+def _blocking(t: NsrTables, state: NsrState) -> tuple[list[Feature], npt.NDArray[np.object_]]:
+    """The map's features that block sight, and their shapes (the last map's remembered, as
+    :func:`map_buildings` does)."""
+    data = onmap.field_of(state).map
+    last = _LAST_SIGHT.get("map")
+    if last is not None and last[0] is data and last[1] == len(data.features) and last[2] is t.terrain:
+        return last[3], last[4]
+    features = battlefield_of(data).features
+    blocking = [f for f in features if (k := t.terrain.get(f.kind)) is not None and k.sight == "blocks"]
+    shapes = np.array([f.geometry for f in blocking], dtype=object)
+    _LAST_SIGHT["map"] = (data, len(data.features), t.terrain, blocking, shapes)
+    return blocking, shapes
+
+
+_LAST_SIGHT: dict[str, tuple[Any, int, Any, list[Feature], npt.NDArray[np.object_]]] = {}
 
 
 def _standing_in(shape: BaseGeometry, points: _Array, see_into: float | None) -> tuple[_Mask, _Mask]:
@@ -638,18 +676,11 @@ def check_gun_reach(t: NsrTables, state: NsrState, unit: Unit, found: MapBuildin
     placed = onmap.placement_of(state, unit)
     if placed is None:
         raise RuleError(f"{unit.name} is not on the map.")
-    heads = np.array([(p.x, p.y) for p in figure_points(placed, onmap.SPEC)])
+    heads = np.array([(p.x, p.y) for p in heads_of(placed)])
     distance = float(np.min(shapely.distance(shapely.points(heads), found.shape)))
     if distance > reach + EPSILON:
         raise RuleError(f"{found.name} is out of range: {shot} reaches {reach:g}″, not {distance:.1f}″.")
-    middle = found.shape.centroid
-    walls = [
-        (
-            x + (x - middle.x) / (math.hypot(x - middle.x, y - middle.y) or 1.0) * NUDGE,
-            y + (y - middle.y) / (math.hypot(x - middle.x, y - middle.y) or 1.0) * NUDGE,
-        )
-        for x, y in list(found.shape.exterior.coords)[:-1]
-    ] + [(w.outside.x, w.outside.y) for w in found.ways]
+    walls = [(p.x, p.y) for p in (*found.corners, *(w.outside for w in found.ways))]
     clear, hider = _clear_lines(t, state, heads, np.array(walls))
     if not clear.any():
         raise RuleError(f"{unit.name} cannot see {found.name}: {hider} is in the way.")

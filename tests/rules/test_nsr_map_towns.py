@@ -21,7 +21,7 @@ from rules.geometry import Point
 from rules.nsr import onmap, onmap_towns
 from rules.nsr.deck import fresh_deck
 from rules.nsr.engine import NsrEngine
-from rules.nsr.state import Charge, NsrState
+from rules.nsr.state import Charge, NsrState, Unit
 from rules.vocabulary import DataError
 from tests.rules.test_nsr_helpers import ScriptedDice, act, get, refuse, texts, unit
 
@@ -60,6 +60,14 @@ TOWN_MAP: dict[str, Any] = {
             "walls": "rock",
         },
         {"kind": "wood", "name": "the copse", "area": [[12, 20], [18, 20], [18, 26], [12, 26]]},
+        {
+            "kind": "building",
+            "name": "the lodge",
+            "area": [[40, 2], [44, 2], [44, 6], [40, 6]],
+            "openings": [{"kind": "door", "at": [42, 6]}],
+            "roof": 10,
+        },
+        {"kind": "hill", "name": "the rise", "area": [[2, 24], [10, 24], [10, 27], [2, 27]]},
     ],
     "zones": {
         "French": [[0, 0], [48, 0], [48, 8], [0, 8]],
@@ -147,7 +155,7 @@ def test_the_buildings_as_nsr_reads_them(engine: NsrEngine) -> None:
     """A-NSR-42: the roof as the map says, else as many 1 inch bases as the ground holds; a door or
     window faces out of the wall it is on (A-NSR-44)."""
     state = hamlet(engine, {})
-    farmhouse, barn, chapel = onmap_towns.map_buildings(engine.tables, state)
+    farmhouse, barn, chapel, _ = onmap_towns.map_buildings(engine.tables, state)
     assert (farmhouse.capacity, barn.capacity, chapel.capacity) == (24, 24, 16)
     assert [(w.kind, w.out) for w in farmhouse.ways] == [
         ("door", Point(0.0, -1.0)),
@@ -187,7 +195,7 @@ def test_going_in_is_refused_away_from_a_door_or_with_no_door(engine: NsrEngine)
         engine,
         far,
         "occupy",
-        "no building called “castle” on this map: the farmhouse, the barn or the chapel",
+        "no building called “castle” on this map: the farmhouse, the barn, the chapel or the lodge",
         "French",
         building="castle",
     )
@@ -354,3 +362,144 @@ def test_a_fight_for_a_building_on_the_map(engine: NsrEngine) -> None:
     assert "95th occupies Voltigeurs' position (it won the close combat): 95th goes into the farmhouse." in text
     assert onmap.field_of(out.state).positions["95th"] == [23.0, 16.0]
     assert engine.load_state(engine.dump_state(out.state)) == out.state
+
+
+def test_a_charge_at_a_unit_inside_is_never_from_the_rear(engine: NsrEngine) -> None:
+    """A-NSR-43: a building's defenders look out every way."""
+    state = inside(engine, {"33rd Foot": "23,22.5"})
+    onmap.field_of(state).facing["33rd Foot"] = 270.0
+    state = again(state, "33rd Foot")
+    out = act(engine, state, "charge", "Allied", target="1er Ligne", dice=[3, 3, 3], cards=["KH"])
+    assert out.state.charges[0].rear is False
+
+
+def test_placing_a_unit_in_a_building_of_its_zone_occupies_it(engine: NsrEngine) -> None:
+    """A-NSR-42: the lodge stands in the French zone."""
+    out = engine.start_on_map(SPECS, ScriptedDice(), read_map(TOWN_MAP, engine.sides(), engine.terrain()))
+    placed = act(engine, out.state, "place", "French", unit="Voltigeurs", at="42,4")
+    assert "Voltigeurs (French) is placed in the lodge: 4 of 10 places taken." in texts(placed)
+    assert get(placed.state, "Voltigeurs").building == "the lodge"
+    refuse(
+        engine,
+        placed.state,
+        "place",
+        "the lodge holds 10 figures (10 a floor) and 4 are inside: 1er Ligne's 12 do not fit",
+        "French",
+        unit="1er Ligne",
+        at="42,4",
+    )
+
+
+def test_coming_out_is_refused_when_the_ground_outside_the_door_is_taken(engine: NsrEngine) -> None:
+    state = inside(engine, {"Voltigeurs": "23,12.5"})
+    refuse(
+        engine,
+        state,
+        "move",
+        "cannot come out of the farmhouse: the ground outside its doors is taken",
+        "French",
+        to="23,8",
+    )
+
+
+def test_a_hill_between_hides_and_a_unit_on_it_sees_over(engine: NsrEngine) -> None:
+    """A-NSR-44: the rise stands between the two lines; from its top the line sees past it."""
+    state = firing(hamlet(engine, {"1er Ligne": "6,21", "33rd Foot": "6,30.5"}), "1er Ligne")
+    onmap.field_of(state).facing["33rd Foot"] = 270.0
+    refuse(
+        engine,
+        state,
+        "fire",
+        "1er Ligne cannot fire at 33rd Foot: the rise is in the way",
+        "French",
+        target="33rd Foot",
+    )
+    onmap.field_of(state).positions["1er Ligne"] = [6.0, 25.5]
+    lines = onmap_towns.sightlines(engine.tables, state, get(state, "1er Ligne"), get(state, "33rd Foot"), 12)
+    assert lines.firers == 11 + 1 and len(lines.seen) == 12
+
+
+def test_a_volleys_area_is_the_ground_in_front_of_the_unit(engine: NsrEngine) -> None:
+    """A-NSR-45: a target standing off to the side of the line is not in its area; of one partly
+    in front only the figures there are hit, the other cards wasted."""
+    aside = firing(hamlet(engine, {"1er Ligne": "23,6", "33rd Foot": "33,10"}), "1er Ligne")
+    onmap.field_of(aside).facing["33rd Foot"] = 270.0
+    refuse(engine, aside, "volley", "no figure of it stands in the volley's area", "French", target="33rd Foot")
+    half = firing(hamlet(engine, {"1er Ligne": "23,6", "33rd Foot": "28,10"}), "1er Ligne")
+    onmap.field_of(half).facing["33rd Foot"] = 270.0
+    lines = onmap_towns.sightlines(
+        engine.tables,
+        half,
+        get(half, "1er Ligne"),
+        get(half, "33rd Foot"),
+        6,
+        onmap_towns.area_of_volley(half, get(half, "1er Ligne"), 6),
+    )
+    assert len(lines.seen) == 2  # one file of two ranks stands in front of the line
+    out = act(engine, half, "volley", "French", target="33rd Foot", cards=["2H", "3H", "KH"])
+    assert "Every figure of 33rd Foot in the area is hit: the other 9 cards are wasted." in texts(out)
+    foot = get(out.state, "33rd Foot")
+    killed = {f.name for f in foot.figures if f.status == "killed"}
+    order = onmap_towns.standing_order(get(half, "33rd Foot"))
+    assert killed == {order[i].name for i in lines.seen}
+
+
+def test_a_gun_bombards_a_building_in_range_and_sight(engine: NsrEngine) -> None:
+    specs = [*SPECS[:3], unit("Battery", "Allied", "artillery")]
+    out = engine.start_on_map(specs, ScriptedDice(), read_map(TOWN_MAP, engine.sides(), engine.terrain()))
+    state = out.state
+    for name, at in {**PLACES, "Battery": "40,32"}.items():
+        if name == "95th":
+            continue
+        cards = ["2S"] if name == "Battery" else []
+        state = engine.act(
+            state, Action("place", get(state, name).side, {"unit": name, "at": at}), ScriptedDice(cards=cards)
+        ).state
+    get(state, "Battery").formation = "manhandled"
+    state.phase = "fire"
+    state = again(state, "Battery")
+    out2 = act(engine, state, "bombard", "Allied", building="barn", part="door", cards=["KH"])
+    assert "ball: the door of the barn is 1/2 done" in texts(out2)
+    refuse(
+        engine,
+        state,
+        "bombard",
+        "the chapel is out of range: grapeshot reaches 16″",
+        "Allied",
+        building="chapel",
+        part="window",
+        shot="grape",
+    )
+
+
+def test_a_fire_check_on_the_map_takes_under_a_millisecond(engine: NsrEngine) -> None:
+    """Issue 17's limit: measuring a fire (range, class, sight, openings) before any die, best of
+    twenty runs of twenty, from a building and at a unit inside one, and between lines in the open."""
+    from rules.nsr import fire
+
+    towns = firing(inside(engine, {"95th": "32,16", "33rd Foot": "30,26", "Voltigeurs": "30,14.5"}), "1er Ligne")
+    onmap.field_of(towns).facing["95th"] = 180.0
+    onmap.field_of(towns).facing["33rd Foot"] = 270.0
+    ligne, rifles, voltigeurs = get(towns, "1er Ligne"), get(towns, "95th"), get(towns, "Voltigeurs")
+    checks = [
+        (ligne, {"target": "95th"}),
+        (rifles, {"target": "1er Ligne"}),
+        (voltigeurs, {"target": "33rd Foot"}),
+    ]
+    for unit_, params in checks:
+        towns.active = unit_.name
+
+        def check(unit_: Unit = unit_, params: dict[str, str] = params) -> None:
+            fire.plan_fire(engine.charts, towns, unit_, onmap.measured(engine.tables, towns, unit_, params))
+
+        best = min(_timed(check) for _ in range(20))
+        assert best < 1e-3, f"{unit_.name} at {params['target']}: {best * 1000:.2f} ms"
+
+
+def _timed(check: Any, runs: int = 20) -> float:
+    import time
+
+    start = time.perf_counter()
+    for _ in range(runs):
+        check()
+    return (time.perf_counter() - start) / runs
