@@ -301,6 +301,13 @@ class NsrEngine(Engine[NsrState]):
                 ]
         elif state.phase == "deployment":
             problems.append("phase: deployment needs a map")
+        if state.field is not None:  # A-NSR-42: a unit inside stands in a building the state records
+            recorded = {b.name for b in state.buildings}
+            problems += [
+                f"units[{i}].building: {u.building!r} is not a building of this battle"
+                for i, u in enumerate(state.units)
+                if u.building and u.building not in recorded
+            ]
         return problems
 
 

@@ -368,7 +368,15 @@ def joker_movement(
         return True
     if result == 3:
         back = sum(roll_dice(dice, c.t.distances.joker_fall_back_d6, 6, f"{unit.name}: Joker Movement 3, fall back"))
-        moved = onmap.fall_back(c.t, state, unit, None, back)[0] if state.field is not None else ""  # A-NSR-38
+        out_of = ""
+        if state.field is not None and unit.building:  # A-NSR-43: out by the door away from the enemy
+            away = onmap_towns.away_from(state, unit, onmap.nearest_enemy(state, unit))
+            out_of = onmap_towns.step_out(c.t, state, unit, away, must=False)
+        if unit.building and state.field is not None:
+            moved = out_of
+        else:
+            moved = onmap.fall_back(c.t, state, unit, None, back)[0] if state.field is not None else ""  # A-NSR-38
+            moved = f"{out_of} and {moved}" if out_of and moved else moved
         tail = f": it {moved}" if moved else ""
         events.append(Event("move", f"{unit.name} falls back {back}″{tail}.", {"unit": unit.name, "inches": -back}))
         return True

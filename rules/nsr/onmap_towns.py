@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -26,7 +26,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
 from rules.battlefield import battlefield_of, bearing
-from rules.battlefield.formations import UnitPlacement, figure_points, footprint, front_area, overlaps, size
+from rules.battlefield.formations import UnitPlacement, figure_points, footprint, front_area, size
 from rules.battlefield.maps import zone_shape
 from rules.battlefield.requests import move_request
 from rules.geometry import Feature, Point
@@ -198,14 +198,9 @@ def map_building(t: NsrTables, state: NsrState, wanted: object) -> MapBuilding:
     raise RuleError(f"There is no building called {short(wanted)} on this map: {names}.")
 
 
-def building_of(t: NsrTables, state: NsrState, wanted: object) -> Building:
+def record_of(state: NsrState, found: MapBuilding) -> Building:
     """The state's record of a building on the map (its loopholes and breaches), made from the
     map's figures the first time a unit goes in or works at it (A-NSR-42)."""
-    found = map_building(t, state, wanted)
-    return record_of(state, found)
-
-
-def record_of(state: NsrState, found: MapBuilding) -> Building:
     existing = next((b for b in state.buildings if b.name == found.name), None)
     if existing is None:
         existing = Building(found.name, found.roof, found.storeys, windows=len(found.windows), doors=len(found.doors))
@@ -612,14 +607,6 @@ def unexposed(target: Unit, shooter: Unit, found: MapBuilding) -> str:
     )
 
 
-def firing_note(t: NsrTables, state: NsrState, unit: Unit, lines: Sightlines) -> str:
-    """What the fire's sentence says of where the firers stand (from a building)."""
-    found = inside(t, state, unit)
-    if found is None:
-        return ""
-    return f"from {possessive(found.name)} doors and windows facing it: {plural(lines.firers, 'place')}"
-
-
 def too_many(unit: Unit, target: Unit, wanted: int, lines: Sightlines, found: MapBuilding | None) -> str:
     where = (
         f"from the doors and windows of {found.name} facing it"
@@ -646,16 +633,6 @@ def seen_figures(target: Unit, lines: Sightlines | None) -> set[str] | None:
         return None
     order = standing_order(target)
     return {order[i].name for i in lines.seen if i < len(order)}
-
-
-def overlapping_building(t: NsrTables, state: NsrState, placed: UnitPlacement) -> MapBuilding | None:
-    """The building ``placed`` would stand on (most of its figures in it), for /map place."""
-    shape = footprint(placed, onmap.SPEC)
-    return next((b for b in map_buildings(t, state) if overlaps(shape, b.shape)), None)
-
-
-def names(buildings: Sequence[MapBuilding]) -> str:
-    return joined([b.name for b in buildings])
 
 
 def check_at_walls(t: NsrTables, state: NsrState, unit: Unit, found: MapBuilding) -> None:

@@ -10,20 +10,24 @@ The readings are in docs/rules/nsr.md, "On the bot's map".
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
-from rules.battlefield import read_map
+from rules.battlefield import battlefield_of, read_map
+from rules.battlefield.formations import footprint, on_table, overlaps
 from rules.battlefield.maps import map_file
-from rules.core import Action
+from rules.core import Action, Event, RuleError
 from rules.geometry import Point
 from rules.nsr import onmap, onmap_towns
 from rules.nsr.deck import fresh_deck
 from rules.nsr.engine import NsrEngine
 from rules.nsr.state import Charge, NsrState, Unit
 from rules.vocabulary import DataError
-from tests.rules.test_nsr_helpers import ScriptedDice, act, get, refuse, texts, unit
+from tests.rules.test_nsr_helpers import RandomDice, ScriptedDice, act, get, refuse, texts, unit
 
 #: A 48 by 36 inch table with a farmhouse (a door south, windows west and east; two storeys of
 #: twelve), a barn (a door south and north), a chapel with no door and a copse.
@@ -503,3 +507,89 @@ def _timed(check: Any, runs: int = 20) -> float:
     for _ in range(runs):
         check()
     return (time.perf_counter() - start) / runs
+
+
+def test_a_joker_fall_back_from_inside_comes_out_first(engine: NsrEngine) -> None:
+    """A-NSR-43: Joker Movement 3 (2D6 back): out by the door away from the nearest enemy."""
+    from rules.nsr.movement import joker_movement
+
+    state = inside(engine, {"33rd Foot": "23,24"})
+    onmap.field_of(state).facing["33rd Foot"] = 270.0
+    log: list[Event] = []
+    joker_movement(engine.charts, state, get(state, "1er Ligne"), "BJ", ScriptedDice([3, 2, 2]), log)
+    ligne = get(state, "1er Ligne")
+    assert ligne.building == ""
+    assert (
+        "1er Ligne falls back 4″: it comes out of the farmhouse by its door at 23,14 and moves 4″ back" in log[-1].text
+    )
+
+
+def test_a_saved_state_with_a_unit_in_an_unknown_building_is_refused(engine: NsrEngine) -> None:
+    state = inside(engine, {})
+    data = engine.dump_state(state)
+    data["buildings"] = []
+    with pytest.raises(DataError) as caught:
+        engine.load_state(data)
+    assert "units[0].building: 'the farmhouse' is not a building of this battle" in caught.value.problems
+
+
+def test_a_gun_fires_at_a_unit_inside_whatever_it_looks_out_of(engine: NsrEngine) -> None:
+    """Special rule 10: artillery may still fire at a class IV unit that shows no figure."""
+    specs = [*SPECS[:3], unit("Battery", "Allied", "artillery")]
+    out = engine.start_on_map(specs, ScriptedDice(), read_map(TOWN_MAP, engine.sides(), engine.terrain()))
+    state = out.state
+    for name, at in {**PLACES, "Battery": "40,32"}.items():
+        if name == "95th":
+            continue
+        cards = ["2S"] if name == "Battery" else []
+        params = {"unit": name, "at": at}
+        state = engine.act(state, Action("place", get(state, name).side, params), ScriptedDice(cards=cards)).state
+    field = onmap.field_of(state)
+    field.positions["1er Ligne"], field.positions["Battery"] = [23.0, 12.5], [23.0, 30.0]
+    state = again(act(engine, again(state), "occupy", "French", building="farmhouse", cards=["KH"]).state, "Battery")
+    get(state, "Battery").formation = "manhandled"
+    state.phase = "fire"
+    out = act(engine, state, "fire", "Allied", target="1er Ligne", dice=[6], cards=["3C", "KH"])
+    assert "Battery fires at 1er Ligne: ball (crew of 4), class IV" in texts(out)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    building=st.sampled_from(["farmhouse", "barn"]),
+    goal=st.tuples(st.integers(1, 47), st.integers(1, 35)),
+    shooter=st.tuples(st.integers(2, 46), st.integers(9, 27)),
+)
+def test_coming_out_and_firing_anywhere_keeps_units_apart(
+    engine: NsrEngine, building: str, goal: tuple[int, int], shooter: tuple[int, int]
+) -> None:
+    """Hypothesis: a unit inside moving anywhere either is refused with a sentence or comes out
+    and stands on the table, off every building and unit; fire at it from anywhere is a sentence
+    or a roll, never an error."""
+    state = inside(engine, {"33rd Foot": f"{shooter[0]},{shooter[1]}"}, building)
+    foot = get(state, "33rd Foot")
+    staged = onmap.placement_of(state, foot)
+    assert staged is not None
+    try:
+        onmap.check_ground(engine.tables, state, foot, staged)
+    except RuleError:
+        assume(False)  # a staged spot on a building or another unit: not a position the game allows
+    try:
+        out = engine.act(state, Action("move", "French", {"to": f"{goal[0]},{goal[1]}"}), RandomDice(1))
+    except RuleError:
+        pass
+    else:
+        moved = out.state
+        ligne = get(moved, "1er Ligne")
+        placed = onmap.placement_of(moved, ligne)
+        assert placed is not None and ligne.building == ""
+        shape = footprint(placed)
+        assert on_table(placed, battlefield_of(onmap.field_of(moved).map).table)
+        for found in onmap_towns.map_buildings(engine.tables, moved):
+            assert not overlaps(shape, found.shape), found.name
+        for other in moved.units:
+            theirs = onmap.placement_of(moved, other) if other is not ligne else None
+            assert theirs is None or not overlaps(shape, footprint(theirs)), other.name
+    shot = again(state, "33rd Foot")
+    shot.phase = "fire"
+    with contextlib.suppress(RuleError):
+        engine.act(shot, Action("fire", "Allied", {"target": "1er Ligne"}), RandomDice(2))
