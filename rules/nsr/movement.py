@@ -112,6 +112,8 @@ def move(
         raise RuleError(f"{unit.name} has no heavily wounded figure to carry.")
     if walking and not light:
         raise RuleError(f"{unit.name} has no lightly wounded figure walking to the rear.")
+    if state.field is not None:
+        onmap_towns.refuse_walking_in(c.t, state, unit, params)  # A-NSR-42
     out_of = ""
     if state.field is not None and unit.building:  # A-NSR-43: out by the door nearest where it goes
         out_of = onmap_towns.step_out(c.t, state, unit, onmap_towns.aim_of_move(state, unit, params))

@@ -698,6 +698,24 @@ def aim_of_move(state: NsrState, unit: Unit, params: Mapping[str, Any]) -> Point
     return None if placed is None else placed.centre
 
 
+def refuse_walking_in(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any]) -> None:
+    """A-NSR-42: a move whose end is inside a building is refused with how to go in instead."""
+    try:
+        asked = move_request(params, unit.name)
+    except RuleError:
+        return  # the move's own check says what is missing
+    end = asked.path[-1] if asked.path else asked.toward_point() if asked.toward is not None else None
+    if end is None:
+        return
+    here = ShapelyPoint(end.x, end.y)
+    found = next((b for b in map_buildings(t, state) if b.shape.covers(here)), None)
+    if found is not None:
+        raise RuleError(
+            f"{unit.name} goes into {found.name} with /nsr occupy, from within {ENTRY_REACH:g}″ of its door: "
+            "move up to the door first."
+        )
+
+
 def away_from(state: NsrState, unit: Unit, enemy: Unit | None) -> Point | None:
     """A point far off straight away from ``enemy``, for a shaken unit leaving its building."""
     mine = onmap.placement_of(state, unit)

@@ -205,6 +205,18 @@ def test_going_in_is_refused_away_from_a_door_or_with_no_door(engine: NsrEngine)
     )
 
 
+def test_a_move_into_a_building_says_how_to_go_in(engine: NsrEngine) -> None:
+    state = hamlet(engine, {"1er Ligne": "23,10"})
+    refuse(
+        engine,
+        state,
+        "move",
+        "1er Ligne goes into the farmhouse with /nsr occupy, from within 1″ of its door",
+        "French",
+        to="23,16",
+    )
+
+
 def test_a_typed_building_is_refused_on_the_map(engine: NsrEngine) -> None:
     state = hamlet(engine, {})
     refuse(
