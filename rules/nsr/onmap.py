@@ -461,7 +461,7 @@ def _toward(state: NsrState, unit: Unit, placed: UnitPlacement, point: Point | N
             middle = (low + high) / 2
             here = replace(placed, centre=toward(field_of(state), start, point, middle))
             low, high = (low, middle) if overlaps(footprint(here, SPEC), shape) else (middle, high)
-        gap = low
+        gap = max(0.0, low - CLEARANCE)
     if not blank(asked.distance):
         wanted = number(asked.distance, f"Give {unit.name}'s move as a number of inches.", lowest=0, highest=1000)
         gap = min(gap, wanted)
