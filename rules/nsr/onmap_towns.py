@@ -510,6 +510,8 @@ def sightlines(
         return Sightlines(0, float(distances.min()), frozenset(), "out of range")
     wanted = np.ones(len(aims), dtype=bool)
     in_building = inside(t, state, target) is not None
+    if area is not None and in_building and not shapely.intersects(area, ground):
+        return Sightlines(0, float(distances.min()), frozenset(), "its building is not in the volley's area")
     if area is not None and not in_building:
         wanted = np.asarray(shapely.covers(area, shapely.points(aims)), dtype=bool)
         if not wanted.any():

@@ -460,6 +460,24 @@ def test_a_volleys_area_is_the_ground_in_front_of_the_unit(engine: NsrEngine) ->
     assert killed == {order[i].name for i in lines.seen}
 
 
+def test_a_volley_at_a_unit_inside_needs_its_building_in_front(engine: NsrEngine) -> None:
+    """A-NSR-45: the 33rd Foot faces the farmhouse's east window: its area holds the building; turned
+    away north, its area does not."""
+    state = firing(inside(engine, {"33rd Foot": "30,16"}), "33rd Foot")
+    onmap.field_of(state).facing["33rd Foot"] = 180.0
+    lines = onmap_towns.sightlines(
+        engine.tables,
+        state,
+        get(state, "33rd Foot"),
+        get(state, "1er Ligne"),
+        6,
+        onmap_towns.area_of_volley(state, get(state, "33rd Foot"), 6),
+    )
+    assert lines.firers > 0
+    onmap.field_of(state).facing["33rd Foot"] = 90.0
+    refuse(engine, state, "volley", "its building is not in the volley's area", "Allied", target="1er Ligne")
+
+
 def test_a_gun_bombards_a_building_in_range_and_sight(engine: NsrEngine) -> None:
     specs = [*SPECS[:3], unit("Battery", "Allied", "artillery")]
     out = engine.start_on_map(specs, ScriptedDice(), read_map(TOWN_MAP, engine.sides(), engine.terrain()))
