@@ -435,8 +435,8 @@ def standing_order(unit: Unit) -> list[Figure]:
 
 
 def _loophole_spot(found: MapBuilding, aim: Point) -> Point:
-    """Where the bot puts a loophole or a breached door (it does not know which wall): the point of
-    the walls nearest what is fired at, just outside."""
+    """Where the bot puts a loophole or a hole breached in a wall (it does not know which wall):
+    the point of the walls nearest what is fired at, just outside."""
     near = nearest_points(found.shape.exterior, ShapelyPoint(aim.x, aim.y))[0]
     dx, dy = aim.x - near.x, aim.y - near.y
     length = math.hypot(dx, dy) or 1.0
@@ -446,7 +446,8 @@ def _loophole_spot(found: MapBuilding, aim: Point) -> Point:
 def shooting_places(t: NsrTables, state: NsrState, unit: Unit, aim: Point) -> tuple[list[Point], list[int], str]:
     """Where ``unit``'s figures fire from at a target whose centre is ``aim``, with how many figures
     each place holds: from a building, its doors and windows facing the target (a barn's doors
-    ``t.ground.barn_door_firers`` each) and its loopholes and breached doors; in the open every
+    ``t.ground.barn_door_firers`` each; a door on the map is an open doorway) and its loopholes
+    and holes breached in its walls; in the open every
     figure's head. The third item says why there is none."""
     found = inside(t, state, unit)
     if found is None:
@@ -462,7 +463,7 @@ def shooting_places(t: NsrTables, state: NsrState, unit: Unit, aim: Point) -> tu
         if way.faces(aim):
             places.append(way.outside)
             room.append(t.ground.barn_door_firers if found.barn and way.kind == "door" else 1)
-    extra = record.loopholes + record.breaches.get("door", 0)
+    extra = record.loopholes + record.breaches.get("wall", 0) + record.breaches.get("rock_wall", 0)
     if extra:
         places.append(_loophole_spot(found, aim))
         room.append(extra)

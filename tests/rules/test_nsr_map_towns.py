@@ -623,3 +623,14 @@ def test_coming_out_and_firing_anywhere_keeps_units_apart(
     shot.phase = "fire"
     with contextlib.suppress(RuleError):
         engine.act(shot, Action("fire", "Allied", {"target": "1er Ligne"}), RandomDice(2))
+
+
+def test_a_loophole_adds_a_firer_every_way(engine: NsrEngine) -> None:
+    """A-NSR-44: north of the farmhouse no door or window faces; a loophole cut (the bot does not
+    know in which wall) lets one figure fire that way."""
+    state = firing(inside(engine, {"33rd Foot": "23,24"}), "1er Ligne")
+    onmap.field_of(state).facing["33rd Foot"] = 270.0
+    refuse(engine, state, "fire", "no door or window of the farmhouse faces that way", "French", target="33rd Foot")
+    state.buildings[0].loopholes = 1
+    out = act(engine, state, "fire", "French", target="33rd Foot", dice=[4], cards=["KH"])
+    assert "1er Ligne fires at 33rd Foot: 1 musket, class I, 4.95″" in texts(out)  # the north wall to its front
