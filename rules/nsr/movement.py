@@ -227,6 +227,8 @@ def charge(
     out_of = ""
     if state.field is not None and unit.building:  # A-NSR-43: out by the door nearest the target
         out_of = onmap_towns.step_out(c.t, state, unit, onmap_towns.centre_of(c.t, state, target))
+    if state.field is not None and target.building:  # A-NSR-43: its defenders man the wall the charge comes at
+        onmap_towns.man_the_wall(c.t, state, target, onmap_towns.centre_of(c.t, state, unit))
     way = onmap.charge_way(c.t, state, unit, target, params) if state.field is not None else None
     if way is not None:
         column = way.column if c.movement_dice(unit.troop, unit.formation, way.column) is not None else "charge"

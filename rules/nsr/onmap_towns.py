@@ -312,6 +312,38 @@ def place_inside(t: NsrTables, state: NsrState, unit: Unit, placed: UnitPlacemen
     return f"{unit.name} ({unit.side}) is placed in {found.name}: {taken} of {record.capacity} places taken."
 
 
+#: How many halvings find how far a unit's block inside a building can go toward a wall.
+HALVINGS = 30
+
+
+def man_the_wall(t: NsrTables, state: NsrState, unit: Unit, toward: Point) -> None:
+    """A-NSR-43: a unit inside a building charged from ``toward`` stands its block against the wall
+    the charge comes at, as far that way as it stays inside (a block larger than the building
+    stays on its centre), so the charge stops two inches from the building, not from its middle."""
+    found = inside(t, state, unit)
+    placed = onmap.placement_of(state, unit)
+    if found is None or placed is None:
+        return
+    room = found.shape.buffer(EPSILON)
+    if not room.covers(footprint(placed, onmap.SPEC)):
+        return
+    dx, dy = toward.x - placed.centre.x, toward.y - placed.centre.y
+    length = math.hypot(dx, dy)
+    if length <= EPSILON:
+        return
+    dx, dy = dx / length, dy / length
+
+    def moved(inches: float) -> UnitPlacement:
+        return replace(placed, centre=Point(placed.centre.x + dx * inches, placed.centre.y + dy * inches))
+
+    low, high = 0.0, math.hypot(*np.ptp(np.asarray(found.shape.exterior.coords), axis=0))
+    for _ in range(HALVINGS):
+        middle = (low + high) / 2
+        low, high = (middle, high) if room.covers(footprint(moved(middle), onmap.SPEC)) else (low, middle)
+    end = moved(max(0.0, low - onmap.CLEARANCE)).centre
+    onmap.field_of(state).positions[unit.name] = [round(end.x, 4), round(end.y, 4)]
+
+
 def ground_of(t: NsrTables, state: NsrState, unit: Unit) -> Polygon | None:
     """The ground a unit covers: its building when it occupies one, else its footprint."""
     found = inside(t, state, unit)

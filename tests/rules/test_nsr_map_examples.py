@@ -92,13 +92,16 @@ def test_a_fight_for_the_farmhouse_on_the_village_map(engine: NsrEngine) -> None
     assert "Rifles moves into the farmhouse: 4 of 24 places taken, over 1 floor." in texts(out)
     state = staged(out.state, "movement", "1er Ligne")
     out = act(engine, state, "charge", "French", target="Rifles", dice=[3, 3, 3], cards=["KH"])
-    assert "1er Ligne charges Rifles" in texts(out)
+    # the riflemen man the south wall (y 11): the charge stops 2 inches from it, its front at y 9
+    assert "1er Ligne charges Rifles: 3D6 3+3+3 = 9 → 9″; it stops 2″ short" in texts(out)
+    assert "it faces 90° and moves 2″ to 32.5,8." in texts(out)
     state = staged(out.state, "close_combat", "")
     out = act(engine, state, "melee", "French", dice=[1, 1] + [9, 4] * 4 + [3, 3, 3, 3] + [2, 2], cards=["AS"])
     text = texts(out)
     fights = events(out, "fight")
     assert len(fights) == 4 and all("defending a building" in f["b"]["modifiers"] for f in fights)
     assert all(f["outcome"] == "ran" for f in fights)
+    assert "1er Ligne closes 2″ to 32.5,10." in text  # to touch the farmhouse's south wall
     assert "Rifles is shaken: it falls back 12″" in text and "comes out of the farmhouse by its door at 32.5,15" in text
     assert "1er Ligne goes into the farmhouse" in text
     ligne, rifles = get(out.state, "1er Ligne"), get(out.state, "Rifles")
