@@ -1,0 +1,217 @@
+"""A Sharpe skirmish on the shipped farm map through the loopback Discord, with the real bot process:
+the game master drafts the map and starts the battle, both sides deploy (the last deployment rolls
+the order of movement), and each man in turn runs at the nearest enemy, shoots at whom he can see or
+attacks the man his base touches; the defender's choice is answered by button. A path through the
+farmhouse is refused privately and moves nobody, the bot restarts mid-battle, and every answer that
+ends a man's turn carries the battlefield's picture, decoded here and measured.
+
+Discord's dice are secure randomness nothing can force, so the battle goes on bound after bound
+(bounded: at the limit the French concede) until a side has won."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from PIL import Image
+from sqlalchemy import select
+
+from bot.app.replies import Caller
+from bot.store.schema import DecisionRecord, Game
+from rules import get_engine
+from rules.battlefield import point_of
+from rules.geometry import centre_distance
+from rules.sharpe import onmap
+from rules.sharpe.state import Character, SharpeState
+from tests.e2e.attachments import sent_files
+from tests.e2e.fake_discord import FakeDiscord, InteractionResult
+from tests.e2e.seeding import new_table, seeded_app
+from tests.e2e.test_ssg_game import refusal
+from tests.orm import orm
+
+BRITISH = [
+    ("Sharpe", "rifle_officer", "I=6 D=5 S=5 C=6 F=10"),
+    ("Harper", "rifle_sergeant", "I=5 D=4 S=6 C=5 F=10"),
+    ("Harris", "rifleman", "I=4 D=4 S=3 C=3 F=9"),
+]
+FRENCH = [
+    ("Leroux", "officer", "I=5 D=4 S=4 C=5 F=7"),
+    ("Dubois", "voltigeur", "I=4 D=3 S=3 C=3"),
+    ("Martin", "voltigeur", "I=3 D=3 S=3 C=3"),
+]
+MAX_BOUNDS = 10
+MAX_STEPS = 400
+#: Refusals a man's turn may meet, each a sentence the bot says: what the map or the rules forbid
+#: this time (the plan below shoots first and asks after).
+EXPECTED = (
+    "cannot see",
+    "is out of range",
+    "no loaded firearm",
+    "carries no firearm",
+    "wound stops him moving",
+    "only crawl",
+    "has fired already",
+    "parried or riposted an attack this bound",
+    "attacked in melee this bound",
+    "path runs through",
+    "no way round",
+    "no room there",
+    "would end his move on the fallen",
+    "cannot go that way",
+    "cannot stop",
+    "movement left",
+    "may only defend",
+    "is on the ground",
+    "got up this bound",
+    "has reached an enemy",
+)
+
+
+def picture_size(fake: FakeDiscord, result: InteractionResult) -> tuple[int, int]:
+    data = sent_files(fake, result)["map.png"]
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image.size
+
+
+def nearest(state: SharpeState, me: Character) -> Character | None:
+    """The nearest enemy still standing on the map, centre to centre."""
+    field = state.field
+    assert field is not None
+    here = point_of(field, me.name)
+    standing = [
+        c
+        for c in state.characters
+        if c.side != me.side and not c.out and not c.unconscious and c.name in field.positions
+    ]
+    if here is None or not standing:
+        return None
+    return min(standing, key=lambda c: centre_distance(here, point_of(field, c.name)))  # type: ignore[arg-type]
+
+
+async def test_a_sharpe_skirmish_on_the_farm_through_discord_across_a_restart(fake: FakeDiscord, bot: Any) -> None:
+    table = new_table(fake, 0)
+    app = await seeded_app(bot.db_path)
+    guild = fake.guild_of(table.channel).id
+
+    def as_caller(user: Any) -> Caller:
+        return Caller(user.id, user.display_name, guild, table.channel.id)
+
+    await app.campaign_new(as_caller(table.gm), "The Farm", "sharpe")
+    for user, side in ((table.red, "british"), (table.blue, "french")):
+        asked = await app.campaign_join(as_caller(user), side)
+        assert asked.decision is not None
+        await app.decide(as_caller(table.gm), "approve", asked.decision.decision_id)
+    player = {"british": table.red, "french": table.blue}
+    for user, men in ((table.red, BRITISH), (table.blue, FRENCH)):
+        for name, kind, stats in men:
+            added = await fake.slash(user, "roster add", name=name, kind=kind, stats=stats)
+            assert not added.ephemeral, added.text
+    engine = get_engine("sharpe")
+
+    async def game() -> tuple[Game, SharpeState, DecisionRecord | None]:
+        async with orm(app.store.db) as s:
+            row = await s.scalar(select(Game).order_by(Game.id.desc()))
+            decision = await s.scalar(
+                select(DecisionRecord).where(DecisionRecord.status == "open").order_by(DecisionRecord.id.desc())
+            )
+        assert row is not None
+        return row, engine.load_state(row.state), decision
+
+    assert not (await fake.slash(table.gm, "map new", scenario="farm")).ephemeral
+    started = await fake.slash(table.gm, "game start")
+    assert not started.ephemeral and "Place your characters" in started.text
+    assert "british deploys" in (await fake.slash(table.red, "map deploy")).text
+    deployed = await fake.slash(table.blue, "map deploy")
+    assert "the order of movement is rolled" in deployed.text and deployed.field_values("Dice")
+    assert 1100 <= picture_size(fake, deployed)[0] <= 1300
+
+    _, state, _ = await game()
+    first = state.active
+    assert first is not None and state.field is not None
+    mover = next(c for c in state.characters if c.name == first)
+    before = dict(state.field.positions)
+    x = state.field.positions[first][0]  # off the track first, clear of his comrades, then at the farmhouse
+    through = await fake.slash(player[mover.side], "sharpe move", via=f"{x},20.5", to="23.5,27")
+    assert refusal(through) == f"{first} cannot go that way: the path crosses the farmhouse, which cannot be crossed."
+    _, state, _ = await game()
+    assert state.field is not None and state.field.positions == before, "a refused path moves nobody"
+
+    last: InteractionResult = deployed
+    acted: set[tuple[int, str]] = set()
+    refusals: list[str] = []
+    shots = attacks = pictures = by_button = 0
+    restarted = conceded = False
+    for _ in range(MAX_STEPS):
+        row, state, decision = await game()
+        if row.status != "active" or state.over:
+            break
+        if state.bound >= 2 and not restarted:
+            await bot.restart()  # mid-battle: the game goes on where it was
+            restarted = True
+            status = await fake.slash(table.gm, "game status")
+            assert f"Bound {state.bound}" in status.text
+            shown = await fake.slash(table.gm, "map show", focus=state.active)
+            assert picture_size(fake, shown)[0] >= 1100 and not shown.ephemeral
+            continue
+        if state.bound > MAX_BOUNDS and not conceded:
+            conceded = True
+            last = await fake.slash(table.blue, "sharpe concede", side="french")
+            continue
+        if decision is not None:
+            decider = player[decision.decider]
+            custom_id = f"decision:{decision.id}:0"
+            if last.message is not None and custom_id in last.message.custom_ids:
+                last = await fake.click(decider, last, custom_id)
+                by_button += 1
+            else:
+                last = await fake.slash(decider, "decide", choice=decision.choices[0]["value"])
+            continue
+        me = next(c for c in state.characters if c.name == state.active)
+        user = player[me.side]
+        key = (state.bound, me.name)
+        foe = nearest(state, me)
+        if key in acted or foe is None:
+            last = await fake.slash(user, "sharpe done")
+            if not last.ephemeral and "map.png" in sent_files(fake, last):
+                width, height = picture_size(fake, last)
+                assert 1100 <= width <= 1300 and height > width * 0.75
+                pictures += 1
+            continue
+        acted.add(key)
+        if me.down:
+            await fake.slash(user, "sharpe rise")
+            continue
+        touching = onmap.touching_enemies(engine.tables, state, me)
+        if touching:
+            last = await fake.slash(user, "sharpe attack", defender=touching[0].name)
+        else:
+            last = await fake.slash(user, "sharpe shoot", target=foe.name)
+            if last.ephemeral:
+                refusals.append(refusal(last))
+                last = await fake.slash(user, "sharpe move", pace="run", toward=foe.name)
+            else:
+                assert f"at {foe.name} (" in last.text and "measured" in last.text, last.text
+                shots += 1
+                continue
+        if last.ephemeral:
+            refusals.append(refusal(last))
+            continue
+        if "attacks" in last.text:
+            attacks += 1
+        elif "reaches" in last.text:
+            _, state, _ = await game()
+            if onmap.touching_enemies(engine.tables, state, me):
+                last = await fake.slash(user, "sharpe attack", defender=foe.name)
+                attacks += 0 if last.ephemeral else 1
+
+    row, state, _ = await game()
+    assert row.status != "active" or state.over, "a side won or conceded within the bound limit"
+    assert restarted and pictures >= 6 and shots >= 1, (shots, pictures, refusals)
+    unexpected = [r for r in refusals if not any(words in r for words in EXPECTED)]
+    assert not unexpected, unexpected
+    assert attacks == 0 or by_button >= 1
+    log = await fake.slash(table.red, "game log")
+    assert log.ephemeral and "/sharpe move" in log.text
+    await app.store.db.close()
