@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot.adapter.delivery import AppCog, deliver
 from bot.adapter.messages import app_of, caller_of
 from cogs.common import figure_autocomplete, side_autocomplete
+from cogs.nsr import Formation
 from cogs.roster import attachment_bytes
 from rules.battlefield import KINDS, LINE_KINDS
 
@@ -109,16 +110,26 @@ class MapCog(AppCog, commands.GroupCog, group_name="map", group_description="The
     async def show(self, interaction: discord.Interaction, focus: app_commands.Range[str, 1, 64] | None = None) -> None:
         await deliver(interaction, await self.app.map_show(caller_of(interaction), focus))
 
-    @app_commands.command(name="place", description="Place a figure in its side's deployment zone, before turn 1")
-    @app_commands.describe(figure="The figure", at=POINT_HELP)
+    @app_commands.command(
+        name="place", description="Place a figure (or a unit) in its side's deployment zone, before turn 1"
+    )
+    @app_commands.describe(
+        figure="The figure, or the unit (NSR)",
+        at=POINT_HELP,
+        facing="A unit (NSR): degrees (0 east, 90 north) or a point x,y to face; default: the enemy",
+        formation="A unit (NSR): its formation (default: the roster's)",
+    )
     @app_commands.autocomplete(figure=figure_autocomplete)
     async def place(
         self,
         interaction: discord.Interaction,
         figure: app_commands.Range[str, 1, 64],
         at: app_commands.Range[str, 3, 40],
+        facing: app_commands.Range[str, 1, 40] | None = None,
+        formation: Formation | None = None,
     ) -> None:
-        await deliver(interaction, await self.app.map_place(caller_of(interaction), figure, at))
+        reply = await self.app.map_place(caller_of(interaction), figure, at, facing, formation)
+        await deliver(interaction, reply)
 
     @app_commands.command(name="deploy", description="Set out a side's unplaced figures in its zone, before turn 1")
     @app_commands.describe(side="The side (default: yours)")

@@ -12,6 +12,7 @@ from bot.adapter.delivery import AppCog
 from cogs.common import figure_autocomplete
 
 Name = app_commands.Range[str, 1, 64]
+Facing = app_commands.Range[str, 1, 40]
 Inches = app_commands.Range[float, 0, 1000]
 Count = app_commands.Range[int, 1, 200]
 Going = Literal["cross_country", "road"]
@@ -24,8 +25,9 @@ Aim = Literal["leader", "key", "ordinary", "wounded"]
 Cover = Literal["open", "linear", "building"]
 Uphill = Literal["none", "charger", "defender"]
 
-UNIT = "Your unit acting now (default: the one chosen)"
-EXPOSED = "Class IV: some of it shoots or looks out (door, window, over a wall) or stands outside"
+UNIT = "Your unit (default: the one chosen)"
+EXPOSED = "Table, class IV: some of it looks out or stands outside"
+FACING = "Map: face degrees (0 east, 90 north) or a point x,y"
 
 
 class NsrCog(
@@ -37,23 +39,33 @@ class NsrCog(
 
     # --- movement phase
 
-    @app_commands.command(name="move", description="Movement: roll the unit's move on the movement chart")
+    @app_commands.command(name="move", description="Movement: move on the movement chart")
     @app_commands.describe(
         unit=UNIT,
-        going="Cross country or road",
-        rough="Rough terrain: lose the highest die",
+        to='Map: where it goes, x,y ("14,22")',
+        via='Map: waypoints, "10,12 14,18"',
+        toward="Map: a unit or x,y to go straight at",
+        distance="Map: inches toward it (default: all it may)",
+        facing=FACING,
+        going="Table: cross country (default) or road",
+        rough="Table: rough terrain, lose the highest die",
         formation="Change formation on the way",
-        carrying="Carry the heavily wounded: lose the highest die",
+        carrying="Carry heavily wounded: lose the highest die",
         walking="Lightly wounded walk back: lose the lowest die",
         prone="Go prone (yes) or stand up (no)",
     )
-    @app_commands.autocomplete(unit=figure_autocomplete)
+    @app_commands.autocomplete(unit=figure_autocomplete, toward=figure_autocomplete)
     async def move(
         self,
         interaction: discord.Interaction,
         unit: Name | None = None,
-        going: Going = "cross_country",
-        rough: bool = False,
+        to: app_commands.Range[str, 1, 40] | None = None,
+        via: app_commands.Range[str, 1, 200] | None = None,
+        toward: Name | None = None,
+        distance: Inches | None = None,
+        facing: Facing | None = None,
+        going: Going | None = None,
+        rough: bool | None = None,
         formation: Formation | None = None,
         carrying: bool = False,
         walking: bool = False,
@@ -64,6 +76,11 @@ class NsrCog(
             "nsr",
             "move",
             unit=unit,
+            to=to,
+            via=via,
+            toward=toward,
+            distance=distance,
+            facing=facing,
             going=going,
             rough=rough,
             formation=formation,
@@ -78,9 +95,9 @@ class NsrCog(
     @app_commands.describe(
         target="The enemy unit",
         unit=UNIT,
-        going="Cross country or road",
-        rough="Rough terrain: lose the highest die",
-        distance="Inches to the enemy (checks the reach)",
+        going="Table: cross country (default) or road",
+        rough="Table: rough terrain, lose the highest die",
+        distance="Table: inches to the enemy (checks the reach)",
     )
     @app_commands.autocomplete(target=figure_autocomplete, unit=figure_autocomplete)
     async def charge(
@@ -88,25 +105,28 @@ class NsrCog(
         interaction: discord.Interaction,
         target: Name,
         unit: Name | None = None,
-        going: Going = "cross_country",
-        rough: bool = False,
+        going: Going | None = None,
+        rough: bool | None = None,
         distance: Inches | None = None,
     ) -> None:
         await self.act(
             interaction, "nsr", "charge", target=target, unit=unit, going=going, rough=rough, distance=distance
         )
 
-    @app_commands.command(name="form", description="Movement: change formation in place, limber or unlimber, go prone")
-    @app_commands.describe(unit=UNIT, formation="The new formation", prone="Go prone (yes) or stand up (no)")
+    @app_commands.command(name="form", description="Movement: reform, turn, limber or go prone in place")
+    @app_commands.describe(
+        unit=UNIT, formation="The new formation", facing=FACING, prone="Go prone (yes) or stand up (no)"
+    )
     @app_commands.autocomplete(unit=figure_autocomplete)
     async def form(
         self,
         interaction: discord.Interaction,
         unit: Name | None = None,
         formation: Formation | None = None,
+        facing: Facing | None = None,
         prone: bool | None = None,
     ) -> None:
-        await self.act(interaction, "nsr", "form", unit=unit, formation=formation, prone=prone)
+        await self.act(interaction, "nsr", "form", unit=unit, formation=formation, facing=facing, prone=prone)
 
     @app_commands.command(name="hold", description="The unit does not move (movement) or does not fire (fire)")
     @app_commands.describe(unit=UNIT)
@@ -143,18 +163,18 @@ class NsrCog(
     @app_commands.command(name="fire", description="Fire: the unit fires on the firing chart (one or two targets)")
     @app_commands.describe(
         target="The enemy unit",
-        range="Inches to it (a table of your own; the map measures it)",
-        target_class="Target class (a table of your own; the map reads it)",
+        range="Table: inches to it",
+        target_class="Table: its target class",
         unit=UNIT,
         firers="Figures firing (default: all able)",
         shot="A gun's shot",
         wounded="Fire at its wounded figures (class III)",
         target2="A second target",
-        range2="Inches to it",
-        class2="Its class",
+        range2="Table: inches to it",
+        class2="Table: its class",
         firers2="Figures firing at it (default: the rest)",
         exposed=EXPOSED,
-        exposed2="The second target, the same",
+        exposed2="Table: the second target, the same",
     )
     @app_commands.rename(target_class="class")
     @app_commands.autocomplete(target=figure_autocomplete, unit=figure_autocomplete, target2=figure_autocomplete)
@@ -172,8 +192,8 @@ class NsrCog(
         range2: Inches | None = None,
         class2: TargetClass | None = None,
         firers2: Count | None = None,
-        exposed: bool = False,
-        exposed2: bool = False,
+        exposed: bool | None = None,
+        exposed2: bool | None = None,
     ) -> None:
         await self.act(
             interaction,
@@ -197,8 +217,8 @@ class NsrCog(
     @app_commands.command(name="volley", description="Fire: a volley to the front within half range, a card per figure")
     @app_commands.describe(
         target="The enemy unit",
-        range="Inches to it (half the weapon's range at most)",
-        target_class="Target class I-IV",
+        range="Table: inches to it (half range at most)",
+        target_class="Table: its target class",
         unit=UNIT,
         firers="Figures volleying (default: all able)",
         exposed=EXPOSED,
@@ -209,11 +229,11 @@ class NsrCog(
         self,
         interaction: discord.Interaction,
         target: Name,
-        range: Inches,
-        target_class: TargetClass,
+        range: Inches | None = None,
+        target_class: TargetClass | None = None,
         unit: Name | None = None,
         firers: Count | None = None,
-        exposed: bool = False,
+        exposed: bool | None = None,
     ) -> None:
         await self.act(
             interaction,
@@ -232,20 +252,20 @@ class NsrCog(
     )
     @app_commands.describe(
         target="The enemy unit",
-        range="Inches to the figure aimed at",
+        range="Table: inches to the figure aimed at",
         aim="Which figure: a leader by default",
         unit=UNIT,
-        exposed="In a building: some of it shoots or looks out of a door or window",
+        exposed="Table, in a building: some of it looks out of a door or window",
     )
     @app_commands.autocomplete(target=figure_autocomplete, unit=figure_autocomplete)
     async def pistol(
         self,
         interaction: discord.Interaction,
         target: Name,
-        range: Inches,
+        range: Inches | None = None,
         aim: Aim = "leader",
         unit: Name | None = None,
-        exposed: bool = False,
+        exposed: bool | None = None,
     ) -> None:
         await self.act(interaction, "nsr", "pistol", target=target, range=range, aim=aim, unit=unit, exposed=exposed)
 
@@ -270,21 +290,21 @@ class NsrCog(
 
     @app_commands.command(name="melee", description="Close combat: complete a charge (close-in, stand, the fights)")
     @app_commands.describe(
-        unit="The charging unit (default: the first charge waiting)",
-        reached="No if every charged figure has moved away",
-        cover="The defenders' position",
-        uphill="Which side stands uphill",
-        rear="The defenders are attacked from the rear",
+        unit="The charging unit (default: the first waiting)",
+        reached="Table: no if every charged figure has moved away",
+        cover="Table: the defenders' position",
+        uphill="Table: which side stands uphill",
+        rear="Table: the defenders are attacked from the rear",
     )
     @app_commands.autocomplete(unit=figure_autocomplete)
     async def melee(
         self,
         interaction: discord.Interaction,
         unit: Name | None = None,
-        reached: bool = True,
-        cover: Cover = "open",
-        uphill: Uphill = "none",
-        rear: bool = False,
+        reached: bool | None = None,
+        cover: Cover | None = None,
+        uphill: Uphill | None = None,
+        rear: bool | None = None,
     ) -> None:
         await self.act(interaction, "nsr", "melee", unit=unit, reached=reached, cover=cover, uphill=uphill, rear=rear)
 

@@ -284,8 +284,13 @@ class MapCommands:
 
     # --- deployment: the ruleset's actions
 
-    async def place(self, caller: Caller, figure: str, at: str) -> Reply:
-        params = {"figure": figure, "at": at}
+    async def place(
+        self, caller: Caller, figure: str, at: str, facing: str | None = None, formation: str | None = None
+    ) -> Reply:
+        """One figure (in NSR a unit, with its ``facing`` and ``formation`` if given) set down in its
+        side's zone; the ruleset's ``place`` action says what it takes and refuses the rest."""
+        given = {"facing": facing, "formation": formation}
+        params = {"figure": figure, "at": at, **{k: v for k, v in given.items() if v is not None}}
         return await self.actions.act(caller, None, "place", params, command_line("map", "place", params))
 
     async def deploy(self, caller: Caller, side: str | None = None) -> Reply:

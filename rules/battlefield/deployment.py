@@ -13,7 +13,7 @@ from rules.battlefield.points import parse_point
 from rules.battlefield.terrain import Terrain
 from rules.geometry import Point
 from rules.vocabulary import RuleError
-from rules.words import find_figure, joined, match_name, short
+from rules.words import blank, find_figure, joined, match_name, short
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,11 @@ def place_piece(
     side: str | None,
     by_gm: bool,
 ) -> str:
-    """``/map place figure: at:``; the sentence saying where it stands."""
+    """``/map place figure: at:``; the sentence saying where it stands. ``facing`` and
+    ``formation`` are a unit's (NSR's own place reads them): a figure here is refused them."""
+    for key in ("facing", "formation"):
+        if not blank(params.get(key)):
+            raise RuleError(f"A figure is placed with figure: and at: only; {key}: is for a unit in formation.")
     if not isinstance(params.get("figure"), str) or not params["figure"].strip():
         raise RuleError("Name the figure to place.")
     name = find_figure([p.name for p in pieces], params["figure"])

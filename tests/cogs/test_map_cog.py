@@ -1,21 +1,25 @@
 """/map through its cog: the options' suggestions (shipped maps, terrain kinds, the draft's
-features), the picture attached as a Discord file, a refusal private, and /odds asked on the map
-with the action's own line (no range or sight to give)."""
+features), the picture attached as a Discord file, a refusal private, /odds asked on the map
+with the action's own line (no range or sight to give), and /map place with an NSR unit's facing
+and formation."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import discord
+import pytest
 from discord import app_commands
 
 from bot.adapter.client import SkirmishBot
 from bot.app.service import App
 from bot.dice import ForcedDice
 from cogs.map import feature_autocomplete, scenario_autocomplete, terrain_autocomplete
-from tests.app.test_maps import gina, map_yaml, rita, ssg_campaign
+from rules.nsr.engine import NsrEngine
+from tests.app.test_maps import game_state, gina, map_yaml, rita, ssg_campaign
+from tests.app.test_nsr_map_options import nsr_battle
 from tests.cogs.test_cogs import invoke
-from tests.support import GM, RED, fake_interaction
+from tests.support import BLUE, GM, RED, fake_interaction
 
 
 def sent_file(interaction: Any) -> discord.File:
@@ -66,3 +70,36 @@ async def test_odds_on_the_map_need_no_range_or_sight(bot: SkirmishBot, app: App
     [sent] = interaction.sent
     assert sent["ephemeral"] is True
     assert "%" in sent["embeds"][0].description, sent["embeds"][0].description
+
+
+async def test_map_place_takes_a_units_facing_and_formation(
+    bot: SkirmishBot, app: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """NSR (the flag switched on for the test): facing: and formation: reach the engine's place; a
+    facing of "banana" is refused privately in one sentence, nothing placed."""
+    monkeypatch.setattr(NsrEngine, "map_package", "rules.nsr")
+    await nsr_battle(app)
+    placed = await invoke(
+        bot, "map place", RED, "Rita", figure="1er Ligne", at="10,4", facing="45", formation="march_column"
+    )
+    [sent] = placed.sent
+    assert sent["ephemeral"] is False
+    assert "1er Ligne (French) stands at 10,4 in march column, facing 45°." in sent["embeds"][0].description
+    refused = await invoke(bot, "map place", BLUE, "Bob", figure="95th", at="30,32", facing="banana")
+    [sent] = refused.sent
+    assert sent["ephemeral"] is True
+    assert sent["embeds"][0].description == "Give 95th's facing in degrees (0 east, 90 north) or as a point to face."
+    assert list((await game_state(app))["field"]["positions"]) == ["1er Ligne"]
+
+
+async def test_map_place_refuses_a_figure_a_facing(bot: SkirmishBot, app: App, forced: ForcedDice) -> None:
+    await ssg_campaign(app)
+    forced.push_dice([5, 2])
+    await app.game_start(gina())
+    refused = await invoke(bot, "map place", RED, "Rita", figure="Rossi", at="12,2", facing="90")
+    [sent] = refused.sent
+    assert sent["ephemeral"] is True
+    assert sent["embeds"][0].description == (
+        "A figure is placed with figure: and at: only; facing: is for a unit in formation."
+    )
+    assert (await game_state(app))["field"]["positions"] == {}

@@ -1,0 +1,110 @@
+"""/nsr through its cog on the bot's map (the flag switched on for the test): form and move take a
+facing (A-NSR-39), move takes where the unit goes, a bad facing is refused privately in one
+sentence with nothing changed; and every option a table of its own types (and the map measures or
+reads) sends nothing unless typed, so that a battle on the map is never refused a default."""
+
+from __future__ import annotations
+
+import pytest
+from discord import app_commands
+
+from bot.adapter.client import SkirmishBot
+from bot.adapter.commandline import LineError, parse_line, split_line, walk
+from bot.app.service import App
+from bot.dice import ForcedDice
+from rules.nsr.engine import NsrEngine
+from tests.app.test_maps import game_state
+from tests.app.test_nsr_map_options import on_the_map
+from tests.cogs.test_cogs import command, invoke
+from tests.support import RED
+
+#: What a table of its own types and the bot measures or reads on its map (A-NSR-35 … A-NSR-41):
+#: a default here would be sent as if typed, and the map refuses it.
+TABLE_ONLY = {
+    "going",
+    "rough",
+    "distance",
+    "range",
+    "range2",
+    "target_class",
+    "class2",
+    "exposed",
+    "exposed2",
+    "reached",
+    "cover",
+    "uphill",
+    "rear",
+}
+
+
+@pytest.fixture(autouse=True)
+def nsr_on_the_map(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(NsrEngine, "map_package", "rules.nsr")
+
+
+async def test_the_table_options_send_nothing_unless_typed(bot: SkirmishBot) -> None:
+    group = bot.tree.get_command("nsr")
+    assert isinstance(group, app_commands.Group)
+    seen = set()
+    for cmd in group.walk_commands():
+        for param in cmd.parameters if isinstance(cmd, app_commands.Command) else []:
+            if param.name in TABLE_ONLY:
+                seen.add(param.name)
+                assert not param.required and param.default is None, (cmd.qualified_name, param.name)
+    assert seen == TABLE_ONLY
+    move = {p.name for p in command(bot, "nsr move").parameters}
+    assert {"to", "via", "toward", "distance", "facing"} <= move
+    assert "facing" in {p.name for p in command(bot, "nsr form").parameters}
+
+
+async def test_form_facing_turns_the_unit(bot: SkirmishBot, app: App, forced: ForcedDice) -> None:
+    await on_the_map(app, forced)
+    forced.push_cards(["KH"])
+    turned = await invoke(bot, "nsr form", RED, "Rita", facing="0")
+    [sent] = turned.sent
+    assert sent["ephemeral"] is False and "1er Ligne turns to face 0°." in sent["embeds"][0].description
+    assert (await game_state(app))["field"]["facing"]["1er Ligne"] == 0.0
+
+
+async def test_a_bad_facing_is_refused_privately(bot: SkirmishBot, app: App, forced: ForcedDice) -> None:
+    await on_the_map(app, forced)
+    before = await game_state(app)
+    for name, options in (
+        ("nsr form", {"facing": "10000"}),
+        ("nsr form", {"facing": "banana"}),
+        ("nsr move", {"to": "14,4", "facing": "banana"}),
+    ):
+        refused = await invoke(bot, name, RED, "Rita", **options)
+        [sent] = refused.sent
+        assert sent["ephemeral"] is True
+        assert sent["embeds"][0].description == (
+            "Give 1er Ligne's facing in degrees (0 east, 90 north) or as a point to face."
+        )
+    assert await game_state(app) == before
+
+
+async def test_move_goes_where_it_is_told_in_its_new_facing(bot: SkirmishBot, app: App, forced: ForcedDice) -> None:
+    await on_the_map(app, forced)
+    forced.push_dice([2, 2])
+    forced.push_cards(["KH"])
+    moved = await invoke(bot, "nsr move", RED, "Rita", to="14,4", facing="0")
+    [sent] = moved.sent
+    assert "moves 4″ to 14,4" in sent["embeds"][0].description
+    state = await game_state(app)
+    assert state["field"]["positions"]["1er Ligne"] == [14.0, 4.0] and state["field"]["facing"]["1er Ligne"] == 0.0
+
+
+async def test_the_terminal_reads_the_same_options(bot: SkirmishBot) -> None:
+    """The terminal parses lines against the same tree: the new options, and a formation that does
+    not exist refused in one sentence before anything runs."""
+    commands = walk(bot.tree)
+    placed = parse_line(
+        commands, split_line('/map place figure:"1er Ligne" at:"10,4" facing:45 formation:march_column')
+    )
+    assert placed.values == {"figure": "1er Ligne", "at": "10,4", "facing": "45", "formation": "march_column"}
+    moved = parse_line(commands, split_line('/nsr move to:"14,4" facing:"30,20"'))
+    assert moved.values == {"to": "14,4", "facing": "30,20"}
+    with pytest.raises(LineError, match=r"^formation must be one of line, square, march_column, open_order, "):
+        parse_line(commands, split_line('/map place figure:"1er Ligne" at:"10,4" formation:banana'))
+    with pytest.raises(LineError, match=r"^facing must be from 1 to 40 characters"):
+        parse_line(commands, split_line(f'/nsr form facing:"{"9" * 41}"'))
