@@ -25,7 +25,7 @@ from rules.geometry import Point
 from rules.nsr import onmap, onmap_towns
 from rules.nsr.deck import fresh_deck
 from rules.nsr.engine import NsrEngine
-from rules.nsr.state import Charge, NsrState, Unit
+from rules.nsr.state import Charge, NsrState
 from rules.vocabulary import DataError
 from tests.rules.test_nsr_helpers import RandomDice, ScriptedDice, act, get, refuse, texts, unit
 
@@ -510,39 +510,6 @@ def test_a_gun_bombards_a_building_in_range_and_sight(engine: NsrEngine) -> None
         part="window",
         shot="grape",
     )
-
-
-def test_a_fire_check_on_the_map_takes_under_a_millisecond(engine: NsrEngine) -> None:
-    """Issue 17's limit: measuring a fire (range, class, sight, openings) before any die, best of
-    forty runs of five, from a building and at a unit inside one, and between lines in the open."""
-    from rules.nsr import fire
-
-    towns = firing(inside(engine, {"95th": "32,16", "33rd Foot": "30,26", "Voltigeurs": "30,14.5"}), "1er Ligne")
-    onmap.field_of(towns).facing["95th"] = 180.0
-    onmap.field_of(towns).facing["33rd Foot"] = 270.0
-    ligne, rifles, voltigeurs = get(towns, "1er Ligne"), get(towns, "95th"), get(towns, "Voltigeurs")
-    checks = [
-        (ligne, {"target": "95th"}),
-        (rifles, {"target": "1er Ligne"}),
-        (voltigeurs, {"target": "33rd Foot"}),
-    ]
-    for unit_, params in checks:
-        towns.active = unit_.name
-
-        def check(unit_: Unit = unit_, params: dict[str, str] = params) -> None:
-            fire.plan_fire(engine.charts, towns, unit_, onmap.measured(engine.tables, towns, unit_, params))
-
-        best = min(_timed(check) for _ in range(40))
-        assert best < 1e-3, f"{unit_.name} at {params['target']}: {best * 1000:.2f} ms"
-
-
-def _timed(check: Any, runs: int = 5) -> float:
-    import time
-
-    start = time.perf_counter()
-    for _ in range(runs):
-        check()
-    return (time.perf_counter() - start) / runs
 
 
 def test_a_joker_fall_back_from_inside_comes_out_first(engine: NsrEngine) -> None:
