@@ -121,8 +121,8 @@ def end_bound(ctx: Ctx) -> None:
 
 
 def _horses_run_on(ctx: Ctx) -> None:
-    """A-SHARPE-42: on the map, a runaway whose rider could not try to control it this bound runs on
-    straight at the bound's end."""
+    """A-SHARPE-42: on the map, at the bound's end, a runaway whose rider could not try to control it
+    runs on straight, and so does the horse of a rider wounded this bound, at its last pace."""
     for rider in mounts.runaways_left(ctx):
         ran = mounts.run_away(ctx, rider, 0.0)
         if ran is not None and ran.gone:

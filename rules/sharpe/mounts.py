@@ -21,6 +21,7 @@ from rules.sharpe.common import Ctx
 from rules.sharpe.horsebase import horse_key
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, Horse, SharpeState
+from rules.vocabulary import RuleError
 from rules.words import measured
 
 EPSILON = 1e-6
@@ -80,7 +81,8 @@ def _stops(
 ) -> list[tuple[float, str]]:
     """Everything that pulls a running horse up on its line, with how far along it is met: a
     building, a wall, hedge, fence or barricade ("it will not crash into obstacles"), another base.
-    What its base overlaps already (it stands against it) does not stop it going away."""
+    What its base overlaps already (it stands against it) does not stop it going away, though its
+    centre never enters a building."""
     field = onmap.field_of(state)
     end = Point(start.x + unit[0] * reach, start.y + unit[1] * reach)
     line = LineString([(start.x, start.y), (end.x, end.y)])
@@ -90,9 +92,12 @@ def _stops(
         kind = t.terrain.get(feature.kind)
         if kind is None or not (kind.move_cost is None or kind.obstacle):
             continue
-        if feature.geometry.distance(line) >= r or feature.geometry.distance(here) < r - CONTACT_TOLERANCE:
+        if feature.geometry.distance(line) >= r:
             continue
-        at = _first_inside(line, feature.geometry.buffer(r))
+        against = feature.geometry.distance(here) < r - CONTACT_TOLERANCE
+        if against and kind.move_cost is not None:
+            continue
+        at = _first_inside(line, feature.geometry if against else feature.geometry.buffer(r))
         if at is not None:
             found.append((at, feature.label))
     for name, rr in onmap.radii(t, state).items():
@@ -105,7 +110,7 @@ def _stops(
         across2 = dx * dx + dy * dy - along * along
         if math.hypot(dx, dy) < reach_r - CONTACT_TOLERANCE or along <= 0:
             continue
-        if across2 >= (reach_r - CONTACT_TOLERANCE) ** 2:
+        if across2 >= reach_r * reach_r - EPSILON:
             continue
         at = along - math.sqrt(max(0.0, reach_r * reach_r - across2))
         if at <= reach:
@@ -178,7 +183,10 @@ def run_line(
 def _used(t: SharpeTables, state: SharpeState, start: Point, at: Point) -> float:
     if centre_distance(start, at) <= EPSILON:
         return 0.0
-    return onmap.used_on(t, onmap.field_of(state), [start, at])
+    try:
+        return onmap.used_on(t, onmap.field_of(state), [start, at])
+    except RuleError:  # a run along a building's very edge: no bad going to count there
+        return centre_distance(start, at)
 
 
 # --- a horse without its rider ----------------------------------------------------------------------
@@ -221,8 +229,7 @@ def set_down(t: SharpeTables, state: SharpeState, rider: Character, horse_at: Po
             if not table.holds(spot) or impassable_at(field, t.terrain, spot) is not None:
                 continue
             if any(
-                (there := point_of(field, n)) is not None
-                and centre_distance(spot, there) < mine + rr - CONTACT_TOLERANCE
+                (there := point_of(field, n)) is not None and centre_distance(spot, there) < mine + rr - EPSILON
                 for n, rr in others.items()
             ):
                 continue
@@ -332,11 +339,17 @@ def loose_horses_run(ctx: Ctx) -> None:
 
 
 def runaways_left(ctx: Ctx) -> list[Character]:
-    """A-SHARPE-42: the riders whose horse is out of control and has not run on this bound."""
+    """A-SHARPE-42: the riders whose horse goes on without them steering and has not moved this
+    bound: out of control, or carrying a man wounded this bound ("the horse will continue to move at
+    the same speed as last move and in the same direction")."""
     if ctx.state.field is None:
         return []
     return [
         c
         for c in ctx.state.characters
-        if c.mounted and not c.out and c.horse is not None and c.horse.lost_control and not has_run(ctx, c)
+        if c.mounted
+        and not c.out
+        and c.horse is not None
+        and (c.horse.lost_control or c.wounded_bound == ctx.bound)
+        and not has_run(ctx, c)
     ]

@@ -156,7 +156,9 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
         waypoints = [toward(field, start, goal, wanted)]
     else:
         waypoints = asked.path
-    plan = plan_move(field, t.terrain, ch.name, waypoints, left, radii, allow_touching=touching)
+    bodies = () if ch.mounted else tuple(onmap.lying(t, state, ch.name))
+    plan = plan_move(field, t.terrain, ch.name, waypoints, left, radii, allow_touching=touching + bodies)
+    _not_on_a_body(t, state, ch, plan.path[-1])
     if ch.mounted and ch.horse is not None:
         turned = onmap.turning(field.facing.get(ch.name), plan.path)
         if turned > t.movement.mounted_max_turn[pace] + 0.5:
@@ -181,10 +183,10 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
         if entered is None or entered[1] <= EPSILON:
             return
         path, stumbled = onmap.cut(path, entered[1]), entered[0]
-    jump = None if stumbled else onmap.first_obstacle(t, field, path)
-    if jump is not None and not _jump(ctx, ch, jump[0]):
-        stop = max(0.0, jump[1] - radii[ch.name])
-        path, stumbled = onmap.cut(path, stop), jump[0]
+    for leap in [] if stumbled else _leaps(t, state, ch, path):
+        if not _jump(ctx, ch, leap):
+            path, stumbled = onmap.cut(path, leap.at), leap.what
+            break
     travelled = sum(centre_distance(a, b) for a, b in itertools.pairwise(path))
     used = onmap.used_on(t, field, path) if stumbled else plan.used
     heading = onmap.heading_at(plan.path, travelled if stumbled else plan.travelled)
@@ -268,13 +270,41 @@ def _furthest(t: SharpeTables, field: Any, start: Any, goal: Any, gap: float, le
     return low if low > 1e-3 else gap
 
 
-def _jump(ctx: Ctx, ch: Character, obstacle: str) -> bool:
-    """A-SHARPE-34: jumping an obstacle on the path is the table's check (low_wall, +1; a rider's
-    pace as in a collision); a man who fails falls at its foot, a rider comes off his horse."""
-    mods = [("low wall or bush", ctx.t.action_modifiers["low_wall"])]
+def _leaps(t: SharpeTables, state: Any, ch: Character, path: list[Any]) -> list[onmap.Leap]:
+    """The obstacle a rider jumps (A-SHARPE-34), or all a man on foot leaps (A-SHARPE-45)."""
+    if not ch.mounted:
+        return onmap.leaps(t, state, ch, path)
+    jump = onmap.first_obstacle(t, onmap.field_of(state), path)
+    if jump is None:
+        return []
+    return [onmap.Leap(max(0.0, jump[1] - onmap.radius(t, ch)), jump[0], "jump", "low_wall")]
+
+
+def _not_on_a_body(t: SharpeTables, state: Any, ch: Character, end: Any) -> None:
+    """A-SHARPE-45: a man leaps over a man lying on the ground; he may not stop on him."""
+    if ch.mounted:
+        return
+    mine = onmap.radius(t, ch)
+    for base, what, _ in onmap.lying(t, state, ch.name).values():
+        if centre_distance(end, base.centre) < base.radius + mine - BODY_TOLERANCE:
+            raise RuleError(f"{ch.name} would end his move on {what}: stop short or go clear over.")
+
+
+#: How far a man's base may reach over a body he stops beside (the rounding of a point, no more).
+BODY_TOLERANCE = 1e-3
+#: The words of the table's modifiers a leap uses.
+LEAP_WORDS = {"low_wall": "low wall or bush", "none": "no modifier"}
+
+
+def _jump(ctx: Ctx, ch: Character, leap: onmap.Leap) -> bool:
+    """A-SHARPE-34, A-SHARPE-45: jumping an obstacle (low_wall, +1) or leaping a man on the ground
+    is the table's check (a rider's pace as in a collision); a man who fails falls where his base
+    meets it, a rider comes off his horse."""
+    obstacle = leap.what
+    mods = [(LEAP_WORDS.get(leap.modifier, leap.modifier.replace("_", " ")), ctx.t.action_modifiers[leap.modifier])]
     if ch.mounted and ch.horse is not None:
         mods.append((f"at the {ch.horse.pace}", ctx.t.horses.collision_modifier.get(ch.horse.pace, 0)))
-    result = ability_check(ctx, ch, "D", f"jump {obstacle}", mods)
+    result = ability_check(ctx, ch, "D", f"{leap.verb} {obstacle}", mods)
     ch.busy_bound = ctx.bound
     if result.ok:
         ctx.say("check", f"{result.text}.", figure=ch.name, ability="D", roll=result.roll, ok=True)

@@ -35,8 +35,9 @@ from rules.battlefield.deployment import Piece
 from rules.battlefield.maps import zone_shape
 from rules.battlefield.terrain import costs
 from rules.geometry import Base, Point, bases_crossed, centre_distance, features_at, in_contact, path_cost
+from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe.gunbase import gun_pieces, gun_radii, gun_tokens, side_of, unplaced_guns
-from rules.sharpe.horsebase import horse_radii, horse_tokens
+from rules.sharpe.horsebase import horse_key, horse_radii, horse_tokens
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
 from rules.vocabulary import RuleError
@@ -160,6 +161,66 @@ def first_obstacle(t: SharpeTables, field: FieldState, path: Sequence[Point]) ->
         if found is None or at < found[1]:
             found = (feature.label, at)
     return found
+
+
+@dataclass(frozen=True)
+class Leap:
+    """Something a man on foot leaps on his way (A-SHARPE-34, A-SHARPE-45): how far along the path
+    his base meets it (where he falls if he fails), what a card calls it, the verb, and the key of
+    its action modifier."""
+
+    at: float
+    what: str
+    verb: str
+    modifier: str
+
+
+def lying(t: SharpeTables, state: SharpeState, mover: str) -> dict[str, tuple[Base, str, str]]:
+    """A-SHARPE-45: what lies on the ground for a man on foot to leap, by its name on the map: each
+    man down (fallen, knocked down, unconscious) or out of action where he fell, each dead horse;
+    with its base, what a card calls it and its ``leaping`` key. One his base already overlaps is left
+    out (he steps off it)."""
+    field = field_of(state)
+    here = point_of(field, mover)
+    found: dict[str, tuple[Base, str, str]] = {}
+    for c in state.characters:
+        xy = field.positions.get(c.name)
+        if c.name != mover and xy is not None and not c.mounted and (c.out or c.down or c.unconscious or c.knocked_out):
+            found[c.name] = (Base(Point(*xy), t.map.base_radius), f"the fallen {c.name}", "fallen_man")
+        hxy = field.positions.get(horse_key(c.name))
+        if c.horse is not None and c.horse.dead and hxy is not None:
+            found[horse_key(c.name)] = (
+                Base(Point(*hxy), t.map.mounted_base_radius),
+                f"{c.name}'s dead horse",
+                "dead_horse",
+            )
+    mine = t.map.base_radius
+    return {
+        n: v
+        for n, v in found.items()
+        if here is None or centre_distance(here, v[0].centre) >= v[0].radius + mine - CONTACT_TOLERANCE
+    }
+
+
+def leaps(t: SharpeTables, state: SharpeState, ch: Character, path: Sequence[Point]) -> list[Leap]:
+    """What a man on foot's path leaps, in the order he meets it: the first obstacle (A-SHARPE-34)
+    and every man or dead horse lying across it (A-SHARPE-45)."""
+    field = field_of(state)
+    r = radius(t, ch)
+    found = []
+    jump = first_obstacle(t, field, path)
+    if jump is not None:
+        found.append(Leap(max(0.0, jump[1] - r), jump[0], "jump", "low_wall"))
+    if len(path) >= 2:
+        bodies = lying(t, state, ch.name)
+        line = LineString([(p.x, p.y) for p in path])
+        for name in bases_crossed(list(path), r, {n: v[0] for n, v in bodies.items()}):
+            base, what, key = bodies[name]
+            touch = ShapelyPoint(base.centre.x, base.centre.y).buffer(base.radius + r)
+            met = shapely.get_coordinates(line.intersection(touch))
+            at = min((line.project(ShapelyPoint(x, y)) for x, y in met), default=0.0)
+            found.append(Leap(at, what, "leap over", t.leaping[key]))
+    return sorted(found, key=lambda leap: leap.at)
 
 
 def first_bad_going(t: SharpeTables, field: FieldState, path: Sequence[Point]) -> tuple[str, float] | None:
@@ -376,6 +437,9 @@ def face(state: SharpeState, name: str, other: str) -> None:
 BISECTIONS = 40
 #: A recoil stopped short after less than this does not move the man at all.
 RECOIL_LEAST = 0.05
+#: How far a base pushed or recoiling may end over another (the rounding of a point): touching is
+#: no more than this, unlike a path's contact tolerance.
+OVERLAP = 1e-4
 #: One pace (tables: ½ inch), the parrier's recoil.
 PACE = 0.5
 #: A wounded man's recoil (13, Recoil).
@@ -442,7 +506,9 @@ def slide(
             kind = t.terrain.get(feature.kind)
             if kind is not None and kind.move_cost is None and feature.geometry.distance(swept) < r - EPSILON:
                 return feature.label
-        crossed = bases_crossed([start, point], r, others)
+        crossed = bases_crossed([start, point], r, others) or [
+            n for n, base in others.items() if centre_distance(point, base.centre) < base.radius + r - OVERLAP
+        ]
         return f"{crossed[0]}'s base" if crossed else None
 
     stopped = blocker(inches_) if inches_ > 0 else None

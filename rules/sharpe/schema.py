@@ -266,6 +266,9 @@ class SharpeTables:
     hints: Hints = field(default_factory=Hints)
     map: MapNumbers = field(default_factory=MapNumbers)
     terrain: dict[str, TerrainKind] = field(default_factory=dict)
+    #: A-SHARPE-45: the action modifier (a key of action_modifiers) for leaping over a man on the
+    #: ground (``fallen_man``) and over a dead horse (``dead_horse``) on the map.
+    leaping: dict[str, str] = field(default_factory=lambda: {"fallen_man": "none", "dead_horse": "low_wall"})
 
 
 def _faces(values: list[int], where: str, sides: int, problems: list[str]) -> None:
@@ -356,6 +359,11 @@ def table_problems(t: SharpeTables) -> list[str]:
     for key in t.falls_on_failure:
         if key not in t.action_modifiers:
             problems.append(f"falls_on_failure: {key!r} is not one of the action_modifiers")
+    if set(t.leaping) != {"fallen_man", "dead_horse"}:
+        problems.append("leaping: needs fallen_man and dead_horse")
+    for what, key in t.leaping.items():
+        if key not in t.action_modifiers:
+            problems.append(f"leaping.{what}: {key!r} is not one of the action_modifiers")
     if set(t.order.places_down) != {"light", "serious"}:
         problems.append("order.places_down: needs light and serious")
     s = t.shooting

@@ -86,6 +86,18 @@ def test_a_runaway_whose_rider_cannot_act_runs_on_at_the_bounds_end(engine: Shar
     round_trip(engine, after)
 
 
+def test_a_wounded_riders_horse_goes_on_at_the_same_speed_and_way(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(15.0, 15.0)), "trot", "")
+    char(state, "Harris").wounded_bound = state.bound
+    state.acted, state.active = ["Harris"], "Dubois"
+    after = end_the_bound(engine, state)
+    assert spot(after, "Harris") == [15.0, pytest.approx(24.0)]
+    halted = riding(on_map(engine, Harris=(15.0, 15.0)), "halt", "")
+    char(halted, "Harris").wounded_bound = halted.bound
+    halted.acted, halted.active = ["Harris"], "Dubois"
+    assert spot(end_the_bound(engine, halted), "Harris") == [15.0, 15.0]
+
+
 # --- A-SHARPE-43: the riderless horse and the horse that collapses
 
 
@@ -144,7 +156,46 @@ def test_a_dead_horse_takes_up_room(engine: SharpeEngine) -> None:
     state = riding(on_map(engine, Harris=(5.0, 15.0), Dubois=(5.0, 20.0)), "gallop", "")
     state.order, state.active = ["Dubois", "Harris", "Perkins"], "Dubois"
     out = play(engine, state, "shoot", 3, 3, 2, 5, 6, 6, 1, target="Harris")
-    refused(engine, out.state, "move", "Harris's horse", figure="Dubois", to="5,14")
+    refused(engine, out.state, "move", "would end his move on Harris's dead horse", figure="Dubois", to="5,14")
+
+
+# --- A-SHARPE-45: leaping over a man on the ground or a dead horse
+
+
+def test_a_man_leaps_a_fallen_man_with_a_dexterity_check_a_sharpe_45(engine: SharpeEngine) -> None:
+    state = on_map(engine, Perkins=(5.0, 6.0))
+    char(state, "Perkins").down = "fallen"
+    out = play(engine, state, "move", 1, pace="walk", to="5,9")
+    assert spot(out.state, "Harris") == [5.0, 9.0]
+    assert "leap over the fallen Perkins: D6 1" in texts(out, "check")[0]
+    out = play(engine, state, "move", 6, pace="walk", to="5,9")
+    harris = char(out.state, "Harris")
+    assert harris.down == "fallen" and spot(out.state, "Harris") == [5.0, pytest.approx(4.8)]
+    assert "stumbles at the fallen Perkins" in " ".join(texts(out, "move"))
+    refused(engine, state, "move", "would end his move on the fallen Perkins", pace="walk", to="5,6.5")
+
+
+def test_a_dead_man_is_leapt_too_but_a_rider_goes_round(engine: SharpeEngine) -> None:
+    state = on_map(engine, Perkins=(5.0, 6.0))
+    char(state, "Perkins").out = True
+    out = play(engine, state, "move", 4, pace="walk", to="5,9")
+    assert spot(out.state, "Harris") == [5.0, 9.0] and "leap over the fallen Perkins" in texts(out, "check")[0]
+    mounted = riding(on_map(engine, Perkins=(5.0, 8.0)), "walk", "")
+    char(mounted, "Perkins").down = "fallen"
+    refused(engine, mounted, "move", "the way round Perkins", pace="walk", to="5,12")
+
+
+def test_a_dead_horse_is_leapt_as_a_low_wall(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(5.0, 15.0), Dubois=(5.0, 25.0), Perkins=(5.0, 20.0)), "gallop", "")
+    state.order, state.active = ["Dubois", "Perkins", "Harris"], "Dubois"
+    out = play(engine, state, "shoot", 3, 3, 2, 5, 6, 6, 1, target="Harris")
+    out = play(engine, out.state, "done")
+    assert out.state.active == "Perkins"
+    leapt = play(engine, out.state, "move", 2, pace="run", to="5,11.5")
+    assert "leap over Harris's dead horse: D6 2 +1 low wall or bush = 3 vs D 3" in texts(leapt, "check")[0]
+    assert spot(leapt.state, "Perkins") == [5.0, 11.5]
+    fell = play(engine, out.state, "move", 3, pace="run", to="5,11.5")
+    assert spot(fell.state, "Perkins") == [5.0, pytest.approx(16.8)] and char(fell.state, "Perkins").down
 
 
 # --- A-SHARPE-44: falling where he stumbled
@@ -165,6 +216,16 @@ def test_a_man_already_in_bad_going_who_stumbles_falls_where_he_stands(engine: S
     out = play(engine, state, "move", 6, pace="run", to="24,12")
     assert char(out.state, "Harris").down == "fallen" and spot(out.state, "Harris") == [22.0, 12.0]
     assert texts(out, "move") == []
+
+
+def test_a_recoil_grazing_another_base_stops_touching_it(engine: SharpeEngine) -> None:
+    """Found with a rider set down beside his horse: a recoil whose line passes within the contact
+    tolerance of another base once ended over it; now it stops short, the bases touching."""
+    state = on_map(engine, Harris=(20.0, 15.0), Dubois=(20.0, 26.2), Perkins=(21.17, 27.2))
+    out = play(engine, state, "shoot", 2, 2, 5, 3, 3, target="Dubois")
+    x, y = spot(out.state, "Dubois")
+    assert x == 20.0 and math.dist((x, y), (21.17, 27.2)) == pytest.approx(1.2, abs=1e-3)
+    assert "stopped by Perkins's base" in texts(out, "wound")[0]
 
 
 # --- hypothesis and speed
@@ -188,7 +249,7 @@ def test_a_runaway_never_leaves_the_table_unsaid_nor_overlaps_a_base(
         return
     try:
         out = play(engine, state, "control", 6, figure="Harris")
-    except Exception as exc:  # a start inside a building is refused nowhere: the horse just stays
+    except Exception as exc:  # a run never refuses: it stops short instead
         raise AssertionError(f"run on from {x},{y} at {heading}: {exc}") from exc
     harris = char(out.state, "Harris")
     field = out.state.field
