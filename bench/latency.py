@@ -49,14 +49,20 @@ from typing import Any
 
 from bench.tail import Pause, explain, read_trace
 from tests.e2e.fake_discord import FakeDiscord, FakeInteraction, FakeUser
-from tests.e2e.seeding import Table, new_table, seed_ssg, seeded_app
+from tests.e2e.seeding import Table, caller, new_table, seed_ssg, seeded_app
 from tests.orm import orm
 
 REPO = Path(__file__).resolve().parents[1]
 RESPONSE_DEADLINE = 3.0
-#: Every MAP_EVERY-th campaign fights on the bot's map (the crossroads): its moves are measured, and
-#: 15% of its load asks for the battlefield's picture (/game status 10%, /map show 5%).
+#: Every MAP_EVERY-th campaign fights on the bot's map: its moves are measured, and 15% of its load
+#: asks for the battlefield's picture (/game status 10%, /map show 5%). Every other one of them is an
+#: SSG battle on the crossroads, the rest Sharpe skirmishes on the farm (SHARPE_EVERY).
 MAP_EVERY = 4
+#: Of the campaigns on the map, every SHARPE_EVERY-th is a Sharpe skirmish on the farm: the man whose
+#: turn it is moves a hair's breadth toward an enemy, fires once (the first time a shot comes up) and
+#: then asks /sharpe targets (sight, range and cover to every enemy, measured and not rolled).
+SHARPE_EVERY = 2
+SHARPE_SIDES = {"british": ("rifleman", "Rifleman"), "french": ("voltigeur", "Voltigeur")}
 
 
 class MeasuringDiscord(FakeDiscord):
@@ -312,15 +318,19 @@ async def start_floor(stack: AsyncExitStack, args: argparse.Namespace, folder: P
 
 
 async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Path) -> Subject:
-    maps = args.campaigns // MAP_EVERY
-    run = Run(f"Skirmish GM ({args.campaigns} campaigns of 10 figures, {maps} on the map)")
+    maps = sum(1 for n in range(args.campaigns) if battlefield_of(n) != "table")
+    sharpe = sum(1 for n in range(args.campaigns) if battlefield_of(n) == "sharpe")
+    run = Run(f"Skirmish GM ({args.campaigns} campaigns of 10 figures, {maps} on the map, {sharpe} Sharpe)")
     fake = await stack.enter_async_context(MeasuringDiscord(response_deadline=30))
     tables = [new_table(fake, n) for n in range(args.campaigns)]
     db_path = folder / "bench.sqlite3"
     seeding = time.perf_counter()
     app = await seeded_app(db_path, seed=7)
     for n, table in enumerate(tables):
-        await seed_ssg(app, fake, table, per_side=5, battlefield="map" if n % MAP_EVERY == MAP_EVERY - 1 else "table")
+        if battlefield_of(n) == "sharpe":
+            await seed_sharpe(app, fake, table, per_side=5)
+        else:
+            await seed_ssg(app, fake, table, per_side=5, battlefield=battlefield_of(n))
     movers = await active_players(app, tables)
     await app.store.db.close()
     print(f"seeded {args.campaigns} campaigns in {time.perf_counter() - seeding:.1f} s", file=sys.stderr)
@@ -331,9 +341,13 @@ async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Pat
     run.startup_s = await wait_ready(fake, process, log)
     rng = random.Random(3)
 
+    fired: set[int] = set()
+
     async def send(n: int) -> FakeInteraction:
         table, mover, figures, enemies = movers[n % len(movers)]
         roll = rng.random()
+        if battlefield_of(n % len(movers)) == "sharpe":
+            return await send_sharpe(fake, table, mover, figures[0], enemies, roll, fired)
         if roll < 0.5:
             figure = figures[n % len(figures)]
             if enemies:  # on the map: a hair's breadth toward an enemy, measured and checked
@@ -349,6 +363,51 @@ async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Pat
         return await fake.send_slash(mover, "roll", at=table.channel, dice="2d6")
 
     return Subject(run, fake, process, send, trace)
+
+
+def battlefield_of(n: int) -> str:
+    """Campaign ``n``'s battle: "table" (SSG typed), "map" (SSG on the crossroads) or "sharpe" (the farm)."""
+    if n % MAP_EVERY != MAP_EVERY - 1:
+        return "table"
+    return "sharpe" if (n // MAP_EVERY) % SHARPE_EVERY == SHARPE_EVERY - 1 else "map"
+
+
+async def seed_sharpe(app: Any, fake: FakeDiscord, table: Table, *, per_side: int = 5) -> None:
+    """A Sharpe skirmish in ``table.channel`` on the farm map: riflemen against voltigeurs, both
+    sides deployed, the order of movement rolled (the seeded dice) and the first man to act."""
+    gm, players = caller(fake, table.gm, table.channel, 0), {"british": table.red, "french": table.blue}
+    await app.campaign_new(gm, f"Campaign {table.channel.name}", "sharpe", "map")
+    for n, (side, user) in enumerate(players.items(), start=1):
+        player = caller(fake, user, table.channel, n)
+        asked = await app.campaign_join(player, side)
+        await app.decide(gm, "approve", asked.decision.decision_id)
+        kind, name = SHARPE_SIDES[side]
+        for k in range(per_side):
+            await app.roster_add(player, f"{name} {k + 1}", kind)
+    await app.maps.map_new(gm, "farm")
+    await app.games.game_start(gm)
+    for n, (_, user) in enumerate(players.items(), start=1):
+        await app.maps.deploy(caller(fake, user, table.channel, n))
+
+
+async def send_sharpe(
+    fake: FakeDiscord, table: Table, mover: FakeUser, man: str, enemies: list[str], roll: float, fired: set[int]
+) -> FakeInteraction:
+    """The Sharpe campaigns' load: half moves toward an enemy, 15% pictures, 25% shots (the man's
+    first is fired, the rest asked as /sharpe targets), the rest rolls."""
+    enemy = enemies[int(roll * 1000) % len(enemies)]
+    if roll < 0.5:
+        return await fake.send_slash(mover, "sharpe move", at=table.channel, toward=enemy, distance=0.01)
+    if roll < 0.6:
+        return await fake.send_slash(table.gm, "game status", at=table.channel)
+    if roll < 0.65:
+        return await fake.send_slash(table.gm, "map show", at=table.channel)
+    if roll < 0.9:
+        if table.channel.id not in fired:
+            fired.add(table.channel.id)
+            return await fake.send_slash(mover, "sharpe shoot", at=table.channel, target=enemies[0])
+        return await fake.send_slash(mover, "sharpe targets", at=table.channel, shooter=man)
+    return await fake.send_slash(mover, "roll", at=table.channel, dice="2d6")
 
 
 def combine(total: Phase | None, part: Phase) -> Phase:
@@ -425,10 +484,18 @@ async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, Fak
     from rules import get_engine
 
     engine = get_engine("ssg")
+    sharpe = get_engine("sharpe")
     found = []
     async with orm(app.store.db) as s:
-        for table in tables:
+        for n, table in enumerate(tables):
             game = await s.scalar(select(Game).join(Campaign).where(Campaign.channel_id == table.channel.id))
+            assert game is not None
+            if battlefield_of(n) == "sharpe":  # one man acts at a time: the first in the order
+                state = sharpe.load_state(game.state)
+                active = next(c for c in state.characters if c.name == state.active)
+                enemies = [c.name for c in state.characters if c.side != active.side]
+                found.append((table, table.red if active.side == "british" else table.blue, [active.name], enemies))
+                continue
             side = engine.whose_turn(engine.load_state(game.state))
             figures = [f["name"] for f in game.state["figures"] if f["side"] == side]
             enemies = [f["name"] for f in game.state["figures"] if f["side"] != side] if game.state.get("field") else []
