@@ -104,6 +104,8 @@ SECOND_HALF = """\
 /sharpe shoot target:Martin
 /sharpe done
 /as Bob
+/dice 2
+/sharpe move pace:walk to:"35,24"
 /sharpe done
 /as Rita
 /sharpe move toward:Leroux
@@ -127,7 +129,7 @@ SECOND_HALF = """\
 """
 # A new process, the decision still waiting: Sharpe parries (10 against 7) and gives half an inch
 # straight back. Harper runs up behind; Dubois gets up; Harris hits Martin in the abdomen, which
-# the yard wall hides: a miss. Bound 3: Sharpe steps back into contact and attacks, Leroux parries
+# the yard wall hides: a miss; Martin jumps the wall into the yard (2 + 1 against his D 3). Bound 3: Sharpe steps back into contact and attacks, Leroux parries
 # and gives ground; Harper goes round him and attacks from the rear: Leroux fails to turn (5 against
 # D 4), Harper's +3 wins, a head wound kills him, and the French, their officer fallen, fail their
 # morale (5 against Dubois's I 4).
@@ -204,6 +206,9 @@ def test_a_sharpe_skirmish_on_the_farm_over_three_bounds_survives_a_restart(tmp_
     assert melee[0] == (
         "Leroux attacks Sharpe: C 5 + D6 2 = 7 vs parry C 6 + D6 4 = 10: parried — Sharpe recoils 0.5″ to 22.9,15.0."
     )
+    [jump] = [e for e in events(second, "check") if e["data"].get("figure") == "Martin"]
+    assert jump["text"] == "Martin: jump the yard wall: D6 2 +1 low wall or bush = 3 vs D 3: succeeds."
+    assert "Martin walks 2.0″ to 35.0,24.0 (4.0″ left)." in [e["text"] for e in events(second, "move")]
     [shot] = events(second, "shot")
     assert shot["data"]["measured"] == "27.1″ measured, hard cover: the yard wall"
     assert shot["data"]["cover"] == "hard" and shot["data"]["hit"] is False
@@ -228,7 +233,8 @@ def test_a_sharpe_skirmish_on_the_farm_over_three_bounds_survives_a_restart(tmp_
     assert "british Harper 26.23,15.41 facing west (200°)" in view
     assert "french Leroux 25.1,15.0 facing west (180°), out" in view
     assert "Harris: 9.0″ of movement left; Baker rifle +1 10.0″, Baker rifle no modifier 48.0″" in view
-    assert "Harris - Martin 27.1″ partial: the yard wall 0.8″ in front of Martin" in view
+    assert "french Martin 35.0,24.0 facing west (180°)" in view
+    assert "Harris - Martin 25.1″ partial: the dung heap 2.0″ in front of Martin" in view
     [saved] = shown["files"]
     assert Path(saved).parent == pictures
     data = Path(saved).read_bytes()
