@@ -1,7 +1,8 @@
 """The map's measuring, timed: range and sight between two figures, a move's plan, and a whole
 SSG shot and move through the engine, on a 36-inch map of thirty features; and NSR's charge check
 and fall-backs (A-NSR-37, A-NSR-38) among twelve units on the shipped village map (19 features);
-and a Sharpe shot's sight and cover and a walk over a wall on the farm map (bench/sharpe_map.py).
+and a Sharpe shot's sight and cover and a walk over a wall on the farm map (bench/sharpe_map.py);
+and NSR's fire checks in the open and from and at a building on the village (bench/nsr_fire.py).
 
 Run with ``python -m bench.geometry``; it prints median and 95th-percentile times (the issue's
 target: a range and sight check under 1 ms). Nothing here is asserted."""
@@ -13,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bench.nsr_fire import nsr_fire_rows
 from bench.sharpe_map import sharpe_rows
 from rules.battlefield import FieldState, line_of_sight, plan_move
 from rules.battlefield.maps import load_scenario
@@ -163,6 +165,7 @@ def main() -> None:
     move = Action("move", moving.active, {"figure": "R0", "to": "18,12"})
     rows.append(("an SSG move through the engine", timed(lambda: engine.act(moving, move, Sixes()))))
     rows += nsr_rows()
+    rows += nsr_fire_rows(timed)
     rows += sharpe_rows(timed)
     print(f"{'30 features on a 36-inch table':40} {'median':>9} {'p95':>9}")
     for label, (median, p95) in rows:
