@@ -4,6 +4,7 @@ floor: a bare discord.py bot answering a static embed, measured in the same run.
     python -m bench.latency                 # 1,000 campaigns of 10 figures, 200 interactions/s for 30 s, bursts of 500
     python -m bench.latency --smoke         # a small, quick run (CI runs this; it asserts nothing about speed)
     python -m bench.latency --campaigns 200 --rate 100 --seconds 10 --burst 200
+    python -m bench.latency --no-sharpe     # the mix before Sharpe joined it: every campaign on the map is SSG's
 
 Latency is measured by the fake Discord from dispatching INTERACTION_CREATE to receiving the bot's
 callback. Targets: p99 within 2x the floor at 200 interactions a second, no error, memory under
@@ -41,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -318,8 +320,8 @@ async def start_floor(stack: AsyncExitStack, args: argparse.Namespace, folder: P
 
 
 async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Path) -> Subject:
-    maps = sum(1 for n in range(args.campaigns) if battlefield_of(n) != "table")
-    sharpe = sum(1 for n in range(args.campaigns) if battlefield_of(n) == "sharpe")
+    kinds = [battlefield_of(n, args.sharpe) for n in range(args.campaigns)]
+    maps, sharpe = len(kinds) - kinds.count("table"), kinds.count("sharpe")
     run = Run(f"Skirmish GM ({args.campaigns} campaigns of 10 figures, {maps} on the map, {sharpe} Sharpe)")
     fake = await stack.enter_async_context(MeasuringDiscord(response_deadline=30))
     tables = [new_table(fake, n) for n in range(args.campaigns)]
@@ -327,11 +329,11 @@ async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Pat
     seeding = time.perf_counter()
     app = await seeded_app(db_path, seed=7)
     for n, table in enumerate(tables):
-        if battlefield_of(n) == "sharpe":
+        if kinds[n] == "sharpe":
             await seed_sharpe(app, fake, table, per_side=5)
         else:
-            await seed_ssg(app, fake, table, per_side=5, battlefield=battlefield_of(n))
-    movers = await active_players(app, tables)
+            await seed_ssg(app, fake, table, per_side=5, battlefield=kinds[n])
+    movers = await active_players(app, tables, kinds)
     await app.store.db.close()
     print(f"seeded {args.campaigns} campaigns in {time.perf_counter() - seeding:.1f} s", file=sys.stderr)
     log = folder / "bot.log"
@@ -346,7 +348,7 @@ async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Pat
     async def send(n: int) -> FakeInteraction:
         table, mover, figures, enemies = movers[n % len(movers)]
         roll = rng.random()
-        if battlefield_of(n % len(movers)) == "sharpe":
+        if kinds[n % len(movers)] == "sharpe":
             return await send_sharpe(fake, table, mover, figures[0], enemies, roll, fired)
         if roll < 0.5:
             figure = figures[n % len(figures)]
@@ -365,11 +367,12 @@ async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Pat
     return Subject(run, fake, process, send, trace)
 
 
-def battlefield_of(n: int) -> str:
-    """Campaign ``n``'s battle: "table" (SSG typed), "map" (SSG on the crossroads) or "sharpe" (the farm)."""
+def battlefield_of(n: int, sharpe: bool = True) -> str:
+    """Campaign ``n``'s battle: "table" (SSG typed), "map" (SSG on the crossroads) or "sharpe" (the
+    farm; with ``sharpe`` False every campaign on the map is SSG's, the mix before Sharpe joined it)."""
     if n % MAP_EVERY != MAP_EVERY - 1:
         return "table"
-    return "sharpe" if (n // MAP_EVERY) % SHARPE_EVERY == SHARPE_EVERY - 1 else "map"
+    return "sharpe" if sharpe and (n // MAP_EVERY) % SHARPE_EVERY == SHARPE_EVERY - 1 else "map"
 
 
 async def seed_sharpe(app: Any, fake: FakeDiscord, table: Table, *, per_side: int = 5) -> None:
@@ -476,7 +479,9 @@ async def measure(args: argparse.Namespace, folder: Path) -> tuple[Run, Run, lis
         return floor.run, ours.run, round_ratios
 
 
-async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, FakeUser, list[str], list[str]]]:
+async def active_players(
+    app: Any, tables: list[Table], kinds: list[str]
+) -> list[tuple[Table, FakeUser, list[str], list[str]]]:
     """Each table's player to move, their figures, and (on the map) the enemy figures they move toward."""
     from sqlalchemy import select
 
@@ -490,7 +495,7 @@ async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, Fak
         for n, table in enumerate(tables):
             game = await s.scalar(select(Game).join(Campaign).where(Campaign.channel_id == table.channel.id))
             assert game is not None
-            if battlefield_of(n) == "sharpe":  # one man acts at a time: the first in the order
+            if kinds[n] == "sharpe":  # one man acts at a time: the first in the order
                 state = sharpe.load_state(game.state)
                 active = next(c for c in state.characters if c.name == state.active)
                 enemies = [c.name for c in state.characters if c.side != active.side]
@@ -501,6 +506,16 @@ async def active_players(app: Any, tables: list[Table]) -> list[tuple[Table, Fak
             enemies = [f["name"] for f in game.state["figures"] if f["side"] != side] if game.state.get("field") else []
             found.append((table, table.red if side == "red" else table.blue, figures, enemies))
     return found
+
+
+def error_kinds(errors: list[str]) -> Counter[str]:
+    """Errors by command and what went wrong ("/map show: no answer"), without who sent them."""
+    kinds: Counter[str] = Counter()
+    for error in errors:
+        label, _, what = error.partition(": ")
+        command = label.split(" by ")[0]
+        kinds[f"{command}: {what[:100]}"] += 1
+    return kinds
 
 
 def report(floor: Run, ours: Run, round_ratios: list[float]) -> dict[str, Any]:
@@ -541,11 +556,14 @@ def report(floor: Run, ours: Run, round_ratios: list[float]) -> dict[str, Any]:
                 print(f"{run.label}, steady: {line}")
     errors = [e for p in ours.phases for e in p.errors]
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
+    for kind, count in error_kinds(errors).most_common():
+        print(f"  {count} x {kind}")
     return {
         "rows": rows,
         "ratios": ratios,
         "round_ratios": round_ratios,
         "errors": len(errors),
+        "error_kinds": dict(error_kinds(errors)),
         "memory_mb": {"floor": floor.peak_rss_mb, "bot": ours.peak_rss_mb},
         "startup_s": {"floor": floor.startup_s, "bot": ours.startup_s},
         "tails": tails,
@@ -567,6 +585,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--rounds", type=int, default=6, help="the steady phase is taken in this many turns by each bot"
+    )
+    parser.add_argument(
+        "--no-sharpe",
+        dest="sharpe",
+        action="store_false",
+        help="every campaign on the map is SSG's (the mix before Sharpe's campaigns joined it)",
     )
     parser.add_argument("--smoke", action="store_true", help="20 campaigns, 40/s for 2 s in 2 rounds, a burst of 40")
     parser.add_argument(
