@@ -66,12 +66,16 @@ class MapFeature:
     roof: int | None = None
     walls: WallKind | None = None
     barn: bool = False
+    #: How tall a wall, hedge, fence or barricade stands, in feet, for the rulesets that climb and
+    #: fall (Sharpe's high walls); None: as the ruleset takes such a line.
+    height_ft: float | None = None
 
 
 #: The keys only a building takes.
 BUILDING_KEYS = ("storeys", "roof", "walls", "barn")
 MAX_STOREYS = 20
 MAX_ROOF = 500
+MAX_HEIGHT_FT = 60
 
 
 @dataclass
@@ -135,7 +139,9 @@ def read_feature(raw: Any, terrain: Terrain, where: str = "the feature") -> MapF
     if kind not in KINDS:
         raise DataError([f"{where}: the kind {short(kind or '(none)')} is not terrain: use {', '.join(KINDS)}"])
     unknown = [
-        str(k) for k in raw if k not in ("kind", "name", "area", "line", "thickness", "openings", *BUILDING_KEYS)
+        str(k)
+        for k in raw
+        if k not in ("kind", "name", "area", "line", "thickness", "openings", "height_ft", *BUILDING_KEYS)
     ]
     if unknown:
         raise DataError([f"{where}: unknown key {short(unknown[0])}"])
@@ -162,6 +168,7 @@ def read_feature(raw: Any, terrain: Terrain, where: str = "the feature") -> MapF
         roof=_whole(raw.get("roof"), f"{where}.roof: 1 to {MAX_ROOF} figures fit on a building's roof", MAX_ROOF),
         walls=_walls(raw.get("walls"), where),
         barn=_yes_no(raw.get("barn"), f"{where}.barn: say true or false"),
+        height_ft=_height(raw.get("height_ft"), kind, shape, where),
     )
     shape_of(feature)  # the geometry's own checks: a crossing outline, no length, a bad thickness
     return feature
@@ -185,6 +192,17 @@ def _whole(value: Any, sentence: str, highest: int) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= highest:
         raise DataError([f"{sentence}, not {_shown(value)}"])
     return value
+
+
+def _height(value: Any, kind: str, shape: str, where: str) -> float | None:
+    """A line's height in feet: a wall, hedge, fence or barricade drawn as a line, 1 to 60 feet."""
+    if value is None:
+        return None
+    if kind not in LINE_KINDS or shape != "line":
+        raise DataError([f"{where}: height_ft is a wall's, hedge's, fence's or barricade's line, not a {kind}'s"])
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 <= value <= MAX_HEIGHT_FT:
+        raise DataError([f"{where}.height_ft: a line stands 1 to {MAX_HEIGHT_FT} feet high, not {_shown(value)}"])
+    return float(value)
 
 
 def _shown(value: Any) -> str:
@@ -277,6 +295,8 @@ def map_file(data: MapData) -> dict[str, Any]:
             value = getattr(f, key)
             if value not in (None, False):
                 entry[key] = value
+        if f.height_ft is not None:
+            entry["height_ft"] = f.height_ft
         features.append(entry)
     out: dict[str, Any] = {"name": data.name}
     if data.description:

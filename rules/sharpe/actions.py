@@ -3,7 +3,6 @@ the end of a turn, the weather, conceding."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,10 +23,7 @@ from rules.words import blank, joined, match_name, names_list, plural, signed
 
 def jump_modifier(ctx: Ctx, height_ft: float) -> int:
     """+1 above 6 feet and +1 for each further 6 feet (a 14 ft roof is +2)."""
-    j = ctx.t.jump_height
-    if height_ft <= j.free_up_to_ft:
-        return 0
-    return j.mod * math.ceil((height_ft - j.free_up_to_ft) / j.per_ft)
+    return onmap.drop_modifier(ctx.t, height_ft)
 
 
 def check(ctx: Ctx, p: Mapping[str, Any]) -> None:

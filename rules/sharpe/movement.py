@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.battlefield import plan_move, set_point, toward, where
@@ -17,7 +17,7 @@ from rules.sharpe.common import Ctx, flag, number, whole, word
 from rules.sharpe.profile import ability_check, wound_reduction
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
-from rules.sharpe.wounds import carried_off, control_check, fall_wound
+from rules.sharpe.wounds import carried_off, control_check, fall_off, fall_wound
 from rules.words import blank, inches, measured, names_list
 
 EPSILON = 1e-9
@@ -159,6 +159,7 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
     bodies = () if ch.mounted else tuple(onmap.lying(t, state, ch.name))
     plan = plan_move(field, t.terrain, ch.name, waypoints, left, radii, allow_touching=touching + bodies)
     _not_on_a_body(t, state, ch, plan.path[-1])
+    _no_horse_over_a_high_wall(t, state, ch, plan.path)
     if ch.mounted and ch.horse is not None:
         turned = onmap.turning(field.facing.get(ch.name), plan.path)
         if turned > t.movement.mounted_max_turn[pace] + 0.5:
@@ -271,13 +272,23 @@ def _furthest(t: SharpeTables, field: Any, start: Any, goal: Any, gap: float, le
 
 
 def _leaps(t: SharpeTables, state: Any, ch: Character, path: list[Any]) -> list[onmap.Leap]:
-    """The obstacle a rider jumps (A-SHARPE-34), or all a man on foot leaps (A-SHARPE-45)."""
+    """The obstacle a rider jumps (A-SHARPE-34), or all a man on foot leaps, vaults or climbs
+    (A-SHARPE-45, A-SHARPE-46)."""
     if not ch.mounted:
         return onmap.leaps(t, state, ch, path)
-    jump = onmap.first_obstacle(t, onmap.field_of(state), path)
-    if jump is None:
-        return []
-    return [onmap.Leap(max(0.0, jump[1] - onmap.radius(t, ch)), jump[0], "jump", "low_wall")]
+    jump = onmap.first_obstacle_met(t, onmap.field_of(state), path)
+    return [] if jump is None else [onmap.obstacle_leap(t, jump, onmap.radius(t, ch))]
+
+
+def _no_horse_over_a_high_wall(t: SharpeTables, state: Any, ch: Character, path: Sequence[Any]) -> None:
+    """A-SHARPE-46: a horse cannot clear a high wall; refused before any die."""
+    if not ch.mounted:
+        return
+    jump = onmap.first_obstacle_met(t, onmap.field_of(state), path)
+    if jump is not None and onmap.high(t, jump.height_ft):
+        raise RuleError(
+            f"{ch.name}'s horse cannot clear {jump.what}, {jump.height_ft:g} ft high: only a man on foot vaults a high wall."
+        )
 
 
 def _not_on_a_body(t: SharpeTables, state: Any, ch: Character, end: Any) -> None:
@@ -292,16 +303,15 @@ def _not_on_a_body(t: SharpeTables, state: Any, ch: Character, end: Any) -> None
 
 #: How far a man's base may reach over a body he stops beside (the rounding of a point, no more).
 BODY_TOLERANCE = 1e-3
-#: The words of the table's modifiers a leap uses.
-LEAP_WORDS = {"low_wall": "low wall or bush", "none": "no modifier"}
 
 
 def _jump(ctx: Ctx, ch: Character, leap: onmap.Leap) -> bool:
-    """A-SHARPE-34, A-SHARPE-45: jumping an obstacle (low_wall, +1) or leaping a man on the ground
-    is the table's check (a rider's pace as in a collision); a man who fails falls where his base
-    meets it, a rider comes off his horse."""
+    """A-SHARPE-34, A-SHARPE-45, A-SHARPE-46: jumping an obstacle (low_wall, +1), leaping a man on
+    the ground, vaulting a high wall or jumping down from one is the table's check (a rider's pace as
+    in a collision); a man who fails falls where his base meets it (hurt, perhaps, when he falls from
+    over 6 feet: A-SHARPE-3), a rider comes off his horse."""
     obstacle = leap.what
-    mods = [(LEAP_WORDS.get(leap.modifier, leap.modifier.replace("_", " ")), ctx.t.action_modifiers[leap.modifier])]
+    mods = list(leap.mods)
     if ch.mounted and ch.horse is not None:
         mods.append((f"at the {ch.horse.pace}", ctx.t.horses.collision_modifier.get(ch.horse.pace, 0)))
     result = ability_check(ctx, ch, "D", f"{leap.verb} {obstacle}", mods)
@@ -317,6 +327,8 @@ def _jump(ctx: Ctx, ch: Character, leap: onmap.Leap) -> bool:
         fall_wound(ctx, ch, "falls from his horse", ch.name)
         return False
     fall_over(ctx, ch, result.text)
+    if leap.falls_ft > ctx.t.effects.fall_over_ft:
+        fall_wound(ctx, ch, f"falls {leap.falls_ft:g} ft from {obstacle}", ch.name)
     return False
 
 
@@ -514,6 +526,9 @@ def push(ctx: Ctx, p: Mapping[str, Any]) -> None:
             to=[round(shoved.at.x, 4), round(shoved.at.y, 4)],
         )
     pushed.busy_bound = ctx.bound
+    if shoved is not None and shoved.fell_from is not None:
+        fall_off(ctx, pushed, shoved)
+        return
     if pushed.down:
         return
     keep = ability_check(ctx, pushed, "D", "keep his feet when pushed")

@@ -34,7 +34,7 @@ from rules.battlefield import (
 from rules.battlefield.deployment import Piece
 from rules.battlefield.maps import zone_shape
 from rules.battlefield.terrain import costs
-from rules.geometry import Base, Point, bases_crossed, centre_distance, features_at, in_contact, path_cost
+from rules.geometry import Base, Feature, Point, bases_crossed, centre_distance, features_at, in_contact, path_cost
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe.gunbase import gun_pieces, gun_radii, gun_tokens, side_of, unplaced_guns
 from rules.sharpe.horsebase import horse_key, horse_radii, horse_tokens
@@ -145,12 +145,36 @@ def first_obstacle(t: SharpeTables, field: FieldState, path: Sequence[Point]) ->
     """A-SHARPE-34: the first obstacle (a low wall, hedge, fence, barricade) the path jumps, and how
     far along the path it is met; None when it jumps none. One the man already stands on is not
     jumped again."""
+    met = first_obstacle_met(t, field, path)
+    return None if met is None else (met.what, met.at)
+
+
+@dataclass(frozen=True)
+class Obstacle:
+    """An obstacle a path meets (A-SHARPE-34, A-SHARPE-46): what a card calls it, how far along the
+    path, how tall it stands in feet (None: the map does not say: a low one), and whether the path
+    ends on its top."""
+
+    what: str
+    at: float
+    height_ft: float | None
+    ends_on_top: bool
+
+
+def lines_with_height(field: FieldState) -> list[tuple[Feature, float | None]]:
+    """Each feature's shape with the height the map gives it in feet (None when it gives none)."""
+    return list(zip(battlefield_of(field.map).features, (f.height_ft for f in field.map.features), strict=True))
+
+
+def first_obstacle_met(t: SharpeTables, field: FieldState, path: Sequence[Point]) -> Obstacle | None:
+    """The first obstacle the path jumps or climbs, as :func:`first_obstacle` finds it."""
     if len(path) < 2:
         return None
     line = LineString([(p.x, p.y) for p in path])
     start = ShapelyPoint(path[0].x, path[0].y)
-    found: tuple[str, float] | None = None
-    for feature in battlefield_of(field.map).features:
+    end = ShapelyPoint(path[-1].x, path[-1].y)
+    found: Obstacle | None = None
+    for feature, height in lines_with_height(field):
         kind = t.terrain.get(feature.kind)
         if kind is None or not kind.obstacle or not feature.geometry.intersects(line):
             continue
@@ -158,21 +182,88 @@ def first_obstacle(t: SharpeTables, field: FieldState, path: Sequence[Point]) ->
             continue
         met = line.intersection(feature.geometry)
         at = min(line.project(ShapelyPoint(x, y)) for x, y in shapely.get_coordinates(met))
-        if found is None or at < found[1]:
-            found = (feature.label, at)
+        if found is None or at < found.at:
+            found = Obstacle(feature.label, at, height, feature.geometry.covers(end))
     return found
+
+
+def high(t: SharpeTables, height_ft: float | None) -> bool:
+    """A-SHARPE-46: a line the map says stands taller than ``walls.high_over_ft`` is a high wall."""
+    return height_ft is not None and height_ft > t.walls.high_over_ft
+
+
+def drop_modifier(t: SharpeTables, height_ft: float) -> int:
+    """Jumping to the ground: +1 above 6 feet and +1 for each further 6 feet (a 14 ft roof is +2)."""
+    j = t.jump_height
+    if height_ft <= j.free_up_to_ft:
+        return 0
+    return j.mod * math.ceil((height_ft - j.free_up_to_ft) / j.per_ft)
+
+
+def on_top_of(t: SharpeTables, field: FieldState, point: Point) -> tuple[str, float] | None:
+    """A-SHARPE-46: the wall (hedge, fence, barricade) whose top a man stands on, his centre on it,
+    and how high it stands; None when he stands on the ground (or on a line the map gives no height)."""
+    here = ShapelyPoint(point.x, point.y)
+    for feature, height in lines_with_height(field):
+        kind = t.terrain.get(feature.kind)
+        if kind is not None and kind.obstacle and height is not None and feature.geometry.covers(here):
+            return feature.label, height
+    return None
 
 
 @dataclass(frozen=True)
 class Leap:
-    """Something a man on foot leaps on his way (A-SHARPE-34, A-SHARPE-45): how far along the path
-    his base meets it (where he falls if he fails), what a card calls it, the verb, and the key of
-    its action modifier."""
+    """Something a man leaps, vaults or climbs on his way (A-SHARPE-34, A-SHARPE-45, A-SHARPE-46):
+    how far along the path his base meets it (where he falls if he fails), what a card calls it, the
+    verb, the table's modifiers for the check, and the height he falls from if he fails (0: none)."""
 
     at: float
     what: str
     verb: str
-    modifier: str
+    mods: tuple[tuple[str, int], ...]
+    falls_ft: float = 0.0
+
+
+#: The words of the table's modifiers a leap uses.
+LEAP_WORDS = {"low_wall": "low wall or bush", "none": "no modifier"}
+
+
+def leap_mods(t: SharpeTables, key: str) -> tuple[tuple[str, int], ...]:
+    return ((LEAP_WORDS.get(key, key.replace("_", " ")), t.action_modifiers[key]),)
+
+
+def obstacle_leap(t: SharpeTables, obstacle: Obstacle, r: float) -> Leap:
+    """A-SHARPE-34, A-SHARPE-46: a low obstacle is jumped (+1); a high wall is vaulted (+1) with the
+    drop on the far side (+1 above 6 feet, as jumping to the ground), or climbed onto (+1) when the
+    path ends on its top."""
+    at = max(0.0, obstacle.at - r)
+    h = obstacle.height_ft
+    if h is None or not high(t, h):
+        return Leap(at, obstacle.what, "jump", leap_mods(t, "low_wall"))
+    vault = ("vaulting a high wall", t.action_modifiers["high_wall"])
+    if obstacle.ends_on_top:
+        return Leap(at, f"{obstacle.what} ({h:g} ft)", "climb onto", (vault,))
+    return Leap(at, f"{obstacle.what} ({h:g} ft)", "vault", (vault, (f"dropping {h:g} ft", drop_modifier(t, h))), h)
+
+
+def jump_down(t: SharpeTables, field: FieldState, path: Sequence[Point]) -> Leap | None:
+    """A-SHARPE-46: a man who starts on a wall's top and whose path leaves it jumps down: a
+    dexterity check with the drop's modifier; he falls at its foot, from its height, if he fails."""
+    if len(path) < 2:
+        return None
+    start = ShapelyPoint(path[0].x, path[0].y)
+    line = LineString([(p.x, p.y) for p in path])
+    for feature, h in lines_with_height(field):
+        kind = t.terrain.get(feature.kind)
+        if kind is None or not kind.obstacle or h is None or not feature.geometry.covers(start):
+            continue
+        off = line.difference(feature.geometry)
+        if off.is_empty or off.length <= EPSILON:
+            return None
+        at = min(line.project(ShapelyPoint(x, y)) for x, y in shapely.get_coordinates(off))
+        mods = (("jumping to the ground", t.action_modifiers["jump_down"]), (f"{h:g} ft", drop_modifier(t, h)))
+        return Leap(at, f"{feature.label} ({h:g} ft)", "jump down from", mods, h)
+    return None
 
 
 def lying(t: SharpeTables, state: SharpeState, mover: str) -> dict[str, tuple[Base, str, str]]:
@@ -207,10 +298,10 @@ def leaps(t: SharpeTables, state: SharpeState, ch: Character, path: Sequence[Poi
     and every man or dead horse lying across it (A-SHARPE-45)."""
     field = field_of(state)
     r = radius(t, ch)
-    found = []
-    jump = first_obstacle(t, field, path)
+    found = [leap for leap in (jump_down(t, field, path),) if leap is not None]
+    jump = first_obstacle_met(t, field, path)
     if jump is not None:
-        found.append(Leap(max(0.0, jump[1] - r), jump[0], "jump", "low_wall"))
+        found.append(obstacle_leap(t, jump, r))
     if len(path) >= 2:
         bodies = lying(t, state, ch.name)
         line = LineString([(p.x, p.y) for p in path])
@@ -219,7 +310,7 @@ def leaps(t: SharpeTables, state: SharpeState, ch: Character, path: Sequence[Poi
             touch = ShapelyPoint(base.centre.x, base.centre.y).buffer(base.radius + r)
             met = shapely.get_coordinates(line.intersection(touch))
             at = min((line.project(ShapelyPoint(x, y)) for x, y in met), default=0.0)
-            found.append(Leap(at, what, "leap over", t.leaping[key]))
+            found.append(Leap(at, what, "leap over", leap_mods(t, t.leaping[key])))
     return sorted(found, key=lambda leap: leap.at)
 
 
@@ -453,6 +544,8 @@ class Pushed:
     went: float
     stopped_by: str | None
     at: Point
+    #: The wall whose top he went over the edge of, and its height in feet (A-SHARPE-46).
+    fell_from: tuple[str, float] | None = None
 
 
 def away(
@@ -523,7 +616,9 @@ def slide(
     point = end(went)
     if move and went > 0:
         set_point(field, ch.name, point)
-    return Pushed(went, stopped, point)
+    perch = on_top_of(t, field, start) if went > 0 else None
+    fell = perch if perch is not None and on_top_of(t, field, point) != perch else None
+    return Pushed(went, stopped, point, fell)
 
 
 def recoil_text(pushed: Pushed, inches_: float) -> str:

@@ -233,6 +233,13 @@ class MapNumbers:
 
 
 @dataclass(frozen=True)
+class WallHeights:
+    """A-SHARPE-46: a line the map says stands taller than this (feet) is a high wall."""
+
+    high_over_ft: float = 4.0
+
+
+@dataclass(frozen=True)
 class SharpeTables:
     sides: list[str]
     abilities: list[str]
@@ -269,6 +276,7 @@ class SharpeTables:
     #: A-SHARPE-45: the action modifier (a key of action_modifiers) for leaping over a man on the
     #: ground (``fallen_man``) and over a dead horse (``dead_horse``) on the map.
     leaping: dict[str, str] = field(default_factory=lambda: {"fallen_man": "none", "dead_horse": "low_wall"})
+    walls: WallHeights = field(default_factory=WallHeights)
 
 
 def _faces(values: list[int], where: str, sides: int, problems: list[str]) -> None:
@@ -359,6 +367,8 @@ def table_problems(t: SharpeTables) -> list[str]:
     for key in t.falls_on_failure:
         if key not in t.action_modifiers:
             problems.append(f"falls_on_failure: {key!r} is not one of the action_modifiers")
+    if not 1 <= t.walls.high_over_ft <= 60:
+        problems.append("walls.high_over_ft: must be between 1 and 60 feet")
     if set(t.leaping) != {"fallen_man", "dead_horse"}:
         problems.append("leaping: needs fallen_man and dead_horse")
     for what, key in t.leaping.items():

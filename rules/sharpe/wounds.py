@@ -105,7 +105,8 @@ def apply_wound(
     moved = move_down(ctx, victim, severity)
     if moved:
         effects.append(moved)
-    effects.append(_recoil(ctx, victim, by))
+    recoil, pushed = _recoil(ctx, victim, by)
+    effects.append(recoil)
     word = SEVERITY_WORDS[severity]
     ctx.tell(
         WoundPayload(victim.name, victim.side, by, PART_WORDS[location], tuple(effects), word),
@@ -118,14 +119,28 @@ def apply_wound(
         _rider_wounded(ctx, victim, severity, shot=source == "shot", by=by)
     if perch_ft > 0:
         _perch(ctx, victim, perch_ft, by)
+    fall_off(ctx, victim, pushed)
     morale_triggers(ctx)
 
 
-def _recoil(ctx: Ctx, victim: Character, by: str) -> str:
+def _recoil(ctx: Ctx, victim: Character, by: str) -> tuple[str, onmap.Pushed | None]:
     """ "A wounded person will always recoil backwards 1 inch": on the map he is moved, straight away
     from the man who hit him, as far as there is room (A-SHARPE-37)."""
     pushed = onmap.away(ctx.t, ctx.state, victim, by, onmap.WOUND_RECOIL)
-    return "recoils 1″" if pushed is None else onmap.recoil_text(pushed, onmap.WOUND_RECOIL)
+    return ("recoils 1″" if pushed is None else onmap.recoil_text(pushed, onmap.WOUND_RECOIL)), pushed
+
+
+def fall_off(ctx: Ctx, ch: Character, pushed: onmap.Pushed | None) -> None:
+    """A-SHARPE-46: a man recoiling or pushed over the edge of a wall's top falls to its foot ("a
+    character falling over does so in the direction of its movement ... on a town wall"), and a fall
+    of over 6 feet may wound him (A-SHARPE-3)."""
+    if pushed is None or pushed.fell_from is None or ch.out:
+        return
+    wall, height = pushed.fell_from
+    ch.down = ch.down or "fallen"
+    ctx.say("fall", f"{ch.name} goes over the edge of {wall} and falls {height:g} ft.", figure=ch.name, ok=False)
+    if height > ctx.t.effects.fall_over_ft:
+        fall_wound(ctx, ch, f"falls {height:g} ft from {wall}", ch.name)
 
 
 def _no_effect(ctx: Ctx, victim: Character, *, by: str, source: str) -> None:
@@ -134,12 +149,14 @@ def _no_effect(ctx: Ctx, victim: Character, *, by: str, source: str) -> None:
         victim.suppressed_bound = ctx.bound
         victim.busy_bound = ctx.bound
         effects.append("suppressed: no movement or attacks this bound")
-    effects.append(_recoil(ctx, victim, by))
+    recoil, pushed = _recoil(ctx, victim, by)
+    effects.append(recoil)
     ctx.tell(
         WoundPayload(victim.name, victim.side, by, effects=tuple(effects), outcome=SEVERITY_WORDS["none"]),
         f"{victim.name}: no effect — {'; '.join(effects)}.",
         severity="none",
     )
+    fall_off(ctx, victim, pushed)
     if source == "shot" and victim.mounted and victim.horse is not None and not victim.horse.lost_control:
         check = ability_check(ctx, victim, "D", "control his horse after the shot")
         if not check.ok:

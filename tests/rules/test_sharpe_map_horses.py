@@ -9,16 +9,21 @@ from __future__ import annotations
 import json
 import math
 import timeit
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules.battlefield import read_map
+from rules.battlefield.maps import map_file, read_feature
 from rules.sharpe import mounts
 from rules.sharpe.engine import SharpeEngine
 from rules.sharpe.state import SharpeState
+from rules.vocabulary import DataError
+from tests.dice import ScriptedDice
 from tests.rules.test_sharpe_helpers import char, new_engine, play, refused, texts
-from tests.rules.test_sharpe_map import on_map, riding, round_trip
+from tests.rules.test_sharpe_map import SPECS, TEST_MAP, on_map, riding, round_trip
 
 HORSE = "Harris's horse"
 
@@ -226,6 +231,78 @@ def test_a_recoil_grazing_another_base_stops_touching_it(engine: SharpeEngine) -
     x, y = spot(out.state, "Dubois")
     assert x == 20.0 and math.dist((x, y), (21.17, 27.2)) == pytest.approx(1.2, abs=1e-3)
     assert "stopped by Perkins's base" in texts(out, "wound")[0]
+
+
+# --- A-SHARPE-46: high walls
+
+
+WALLED: dict[str, Any] = {
+    **TEST_MAP,
+    "features": [
+        *TEST_MAP["features"],
+        {"kind": "wall", "name": "the garden wall", "line": [[30, 22], [30, 30]], "height_ft": 8},
+    ],
+}
+
+
+def walled(engine: SharpeEngine, **where: tuple[float, float]) -> SharpeState:
+    """Everyone placed beside a garden wall 8 feet high, Harris to act first, facing east."""
+    state = engine.start_on_map(SPECS, ScriptedDice(), read_map(WALLED, engine.sides(), engine.terrain())).state
+    spots = {"Harris": (28.0, 26.0), "Perkins": (5.0, 3.0), "Dubois": (5.0, 33.0), **where}
+    assert state.field is not None
+    for name, xy in spots.items():
+        state.field.positions[name] = [xy[0], xy[1]]
+        state.field.facing[name] = 0.0
+    state.order, state.active = ["Harris", "Dubois", "Perkins"], "Harris"
+    return state
+
+
+def test_a_walls_height_is_map_data(engine: SharpeEngine) -> None:
+    data = read_map(WALLED, engine.sides(), engine.terrain())
+    assert data.features[-1].height_ft == 8.0 and map_file(data)["features"][-1]["height_ft"] == 8.0
+    wood = {"kind": "wood", "area": [[0, 0], [4, 0], [4, 4]], "height_ft": 8}
+    with pytest.raises(DataError, match="height_ft is a wall's"):
+        read_feature(wood, engine.terrain())
+    with pytest.raises(DataError, match="1 to 60 feet high, not 0"):
+        read_feature({"kind": "wall", "line": [[0, 0], [4, 0]], "height_ft": 0}, engine.terrain())
+
+
+def test_a_high_wall_is_vaulted_with_the_drop_a_sharpe_46(engine: SharpeEngine) -> None:
+    state = walled(engine)
+    out = play(engine, state, "move", 2, pace="walk", to="32,26")
+    check = texts(out, "check")[0]
+    assert "vault the garden wall (8 ft): D6 2 +1 vaulting a high wall +1 dropping 8 ft = 4 vs D 4" in check
+    assert spot(out.state, "Harris") == [32.0, 26.0]
+    out = play(engine, state, "move", 3, 1, 1, 1, pace="walk", to="32,26")
+    assert char(out.state, "Harris").down == "fallen"
+    assert spot(out.state, "Harris") == [pytest.approx(30 - 0.25 - 0.6), 26.0]
+    assert any("falls 8 ft from the garden wall" in t for t in texts(out, "fall"))
+
+
+def test_a_horse_cannot_clear_a_high_wall(engine: SharpeEngine) -> None:
+    state = riding(walled(engine, Harris=(26.0, 26.0)), "walk", "")
+    refused(engine, state, "move", "cannot clear the garden wall, 8 ft high", pace="walk", to="32,26")
+
+
+def test_a_man_climbs_onto_a_high_wall_and_jumps_down(engine: SharpeEngine) -> None:
+    state = walled(engine)
+    up = play(engine, state, "move", 3, pace="walk", to="30,26")
+    assert "climb onto the garden wall (8 ft): D6 3 +1 vaulting a high wall = 4" in texts(up, "check")[0]
+    assert spot(up.state, "Harris") == [30.0, 26.0]
+    down = play(engine, up.state, "move", 1, pace="walk", to="32,26")
+    assert "jump down from the garden wall (8 ft): D6 1 +1 8 ft = 2" in texts(down, "check")[0]
+    assert spot(down.state, "Harris") == [32.0, 26.0]
+
+
+def test_a_man_pushed_off_a_walls_top_falls_its_height(engine: SharpeEngine) -> None:
+    state = walled(engine, Harris=(28.8, 26.0), Dubois=(30.0, 26.0))
+    out = play(engine, state, "push", 2, 1, 1, 1, pusher="Harris", pushed="Dubois")
+    assert spot(out.state, "Dubois") == [pytest.approx(31.2), 26.0]
+    assert "Dubois goes over the edge of the garden wall and falls 8 ft" in " ".join(texts(out, "fall"))
+    assert char(out.state, "Dubois").down == "fallen"
+    state = walled(engine, Harris=(27.8, 26.0), Dubois=(29.0, 26.0))
+    out = play(engine, state, "push", 2, 1, pusher="Harris", pushed="Dubois")
+    assert texts(out, "fall") == [] and "keep his feet" in texts(out, "check")[0]
 
 
 # --- hypothesis and speed
