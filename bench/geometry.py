@@ -108,7 +108,9 @@ def nsr_state() -> tuple[NsrEngine, NsrState]:
     return engine, state
 
 
-def nsr_rows() -> list[tuple[str, tuple[float, float]]]:
+def nsr_rows(
+    time_it: Callable[[Callable[[], object]], tuple[float, float]] = timed,
+) -> list[tuple[str, tuple[float, float]]]:
     """NSR's charge check and fall-backs, each on the same state again (a fall-back moves the unit:
     it is put back after each round, which costs a few microseconds)."""
     engine, state = nsr_state()
@@ -136,10 +138,10 @@ def nsr_rows() -> list[tuple[str, tuple[float, float]]]:
     way = onmap.charge_way(t, state, charger, target, {})
     print(f"NSR charge: {way.needed:.2f} in to go. Fall-backs: {stopped()}; {clear()}; {joker()}.")
     return [
-        ("an NSR charge check (charge_way)", timed(lambda: onmap.charge_way(t, state, charger, target, {}))),
-        ("an NSR fall-back stopped by a unit", timed(stopped)),
-        ("an NSR fall-back on clear ground", timed(clear)),
-        ("an NSR Joker fall-back (nearest enemy)", timed(joker)),
+        ("an NSR charge check (charge_way)", time_it(lambda: onmap.charge_way(t, state, charger, target, {}))),
+        ("an NSR fall-back stopped by a unit", time_it(stopped)),
+        ("an NSR fall-back on clear ground", time_it(clear)),
+        ("an NSR Joker fall-back (nearest enemy)", time_it(joker)),
     ]
 
 
