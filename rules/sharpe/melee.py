@@ -105,7 +105,7 @@ def _on_map(ctx: Ctx, attacker: Character, defender: Character, p: Mapping[str, 
         ("uphill", "who is uphill"),
         ("obstacle", "an obstacle between you"),
         ("bad_going", "bad going"),
-        ("perch_ft", "a man's height (nobody stands on a roof on the map)"),
+        ("perch_ft", "a man's height (a wall's top he stands on)"),
     ):
         if not blank(p.get(option)):
             raise RuleError(f"On the map the bot measures {what}: leave {option}: out.")
@@ -148,6 +148,8 @@ def _declare(ctx: Ctx, attacker: Character, defender: Character, p: Mapping[str,
             highest=100,
         )
     )
+    if ctx.state.field is not None:
+        atk.perch_ft = onmap.perch_ft(ctx.t, ctx.state, defender)
     atk.weapon = _weapon(ctx, attacker, p.get("weapon"))
     atk.blow = _blow(ctx, attacker, p.get("blow")) if not atk.weapon else ""
     if not blank(p.get("blow")) and atk.weapon:

@@ -678,10 +678,20 @@ class Ground:
     bad_going: bool
 
 
+def perch_ft(t: SharpeTables, state: SharpeState, ch: Character) -> float:
+    """A-SHARPE-46: how high above the ground a man stands: a wall's top he stands on, else 0."""
+    field = field_of(state)
+    here = point_of(field, ch.name)
+    top = on_top_of(t, field, here) if here is not None else None
+    return top[1] if top is not None else 0.0
+
+
 def fight_ground(t: SharpeTables, state: SharpeState, attacker: Character, defender: Character) -> Ground:
     field = field_of(state)
     pa, pd = where(field, attacker.name), where(field, defender.name)
     ha, hd = height_at(field, t.terrain, pa), height_at(field, t.terrain, pd)
+    if abs(ha - hd) <= EPSILON:  # on the same ground, a man on a wall's top is above one beside it
+        ha, hd = perch_ft(t, state, attacker), perch_ft(t, state, defender)
     uphill = "attacker" if ha > hd + EPSILON else "defender" if hd > ha + EPSILON else "none"
     ground = battlefield_of(field.map)
     obstacle = None

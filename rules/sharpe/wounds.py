@@ -117,7 +117,7 @@ def apply_wound(
     )
     if victim.mounted:
         _rider_wounded(ctx, victim, severity, shot=source == "shot", by=by)
-    if perch_ft > 0:
+    if perch_ft > 0 and (pushed is None or pushed.fell_from is None):
         _perch(ctx, victim, perch_ft, by)
     fall_off(ctx, victim, pushed)
     morale_triggers(ctx)

@@ -6,6 +6,7 @@ beside them (A-SHARPE-43); a man who fails a check for bad going falls where it 
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import timeit
@@ -15,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.battlefield import read_map
+from rules.battlefield import impassable_at, read_map, where
 from rules.battlefield.maps import map_file, read_feature
 from rules.sharpe import mounts
 from rules.sharpe.engine import SharpeEngine
@@ -305,6 +306,18 @@ def test_a_man_pushed_off_a_walls_top_falls_its_height(engine: SharpeEngine) -> 
     assert texts(out, "fall") == [] and "keep his feet" in texts(out, "check")[0]
 
 
+def test_a_man_on_a_walls_top_is_uphill_and_a_wound_sends_him_over(engine: SharpeEngine) -> None:
+    state = walled(engine, Harris=(28.8, 26.0), Dubois=(30.0, 26.0))
+    refused(engine, state, "attack", "leave perch_ft: out", defender="Dubois", perch_ft=8)
+    asked = play(engine, state, "attack", defender="Dubois")
+    out = play(engine, asked.state, "defend", 6, 1, 5, 1, 1, 1, 1, side="french", choice="parry")
+    assert "parry C 3 +1 uphill" in texts(out, "melee")[0]
+    assert spot(out.state, "Dubois") == [31.0, 26.0] and char(out.state, "Dubois").down == "fallen"
+    falls = texts(out, "fall")
+    assert "Dubois goes over the edge of the garden wall and falls 8 ft." in falls
+    assert any("falls 8 ft from the garden wall: location 1" in t for t in falls)
+
+
 # --- hypothesis and speed
 
 
@@ -340,6 +353,46 @@ def test_a_runaway_never_leaves_the_table_unsaid_nor_overlaps_a_base(
     for other in ("Perkins", "Dubois"):
         assert math.dist((hx, hy), field.positions[other]) >= 1.2 + 0.6 - 0.06
     json.dumps(engine.dump_state(out.state))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    rider=st.tuples(st.floats(1.5, 46.5), st.floats(1.5, 34.5)),
+    others=st.lists(st.tuples(st.floats(0.6, 47.4), st.floats(0.6, 35.4)), min_size=2, max_size=2),
+    heading=st.floats(0, 359.9),
+    pace=st.sampled_from(["walk", "trot", "canter", "gallop"]),
+)
+def test_a_thrown_rider_and_his_horse_never_overlap_a_base(
+    engine: SharpeEngine, rider: tuple[float, float], others: list[tuple[float, float]], heading: float, pace: str
+) -> None:
+    state = riding(on_map(engine), pace, "")
+    field = state.field
+    assert field is not None
+    spots = {"Harris": rider, "Perkins": others[0], "Dubois": others[1]}
+    for name, (x, y) in spots.items():
+        field.positions[name] = [round(x, 2), round(y, 2)]
+    field.facing["Harris"] = heading
+    reach = {"Harris": 1.2, "Perkins": 0.6, "Dubois": 0.6}
+    if any(
+        math.dist(field.positions[a], field.positions[b]) < reach[a] + reach[b]
+        for a, b in itertools.combinations(spots, 2)
+    ):
+        return
+    if engine.state_problems(state) or impassable_at(field, engine.terrain(), where(field, "Harris")):
+        return
+    out = play(engine, state, "check", 6, 1, 1, 1, situation="low_wall")
+    after = out.state.field
+    assert after is not None and engine.state_problems(out.state) == []
+    bases = dict.fromkeys(("Harris", "Perkins", "Dubois"), 0.6)
+    if HORSE in after.positions:
+        bases[HORSE] = 1.2
+    if after.positions["Harris"] == [round(x, 4) for x in spots["Harris"]]:
+        return  # no room anywhere beside the horse: he lies where he sat (A-SHARPE-43)
+    for a, b in itertools.combinations(bases, 2):
+        assert math.dist(after.positions[a], after.positions[b]) >= bases[a] + bases[b] - 1e-3, (a, b)
+    for name in bases:
+        x, y = after.positions[name]
+        assert 0 <= x <= 48 and 0 <= y <= 36
 
 
 def test_a_run_is_measured_in_under_a_millisecond(engine: SharpeEngine) -> None:
