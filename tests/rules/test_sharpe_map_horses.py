@@ -318,6 +318,14 @@ def test_a_man_on_a_walls_top_is_uphill_and_a_wound_sends_him_over(engine: Sharp
     assert any("falls 8 ft from the garden wall: location 1" in t for t in falls)
 
 
+def test_a_parrier_on_a_walls_top_holds_it(engine: SharpeEngine) -> None:
+    state = walled(engine, Harris=(28.8, 26.0), Dubois=(30.0, 26.0))
+    asked = play(engine, state, "attack", defender="Dubois")
+    out = play(engine, asked.state, "defend", 1, 6, side="french", choice="parry")
+    assert "Dubois holds the obstacle and stays where he is" in texts(out, "melee")[0]
+    assert spot(out.state, "Dubois") == [30.0, 26.0] and not char(out.state, "Dubois").down
+
+
 # --- hypothesis and speed
 
 
