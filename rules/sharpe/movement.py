@@ -32,12 +32,9 @@ def allowance(ctx: Ctx, ch: Character, pace: str, bad_going: bool) -> float:
 def pace_inches(t: SharpeTables, ch: Character, pace: str, bad_going: bool = False) -> float:
     m = t.movement
     if ch.mounted and ch.horse is not None:
-        base = m.mounted[pace]
-        hurt = sum(m.each_light_wound if w.severity == "light" else m.each_serious_wound for w in ch.horse.wounds)
+        inches_left = mounts.horse_inches(t, ch.horse, pace)
     else:
-        base = m.foot[pace]
-        hurt = wound_reduction(ch, m.each_light_wound, m.each_serious_wound)
-    inches_left = max(0.0, base + hurt)
+        inches_left = max(0.0, m.foot[pace] + wound_reduction(ch, m.each_light_wound, m.each_serious_wound))
     return inches_left * m.bad_going_factor if bad_going else inches_left
 
 
