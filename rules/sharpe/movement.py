@@ -17,7 +17,7 @@ from rules.sharpe.common import Ctx, flag, number, whole, word
 from rules.sharpe.profile import ability_check, wound_reduction
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
-from rules.sharpe.wounds import carried_off, control_check, fall_off, fall_wound
+from rules.sharpe.wounds import bolt, control_check, fall_off, fall_wound
 from rules.words import blank, inches, measured, names_list
 
 EPSILON = 1e-9
@@ -438,16 +438,7 @@ def control(ctx: Ctx, p: Mapping[str, Any]) -> None:
     ch.control_bound = ctx.bound
     ok, veer = control_check(ctx, ch, "bring his horse under control", reason=ch.horse.lost_control)
     if not ok and ctx.state.field is not None:
-        _run_on(ctx, ch, veer)
-
-
-def _run_on(ctx: Ctx, ch: Character, veer: int) -> None:
-    """A-SHARPE-39, A-SHARPE-42: on the map a horse still out of control runs on at its pace, veering
-    as table H says; over the table's edge it is gone, and its rider with it."""
-    turn = onmap.veer_turn(ctx.t.horses.veer_d6[veer - 1]) if veer else 0.0
-    ran = mounts.run_away(ctx, ch, turn)
-    if ran is not None and ran.gone:
-        carried_off(ctx, ch)
+        bolt(ctx, ch, veer)
 
 
 def collide(ctx: Ctx, p: Mapping[str, Any]) -> None:

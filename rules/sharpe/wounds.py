@@ -401,7 +401,20 @@ def horse_wound(ctx: Ctx, rider: Character, location: str, severity: str, by: st
     )
     ctx.say("horse", text, figure=rider.name, location=location, severity=severity)
     if rider.mounted:
-        control_check(ctx, rider, "control his hurt horse", reason="wounded")
+        ok, veer = control_check(ctx, rider, "control his hurt horse", reason="wounded")
+        if not ok and ctx.state.field is not None:
+            rider.control_bound = ctx.bound
+            if not mounts.has_run(ctx, rider):
+                bolt(ctx, rider, veer)
+
+
+def bolt(ctx: Ctx, rider: Character, veer: int) -> None:
+    """A-SHARPE-39, A-SHARPE-42: on the map a horse out of control runs on at its pace, veering as
+    table H's die ``veer`` says (0: straight on); over the table's edge it is gone, and its rider."""
+    turn = onmap.veer_turn(ctx.t.horses.veer_d6[veer - 1]) if veer else 0.0
+    ran = mounts.run_away(ctx, rider, turn)
+    if ran is not None and ran.gone:
+        carried_off(ctx, rider)
 
 
 def control_check(ctx: Ctx, rider: Character, doing: str, *, reason: str) -> tuple[bool, int]:

@@ -104,6 +104,18 @@ def test_a_wounded_riders_horse_goes_on_at_the_same_speed_and_way(engine: Sharpe
     assert spot(end_the_bound(engine, halted), "Harris") == [15.0, 15.0]
 
 
+def test_a_horse_hurt_and_out_of_control_bolts_at_once(engine: SharpeEngine) -> None:
+    state = riding(on_map(engine, Harris=(5.0, 15.0), Dubois=(15.0, 25.0)), "gallop", "")
+    state.order, state.active = ["Dubois", "Harris", "Perkins"], "Dubois"
+    out = play(engine, state, "shoot", 3, 3, 2, 1, 2, 2, 6, 3, target="Harris")
+    assert "runs on 11.0″ at the canter to 5.0,26.0" in texts(out, "move")[0]
+    assert spot(out.state, "Harris") == [5.0, pytest.approx(26.0)]
+    harris_turn = play(engine, out.state, "done").state
+    assert harris_turn.active == "Harris"
+    refused(engine, harris_turn, "control", "already tried to control his horse this bound")
+    assert play(engine, harris_turn, "done").state.active == "Perkins"
+
+
 # --- A-SHARPE-43: the riderless horse and the horse that collapses
 
 
