@@ -360,7 +360,7 @@ async def start_bot(stack: AsyncExitStack, args: argparse.Namespace, folder: Pat
             return await fake.send_slash(mover, "ssg move", at=table.channel, figure=figure, distance=0.01)
         if roll < (0.6 if enemies else 0.7):  # on the map, /game status draws the table: asked less
             return await fake.send_slash(table.gm, "game status", at=table.channel)
-        if roll < 0.75 and enemies:
+        if roll < 0.65 and enemies:
             return await fake.send_slash(table.gm, "map show", at=table.channel)
         return await fake.send_slash(mover, "roll", at=table.channel, dice="2d6")
 
