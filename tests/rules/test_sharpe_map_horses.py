@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import timeit
 from typing import Any
 
 import pytest
@@ -18,7 +17,6 @@ from hypothesis import strategies as st
 
 from rules.battlefield import impassable_at, read_map, where
 from rules.battlefield.maps import map_file, read_feature
-from rules.sharpe import mounts
 from rules.sharpe.engine import SharpeEngine
 from rules.sharpe.state import SharpeState
 from rules.vocabulary import DataError
@@ -338,7 +336,7 @@ def test_a_parrier_on_a_walls_top_holds_it(engine: SharpeEngine) -> None:
     assert spot(out.state, "Dubois") == [30.0, 26.0] and not char(out.state, "Dubois").down
 
 
-# --- hypothesis and speed
+# --- hypothesis
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -413,12 +411,3 @@ def test_a_thrown_rider_and_his_horse_never_overlap_a_base(
     for name in bases:
         x, y = after.positions[name]
         assert 0 <= x <= 48 and 0 <= y <= 36
-
-
-def test_a_run_is_measured_in_under_a_millisecond(engine: SharpeEngine) -> None:
-    state = riding(on_map(engine, Harris=(16.0, 15.0)), "gallop", "shaken")
-    t = engine.tables
-    seconds = min(
-        timeit.repeat(lambda: mounts.run_line(t, state, "Harris", 0.0, 15.0, 1.2, move=False), number=200, repeat=3)
-    )
-    assert seconds / 200 < 0.001
