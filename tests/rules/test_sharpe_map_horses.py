@@ -2,7 +2,8 @@
 every bound, pulled up by obstacles and bases, slowed by bad going, gone over the table's edge
 (A-SHARPE-42); a riderless horse and a collapsed one stay figures on the map, their riders set down
 beside them (A-SHARPE-43); a man who fails a check for bad going falls where it begins
-(A-SHARPE-44)."""
+(A-SHARPE-44); a man on foot leaps a man on the ground or a dead horse (A-SHARPE-45); high walls are
+vaulted, climbed and fallen from (A-SHARPE-46)."""
 
 from __future__ import annotations
 
