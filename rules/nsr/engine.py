@@ -67,9 +67,8 @@ class NsrEngine(Engine[NsrState]):
     #: Every action turns cards (a 54-way branch): odds are always simulated.
     odds_exact = False
 
-    #: Not yet played on the bot's map (the flag): onmap.py places units and reshapes them, but
-    #: moves, fire and charges are still typed as on a table.
-    map_package = None
+    #: Played on the bot's map (rules/nsr/maps, rules/nsr/onmap.py), or at a table with battlefield:table.
+    map_package = "rules.nsr"
 
     tables: NsrTables
 

@@ -30,7 +30,7 @@ async def figures(app: App) -> dict[str, Figure]:
 async def win_nsr(app: App, forced: ForcedDice) -> Reply:
     """1er Ligne (12) against the 95th (2 rifles): both hold, the 95th's rifles kill the French
     Commander-in-Chief (A♥), then 1er Ligne's muskets kill both riflemen and the French win."""
-    await app.campaign_new(caller(GM, "Gina"), "Talavera", "nsr")
+    await app.campaign_new(caller(GM, "Gina"), "Talavera", "nsr", "table")
     await join(app, RED, "Rita", "French")
     await join(app, BLUE, "Bob", "Allied")
     await app.roster_add(caller(RED, "Rita"), "1er Ligne", "line", stats="figures=12")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 SETUP = """\
 /as Gina
-/campaign new name:"Talavera" ruleset:nsr
+/campaign new name:"Talavera" ruleset:nsr battlefield:table
 /as Rita
 /campaign join side:French
 /as Gina

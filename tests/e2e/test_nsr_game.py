@@ -24,7 +24,7 @@ async def test_two_players_choose_their_units_by_button(fake: FakeDiscord, bot: 
     def as_caller(user) -> Caller:
         return Caller(user.id, user.display_name, guild, table.channel.id)
 
-    await app.campaign_new(as_caller(table.gm), "Talavera", "nsr")
+    await app.campaign_new(as_caller(table.gm), "Talavera", "nsr", "table")
     for user, side in ((table.red, "French"), (table.blue, "Allied")):
         asked = await app.campaign_join(as_caller(user), side)
         await app.decide(as_caller(table.gm), "approve", asked.decision.decision_id)

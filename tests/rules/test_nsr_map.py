@@ -1,6 +1,6 @@
-"""NSR on the bot's map, behind the flag (``map_package`` is still None): whole units placed and
-deployed in their zones before the first card (A-NSR-32, A-NSR-33), /nsr form reshaping a unit in
-place (A-NSR-34), the state saved and read back, and footprints that never overlap.
+"""NSR on the bot's map (``map_package`` is rules.nsr; battlefield:table keeps the typed game): whole
+units placed and deployed in their zones before the first card (A-NSR-32, A-NSR-33), /nsr form
+reshaping a unit in place (A-NSR-34), the state saved and read back, and footprints that never overlap.
 
 The readings are in docs/rules/nsr.md, "On the bot's map".
 """
@@ -678,20 +678,17 @@ def test_the_picture_follows_deployment_and_the_movement_phase(engine: NsrEngine
 SHIPPED = ["ridge", "river-crossing", "village"]
 
 
-def test_the_flag_is_still_off(engine: NsrEngine) -> None:
-    assert NsrEngine.map_package is None and engine.scenarios() == []
+def test_nsr_plays_on_the_map_with_three_shipped_maps(engine: NsrEngine) -> None:
+    assert engine.map_package == "rules.nsr" and engine.plays_on_map
+    assert engine.scenarios() == SHIPPED
 
 
 @pytest.mark.parametrize("name", SHIPPED)
-def test_each_shipped_map_loads_holds_every_kind_and_deploys_both_sides(
-    engine: NsrEngine, name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With the flag on (``map_package`` set), each map in rules/nsr/maps loads by name, is about
-    48 by 36 inches, has every kind NSR's terrain table knows and a zone for each side, and both
+def test_each_shipped_map_loads_holds_every_kind_and_deploys_both_sides(engine: NsrEngine, name: str) -> None:
+    """Each map in rules/nsr/maps loads by name, is about 48 by 36 inches, has every kind NSR's terrain table knows and a zone for each side, and both
     sides deploy in it."""
     from bot.render.battlefield import draw_field
 
-    monkeypatch.setattr(NsrEngine, "map_package", "rules.nsr")
     assert engine.scenarios() == SHIPPED
     data = engine.scenario(name)
     assert (data.width, data.height) == (48, 36)
@@ -778,10 +775,9 @@ def test_joker_movement_6_with_no_clear_way_to_the_nearest_enemy_may_hold(engine
     assert "short of the 24″ needed: it moves 2″ and the charge fails" in out.events[0].text
 
 
-def test_a_random_battle_with_the_flag_on_keeps_units_apart(engine: NsrEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_random_battle_on_a_shipped_map_keeps_units_apart(engine: NsrEngine) -> None:
     """Charges, moves, fire and melee toward the nearest enemy on a shipped map, random dice: only
     refusals, never an overlap, every state saved and read back and drawn."""
-    monkeypatch.setattr(NsrEngine, "map_package", "rules.nsr")
     dice = RandomDice(0)
     state = engine.start_on_map(SPECS, dice, engine.scenario("ridge")).state
     for side in engine.sides():
