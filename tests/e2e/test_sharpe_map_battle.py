@@ -2,8 +2,8 @@
 the game master drafts the map and starts the battle, both sides deploy (the last deployment rolls
 the order of movement), and each man in turn runs at the nearest enemy, shoots at whom he can see or
 attacks the man his base touches; the defender's choice is answered by button. A path through the
-farmhouse is refused privately and moves nobody, the bot restarts mid-battle, and every answer that
-ends a man's turn carries the battlefield's picture, decoded here and measured.
+farmhouse is refused privately and moves nobody, the bot restarts mid-battle, and the answers that
+end a man's turn carry the battlefield's picture, decoded here and measured.
 
 Discord's dice are secure randomness nothing can force, so the battle goes on bound after bound
 (bounded: at the limit the French concede) until a side has won."""
@@ -64,6 +64,13 @@ EXPECTED = (
     "is on the ground",
     "got up this bound",
     "has reached an enemy",
+    "tried to rise",
+    "nobody shoots and attacks",
+    "made his attack this bound",
+    "cannot attack",
+    # A draw's lock outlives a recoil that parts the bases (a shot's wound moves one man an inch):
+    # the other can then neither move nor attack; see test_sharpe_map_random's strict xfail.
+    "is locked in melee with",
 )
 
 
@@ -181,7 +188,9 @@ async def test_a_sharpe_skirmish_on_the_farm_through_discord_across_a_restart(fa
             continue
         acted.add(key)
         if me.down:
-            await fake.slash(user, "sharpe rise")
+            rose = await fake.slash(user, "sharpe rise")
+            if rose.ephemeral:
+                refusals.append(refusal(rose))
             continue
         touching = onmap.touching_enemies(engine.tables, state, me)
         if touching:
@@ -204,14 +213,18 @@ async def test_a_sharpe_skirmish_on_the_farm_through_discord_across_a_restart(fa
             _, state, _ = await game()
             if onmap.touching_enemies(engine.tables, state, me):
                 last = await fake.slash(user, "sharpe attack", defender=foe.name)
-                attacks += 0 if last.ephemeral else 1
+                if last.ephemeral:
+                    refusals.append(refusal(last))
+                else:
+                    attacks += 1
 
     row, state, _ = await game()
     assert row.status != "active" or state.over, "a side won or conceded within the bound limit"
+    assert state.winner in ("british", "french"), state.winner
     assert restarted and pictures >= 6 and shots >= 1, (shots, pictures, refusals)
     unexpected = [r for r in refusals if not any(words in r for words in EXPECTED)]
     assert not unexpected, unexpected
     assert attacks == 0 or by_button >= 1
     log = await fake.slash(table.red, "game log")
-    assert log.ephemeral and "/sharpe move" in log.text
+    assert log.ephemeral and "Log of battle 1" in log.text and "/sharpe " in log.text
     await app.store.db.close()
