@@ -10,6 +10,7 @@ Discord's dice are secure randomness nothing can force, so the battle goes on bo
 
 from __future__ import annotations
 
+import hashlib
 import io
 from typing import Any
 
@@ -148,6 +149,7 @@ async def test_a_sharpe_skirmish_on_the_farm_through_discord_across_a_restart(fa
     last: InteractionResult = deployed
     acted: set[tuple[int, str]] = set()
     refusals: list[str] = []
+    drawn: set[str] = set()
     shots = attacks = pictures = by_button = 0
     restarted = conceded = False
     for _ in range(MAX_STEPS):
@@ -184,6 +186,7 @@ async def test_a_sharpe_skirmish_on_the_farm_through_discord_across_a_restart(fa
             if not last.ephemeral and "map.png" in sent_files(fake, last):
                 width, height = picture_size(fake, last)
                 assert 1100 <= width <= 1300 and height > width * 0.75
+                drawn.add(hashlib.sha256(sent_files(fake, last)["map.png"]).hexdigest())
                 pictures += 1
             continue
         acted.add(key)
@@ -222,6 +225,7 @@ async def test_a_sharpe_skirmish_on_the_farm_through_discord_across_a_restart(fa
     assert row.status != "active" or state.over, "a side won or conceded within the bound limit"
     assert state.winner in ("british", "french"), state.winner
     assert restarted and pictures >= 6 and shots >= 1, (shots, pictures, refusals)
+    assert len(drawn) >= 3, "the picture follows the battle: men move, fall and face about"
     unexpected = [r for r in refusals if not any(words in r for words in EXPECTED)]
     assert not unexpected, unexpected
     assert attacks == 0 or by_button >= 1
