@@ -1,8 +1,9 @@
 """The map's measuring, timed: range and sight between two figures, a move's plan, and a whole
-SSG shot and move through the engine, on a 36-inch map of thirty features; and NSR's charge check
-and fall-backs (A-NSR-37, A-NSR-38) among twelve units on the shipped village map (19 features);
-and a Sharpe shot's sight and cover and a walk over a wall on the farm map (bench/sharpe_map.py);
-and NSR's fire checks in the open and from and at a building on the village (bench/nsr_fire.py).
+SSG shot and move through the engine, on a 36-inch map of thirty features; and NSR's charge check,
+fall-backs (A-NSR-37, A-NSR-38) and a move toward a unit (A-NSR-35) among twelve units on the
+shipped village map (19 features); and a Sharpe shot's sight and cover and a walk over a wall on
+the farm map (bench/sharpe_map.py); and NSR's fire checks in the open and from and at a building
+on the village (bench/nsr_fire.py).
 
 Run with ``python -m bench.geometry``; it prints median and 95th-percentile times (the issue's
 target: a range and sight check under 1 ms). Nothing here is asserted."""
@@ -145,6 +146,23 @@ def nsr_rows(
     ]
 
 
+def nsr_move_rows(
+    time_it: Callable[[Callable[[], object]], tuple[float, float]] = timed,
+) -> list[tuple[str, tuple[float, float]]]:
+    """NSR's check of a move toward a unit (A-NSR-35): the 1er Ligne toward the 33rd Foot, as far
+    as it may go, its path checked whole before any die (the state is left as it is)."""
+    engine, state = nsr_state()
+    t = engine.tables
+    mover = unit_named(state, "1er Ligne")
+    asked = {"toward": "33rd Foot"}
+    way = onmap.route(t, state, mover, asked, mover.formation)
+    end = way.path[-1]
+    print(f"NSR move toward: {way.length:.2f} in to {onmap.at(end)}, {way.going.replace('_', ' ')}.")
+    return [
+        ("an NSR move toward a unit (route)", time_it(lambda: onmap.route(t, state, mover, asked, mover.formation)))
+    ]
+
+
 def main() -> None:
     engine = make_engine()
     terrain = engine.terrain()
@@ -167,6 +185,7 @@ def main() -> None:
     move = Action("move", moving.active, {"figure": "R0", "to": "18,12"})
     rows.append(("an SSG move through the engine", timed(lambda: engine.act(moving, move, Sixes()))))
     rows += nsr_rows()
+    rows += nsr_move_rows()
     rows += nsr_fire_rows(timed)
     rows += sharpe_rows(timed)
     print(f"{'30 features on a 36-inch table':40} {'median':>9} {'p95':>9}")

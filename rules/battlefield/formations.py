@@ -435,6 +435,21 @@ def _corners_on_table(points: _Array, table: Table) -> bool:
     return bool(x0 >= -edge and y0 >= -edge and x1 <= table.width + edge and y1 <= table.height + edge)
 
 
+def corners_on_table(boxes: _Array, table: Table) -> npt.NDArray[np.bool_]:
+    """Which of several footprints (their corners, (k, 4, 2), as :func:`corners_of` gives them)
+    stand wholly on the table, as :func:`on_table` reads it."""
+    if not len(boxes):
+        return np.zeros(0, dtype=bool)
+    low, high = boxes.min(axis=1), boxes.max(axis=1)
+    edge = TABLE_EDGE
+    return np.asarray(
+        (low[:, 0] >= -edge)
+        & (low[:, 1] >= -edge)
+        & (high[:, 0] <= table.width + edge)
+        & (high[:, 1] <= table.height + edge)
+    )
+
+
 def check_on_table(
     placement: UnitPlacement, table: Table, spec: FormationSpec = DEFAULT_SPEC, name: str = "The unit"
 ) -> Polygon:
@@ -649,3 +664,23 @@ def _last_clear(area: Callable[[float], float], low: float, high: float) -> floa
             excess_high = excess_high / 2 if kept == "high" else excess_high
             kept = "high"
     return low
+
+
+def last_clear(moving: _Array, direction: tuple[float, float], inches: float, other: _Array) -> float:
+    """How far a footprint (its corners, ``moving``) goes along ``direction`` (a unit vector), up to
+    ``inches``, and still overlaps another convex shape (its corners, ``other``) by no more than
+    :data:`OVERLAP_AREA`: the furthest such distance (``inches`` when it never overlaps more). The
+    overlap must only grow along the way, as it does while a footprint's centre heads for the
+    centre of another shape symmetric about its centre (two such shapes overlap most when their
+    centres meet). Found as :func:`slide_stops` finds a stop: from where the outlines first touch
+    (exact) by false position on the overlapping area."""
+    d = np.asarray(direction, dtype=float)
+    shape = shapely.polygons(other)
+
+    def area(s: float) -> float:
+        return float(shapely.area(shapely.intersection(shapely.polygons(moving + s * d), shape)))
+
+    if area(inches) <= OVERLAP_AREA:
+        return inches
+    touch = float(approach(moving, direction, ring_edges(other), np.zeros(1, dtype=np.intp), _TOUCH)[0])
+    return _last_clear(area, min(touch, inches), inches)

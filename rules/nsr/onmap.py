@@ -31,10 +31,12 @@ from rules.battlefield.formations import (
     check_on_table,
     corners,
     corners_of,
+    corners_on_table,
     figure_points,
     figure_xy,
     footprint,
     hull_of,
+    last_clear,
     most_inside,
     on_table,
     overlaps,
@@ -50,7 +52,7 @@ from rules.battlefield.formations import (
 from rules.battlefield.maps import zone_shape
 from rules.battlefield.requests import MoveRequest, move_request
 from rules.battlefield.view import Band, FieldView, Focus, UnitMark
-from rules.geometry import Feature, Point, Table, centre_distance
+from rules.geometry import Battlefield, Feature, Point, Table, centre_distance
 from rules.nsr.charts import NsrTables
 from rules.nsr.forces import formation_name
 from rules.nsr.state import NsrState, Unit, unit_named
@@ -362,9 +364,6 @@ def turn(t: NsrTables, state: NsrState, unit: Unit, facing: float) -> str:
 
 # --- moving ---------------------------------------------------------------------------------------------
 
-#: How many halvings find how far a unit goes toward another before their footprints would overlap.
-BISECTIONS = 40
-
 
 @dataclass(frozen=True)
 class Route:
@@ -404,35 +403,26 @@ def route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any], 
     length = sum(centre_distance(a, b) for a, b in itertools.pairwise(path))
     if length <= EPSILON:
         raise RuleError(f"{unit.name} already stands at {at(placed.centre)}.")
-    field = field_of(state)
-    ground = battlefield_of(field.map)
-    shapes = []
-    for point in path[1:]:
-        where = replace(placed, centre=point)
-        check_ground(t, state, unit, where)
-        shapes.append(footprint(where, SPEC))
-    swept = [
-        shapely.convex_hull(shapely.union(a, b)) for a, b in itertools.pairwise([footprint(placed, SPEC), *shapes])
-    ]
-    others = footprints(state, unit.name)
-    for leg in swept:
-        for feature in ground.features:
-            kind = t.terrain.get(feature.kind)
-            if kind is not None and kind.move_cost is None and overlaps(leg, feature.geometry):
-                raise RuleError(f"{unit.name}'s path runs through {feature.label}: go round it.")
-        for other, theirs in others.items():
-            if overlaps(leg, theirs):
-                raise RuleError(f"{unit.name}'s path runs through {other}: go round it.")
-    roads = [f.geometry for f in ground.features if f.kind in t.ground.road]
-    on_road = bool(roads) and all(
-        shapely.union_all(roads).buffer(EPSILON).covers(LineString([(a.x, a.y), (b.x, b.y)]))
-        for a, b in itertools.pairwise(path)
+    ground = battlefield_of(field_of(state).map)
+    wheres = [replace(placed, centre=point) for point in path[1:]]
+    blocks = _in_the_way(t, state, unit, ground, wheres[0])
+    for where in wheres:
+        if not on_table(where, ground.table, SPEC) or _first_overlap(footprint(where, SPEC), *blocks):
+            check_ground(t, state, unit, where)  # says what it would stand on
+    legs = [hull_of(corners(a, SPEC), corners(b, SPEC)) for a, b in itertools.pairwise([placed, *wheres])]
+    for leg in legs:
+        crossed = _first_overlap(leg, *blocks)
+        if crossed:
+            raise RuleError(f"{unit.name}'s path runs through {crossed}: go round it.")
+    road = _road_ground(tuple(f for f in ground.features if f.kind in t.ground.road))
+    on_road = road is not None and all(
+        road.covers(LineString([(a.x, a.y), (b.x, b.y)])) for a, b in itertools.pairwise(path)
     )
     rough = next(
         (
             f.label
             for f in ground.features
-            if f.kind in t.ground.rough and any(overlaps(leg, f.geometry) for leg in swept)
+            if f.kind in t.ground.rough and any(overlaps(leg, f.geometry) for leg in legs)
         ),
         None,
     )
@@ -443,7 +433,6 @@ def _toward(state: NsrState, unit: Unit, placed: UnitPlacement, point: Point | N
     """Where a move ``toward`` ends: ``distance`` along the straight line (never past a point); at
     a unit, no further than where the footprints would touch."""
     start = placed.centre
-    target, shape = None, None
     if point is None:
         target = unit_named(state, asked.toward)
         if target is unit:
@@ -451,21 +440,61 @@ def _toward(state: NsrState, unit: Unit, placed: UnitPlacement, point: Point | N
         theirs = placement_of(state, target)
         if theirs is None:
             raise RuleError(f"{target.name} is not on the map.")
-        point, shape = theirs.centre, footprint(theirs, SPEC)
-    gap = centre_distance(start, point)
-    if target is not None and shape is not None:
-        if overlaps(footprint(replace(placed, centre=toward(field_of(state), start, point, 0.0)), SPEC), shape):
-            raise RuleError(f"{unit.name} already touches {target.name}.")
-        low, high = 0.0, gap
-        for _ in range(BISECTIONS):
-            middle = (low + high) / 2
-            here = replace(placed, centre=toward(field_of(state), start, point, middle))
-            low, high = (low, middle) if overlaps(footprint(here, SPEC), shape) else (middle, high)
-        gap = max(0.0, low - CLEARANCE)
+        point, gap = theirs.centre, _room_toward(unit, target, placed, theirs)
+    else:
+        gap = centre_distance(start, point)
     if not blank(asked.distance):
         wanted = number(asked.distance, f"Give {unit.name}'s move as a number of inches.", lowest=0, highest=1000)
         gap = min(gap, wanted)
     return toward(field_of(state), start, point, gap)
+
+
+def _room_toward(unit: Unit, target: Unit, placed: UnitPlacement, theirs: UnitPlacement) -> float:
+    """How far ``unit``'s centre may go straight toward ``target``'s before their footprints would
+    overlap, stopping :data:`CLEARANCE` short (refused when they touch already): measured exactly
+    (:func:`rules.battlefield.formations.last_clear`), as the halving this replaced found it."""
+    mine, theirs_corners = corners(placed, SPEC), corners(theirs, SPEC)
+    if overlaps(Polygon(mine), Polygon(theirs_corners)):
+        raise RuleError(f"{unit.name} already touches {target.name}.")
+    direction = _direction(placed.centre, theirs.centre)
+    gap = centre_distance(placed.centre, theirs.centre)
+    return max(0.0, last_clear(mine, (direction.x, direction.y), gap, theirs_corners) - CLEARANCE)
+
+
+def _in_the_way(
+    t: NsrTables, state: NsrState, unit: Unit, ground: Battlefield, first: UnitPlacement
+) -> tuple[tuple[str, ...], npt.NDArray[np.object_]]:
+    """What a move may neither end on nor cross, in the order :func:`check_ground` names them:
+    ground no unit enters (the map's order), then every other unit's footprint (the state's order,
+    none in a building: A-NSR-42, as :func:`footprints` gives them, all built at once); their names
+    and shapes. When another unit stands off the table, refused as :func:`check_ground` refuses the
+    move's ``first`` stop."""
+    closed = [f for f in ground.features if (kind := t.terrain.get(f.kind)) is not None and kind.move_cost is None]
+    others = [
+        (u.name, p)
+        for u in state.units
+        if u.name != unit.name and not u.building and (p := placement_of(state, u)) is not None
+    ]
+    shapes = np.empty(len(closed) + len(others), dtype=object)
+    shapes[: len(closed)] = [f.geometry for f in closed]
+    boxes = corners_of([p for _, p in others], SPEC)
+    if not corners_on_table(boxes, ground.table).all():
+        check_ground(t, state, unit, first)  # refuses: what the stop stands on, else the unit off the table
+        shapes[len(closed) :] = list(footprints(state, unit.name).values())
+    elif others:
+        shapes[len(closed) :] = shapely.polygons(boxes)
+    return tuple([f.label for f in closed] + [name for name, _ in others]), shapes
+
+
+def _first_overlap(shape: BaseGeometry, labels: tuple[str, ...], shapes: npt.NDArray[np.object_]) -> str:
+    """The first of ``shapes`` that ``shape`` overlaps (more than touching it), named; "" for none."""
+    touching = np.nonzero(shapely.intersects(shape, shapes))[0]
+    if len(touching):
+        areas = shapely.area(shapely.intersection(shape, shapes[touching]))
+        for i, area in zip(touching, areas, strict=True):
+            if area > OVERLAP_AREA:
+                return labels[i]
+    return ""
 
 
 def advance(state: NsrState, unit: Unit, way: Route, inches: float) -> str:
