@@ -616,6 +616,7 @@ def slide(
     point = end(went)
     if move and went > 0:
         set_point(field, ch.name, point)
+        part_the_parted(t, state, ch)
     perch = on_top_of(t, field, start) if went > 0 else None
     fell = perch if perch is not None and on_top_of(t, field, point) != perch else None
     return Pushed(went, stopped, point, fell)
@@ -627,6 +628,19 @@ def recoil_text(pushed: Pushed, inches_: float) -> str:
     if pushed.went <= 0:
         return f"has no room to recoil ({pushed.stopped_by})"
     return f"recoils {measured(pushed.went)} of {measured(inches_)} to {pushed.at}, stopped by {pushed.stopped_by}"
+
+
+def part_the_parted(t: SharpeTables, state: SharpeState, ch: Character) -> None:
+    """A man moved by the rules (a recoil, a push, a knock-back) is out of every contact whose bases
+    no longer touch, a draw's lock included: locked to a man he no longer touches, he could neither
+    move nor attack (A-SHARPE-37)."""
+    by_name = {c.name: c for c in state.characters}
+
+    def still(contact_a: str, contact_b: str) -> bool:
+        a, b = by_name.get(contact_a), by_name.get(contact_b)
+        return a is None or b is None or bases_touch(t, state, a, b)
+
+    state.contacts = [c for c in state.contacts if ch.name not in (c.a, c.b) or still(c.a, c.b)]
 
 
 def bases_touch(t: SharpeTables, state: SharpeState, a: Character, b: Character) -> bool:

@@ -237,12 +237,6 @@ def test_random_orders_on_random_ground_keep_the_field_sound(
 # --- what the random battles found ---------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=RuleError,
-    reason="reported by H3: a draw's lock (A-SHARPE-22) outlives a recoil that parts the bases, so the "
-    "locked man can neither move (locked) nor attack (the bases no longer touch)",
-)
 def test_a_man_locked_by_a_draw_can_fight_on_after_his_enemy_recoils_from_a_shot() -> None:
     engine = new_engine()
     state = on_map(engine, Harris=(20.0, 25.0), Dubois=(20.0, 26.2), Perkins=(20.0, 15.0))
@@ -252,8 +246,10 @@ def test_a_man_locked_by_a_draw_can_fight_on_after_his_enemy_recoils_from_a_shot
     assert "recoils 1.0″" in " ".join(e.text for e in shot.events)
     harris_turn = play(engine, shot.state, "done").state
     assert harris_turn.active == "Harris"
-    refused(engine, harris_turn, "move", "locked in melee", pace="walk", to="22,25")
-    play(engine, harris_turn, "attack", defender="Dubois")  # refused today: "move into contact first"
+    assert not harris_turn.contacts  # the recoil parted the bases, and the draw's lock with them (A-SHARPE-37)
+    refused(engine, harris_turn, "attack", "move into contact first", defender="Dubois")
+    moved = play(engine, harris_turn, "move", pace="walk", toward="Dubois")
+    assert any("Dubois" in (c.a, c.b) and "Harris" in (c.a, c.b) for c in moved.state.contacts)
 
 
 def test_the_lock_reproduction_starts_from_a_sound_field() -> None:
