@@ -38,6 +38,10 @@ from rules.vocabulary import DataError, RuleError
 from rules.words import joined, measured, possessive
 
 EPSILON = 1e-6
+#: How far past what is left a path may run and still be made: under the twentieth of an inch the
+#: bot's tenths cannot show (a refusal saying "9.0″ left; that path is 9.0″ long" helps nobody), and
+#: no player measures closer. The move then uses exactly what was left.
+MEASURE_TOLERANCE = 0.05
 
 
 @dataclass
@@ -222,7 +226,7 @@ def plan_move(
     except RuleError as exc:
         raise RuleError(f"{name} cannot go that way: {exc.message[:1].lower()}{exc.message[1:]}") from None
     travelled = sum(centre_distance(a, b) for a, b in itertools.pairwise(path))
-    if used > allowance + EPSILON:
+    if used > allowance + MEASURE_TOLERANCE:
         length = f"is {measured(travelled)} long"
         if measured(used) != measured(travelled):
             length += f" and uses {measured(used)} of movement through the terrain"
@@ -231,7 +235,7 @@ def plan_move(
     blocked = impassable_at(state, terrain, path[-1])
     if blocked:
         raise RuleError(f"{name} cannot stop in {blocked}.")
-    return MovePlan(tuple(path), travelled, used, stopped_by, tuple(went_round))
+    return MovePlan(tuple(path), travelled, min(used, allowance), stopped_by, tuple(went_round))
 
 
 def _stopped(

@@ -174,6 +174,16 @@ def test_a_figure_goes_round_another_in_its_way_when_the_way_round_is_within_its
     assert not bases_crossed(path, radius, {"Garcia": Base(Point(18.0, 4.0), radius)})
 
 
+def test_a_path_a_few_hundredths_over_what_is_left_is_made_and_uses_exactly_what_was_left(engine: SsgEngine) -> None:
+    """Under the twentieth of an inch the bot's tenths cannot show: "4.0″ left; that path is 4.0″
+    long" would refuse what no player could measure."""
+    state = standing(engine, Rossi=(18.0, 2.0))
+    out = play(engine, state, "move", figure="Rossi", to="18,6.04")
+    assert at(out.state, "Rossi") == (18.0, 6.04) and out.events[0].data["used"] == 4.0
+    assert out.events[0].text == "Rossi moves 4.0″ to 18.0,6.04 (0.0″ left)."
+    refuse(engine, state, "move", "4.0″ of movement left; that path is 4.1″ long", figure="Rossi", to="18,6.06")
+
+
 def test_coming_within_one_inch_of_an_enemy_stops_the_figure(engine: SsgEngine) -> None:
     state = standing(engine, Rossi=(18.0, 2.0), **{"Big Jim": (18.0, 6.5)})
     out = play(engine, state, "move", figure="Rossi", to="18,6")
