@@ -196,7 +196,7 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
     rest = max(0.0, most - ch.moved)
     how = "backwards " if backwards else ""
     slow = f"; {measured(used)} of movement, bad going counted double" if used > travelled + 0.05 else ""
-    where_ = f"to the foot of {stumbled}" if stumbled else f"to {path[-1]}"
+    where_ = f"to the foot of {stumbled}" if stumbled else f"to {path[-1]}{plan.round_words}"
     if ch.mounted or not stumbled:
         text = f"{ch.name} {_verb(pace, ch.mounted)} {how}{measured(travelled)} {where_}{slow} ({measured(rest)} left)."
         ctx.say(
@@ -209,6 +209,7 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
             left=rest,
             to=list(field.positions[ch.name]),
             used=round(used, 4),
+            went_round=list(plan.went_round),
         )
     if stumbled and not ch.mounted:
         ctx.say(

@@ -131,6 +131,8 @@ def test_table_options_are_refused_on_the_map(engine: SharpeEngine) -> None:
     refused(engine, state, "move", "leave bad_going: out", to="5,6", bad_going=True)
     refused(engine, state, "move", "say where harris goes", distance=3)
     refused(engine, state, "move", "the way round perkins is 6.5″ long", to="11,3")
+    round_perkins = texts(play(engine, state, "move", pace="walk", to="10,3"), "move")[0]
+    assert ", going round Perkins (" in round_perkins, round_perkins
 
 
 def test_wounds_reduce_and_bad_going_counts_double_a_sharpe_33(engine: SharpeEngine) -> None:
