@@ -5,6 +5,7 @@ line_of_sight measures it, crowded names moved to a key, every shipped map drawn
 from __future__ import annotations
 
 import io
+import math
 import re
 
 import numpy as np
@@ -81,7 +82,10 @@ def test_the_picture_is_a_png_about_1200_pixels_wide_with_every_figure_where_it_
     for token in MID_GAME:
         if "out" in token.marks:
             continue
-        x, y = where_drawn(view, token.x - 0.3, token.y - 0.2)  # on the disc, clear of its number
+        # On the disc, clear of its number, of the badges (at 45°, 135° …) and of the facing wedge.
+        facing = token.facing if token.facing is not None else 0.0
+        back = math.radians(max((0, 90, 180, 270), key=lambda a: abs(((a - facing + 180) % 360) - 180)))
+        x, y = where_drawn(view, token.x + 0.35 * math.cos(back), token.y + 0.35 * math.sin(back))
         assert near(pixel(image, (x, y)), RED if token.side == "red" else BLUE), token.name
     fallen = where_drawn(view, 8.0 - 0.15, 2.0 + 0.3)
     assert not near(pixel(image, fallen), RED) and near(pixel(image, fallen), RED, 140)  # faded
