@@ -277,8 +277,8 @@ def move_in(t: NsrTables, state: NsrState, unit: Unit, found: MapBuilding, place
 
 
 def check_room(state: NsrState, unit: Unit, record: Building) -> int:
-    """MOUT: no enemy holds the building and the unit's figures fit (roof x storeys); how many
-    figures are inside once it is in."""
+    """MOUT, on a table or the map: no enemy holds the building and the unit's figures fit (roof x
+    storeys); how many figures are inside once it is in."""
     holders = [u.name for u in state.units if u.building == record.name and u.side != unit.side and u.standing()]
     if holders:
         raise RuleError(f"{holders[0]} holds {record.name}: break in and fight for it.")

@@ -77,26 +77,17 @@ def occupy(
         raise RuleError(f"{unit.name} is in {unit.building}: come out of it first (/nsr move).")
     if on_map is not None:
         onmap_towns.check_entry(c.t, state, unit, on_map, building)  # A-NSR-42
-    enemy = [u.name for u in state.units if u.building == building.name and u.side != unit.side and u.standing()]
-    if enemy:
-        raise RuleError(f"{enemy[0]} holds {building.name}: break in and fight for it.")
-    inside = sum(len(u.standing()) for u in state.units if u.building == building.name)
-    coming = len(unit.standing())
-    if inside + coming > building.capacity:
-        raise RuleError(
-            f"{building.name} holds {building.capacity} figures ({building.roof} a floor) and "
-            f"{inside} are inside: {possessive(unit.name)} {coming} do not fit."
-        )
+    taken = onmap_towns.check_room(state, unit, building)
     if on_map is not None:
         onmap_towns.move_in(c.t, state, unit, on_map)
     unit.building = building.name
-    floors = -(-(inside + coming) // building.roof)
+    floors = -(-taken // building.roof)
     events.append(
         Event(
             "occupy",
-            f"{unit.name} moves into {building.name}: {inside + coming} of "
+            f"{unit.name} moves into {building.name}: {taken} of "
             f"{building.capacity} places taken, over {plural(floors, 'floor')}.",
-            {"unit": unit.name, "building": building.name, "inside": inside + coming},
+            {"unit": unit.name, "building": building.name, "inside": taken},
         )
     )
     return True

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.battlefield import Band, Focus, face_toward, plan_move, point_of, set_point, where
+from rules.battlefield import Focus, face_toward, plan_move, point_of, set_point, where
 from rules.battlefield.requests import move_request
 from rules.core import RuleError
 from rules.geometry import Base, Point, centre_distance, in_contact
@@ -19,7 +19,7 @@ from rules.sharpe.gunbase import gun_radius
 from rules.sharpe.movement import allowance
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, Gun, SharpeState
-from rules.words import blank, measured, signed
+from rules.words import blank, measured
 
 #: Bases nearer than this to an exact spot count as on it.
 EPSILON = 1e-6
@@ -158,11 +158,4 @@ def haul(ctx: Ctx, p: Mapping[str, Any]) -> None:
 def gun_focus(t: SharpeTables, state: SharpeState, gun: Gun) -> Focus:
     """A-SHARPE-41 for a gun: its range bands out from its centre, as its shot measures them; it
     moves only when hauled, so its own reach is 0."""
-    weapon = t.weapons[gun.weapon]
-    bands = []
-    for band in weapon.ranges:
-        if band.upto is None:
-            continue
-        what = "automatic hit" if band.auto_hit else signed(band.mod) if band.mod else "no modifier"
-        bands.append(Band(f"{gun.name} {what}", float(band.upto)))
-    return Focus(gun.name, 0.0, tuple(bands))
+    return Focus(gun.name, 0.0, onmap.bands_of(t, gun.weapon, gun.name))

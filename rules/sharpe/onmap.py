@@ -409,15 +409,17 @@ def range_bands(t: SharpeTables, ch: Character) -> tuple[Band, ...]:
     """A-SHARPE-41: his firearm's range bands, measured centre to centre as a shot is (A-SHARPE-35),
     each labelled with what a shot inside it gets; the last band, which has no end, is not drawn."""
     key = shown_weapon(t, ch)
-    if key is None:
-        return ()
-    weapon = t.weapons[key]
+    return () if key is None else bands_of(t, key, t.weapons[key].label)
+
+
+def bands_of(t: SharpeTables, weapon_key: str, label: str) -> tuple[Band, ...]:
+    """A weapon's range bands for the picture, each named ``label`` and what a shot inside it gets."""
     bands = []
-    for band in weapon.ranges:
+    for band in t.weapons[weapon_key].ranges:
         if band.upto is None:
             continue
         what = "automatic hit" if band.auto_hit else signed(band.mod) if band.mod else "no modifier"
-        bands.append(Band(f"{weapon.label} {what}", float(band.upto)))
+        bands.append(Band(f"{label} {what}", float(band.upto)))
     return tuple(bands)
 
 
