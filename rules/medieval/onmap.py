@@ -187,7 +187,9 @@ def _up_to_the_obstacle(t: MedievalTables, field: FieldState, start: Point, goal
 
 def moved_text(fig: MedFigure, plan: MovePlan, left: float, verb: str = "moves") -> str:
     slow = f"{measured(plan.used)} of movement through the terrain; " if plan.used > plan.travelled + 0.05 else ""
-    return f"{fig.name} {verb} {measured(plan.travelled)} to {plan.end}{plan.round_words} ({slow}{measured(left)} left)."
+    return (
+        f"{fig.name} {verb} {measured(plan.travelled)} to {plan.end}{plan.round_words} ({slow}{measured(left)} left)."
+    )
 
 
 # --- contact ------------------------------------------------------------------------------------------

@@ -222,7 +222,9 @@ def _move_on_map(ctx: Ctx, fig: SsgFigure, params: Mapping[str, Any]) -> None:
     fig.moved = round(fig.moved + plan.used, 6)
     left = max(0.0, t.move_max_inches - fig.moved)
     slowed = f", using {measured(plan.used)} of movement" if plan.used > plan.travelled + 1e-6 else ""
-    text = f"{fig.name} moves {measured(plan.travelled)} to {plan.end}{plan.round_words}{slowed} ({measured(left)} left)."
+    text = (
+        f"{fig.name} moves {measured(plan.travelled)} to {plan.end}{plan.round_words}{slowed} ({measured(left)} left)."
+    )
     data = {
         "figure": fig.name,
         "distance": round(plan.travelled, 3),
