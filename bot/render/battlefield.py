@@ -852,6 +852,10 @@ class _Painter:
                 fill=INK,
             )
         text = _plain(f"{unit.name} ({unit.strength})")
+        left, _ = self.to_px.point(0.0, 0.0)
+        right, _ = self.to_px.point(self.view.field.map.width, 0.0)
+        half = d.textlength(text, font=_font(NAME_SIZE)) / 2 + 3
+        cx = min(max(cx, left + half), right - half)  # a unit at the table's edge keeps its whole name
         d.text(
             (cx, cy),
             text,
