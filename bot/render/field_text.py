@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+from shapely.geometry import Polygon
+
 from rules.battlefield import FieldView, Terrain, Token, line_of_sight
 from rules.geometry import Base, Point
 from rules.words import heading, measured
@@ -18,8 +20,12 @@ def field_text(view: FieldView, terrain: Terrain, pairs: int = 12) -> str:
     field = view.field
     lines = [f"{view.title or field.map.name} ({field.map.width:g} x {field.map.height:g} inch table)"]
     lines.extend(terrain_lines(view))
+    if view.units:
+        lines.extend(unit_lines(view))
     if not view.tokens:
-        return "\n".join([*lines, "No figure is on the map yet.", *view.notes])
+        if not view.units:
+            lines.append("No figure is on the map yet.")
+        return "\n".join([*lines, *view.notes])
     width = max(len(t.name) for t in view.tokens)
     side_width = max(len(t.side) for t in view.tokens)
     lines.append("Figures (x,y in inches from the lower-left corner):")
@@ -49,6 +55,40 @@ def field_text(view: FieldView, terrain: Terrain, pairs: int = 12) -> str:
             lines.append(f"  {a.name:<{width}} - {b.name:<{width}}  {measured(gap):>6}  {there} | back: {back}")
     lines.extend(view.notes)
     return "\n".join(lines)
+
+
+def unit_lines(view: FieldView) -> list[str]:
+    """Each unit where it stands: its centre, formation, facing, figures and marks, then each unit's
+    nearest enemy unit with the gap between their blocks (the edge-to-edge distance a charge or a
+    volley measures)."""
+    units = sorted(view.units, key=lambda u: (_side_order(view, u.side), u.name.casefold()))
+    width = max(len(u.name) for u in units)
+    side_width = max(len(u.side) for u in units)
+    lines = ["Units (centre x,y in inches from the lower-left corner):"]
+    blocks = {u.name: Polygon(u.outline) for u in units if len(u.outline) >= 3}
+    for u in units:
+        block = blocks.get(u.name)
+        centre = Point(block.centroid.x, block.centroid.y) if block is not None else None
+        extra = [u.formation.replace("_", " ")] if u.formation else []
+        if u.facing is not None:
+            extra.append(f"facing {heading(u.facing)}")
+        extra.append(f"{u.strength} figures")
+        extra.extend(u.marks)
+        where = str(centre) if centre is not None else "-"
+        lines.append(f"  {u.side:<{side_width}}  {u.name:<{width}}  {where:>11}  {', '.join(extra)}")
+    pairs = []
+    for u in units:
+        enemies = [e for e in units if e.side != u.side and e.name in blocks and "out" not in e.marks]
+        if u.name not in blocks or "out" in u.marks or not enemies:
+            continue
+        nearest = min(enemies, key=lambda e: blocks[u.name].distance(blocks[e.name]))
+        pairs.append(
+            f"  {u.name:<{width}} - {nearest.name:<{width}}  {measured(blocks[u.name].distance(blocks[nearest.name])):>6}"
+        )
+    if pairs:
+        lines.append("Nearest enemy units (block edge to block edge):")
+        lines.extend(pairs)
+    return lines
 
 
 def terrain_lines(view: FieldView) -> list[str]:

@@ -11,6 +11,7 @@ import re
 import numpy as np
 import pytest
 from PIL import Image
+from shapely.geometry import Polygon
 
 from bench.pictures import busy_map
 from bot.render.battlefield import (
@@ -252,6 +253,25 @@ def test_units_are_drawn_as_blocks_of_their_figures() -> None:
     between = where_drawn(view, (figures[0][0] + figures[1][0]) / 2, figures[0][1])
     assert not near(pixel(image, between), RED) and pixel(image, between) != pixel(image, where_drawn(view, 33.5, 1.5))
     assert len(figures) == 12 and len(outline) == 4
+
+
+def test_the_text_lists_each_unit_where_it_stands_and_its_nearest_enemy_unit() -> None:
+    """The terminal's text of an NSR field: no "No figure is on the map yet." while units stand on it."""
+
+    def mark(name: str, side: str, centre: Point, facing: float, strength: int) -> UnitMark:
+        placement = UnitPlacement(centre, facing, "line", strength)
+        outline = tuple((x, y) for x, y in list(footprint(placement, DEFAULT_SPEC).exterior.coords)[:-1])
+        figures = tuple((p.x, p.y) for p in figure_points(placement, DEFAULT_SPEC))
+        return UnitMark(name, side, outline, figures, strength, "line", facing)
+
+    ligne, foot = mark("1er Ligne", "red", Point(10, 9), 90, 12), mark("33rd Foot", "blue", Point(10, 20), 270, 12)
+    gap = Polygon(ligne.outline).distance(Polygon(foot.outline))
+    view = FieldView(FieldState(ENGINE.scenario("crossroads")), ("red", "blue"), units=(ligne, foot), zones=False)
+    text = field_text(view, TERRAIN)
+    assert "No figure is on the map yet." not in text
+    assert re.search(r"red\s+1er Ligne\s+10\.0,9\.0\s+line, facing north \(90°\), 12 figures", text), text
+    assert re.search(r"blue\s+33rd Foot\s+10\.0,20\.0\s+line, facing south \(270°\), 12 figures", text), text
+    assert re.search(rf"1er Ligne\s+-\s+33rd Foot\s+{gap:.1f}″", text), text
 
 
 @pytest.mark.parametrize(
