@@ -758,7 +758,8 @@ def away_from(state: NsrState, unit: Unit, enemy: Unit | None) -> Point | None:
     if mine is None or theirs is None:
         return None
     dx, dy = mine.centre.x - theirs.centre.x, mine.centre.y - theirs.centre.y
-    return Point(mine.centre.x + dx * 100, mine.centre.y + dy * 100)
+    scale = 100 / max(math.hypot(dx, dy), 1.0)  # 100 inches off, however far the enemy stands
+    return Point(mine.centre.x + dx * scale, mine.centre.y + dy * scale)
 
 
 def nearest_edge(state: NsrState, unit: Unit) -> Point | None:

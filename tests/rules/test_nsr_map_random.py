@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.battlefield import MapData, battlefield_of
 from rules.battlefield.formations import footprint, on_table, overlaps
 from rules.battlefield.maps import read_map
-from rules.core import Action, FigureSpec, RuleError
+from rules.core import Action, Event, FigureSpec, RuleError
 from rules.geometry import Point
 from rules.nsr import onmap
 from rules.nsr.engine import NsrEngine
@@ -67,8 +68,11 @@ TROOPS = {
     "artillery": (4, 4),
 }
 SIDES = ("French", "Allied")
-#: Orders tried at random in the movement and fire phases.
-MOVEMENT_ORDERS = ("move", "move", "charge", "charge", "form", "hold")
+#: Orders tried at random in the movement and fire phases ("door": a move to just outside the
+#: farm's door, from where "occupy" takes the unit in, A-NSR-42).
+MOVEMENT_ORDERS = ("move", "move", "charge", "charge", "form", "hold", "door", "occupy")
+#: The farm's door on RANDOM_MAP, on its north wall.
+DOOR = (26.5, 14.0)
 FIRE_ORDERS = ("fire", "fire", "volley", "hold")
 STEPS = 80
 
@@ -82,6 +86,8 @@ class Spot:
     y: float
     facing: float
     shape: int
+    #: Set down just outside the farm's door instead (x then the offset along the wall, y unused).
+    at_door: bool = False
 
 
 def army_specs(draw: st.DrawFn) -> list[FigureSpec]:
@@ -101,6 +107,7 @@ spots = st.builds(
     y=st.floats(0, 36),
     facing=st.one_of(st.sampled_from([0.0, 90.0, 180.0, 270.0]), st.floats(0, 360)),
     shape=st.integers(0, 3),
+    at_door=st.booleans(),
 )
 
 
@@ -126,6 +133,11 @@ def set_down(engine: NsrEngine, state: NsrState, u: Unit, spot: Spot) -> None:
         state, u, centre=Point(spot.x, spot.y), facing=spot.facing, formation=shapes[spot.shape % len(shapes)]
     )
     assert placed is not None
+    if spot.at_door:
+        _, bottom, _, top = footprint(placed, onmap.SPEC).bounds
+        centre = Point(DOOR[0] + spot.x / 48 - 0.5, DOOR[1] + 0.1 + (top - bottom) / 2)
+        placed = replace(placed, centre=centre)
+        spot = replace(spot, x=centre.x, y=centre.y)
     try:
         onmap.check_ground(engine.tables, state, u, placed)
     except RuleError:
@@ -164,7 +176,9 @@ def check_the_ground(engine: NsrEngine, state: NsrState, on_map_before: set[str]
         assert on_table(placed, ground.table, onmap.SPEC), f"{u.name} stands off the table"
         shapes[u.name] = footprint(placed, onmap.SPEC)
         for f in closed:
-            if f.kind != "building" or not u.building:
+            # A routed unit hemmed in a building stays there, no longer holding it: the open bug
+            # test_a_routed_unit_hemmed_in_a_building_still_holds_it shows.
+            if f.kind != "building" or not (u.building or u.routed):
                 assert not overlaps(shapes[u.name], f.geometry), f"{u.name} stands in {f.label}"
     for (a, pa), (b, pb) in itertools.combinations(shapes.items(), 2):
         assert not overlaps(pa, pb), f"{a} overlaps {b}"
@@ -194,6 +208,14 @@ def an_order(engine: NsrEngine, state: NsrState, rng: random.Random) -> tuple[st
     params: dict[str, Any] = {}
     if order in ("fire", "volley", "charge"):
         return order, {"target": rng.choice(foes).name} if foes else {}
+    if order == "occupy":
+        return order, {"building": "the farm"}
+    if order == "door":
+        placed = onmap.placement_of(state, me)
+        if placed is None:
+            return "hold", {}
+        _, bottom, _, top = footprint(placed, onmap.SPEC).bounds
+        return "move", {"to": f"{DOOR[0] + rng.uniform(-1, 1):.2f},{DOOR[1] + 0.2 + (top - bottom) / 2:.2f}"}
     if order == "form":
         params["formation"] = rng.choice(formations_of(engine, me))
         if rng.random() < 0.5:
@@ -274,3 +296,41 @@ def test_a_move_toward_a_unit_stops_clear_of_it_once_its_centre_is_rounded(engin
     out = engine.act(state, Action("move", "French", {"toward": "33rd Foot"}), ScriptedDice([6, 6, 6], ["KH"]))
     assert "moves 2.9″ to 25.31,16.23" in out.events[0].text
     check_the_ground(engine, out.state, on_the_map(state))
+
+
+def test_a_joker_fall_back_out_of_a_building_with_the_enemy_far_off(engine: NsrEngine) -> None:
+    """Found by the test above once units could go into the farm: Joker Movement 3 for a unit
+    inside a building aimed its way out at a point a hundred times its distance from the nearest
+    enemy (1,584 inches off the table for an enemy 18 inches away), and a DataError, not a
+    sentence, came out. The point is now a hundred inches off, however far the enemy (A-NSR-43)."""
+    from rules.nsr.movement import joker_movement
+    from tests.rules.test_nsr_map_towns import inside
+
+    state = inside(engine, {"33rd Foot": "23,34"})
+    log: list[Event] = []
+    joker_movement(engine.charts, state, get(state, "1er Ligne"), "BJ", ScriptedDice([3, 2, 2]), log)
+    assert "1er Ligne falls back 4″: it comes out of the farmhouse by its door at 23,14" in log[-1].text
+    assert get(state, "1er Ligne").building == ""
+    check_the_ground(engine, state, on_the_map(state))
+
+
+@pytest.mark.xfail(strict=True, reason="open: a routed unit hemmed in a building loses the building it stands in")
+def test_a_routed_unit_hemmed_in_a_building_still_holds_it(engine: NsrEngine) -> None:
+    """Found by the test above (A-NSR-43: a routed unit goes out by the door nearest the edge,
+    "hemmed in, it stays inside"). The 1er Ligne, inside the farmhouse with the 33rd Foot on the
+    ground outside its only door, routs at critical morale: it stays at 23,16 in the farmhouse, but
+    its ``building`` is cleared (rules/nsr/morale.py), so it stands in a building it does not hold,
+    and each rout move after runs 0 inches, "stopped by the farmhouse"."""
+    from rules.nsr import morale
+    from tests.rules.test_nsr_map_towns import inside
+
+    state = inside(engine, {"33rd Foot": "10,32"})
+    onmap.field_of(state).positions["33rd Foot"] = [23.0, 12.9]
+    ligne = get(state, "1er Ligne")
+    for figure in [f for f in ligne.figures if not f.leader][:7]:
+        figure.status = "killed"
+    log: list[Event] = []
+    morale.critical(engine.charts, state, ligne, ScriptedDice([6, 6]), log)
+    assert ligne.routed and "routed!" in log[0].text
+    assert onmap.field_of(state).positions["1er Ligne"] == [23.0, 16.0]
+    assert ligne.building == "the farmhouse"
