@@ -293,7 +293,11 @@ def test_two_nsr_turns_on_the_village_survive_two_restarts(tmp_path: Path) -> No
     assert_apart(after_two)
 
     [shown] = [r for r in two if r["command"] == "/map show focus:Chasseurs"]
-    assert "The village · turn 3 · movement" in shown["text"]
+    view = "\n".join(" ".join(line.split()) for line in shown["text"].splitlines())
+    assert "The village · turn 3 · movement" in view
+    assert "French 1er Ligne 32.5,13.0 in the farmhouse, 8 figures" in view
+    assert "French Chasseurs 46.0,22.0 line, facing north (90°), 4 figures" in view
+    assert "Rifles" not in view.split("Units (")[1], "the rifles are all taken: nothing of them on the map"
     [saved] = shown["files"]
     data = Path(saved).read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and Path(saved).parent == pictures
