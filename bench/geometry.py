@@ -17,7 +17,7 @@ from typing import Any
 
 from bench.nsr_fire import nsr_fire_rows
 from bench.sharpe_map import sharpe_rows
-from rules.battlefield import FieldState, line_of_sight, plan_move
+from rules.battlefield import FieldState, MovePlan, Terrain, line_of_sight, plan_move
 from rules.battlefield.maps import load_scenario
 from rules.core import Action, FigureSpec
 from rules.geometry import Base, Point, centre_distance
@@ -52,6 +52,28 @@ def thirty_features() -> dict[str, Any]:
         "features": features,
         "zones": {"red": [[0, 0], [36, 0], [36, 4], [0, 4]], "blue": [[0, 32], [36, 32], [36, 36], [0, 36]]},
     }
+
+
+def round_rows(
+    field: FieldState, terrain: Terrain, timer: Callable[[Callable[[], object]], tuple[float, float]]
+) -> list[tuple[str, tuple[float, float]]]:
+    """A move whose straight line runs through other bases, planned the way round them (not a
+    check: without the way round the move would be refused)."""
+    rows = []
+    for label, others in (
+        ("a move's plan round a base in the way", {"F0": [5.0, 2.0]}),
+        ("a move's plan round a row of three bases", {f"F{i}": [4.0 + 1.05 * i, 2.0] for i in range(3)}),
+    ):
+        crowd = FieldState(field.map, positions={"A": [1.0, 2.0], **others})
+        radii = dict.fromkeys(crowd.positions, 0.5)
+
+        def plan(crowd: FieldState = crowd, radii: dict[str, float] = radii) -> MovePlan:
+            return plan_move(crowd, terrain, "A", [Point(10, 2)], 12, radii)
+
+        if not plan().went_round:
+            raise AssertionError(f"{label}: the path went straight")
+        rows.append((label, timer(plan)))
+    return rows
 
 
 def timed(what: Callable[[], object]) -> tuple[float, float]:
@@ -178,6 +200,7 @@ def main() -> None:
             timed(lambda: plan_move(field, terrain, "A", [Point(2, 2), Point(3, 2), Point(4, 3)], 6, {"A": 0.5})),
         ),
     ]
+    rows += round_rows(field, terrain, timed)
     state = shooting_state()
     shot = Action("shoot", state.active, {"shooter": "R0", "target": "B0"})
     rows.append(("an SSG shot through the engine", timed(lambda: engine.act(state, shot, Sixes()))))

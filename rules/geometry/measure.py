@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -82,6 +83,12 @@ class Ground:
 
     @classmethod
     def of(cls, field: Battlefield, costs: Mapping[str, float | None]) -> Ground:
+        """The ground of ``field`` (its shapes are built once per distinct map, so one per map
+        and set of costs is kept: merging the costly features is most of a path's cost)."""
+        return _ground(_Same(field), tuple(sorted(costs.items(), key=lambda item: item[0])))
+
+    @classmethod
+    def build(cls, field: Battlefield, costs: Mapping[str, float | None]) -> Ground:
         impassable: list[Feature] = []
         levels: dict[float, list[Feature]] = {}
         for feature in field.features:
@@ -117,6 +124,26 @@ class Ground:
             return self.cost([a, b])
         except RuleError:
             return None
+
+
+class _Same:
+    """A battlefield as a cache key by identity (its shapes are not worth hashing)."""
+
+    __slots__ = ("field",)
+
+    def __init__(self, field: Battlefield) -> None:
+        self.field = field
+
+    def __hash__(self) -> int:
+        return id(self.field)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.field is self.field
+
+
+@functools.lru_cache(maxsize=64)
+def _ground(field: _Same, costs: tuple[tuple[str, float | None], ...]) -> Ground:
+    return Ground.build(field.field, dict(costs))
 
 
 def _boxes_meet(a: Sequence[float], b: Sequence[float]) -> bool:

@@ -15,7 +15,6 @@ import heapq
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -58,14 +57,17 @@ def legs_round(
     return out, gone_round
 
 
-@dataclass(frozen=True)
 class _Steps:
     """What a straight step costs for a base of ``radius`` among ``bases``: None when it runs
-    through a base (tested first, in plain arithmetic: most steps fail there) or impassable ground."""
+    through a base (tested first, in plain arithmetic: most steps fail there) or impassable ground.
+    The bases' centres and reaches and the features' boxes are numpy arrays, made once a search."""
 
-    ground: Ground
-    radius: float
-    bases: tuple[Base, ...]
+    def __init__(self, ground: Ground, radius: float, bases: tuple[Base, ...]) -> None:
+        self.ground, self.radius, self.bases = ground, radius, bases
+        self.centres = np.array([(b.centre.x, b.centre.y) for b in bases], dtype=float).reshape(-1, 2)
+        self.reach = np.array([b.radius for b in bases], dtype=float) + radius - CONTACT_TOLERANCE
+        self.room = np.array([b.radius for b in bases], dtype=float) + radius
+        self.boxes = np.array(ground.boxes, dtype=float).reshape(-1, 4)
 
     def cost(self, a: Point, b: Point) -> float | None:
         if any(
@@ -79,33 +81,51 @@ class _Steps:
         through no base: every step from one point at once, as numpy arrays."""
         if not self.bases:
             return np.ones(len(ends), dtype=bool)
-        centres = np.array([(b.centre.x, b.centre.y) for b in self.bases])
-        reach = np.array([b.radius for b in self.bases]) + self.radius - CONTACT_TOLERANCE
-        d = ends - np.array([a.x, a.y])
+        d = ends - (a.x, a.y)
         length = np.maximum((d * d).sum(axis=1), 1e-18)
-        to_centre = centres - np.array([a.x, a.y])
+        to_centre = self.centres - (a.x, a.y)
         t = np.clip((d @ to_centre.T) / length[:, None], 0.0, 1.0)
         gap_x = to_centre[None, :, 0] - t * d[:, None, 0]
         gap_y = to_centre[None, :, 1] - t * d[:, None, 1]
-        return bool_all(np.hypot(gap_x, gap_y) >= reach[None, :])
+        return bool_all(np.hypot(gap_x, gap_y) >= self.reach[None, :])
 
-    def free(self, table: Table, point: Point) -> bool:
-        """Whether a base may stand at ``point``: on the table, off every other base."""
-        if not (0.0 <= point.x <= table.width and 0.0 <= point.y <= table.height):
-            return False
-        return all(centre_distance(point, b.centre) >= b.radius + self.radius for b in self.bases)
+    def near_ground_from(self, a: Point, ends: np.ndarray) -> np.ndarray:
+        """For each point of ``ends``, whether the step from ``a`` to it has a box that meets the
+        box of a costly or impassable feature (only those steps need shapely to cost them)."""
+        boxes = self.boxes
+        low = np.minimum(ends, [a.x, a.y])
+        high = np.maximum(ends, [a.x, a.y])
+        meets = (
+            (boxes[None, :, 0] <= high[:, None, 0])
+            & (low[:, None, 0] <= boxes[None, :, 2])
+            & (boxes[None, :, 1] <= high[:, None, 1])
+            & (low[:, None, 1] <= boxes[None, :, 3])
+        )
+        return np.asarray(meets.any(axis=1), dtype=bool)
+
+    def free(self, table: Table, points: np.ndarray) -> np.ndarray:
+        """For each point (an N by 2 array), whether a base may stand there: on the table, off
+        every other base."""
+        on_table = (
+            (points[:, 0] >= 0) & (points[:, 0] <= table.width) & (points[:, 1] >= 0) & (points[:, 1] <= table.height)
+        )
+        if not self.bases:
+            return np.asarray(on_table, dtype=bool)
+        gaps = np.hypot(points[:, None, 0] - self.centres[None, :, 0], points[:, None, 1] - self.centres[None, :, 1])
+        return np.asarray(on_table & bool_all(gaps >= self.room[None, :]), dtype=bool)
 
 
 def _way_round(field: Battlefield, steps: _Steps, start: Point, end: Point) -> list[Point] | None:
     """The cheapest path from ``start`` to ``end`` through the ring points of the bases near the
     leg (A*, the straight distance to the end as its guess), with its needless corners dropped."""
-    if not steps.free(field.table, end):
+    if not steps.free(field.table, np.array([(end.x, end.y)]))[0]:
         return None
     near = sorted(steps.bases, key=lambda b: _distance_to_leg(b.centre, start, end) - b.radius)
     chosen = [b for b in near if _distance_to_leg(b.centre, start, end) - b.radius - steps.radius <= NEAR]
-    rings = (p for b in chosen[:MOST_BASES] for p in _ring(b, steps.radius))
-    nodes = [start, end, *(p for p in rings if steps.free(field.table, p))]
-    points = np.array([(p.x, p.y) for p in nodes])
+    rings = np.array([xy for b in chosen[:MOST_BASES] for xy in _ring(b, steps.radius)], dtype=float).reshape(-1, 2)
+    rings = rings[steps.free(field.table, rings)]
+    points = np.vstack([[(start.x, start.y), (end.x, end.y)], rings])
+    nodes = [start, end, *(Point(float(x), float(y)) for x, y in rings)]
     best = {0: 0.0}
     came_from: dict[int, int] = {}
     queue = [(centre_distance(start, end), 0.0, 0)]
@@ -118,10 +138,12 @@ def _way_round(field: Battlefield, steps: _Steps, start: Point, end: Point) -> l
             continue
         done.add(i)
         clear = steps.clear_from(nodes[i], points)
+        costly = steps.near_ground_from(nodes[i], points)
+        lengths = np.hypot(points[:, 0] - nodes[i].x, points[:, 1] - nodes[i].y)
         for j in range(1, len(nodes)):
             if j in done or j == i or not clear[j]:
                 continue
-            step = steps.ground.step(nodes[i], nodes[j])
+            step = steps.ground.step(nodes[i], nodes[j]) if costly[j] else float(lengths[j])
             if step is not None and cost + step < best.get(j, math.inf) - 1e-9:
                 best[j] = cost + step
                 came_from[j] = i
@@ -145,10 +167,10 @@ def _pulled(steps: _Steps, path: list[Point]) -> list[Point]:
     return out
 
 
-def _ring(base: Base, radius: float) -> list[Point]:
+def _ring(base: Base, radius: float) -> list[tuple[float, float]]:
     r = (base.radius + radius + CLEARANCE) / math.cos(math.pi / RING_POINTS)
     return [
-        Point(
+        (
             base.centre.x + r * math.cos(2 * math.pi * k / RING_POINTS),
             base.centre.y + r * math.sin(2 * math.pi * k / RING_POINTS),
         )
