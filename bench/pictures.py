@@ -1,6 +1,6 @@
 """How long the battlefield's picture takes to draw: a busy 36-inch table of 30 terrain features
 (every kind, buildings with doors and windows) and 40 figures, with and without a focus (a
-figure's reach, range bands and sight shaded).
+figure's reach, range bands and sight shaded); and NSR's village (19 features) with 12 units.
 
     python -m bench.pictures                # 30 drawings of each, after 3 unmeasured
     python -m bench.pictures --runs 100 --save /tmp/busy   # also keep the two pictures
@@ -17,6 +17,7 @@ import statistics
 import time
 from pathlib import Path
 
+from bench.geometry import nsr_state as nsr_village
 from bot.render.battlefield import draw_field
 from rules.battlefield import Band, FieldState, FieldView, Focus, MapData, MapFeature, Opening, Token
 from rules.battlefield.maps import map_problems
@@ -46,7 +47,10 @@ def busy_map() -> MapData:
     for n, (x, y) in enumerate([*cells[17:], (10, 15), (22, 15), (1, 31.2), (13, 31.2), (25, 31.2)]):
         kind = lines[n % len(lines)]
         features.append(MapFeature(kind, [[x, y - 0.5], [x + 4, y - 0.5], [x + 4, y + 2]], "line", 0.5))
-    zones = {"red": [[0, 0], [36, 0], [36, 5], [0, 5]], "blue": [[0, 31], [36, 31], [36, 36], [0, 36]]}
+    zones: dict[str, list[list[float]]] = {
+        "red": [[0, 0], [36, 0], [36, 5], [0, 5]],
+        "blue": [[0, 31], [36, 31], [36, 36], [0, 36]],
+    }
     return MapData("A busy table", 36, 36, features, zones)
 
 
@@ -95,9 +99,13 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     if problems:
         raise SystemExit(f"the busy map is wrong: {problems}")
     figures = {}
-    for label, focus in (("without focus", False), ("with focus", True)):
-        view = busy_view(focus)
-        times, cpu = timings(view, terrain, args.runs)
+    nsr_engine, nsr_state = nsr_village()
+    nsr_view = nsr_engine.field_view(nsr_state)
+    assert nsr_view is not None and len(nsr_view.units) == 12
+    views = [("without focus", busy_view(False), terrain), ("with focus", busy_view(True), terrain)]
+    views.append(("12 NSR units", nsr_view, nsr_engine.terrain()))
+    for label, view, ground in views:
+        times, cpu = timings(view, ground, args.runs)
         figures[label] = {"median_ms": statistics.median(times), "p95_ms": p95(times), "cpu_ms": statistics.median(cpu)}
         print(
             f"{label:14} median {statistics.median(times):6.1f} ms   p95 {p95(times):6.1f} ms"
@@ -105,7 +113,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
         )
         if args.save:
             args.save.mkdir(parents=True, exist_ok=True)
-            (args.save / f"busy-{label.replace(' ', '-')}.png").write_bytes(draw_field(view, terrain))
+            (args.save / f"busy-{label.replace(' ', '-')}.png").write_bytes(draw_field(view, ground))
     return figures
 
 
