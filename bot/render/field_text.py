@@ -10,7 +10,7 @@ from shapely.geometry import Polygon
 
 from rules.battlefield import FieldView, Terrain, Token, line_of_sight
 from rules.geometry import Base, Point
-from rules.words import heading, measured
+from rules.words import heading, measured, plural
 
 
 def field_text(view: FieldView, terrain: Terrain, pairs: int = 12) -> str:
@@ -72,7 +72,7 @@ def unit_lines(view: FieldView) -> list[str]:
         extra = [u.formation.replace("_", " ")] if u.formation else []
         if u.facing is not None:
             extra.append(f"facing {heading(u.facing)}")
-        extra.append(f"{u.strength} figures")
+        extra.append(plural(u.strength, "figure"))
         extra.extend(u.marks)
         where = str(centre) if centre is not None else "-"
         lines.append(f"  {u.side:<{side_width}}  {u.name:<{width}}  {where:>11}  {', '.join(extra)}")

@@ -98,9 +98,10 @@ def critical(c: Charts, state: NsrState, unit: Unit, dice: DiceSource, events: l
         events.append(Event("morale", f"{head}: {tail}.", data))
     elif critical:
         unit.set_marks(routed=True, shaken=False, pinned=False)
-        if state.field is not None and unit.building:  # A-NSR-43: out by the door nearest the edge
+        if state.field is not None and unit.building:  # A-NSR-43: out by the door nearest the edge,
             onmap_towns.step_out(c.t, state, unit, onmap_towns.nearest_edge(state, unit), must=False)
-        unit.building = ""
+        else:  # or, hemmed in, it stays inside and still holds the building
+            unit.building = ""
         events.append(Event("morale", f"{head}: routed! It runs 4D6″ a turn for the nearest table edge.", data))
         events.append(
             CasualtyPayload(unit.name, unit.side, "critical morale").event(
@@ -133,6 +134,12 @@ def rout_moves(c: Charts, state: NsrState, dice: DiceSource, events: list[Event]
         if unit.routed and unit.standing():
             if state.field is not None and unit.name not in state.field.positions:
                 continue
+            if state.field is not None and unit.building:  # A-NSR-43: hemmed in last time; out if it can
+                onmap_towns.step_out(c.t, state, unit, onmap_towns.nearest_edge(state, unit), must=False)
+                if unit.building:
+                    text = f"{unit.name} is routed but hemmed in {unit.building}: it stays inside this turn."
+                    events.append(Event("rout", text, {"unit": unit.name, "inches": 0}))
+                    continue
             inches = sum(roll_dice(dice, c.t.distances.rout_move_d6, 6, f"{unit.name}: routs"))
             moved = onmap.rout(c.t, state, unit, inches) if state.field is not None else ""  # A-NSR-38
             tail = f": {moved}" if moved else " (off the table, it is gone for good)"

@@ -18,7 +18,6 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -176,9 +175,7 @@ def check_the_ground(engine: NsrEngine, state: NsrState, on_map_before: set[str]
         assert on_table(placed, ground.table, onmap.SPEC), f"{u.name} stands off the table"
         shapes[u.name] = footprint(placed, onmap.SPEC)
         for f in closed:
-            # A routed unit hemmed in a building stays there, no longer holding it: the open bug
-            # test_a_routed_unit_hemmed_in_a_building_still_holds_it shows.
-            if f.kind != "building" or not (u.building or u.routed):
+            if f.kind != "building" or not u.building:
                 assert not overlaps(shapes[u.name], f.geometry), f"{u.name} stands in {f.label}"
     for (a, pa), (b, pb) in itertools.combinations(shapes.items(), 2):
         assert not overlaps(pa, pb), f"{a} overlaps {b}"
@@ -314,13 +311,12 @@ def test_a_joker_fall_back_out_of_a_building_with_the_enemy_far_off(engine: NsrE
     check_the_ground(engine, state, on_the_map(state))
 
 
-@pytest.mark.xfail(strict=True, reason="open: a routed unit hemmed in a building loses the building it stands in")
 def test_a_routed_unit_hemmed_in_a_building_still_holds_it(engine: NsrEngine) -> None:
     """Found by the test above (A-NSR-43: a routed unit goes out by the door nearest the edge,
     "hemmed in, it stays inside"). The 1er Ligne, inside the farmhouse with the 33rd Foot on the
-    ground outside its only door, routs at critical morale: it stays at 23,16 in the farmhouse, but
-    its ``building`` is cleared (rules/nsr/morale.py), so it stands in a building it does not hold,
-    and each rout move after runs 0 inches, "stopped by the farmhouse"."""
+    ground outside its only door, routs at critical morale: it stays at 23,16 in the farmhouse and
+    still holds it; its rout move waits inside while the door is blocked, and comes out by the door
+    once the ground outside is clear."""
     from rules.nsr import morale
     from tests.rules.test_nsr_map_towns import inside
 
@@ -334,3 +330,11 @@ def test_a_routed_unit_hemmed_in_a_building_still_holds_it(engine: NsrEngine) ->
     assert ligne.routed and "routed!" in log[0].text
     assert onmap.field_of(state).positions["1er Ligne"] == [23.0, 16.0]
     assert ligne.building == "the farmhouse"
+    hemmed: list[Event] = []
+    morale.rout_moves(engine.charts, state, ScriptedDice([]), hemmed)
+    assert [e.text for e in hemmed] == ["1er Ligne is routed but hemmed in the farmhouse: it stays inside this turn."]
+    onmap.field_of(state).positions["33rd Foot"] = [10.0, 32.0]
+    out: list[Event] = []
+    morale.rout_moves(engine.charts, state, ScriptedDice([1, 1, 1, 1]), out)
+    assert ligne.building == "" and out[0].text.startswith("1er Ligne routs 4″ towards the nearest table edge: it ")
+    assert onmap.field_of(state).positions["1er Ligne"] != [23.0, 16.0]
