@@ -644,6 +644,8 @@ class _Painter:
         self.colours = side_colours(list(dict.fromkeys(sides)))
         self.tokens = _drawn(view)
         self.focus = next((t for t in view.tokens if view.focus and t.name == view.focus.name), None)
+        if self.focus is None and view.focus is not None:
+            self.focus = _unit_focus(view, view.focus.name)
         self.names: list[Box] = []
 
     # --- the map's own canvas
@@ -829,6 +831,8 @@ class _Painter:
             colour = _mix(colour, PAPER, 0.6)
         outline = [self.to_px.point(x, y) for x, y in unit.outline]
         if len(outline) >= 3:
+            if self.view.focus is not None and self.view.focus.name == unit.name:
+                d.polygon(outline, outline=FOCUS_RING, width=6)
             d.polygon(outline, fill=(*colour, 70), outline=INK)
         dot = max(2.0, min(6.0, 0.35 * self.to_px.scale))
         for x, y in unit.figures:
@@ -935,6 +939,16 @@ class _Painter:
             fill=INK,
             outline=WHITE,
         )
+
+
+def _unit_focus(view: FieldView, name: str) -> Token | None:
+    """A focused unit (NSR) seen as one figure at its block's centre, for its reach, range bands
+    and sight; its block is drawn as a unit, so this stand-in is never drawn itself."""
+    unit = next((u for u in view.units if u.name == name and len(u.outline) >= 3), None)
+    if unit is None:
+        return None
+    xs, ys = [x for x, _ in unit.outline], [y for _, y in unit.outline]
+    return Token(unit.name, unit.side, sum(xs) / len(xs), sum(ys) / len(ys), 0.5, unit.facing)
 
 
 @lru_cache(maxsize=4)

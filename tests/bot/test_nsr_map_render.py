@@ -1,11 +1,8 @@
 """What the shell shows of an NSR battle on the map (A-NSR-40): the terminal's text lists each unit;
-and, as a failing example of an open gap found with docs/pictures/nsr-map.png, the picture draws
-nothing for ``/map show focus:`` a unit (the renderer draws a focus only for a figure's token): a
-strict xfail, so when the picture draws it the test passes and the marker comes off."""
+the picture of ``/map show focus:`` a unit draws its reach, range bands and sight from its block's
+centre, the block ringed."""
 
 from __future__ import annotations
-
-import pytest
 
 from bot.render.battlefield import draw_field
 from bot.render.field_text import field_text
@@ -35,7 +32,6 @@ def test_the_terminal_lists_each_unit_on_the_map() -> None:
     assert "No figure is on the map yet." not in text
 
 
-@pytest.mark.xfail(strict=True, reason="open: the picture draws a focus only for a figure's token, not a unit")
 def test_the_picture_draws_a_focused_units_reach_and_ranges() -> None:
     engine = make_engine()
     focused = on_the_village(engine, "1er Ligne")
