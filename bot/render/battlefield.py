@@ -860,6 +860,7 @@ class _Painter:
         right, _ = self.to_px.point(self.view.field.map.width, 0.0)
         half = d.textlength(text, font=_font(NAME_SIZE)) / 2 + 3
         cx = min(max(cx, left + half), right - half)  # a unit at the table's edge keeps its whole name
+        cy = self._unit_label_y(outline, unit.facing if not out else None)
         d.text(
             (cx, cy),
             text,
@@ -875,6 +876,18 @@ class _Painter:
             bx, by = cx + 14 * i - 7 * (len(badges) - 1), cy + NAME_SIZE
             d.ellipse((bx - 8, by - 8, bx + 8, by + 8), fill=tint, outline=(255, 255, 255))
             d.text((bx, by), letter, fill=(255, 255, 255), font=_font(11), anchor="mm")
+
+    def _unit_label_y(self, outline: Sequence[tuple[float, float]], facing: float | None) -> float:
+        """Where a unit's name goes: just below its block, clear of its figures (above it when the
+        unit faces down the picture, where its facing wedge is, or at the table's lower edge)."""
+        top, bottom = min(y for _, y in outline), max(y for _, y in outline)
+        _, table_top = self.to_px.point(0.0, self.view.field.map.height)
+        _, table_bottom = self.to_px.point(0.0, 0.0)
+        below, above = bottom + NAME_SIZE * 0.8, top - NAME_SIZE * 0.8
+        faces_down = facing is not None and -math.sin(math.radians(facing)) > 0.5
+        if (faces_down or below > table_bottom - NAME_SIZE / 2) and above > table_top + NAME_SIZE / 2:
+            return above
+        return below
 
     def figure(self, d: ImageDraw.ImageDraw, label: _Label) -> None:
         token = label.token
