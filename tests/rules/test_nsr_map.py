@@ -808,3 +808,17 @@ def test_a_random_battle_on_a_shipped_map_keeps_units_apart(engine: NsrEngine) -
         round_trip(engine, state)
         assert engine.field_view(state) is not None
     assert {"charge", "melee", "fire"} <= done
+
+
+def test_a_charge_that_cannot_turn_to_face_its_target_says_so_before_any_die(engine: NsrEngine) -> None:
+    """A-NSR-37: the charger turns on its centre to face the target first; a line along the table's
+    south edge turned to face east would stand off the table, and the sentence says it is the turn."""
+    state = moved_on(engine, {"1er Ligne": "10,1.5", "33rd Foot": "30,2"})
+    refuse(
+        engine,
+        state,
+        "charge",
+        "1er Ligne cannot turn to face 33rd Foot for the charge: ",
+        "French",
+        target="33rd Foot",
+    )
