@@ -158,17 +158,16 @@ def _occupy(
     c: Charts, state: NsrState, winner: Unit, loser: Unit, why: str, events: list[Event], spot: Point | None = None
 ) -> None:
     """The winner occupies the loser's position: on the map it moves to where the loser stood."""
-    moved = ""
+    text = f"{winner.name} occupies {possessive(loser.name)} position ({why})."
     if state.field is not None:
-        where = onmap_towns.take_building(c.t, state, winner, spot) or onmap.take_place(c.t, state, winner, spot)
-        moved = f": {where}" if where else ""
-    events.append(
-        Event(
-            "charge",
-            f"{winner.name} occupies {possessive(loser.name)} position ({why}){moved}.",
-            {"unit": winner.name, "target": loser.name, "result": "occupied"},
-        )
-    )
+        where, went = onmap_towns.take_building(c.t, state, winner, spot), True
+        if not where:
+            where, went = onmap.take_place(c.t, state, winner, spot)
+        if not went:
+            text = f"{winner.name} wins ({why}) but cannot move up to {possessive(loser.name)} position: {where}."
+        elif where:
+            text = f"{winner.name} occupies {possessive(loser.name)} position ({why}): {where}."
+    events.append(Event("charge", text, {"unit": winner.name, "target": loser.name, "result": "occupied"}))
 
 
 def close_in(

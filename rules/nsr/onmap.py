@@ -877,18 +877,21 @@ def nearest_enemy(state: NsrState, unit: Unit) -> Unit | None:
     return best[2] if best is not None else None
 
 
-def take_place(t: NsrTables, state: NsrState, winner: Unit, spot: Point | None) -> str:
+def take_place(t: NsrTables, state: NsrState, winner: Unit, spot: Point | None) -> tuple[str, bool]:
     """Seed 3.A.1, 3.A.3, 3.B.4: the winner occupies the position the loser left: its centre moves
-    straight to ``spot``, keeping its facing, as far as the ground lets it."""
+    straight to ``spot``, keeping its facing, as far as the ground lets it. The sentence, and
+    whether it could move up at all ("", True when there was nowhere to go)."""
     placed = placement_of(state, winner)
     if placed is None or spot is None or centre_distance(placed.centre, spot) <= EPSILON:
-        return ""
+        return "", True
     end, went, stopped = _slide(
         t, state, winner, placed, _direction(placed.centre, spot), centre_distance(placed.centre, spot)
     )
+    if stopped and _inches(went) == _inches(0.0):  # what a card would call a move of 0″ is no move
+        return f"{stopped} is in the way", False
     _set(state, winner, end)
     short_of = f", stopped by {stopped}" if stopped else ""
-    return f"{winner.name} moves {_inches(went)} to {at(end.centre)}{short_of}"
+    return f"{winner.name} moves {_inches(went)} to {at(end.centre)}{short_of}", True
 
 
 def rout(t: NsrTables, state: NsrState, unit: Unit, inches: float) -> str:

@@ -97,7 +97,7 @@ def test_taking_a_place_stops_where_it_did(
 ) -> None:
     state = village(engine)
     spot = Point(*onmap.field_of(state).positions[loser])
-    assert onmap.take_place(engine.tables, state, get(state, winner), spot) == said
+    assert onmap.take_place(engine.tables, state, get(state, winner), spot) == (said, True)
     assert stands(state, winner)[0] == where
 
 
@@ -253,3 +253,16 @@ def test_a_charge_stops_where_the_halving_stopped_it(
     except RuleError:
         return
     assert way.needed == pytest.approx(halving_charge(engine, state, charger, target), abs=1e-9)
+
+
+def test_a_winner_already_against_the_ground_in_its_way_cannot_move_up(engine: NsrEngine) -> None:
+    """Seed 3.A.1: the winner takes the loser's place as far as the ground lets it; when it cannot
+    move at all, it says what is in the way and the unit stays (close combat words it as a win that
+    cannot move up, not as a move of 0 inches)."""
+    state = village(engine)
+    spot = Point(*onmap.field_of(state).positions["Royal Scots"])
+    gunners = get(state, "Gunners")
+    assert onmap.take_place(engine.tables, state, gunners, spot)[1]
+    against_the_barn = stands(state, "Gunners")[0]
+    assert onmap.take_place(engine.tables, state, gunners, spot) == ("the barn is in the way", False)
+    assert stands(state, "Gunners")[0] == against_the_barn
