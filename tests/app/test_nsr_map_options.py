@@ -1,4 +1,4 @@
-"""NSR on the bot's map through the application, the flag switched on for the test: /map place sets
+"""NSR on the bot's map through the application: /map place sets
 a unit down with its facing and formation (A-NSR-33), /nsr form turns it in place and /nsr move
 turns it as it sets off (A-NSR-39); a facing of "banana", of 10000 degrees or a formation that does
 not exist is refused in one sentence with nothing changed, and a figure of another ruleset is
@@ -13,17 +13,11 @@ import pytest
 from bot.app.service import App
 from bot.dice import ForcedDice
 from rules.core import RuleError
-from rules.nsr.engine import NsrEngine
 from tests.app.test_maps import game_state, gina, rita, ssg_campaign
 from tests.support import BLUE, RED, caller, join
 
 #: The card the first movement phase turns once every unit is on the map: black, for the French.
 FIRST = "2S"
-
-
-@pytest.fixture(autouse=True)
-def nsr_on_the_map(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(NsrEngine, "map_package", "rules.nsr")
 
 
 def bob() -> Any:

@@ -8,14 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-import pytest
 from discord import app_commands
 
 from bot.adapter.client import SkirmishBot
 from bot.app.service import App
 from bot.dice import ForcedDice
 from cogs.map import feature_autocomplete, scenario_autocomplete, terrain_autocomplete
-from rules.nsr.engine import NsrEngine
 from tests.app.test_maps import game_state, gina, map_yaml, rita, ssg_campaign
 from tests.app.test_nsr_map_options import nsr_battle
 from tests.cogs.test_cogs import invoke
@@ -72,12 +70,9 @@ async def test_odds_on_the_map_need_no_range_or_sight(bot: SkirmishBot, app: App
     assert "%" in sent["embeds"][0].description, sent["embeds"][0].description
 
 
-async def test_map_place_takes_a_units_facing_and_formation(
-    bot: SkirmishBot, app: App, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """NSR (the flag switched on for the test): facing: and formation: reach the engine's place; a
-    facing of "banana" is refused privately in one sentence, nothing placed."""
-    monkeypatch.setattr(NsrEngine, "map_package", "rules.nsr")
+async def test_map_place_takes_a_units_facing_and_formation(bot: SkirmishBot, app: App) -> None:
+    """NSR: facing: and formation: reach the engine's place; a facing of "banana" is refused
+    privately in one sentence, nothing placed."""
     await nsr_battle(app)
     placed = await invoke(
         bot, "map place", RED, "Rita", figure="1er Ligne", at="10,4", facing="45", formation="march_column"

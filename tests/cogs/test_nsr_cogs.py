@@ -1,4 +1,4 @@
-"""/nsr through its cog on the bot's map (the flag switched on for the test): form and move take a
+"""/nsr through its cog on the bot's map: form and move take a
 facing (A-NSR-39), move takes where the unit goes, a bad facing is refused privately in one
 sentence with nothing changed; and every option a table of its own types (and the map measures or
 reads) sends nothing unless typed, so that a battle on the map is never refused a default."""
@@ -12,7 +12,6 @@ from bot.adapter.client import SkirmishBot
 from bot.adapter.commandline import LineError, parse_line, split_line, walk
 from bot.app.service import App
 from bot.dice import ForcedDice
-from rules.nsr.engine import NsrEngine
 from tests.app.test_maps import game_state
 from tests.app.test_nsr_map_options import on_the_map
 from tests.cogs.test_cogs import command, invoke
@@ -35,11 +34,6 @@ TABLE_ONLY = {
     "uphill",
     "rear",
 }
-
-
-@pytest.fixture(autouse=True)
-def nsr_on_the_map(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(NsrEngine, "map_package", "rules.nsr")
 
 
 async def test_the_table_options_send_nothing_unless_typed(bot: SkirmishBot) -> None:

@@ -1,4 +1,4 @@
-"""The seed's worked examples replayed on the shipped village map, behind the flag, with forced
+"""The seed's worked examples replayed on the shipped village map, with forced
 dice: "eleven French Line (musket) fire at figures which are a Class I target. A 4 is rolled"
 (seed, Firing C(1)), the range, sight and class measured; and a fight for a building, the
 farmhouse, held by riflemen, charged and taken (A-NSR-41 to A-NSR-44).

@@ -1,4 +1,4 @@
-"""NSR's towns on the bot's map, behind the flag (A-NSR-42 to A-NSR-46): buildings carry their
+"""NSR's towns on the bot's map (A-NSR-42 to A-NSR-46): buildings carry their
 storeys, roof, walls and barn doors in the map file; a unit goes in at a door and its building's
 record is made from the map; its figures fire from the doors and windows facing the target (two
 from a barn's door); a unit inside is exposed to small arms only through an opening facing the
