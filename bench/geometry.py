@@ -16,9 +16,9 @@ from collections.abc import Callable
 from typing import Any
 
 from bench.nsr_fire import nsr_fire_rows
+from bench.nsr_village import TWELVE, set_out
 from bench.sharpe_map import sharpe_rows
 from rules.battlefield import FieldState, MovePlan, Terrain, line_of_sight, plan_move
-from rules.battlefield.maps import load_scenario
 from rules.core import Action, FigureSpec
 from rules.geometry import Base, Point, centre_distance
 from rules.nsr import onmap
@@ -101,34 +101,9 @@ def shooting_state() -> SsgState:
     return engine.load_state(data)
 
 
-#: Twelve NSR units on the village map: (name, side, kind, figures, centre, facing). The 1er Ligne
-#: charges the 33rd Foot across open ground; the 95th, shaken, falls back into the Royal Scots.
-NSR_UNITS = [
-    ("1er Ligne", "French", "line", 12, (16.0, 3.0), 90.0),
-    ("2e Ligne", "French", "line", 12, (6.0, 3.0), 90.0),
-    ("3e Ligne", "French", "line", 12, (28.0, 3.0), 90.0),
-    ("Voltigeurs", "French", "light", 8, (36.0, 5.0), 90.0),
-    ("Hussars", "French", "mounted", 6, (44.0, 3.0), 90.0),
-    ("Gunners", "French", "artillery", 4, (8.0, 7.0), 90.0),
-    ("33rd Foot", "Allied", "line", 12, (21.0, 11.0), 270.0),
-    ("95th", "Allied", "light", 8, (36.0, 24.0), 270.0),
-    ("Royal Scots", "Allied", "line", 12, (36.0, 31.0), 270.0),
-    ("52nd Foot", "Allied", "line", 12, (10.0, 31.0), 270.0),
-    ("Dragoons", "Allied", "mounted", 6, (24.0, 33.0), 270.0),
-    ("Militia", "Allied", "militia", 12, (4.0, 27.0), 270.0),
-]
-
-
 def nsr_state() -> tuple[NsrEngine, NsrState]:
     engine = make_nsr_engine()
-    specs = [FigureSpec(n, side, kind, {"figures": count}) for n, side, kind, count, _, _ in NSR_UNITS]
-    village = load_scenario("rules.nsr", "village", engine.sides(), engine.terrain())
-    state = engine.start_on_map(specs, Sixes(), village).state
-    assert state.field is not None
-    for name, _, _, _, (x, y), facing in NSR_UNITS:
-        state.field.positions[name] = [x, y]
-        state.field.facing[name] = facing
-    return engine, state
+    return engine, set_out(engine, TWELVE)
 
 
 def nsr_rows(

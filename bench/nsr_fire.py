@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.battlefield.maps import load_scenario
-from rules.core import FigureSpec
+from bench.nsr_village import UnitAt, set_out
 from rules.nsr import fire, onmap, onmap_towns
 from rules.nsr.engine import make_engine
 from rules.nsr.state import unit_named
 
 #: (name, side, kind, figures, centre, facing): a French line goes into the farmhouse's north door.
-UNITS = [
+UNITS: list[UnitAt] = [
     ("1er Ligne", "French", "line", 12, (22.0, 8.0), 90.0),
     ("2e Ligne", "French", "line", 12, (32.5, 16.1), 90.0),
     ("33rd Foot", "Allied", "line", 12, (22.0, 17.5), 270.0),
@@ -37,13 +36,7 @@ def nsr_fire_rows(
 ) -> list[tuple[str, tuple[float, float]]]:
     engine = make_engine()
     t, charts = engine.tables, engine.charts
-    specs = [FigureSpec(n, side, kind, {"figures": count}) for n, side, kind, count, _, _ in UNITS]
-    village = load_scenario("rules.nsr", "village", engine.sides(), engine.terrain())
-    state = engine.start_on_map(specs, NoDice(), village).state
-    field = onmap.field_of(state)
-    for name, _, _, _, (x, y), facing in UNITS:
-        field.positions[name] = [x, y]
-        field.facing[name] = facing
+    state = set_out(engine, UNITS)
     inside, farmhouse = unit_named(state, "2e Ligne"), onmap_towns.map_building(t, state, "the farmhouse")
     onmap_towns.record_of(state, farmhouse)
     inside.building = farmhouse.name

@@ -16,10 +16,12 @@ import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.nsr_village import TWELVE as VILLAGE_UNITS
+from bench.nsr_village import set_out
 from rules.battlefield import battlefield_of, bearing
 from rules.battlefield.formations import footprint, gap, on_table, overlaps
-from rules.battlefield.maps import load_scenario, read_map
-from rules.core import FigureSpec, RuleError
+from rules.battlefield.maps import read_map
+from rules.core import RuleError
 from rules.geometry import Point, centre_distance
 from rules.nsr import onmap
 from rules.nsr.engine import NsrEngine
@@ -27,32 +29,9 @@ from rules.nsr.state import NsrState, Unit
 from tests.rules.test_nsr_helpers import ScriptedDice, get, unit
 from tests.rules.test_nsr_map import TEST_MAP
 
-#: Twelve units on the village (as bench/geometry.py sets them): name, side, kind, figures, centre, facing.
-VILLAGE_UNITS = [
-    ("1er Ligne", "French", "line", 12, (16.0, 3.0), 90.0),
-    ("2e Ligne", "French", "line", 12, (6.0, 3.0), 90.0),
-    ("3e Ligne", "French", "line", 12, (28.0, 3.0), 90.0),
-    ("Voltigeurs", "French", "light", 8, (36.0, 5.0), 90.0),
-    ("Hussars", "French", "mounted", 6, (44.0, 3.0), 90.0),
-    ("Gunners", "French", "artillery", 4, (8.0, 7.0), 90.0),
-    ("33rd Foot", "Allied", "line", 12, (21.0, 11.0), 270.0),
-    ("95th", "Allied", "light", 8, (36.0, 24.0), 270.0),
-    ("Royal Scots", "Allied", "line", 12, (36.0, 31.0), 270.0),
-    ("52nd Foot", "Allied", "line", 12, (10.0, 31.0), 270.0),
-    ("Dragoons", "Allied", "mounted", 6, (24.0, 33.0), 270.0),
-    ("Militia", "Allied", "militia", 12, (4.0, 27.0), 270.0),
-]
-
 
 def village(engine: NsrEngine) -> NsrState:
-    specs = [FigureSpec(n, side, kind, {"figures": count}) for n, side, kind, count, _, _ in VILLAGE_UNITS]
-    the_map = load_scenario("rules.nsr", "village", engine.sides(), engine.terrain())
-    state = engine.start_on_map(specs, ScriptedDice(), the_map).state
-    field = onmap.field_of(state)
-    for name, _, _, _, (x, y), facing in VILLAGE_UNITS:
-        field.positions[name] = [x, y]
-        field.facing[name] = facing
-    return state
+    return set_out(engine, VILLAGE_UNITS)
 
 
 def stands(state: NsrState, name: str) -> tuple[list[float], float]:
