@@ -7,7 +7,6 @@ and windows (A-NSR-44) at a unit on the knoll; and the check of a fire at the un
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from bench.nsr_village import UnitAt, set_out
 from rules.nsr import fire, onmap, onmap_towns
@@ -21,14 +20,6 @@ UNITS: list[UnitAt] = [
     ("33rd Foot", "Allied", "line", 12, (22.0, 17.5), 270.0),
     ("95th", "Allied", "light", 8, (36.0, 24.0), 270.0),
 ]
-
-
-class NoDice:
-    def roll(self, sides: int, reason: str) -> int:
-        raise AssertionError(reason)
-
-    def draw(self, cards: Any, reason: str) -> str:
-        raise AssertionError(reason)
 
 
 def nsr_fire_rows(
