@@ -15,7 +15,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import deliver_error
+from bot.adapter.delivery import answer_in_time, deliver_error
 from bot.adapter.scheduler import PaceScheduler, channel_poster
 from bot.app.service import App
 from bot.gc_pacing import BetweenCommands
@@ -44,10 +44,12 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
 
 class SkirmishTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Every command and autocomplete: its garbage is collected once it has finished (bot.gc_pacing)."""
+        """Every command and autocomplete: its garbage is collected once it has finished (bot.gc_pacing),
+        and a reply that waits too long for its picture is deferred rather than lost."""
         collector = getattr(self.client, "collector", None)
         if collector is not None:
             collector.command_started(asyncio.current_task())
+        answer_in_time(interaction)
         return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:

@@ -15,8 +15,12 @@ bot's memory. A click that fails is answered by the same funnel as a command tha
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,6 +29,7 @@ from bot.adapter.embeds import to_embeds
 from bot.adapter.errors import player_message
 from bot.adapter.messages import NOBODY, app_of, caller_of, message_kwargs
 from bot.app.inputs import command_line
+from bot.app.pictures import WHILE_DRAWING
 from bot.app.replies import PendingDecision, Reply
 from bot.app.reports import LogPage
 
@@ -38,6 +43,10 @@ log = logging.getLogger("skirmish_gm.delivery")
 #: (a repeated delivery whose first copy was answered before a restart).
 ALREADY_ANSWERED = {40060, 10062}
 MAX_BUTTONS = 25
+#: Seconds after the bot got a command past which a reply still waiting for its picture is
+#: deferred: Discord drops a command not answered within 3 seconds, and the first picture after a
+#: start (its worker still starting) or on a loaded machine can take longer.
+PICTURE_BEFORE_DEFER = 1.5
 NEWER = "◀ Newer"
 OLDER = "Older ▶"
 
@@ -58,6 +67,39 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
         if exc.code not in ALREADY_ANSWERED:
             raise
         log.info("interaction %s was already answered (a repeated delivery); nothing was applied twice", interaction.id)
+
+
+def answer_in_time(interaction: discord.Interaction) -> None:
+    """For the rest of this command's handling: a reply whose picture is still being drawn
+    :data:`PICTURE_BEFORE_DEFER` seconds from now is deferred ("thinking", private if the reply
+    is), and :func:`deliver` then sends it, picture and all, as the deferred answer."""
+    deadline = asyncio.get_running_loop().time() + PICTURE_BEFORE_DEFER
+    WHILE_DRAWING.set(partial(deferred_if_slow, interaction, deadline))
+
+
+@asynccontextmanager
+async def deferred_if_slow(interaction: discord.Interaction, deadline: float, reply: Reply) -> AsyncIterator[None]:
+    """While ``reply``'s picture is drawn: defer the interaction at ``deadline`` if it is not done by then."""
+    started = asyncio.Event()
+
+    async def defer_at_deadline() -> None:
+        await asyncio.sleep(max(0.0, deadline - asyncio.get_running_loop().time()))
+        if interaction.response.is_done():
+            return
+        started.set()
+        try:
+            await interaction.response.defer(ephemeral=reply.ephemeral, thinking=True)
+        except discord.HTTPException as exc:
+            log.warning("could not defer interaction %s while its picture was drawn: %s", interaction.id, exc)
+
+    timer = asyncio.create_task(defer_at_deadline())
+    try:
+        yield
+    finally:
+        if started.is_set():
+            await timer  # the deferral is on its way: deliver must find it done
+        else:
+            timer.cancel()
 
 
 class AppCog:

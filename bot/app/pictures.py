@@ -25,6 +25,8 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import AbstractAsyncContextManager, nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import ParamSpec
 
@@ -44,6 +46,14 @@ WORKER_NICENESS = 10
 PARENT_CHECK_S = 1.0
 
 P = ParamSpec("P")
+
+#: What the front end does while a settled reply waits for its picture to be drawn, given that
+#: reply: Discord's adapter tells Discord the answer is coming if the drawing outlasts the seconds
+#: Discord gives a first answer (a worker just started after a restart, a loaded machine).
+WhileDrawing = Callable[[Reply], AbstractAsyncContextManager[object]]
+#: Set by the front end for the command being handled; unset (the terminal, the tests of the app),
+#: a reply simply waits for its picture.
+WHILE_DRAWING: ContextVar[WhileDrawing | None] = ContextVar("while_drawing", default=None)
 
 
 _WORKERS: list[ProcessPoolExecutor] = []
@@ -168,7 +178,8 @@ class Pictures:
         if order is None:
             return reply
         try:
-            data = await self.png(order)
+            async with self._waiting(reply, order):
+                data = await self.png(order)
         except Exception as exc:
             log.error("drawing the map failed", exc_info=exc)
             return reply
@@ -176,6 +187,13 @@ class Pictures:
         if 0 <= order.card < len(reply.cards):
             reply.cards[order.card].image = MAP_PICTURE
         return reply
+
+    def _waiting(self, reply: Reply, order: PictureOrder) -> AbstractAsyncContextManager[object]:
+        """What the front end does while ``reply`` waits for a picture not kept already."""
+        while_drawing = WHILE_DRAWING.get()
+        if while_drawing is None or order.key in self._kept:
+            return nullcontext()
+        return while_drawing(reply)
 
     def drawn(self, command: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[Reply]]:
         """``command`` with the picture its reply orders attached."""

@@ -65,6 +65,9 @@ COMMAND_CHARS_MAX = 4000
 GLOBAL_CHAT_COMMANDS_MAX = 100
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 DISCORD_EPOCH_MS = 1_420_070_400_000
+#: How long a test waits for the answer that fills a deferred ("thinking") response before it fails
+#: (Discord waits 15 minutes; a picture drawn on a loaded machine after a restart takes seconds).
+DEFERRED_ANSWER_WAIT = 60.0
 
 # Interaction types and callback types.
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
@@ -2158,9 +2161,11 @@ class FakeDiscord:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(inter.settled.wait(), wait)
         result = InteractionResult(self, inter)
-        if inter.response_type == DEFERRED_CHANNEL_MESSAGE and inter.original is not None:
-            with contextlib.suppress(TimeoutError):
-                await self.wait_until(lambda: not inter.original.loading, 10.0, f"the deferred answer to {inter.label}")
+        original = inter.original
+        if inter.response_type == DEFERRED_CHANNEL_MESSAGE and original is not None:
+            await self.wait_until(
+                lambda: not original.loading, DEFERRED_ANSWER_WAIT, f"the deferred answer to {inter.label}"
+            )
         return result
 
     def _subcommand(self, path: str, guild: FakeGuild) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
