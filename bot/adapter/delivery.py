@@ -41,7 +41,8 @@ log = logging.getLogger("skirmish_gm.delivery")
 
 #: Discord's codes for an interaction that was already acknowledged, or is no longer known
 #: (a repeated delivery whose first copy was answered before a restart).
-ALREADY_ANSWERED = {40060, 10062}
+UNKNOWN_INTERACTION = 10062
+ALREADY_ANSWERED = {40060, UNKNOWN_INTERACTION}
 MAX_BUTTONS = 25
 #: Seconds after the bot got a command past which a reply still waiting for its picture is
 #: deferred: Discord drops a command not answered within 3 seconds, and the first picture after a
@@ -66,7 +67,15 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
     except discord.HTTPException as exc:
         if exc.code not in ALREADY_ANSWERED:
             raise
-        log.info("interaction %s was already answered (a repeated delivery); nothing was applied twice", interaction.id)
+        if exc.code == UNKNOWN_INTERACTION:
+            log.warning(
+                "interaction %s was gone when its answer was sent (Discord's 3 seconds ran out, or a repeated delivery)",
+                interaction.id,
+            )
+        else:
+            log.info(
+                "interaction %s was already answered (a repeated delivery); nothing was applied twice", interaction.id
+            )
 
 
 def answer_in_time(interaction: discord.Interaction) -> None:
