@@ -19,4 +19,5 @@ RUN pip install --no-cache-dir . \
 USER skirmish
 VOLUME ["/data"]
 # Migrations first, then the bot (which would also upgrade on start; doing it first fails fast).
-CMD ["sh", "-c", "skirmish-gm migrate && exec skirmish-gm run"]
+# Without DISCORD_TOKEN the container says it needs one and stops (no terminal to fall back to).
+CMD ["sh", "-c", "skirmish-gm migrate && exec skirmish-gm run --no-terminal"]

@@ -25,11 +25,23 @@ NO_TOKEN = (
 )
 
 
+NEEDS_TOKEN = (
+    "No DISCORD_TOKEN is set, and this runs the Discord bot only, so Skirmish GM stops here. Create a bot "
+    "at https://discord.com/developers/applications and pass its token (docker run -e DISCORD_TOKEN=…); "
+    "to play at the terminal instead: docker run -it … skirmish-gm play."
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="skirmish-gm", description="A Discord game master for skirmish wargames.")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run the Discord bot (the terminal table when no DISCORD_TOKEN is set)")
     run.add_argument("--db", type=Path, help="SQLite file to use (default: DATABASE_URL, else the data folder)")
+    run.add_argument(
+        "--no-terminal",
+        action="store_true",
+        help="with no DISCORD_TOKEN, say so and stop instead of opening the terminal table (the Docker image's way)",
+    )
     play = sub.add_parser("play", help="play at the terminal: slash commands typed or piped, one per line")
     play.add_argument("--db", type=Path, help="SQLite file for this table (default: the data folder's)")
     play.add_argument("--seed", type=int, help="repeatable dice from this seed")
@@ -48,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     migrate = sub.add_parser("migrate", help="upgrade the database to the newest schema")
     migrate.add_argument("--db", type=Path)
+    check = sub.add_parser("verify", help="check every die and card of a battle report or a campaign export")
+    check.add_argument("file", type=Path, help="battle-N.md from /game report, or a /campaign export file")
     return parser
 
 
@@ -120,6 +134,16 @@ async def migrate(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def verify_dice(args: argparse.Namespace) -> int:
+    """Print what the file's dice checks found; 0 when every battle in it proves its dice."""
+    from bot.verify import verify_file
+
+    status, lines = verify_file(args.file)
+    for line in lines:
+        print(line)
+    return status
+
+
 def _login_name() -> str:
     try:
         return getpass.getuser() or "player"
@@ -131,8 +155,13 @@ def main(argv: list[str] | None = None) -> int:
     from bot.logs import configure
 
     args = build_parser().parse_args(argv)
+    if args.command == "verify":
+        return verify_dice(args)
     settings = Settings.from_env()
     configure(settings.log_level if args.command == "run" and settings.token else "WARNING")
+    if args.command == "run" and not settings.token and args.no_terminal:
+        print(NEEDS_TOKEN, file=sys.stderr)
+        return 2
     if args.command == "run" and not settings.token:
         print(NO_TOKEN, file=sys.stderr)
         args = build_parser().parse_args(["play"] + (["--db", str(args.db)] if args.db else []))

@@ -18,11 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.adapter.client import SkirmishBot, SlashCommand
+from bot.adapter.client import SkirmishBot
 from bot.adapter.commandline import LineError, ParsedLine, parse_line, split_line, walk
 from bot.adapter.errors import player_message
+from bot.adapter.help import help_text
+from bot.adapter.next_moves import quick_moves, to_type
 from bot.app.replies import Reply
 from bot.dice import ForcedDice, parse_forced_cards, parse_forced_dice
+from bot.render.shown import printable
 from bot.render.text import cards_text
 from rules.core import RuleError
 
@@ -31,7 +34,7 @@ META_HELP = """Terminal-only commands:
   /as NAME          act as the player NAME (hot-seat and solo play)
   /dice 6,1,4       force the next die results, in order
   /cards AH,10D,RJ  force the next cards turned from a deck
-  /help [COMMAND]   list the commands, or one command's options
+  /help [TOPIC]     the contents, a ruleset's turn (/help ssg) or one command (/help ssg shoot)
   /quit             leave (the game is saved as you go)"""
 
 _snowflakes = itertools.count()
@@ -96,14 +99,6 @@ class ConsoleInteraction:
         self.response = ConsoleResponse()
         self.followup = ConsoleFollowup(self.response)
         self.command: Any = None
-
-
-def command_help(command: SlashCommand) -> str:
-    lines = [f"/{command.qualified_name} — {command.description}"]
-    for p in command.parameters:
-        extra = f" (one of {', '.join(str(c.value) for c in p.choices)})" if p.choices else ""
-        lines.append(f"  {p.display_name}:{p.type.name}{'' if p.required else ' (optional)'} — {p.description}{extra}")
-    return "\n".join(lines)
 
 
 class Console:
@@ -179,12 +174,8 @@ class Console:
 
     def _meta(self, head: str, args: list[str], line: str) -> None:
         if head == "/help":
-            if args:
-                command = self.commands.get(" ".join(args).lstrip("/"))
-                text = command_help(command) if command else f"There is no command /{' '.join(args)}."
-            else:
-                text = "\n".join(f"/{n} — {c.description}" for n, c in sorted(self.commands.items())) + "\n" + META_HELP
-            self._ok(line, text)
+            text = help_text(self.bot.tree, " ".join(args))
+            self._ok(line, text if args else f"{text}\n\n{META_HELP}")
         elif head == "/as":
             if not args:
                 raise LineError("Say who you are: /as NAME.")
@@ -210,23 +201,34 @@ class Console:
             self.forced.dice.extend(saved[0])
             self.forced.cards.clear()
             self.forced.cards.extend(saved[1])
-            self._fail(line, player_message(exc, context=line))
+            self._fail(line, player_message(exc, context=line), refused=True)
             return
         reply: Reply | None = interaction.extras.get("reply")
         if reply is None:
             self._ok(line, "Done.")
             return
         if reply.cards and reply.cards[0].title == "Not done":
-            self._fail(line, reply.cards[0].description, reply)
+            self._fail(line, reply.cards[0].description, reply, refused=True)
             return
+        if any(uid not in self.names for uid in reply.ping_user_ids):
+            await self.learn_names()  # a player this run has not met yet (joined elsewhere, or imported)
         self._print_reply(line, reply)
+
+    def _still_queued(self) -> str:
+        """After a refusal, the forced dice and cards still waiting, so a script's writer sees them."""
+        queued = []
+        if self.forced.dice:
+            queued.append(f"dice {', '.join(map(str, self.forced.dice))}")
+        if self.forced.cards:
+            queued.append(f"cards {', '.join(self.forced.cards)}")
+        return f" (Still forced for the next command: {'; '.join(queued)}.)" if queued else ""
 
     def _content(self, reply: Reply) -> str | None:
         if not reply.content:
             return None
         text = reply.content
         for uid in reply.ping_user_ids:
-            text = text.replace(f"<@{uid}>", f"@{self.names.get(uid, uid)}")
+            text = text.replace(f"<@{uid}>", f"@{self.names.get(uid, 'a player not in this campaign')}")
         return text
 
     def _save_files(self, reply: Reply) -> list[str]:
@@ -280,7 +282,16 @@ class Console:
         if reply.decision is not None:
             options = ", ".join(f"{c.value} ({c.label})" for c in reply.decision.choices)
             text += f"\n>> decision #{reply.decision.decision_id} for {reply.decision.decider}: {options}"
+        elif reply.moves_of is not None:
+            text += "\n>> " + self._next_moves(reply.moves_of)
+            if reply.ready:
+                text += "\n>> may still act: " + ", ".join(printable(f.name) for f in reply.ready)
         self._write(text)
+
+    def _next_moves(self, slug: str) -> str:
+        """What Discord offers as buttons under "your move", as a line: the quick moves, then the rest."""
+        quick = " · ".join(f"/{c.qualified_name}" for c in quick_moves(self.bot, slug))
+        return " ".join(part for part in (f"next: {quick}." if quick else "", to_type(self.bot, slug)) if part)
 
     def _ok(self, line: str, text: str) -> None:
         if self.json_mode:
@@ -301,15 +312,24 @@ class Console:
         else:
             self._write(text)
 
-    def _fail(self, line: str, message: str, reply: Reply | None = None) -> None:
+    def _fail(self, line: str, message: str, reply: Reply | None = None, *, refused: bool = False) -> None:
+        """A refusal: its sentence, and after a command's refusal the forced dice and cards still
+        waiting (at the end of the line, or as ``queued`` in ``--json``)."""
         self.failures += 1
         if self.json_mode:
-            self._json(line, False, message, reply)
+            self._json(line, False, message, reply, queued=refused)
         else:
-            self._write(f"!! {message}")
+            self._write(f"!! {message}{self._still_queued() if refused else ''}")
 
     def _json(
-        self, line: str, ok: bool, error: str | None, reply: Reply | None, saved: list[str] | None = None
+        self,
+        line: str,
+        ok: bool,
+        error: str | None,
+        reply: Reply | None,
+        saved: list[str] | None = None,
+        *,
+        queued: bool = False,
     ) -> None:
         record = {
             "ok": ok,
@@ -332,12 +352,17 @@ class Console:
             record["text"] = cards_text(reply.cards)
             if reply.content:
                 record["say"] = self._content(reply)
+            if reply.decision is None and reply.moves_of is not None:
+                record["next"] = [f"/{c.qualified_name}" for c in quick_moves(self.bot, reply.moves_of)]
+                record["ready"] = [f.name for f in reply.ready]
             if reply.decision is not None:
                 record["decision"] = {
                     "id": reply.decision.decision_id,
                     "decider": reply.decision.decider,
                     "choices": [c.value for c in reply.decision.choices],
                 }
+        if queued and (self.forced.dice or self.forced.cards):
+            record["queued"] = {"dice": list(self.forced.dice), "cards": list(self.forced.cards)}
         self._write(json.dumps(record, ensure_ascii=False, default=str))
 
     def _write(self, text: str) -> None:

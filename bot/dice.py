@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import d20
 
+from bot.provable import Draw, ProvableDice
 from rules.core import DiceSource, RuleError
 
 #: Every card of the 54-card deck (52 + red and black jokers), rank+suit as in the rules notes.
@@ -27,12 +28,20 @@ class DiceExhausted(RuleError):
 
 @dataclass(frozen=True)
 class RolledDie:
-    """One die rolled or card turned, with what it was for."""
+    """One die rolled or card turned, with what it was for.
+
+    ``draw`` is its draw number in the battle's provable stream (None when it did not come from
+    it); a card drawn from the stream also keeps the count of cards it was drawn from (``pool``) and
+    its position among them, which is what the secret fixes.
+    """
 
     kind: str  # "die" or "card"
     sides: int | None
     value: str
     reason: str
+    draw: int | None = None
+    pool: int | None = None
+    position: int | None = None
 
 
 class RandomDice:
@@ -110,6 +119,12 @@ class ForcedDice:
     def push_cards(self, cards: Iterable[str]) -> None:
         self.cards.extend(cards)
 
+    def with_fallback(self, fallback: DiceSource | None) -> ForcedDice:
+        """The same queues of forced results, going on to ``fallback`` when they run out."""
+        view = ForcedDice(fallback=fallback)
+        view.dice, view.cards = self.dice, self.cards
+        return view
+
     def roll(self, sides: int, reason: str) -> int:
         if self.dice:
             value = self.dice[0]
@@ -132,21 +147,58 @@ class ForcedDice:
 
 
 class RecordingDice:
-    """Wraps a source and keeps every result with its reason, for the dice card and the log."""
+    """Wraps a source and keeps every result with its reason, for the dice card and the log.
 
-    def __init__(self, inner: DiceSource) -> None:
+    Given the battle's provable ``stream`` (which ``inner`` may fall back on), each result keeps its
+    draw number when the stream gave it; ``unproven`` names where the others came from ("forced",
+    "seeded"), so the battle can say its dice cannot all be checked. A d1 shows 1 and draws nothing.
+    """
+
+    def __init__(self, inner: DiceSource, stream: ProvableDice | None = None) -> None:
         self.inner = inner
+        self.stream = stream
         self.rolled: list[RolledDie] = []
+        self.unproven: set[str] = set()
 
     def roll(self, sides: int, reason: str) -> int:
-        value = self.inner.roll(sides, reason)
-        self.rolled.append(RolledDie("die", sides, str(value), reason))
+        before = self._marks()
+        value = 1 if sides == 1 else self.inner.roll(sides, reason)
+        draw = self._drawn(before) if sides > 1 else None
+        self.rolled.append(RolledDie("die", sides, str(value), reason, draw=draw.k if draw else None))
         return value
 
     def draw(self, cards: Sequence[str], reason: str) -> str:
+        before = self._marks()
         card = self.inner.draw(cards, reason)
-        self.rolled.append(RolledDie("card", None, card, reason))
+        draw = self._drawn(before)
+        found = (draw.k, draw.size, draw.value) if draw else (None, None, None)
+        self.rolled.append(RolledDie("card", None, card, reason, *found))
         return card
+
+    def _marks(self) -> tuple[int, int]:
+        """The stream's draws so far, and the forced results still queued."""
+        inner = self.inner
+        queued = len(inner.dice) + len(inner.cards) if isinstance(inner, ForcedDice) else 0
+        return (len(self.stream.draws) if self.stream else 0, queued)
+
+    def _drawn(self, before: tuple[int, int]) -> Draw | None:
+        """The stream's draw that gave the last result, or None (and where it came from instead)."""
+        drawn, queued = self._marks()
+        if self.stream is not None and drawn > before[0]:
+            return self.stream.draws[-1]
+        self.unproven.add("forced" if queued < before[1] else "seeded")
+        return None
+
+
+def in_battle(source: DiceSource, stream: ProvableDice) -> DiceSource:
+    """What a command in a battle rolls: the battle's stream wherever ``source`` would use the
+    operating system's randomness (Discord always; the terminal when nothing is forced); dice
+    forced or seeded at the terminal or in a test stay what they are, and the battle says so."""
+    if isinstance(source, SecureDice):
+        return stream
+    if isinstance(source, ForcedDice) and isinstance(source.fallback, SecureDice):
+        return source.with_fallback(stream)
+    return source
 
 
 # --- free rolls in dice notation -------------------------------------------------------------

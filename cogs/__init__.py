@@ -19,6 +19,7 @@ SHARED = (
     "cogs.decisions",
     "cogs.roll",
     "cogs.odds",
+    "cogs.help",
     "cogs.admin",
 )
 

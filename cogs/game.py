@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.adapter.delivery import AppCog, LogPageButton, deliver
 from bot.adapter.messages import caller_of
+from bot.adapter.next_moves import NextMoveButton, ReadySelect
 from bot.app.reports import BATTLE_ID_MAX
 
 #: Seconds a report may take before the interaction is deferred (Discord wants an answer within 3).
@@ -81,9 +82,9 @@ class GameCog(AppCog, commands.GroupCog, group_name="game", group_description="T
 async def setup(bot: commands.Bot) -> None:
     """The cog, and the buttons of its log's pages (registered by their custom_id's template, so
     loading the cog again registers them once still)."""
-    bot.add_dynamic_items(LogPageButton)
+    bot.add_dynamic_items(LogPageButton, NextMoveButton, ReadySelect)
     await bot.add_cog(GameCog(bot))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(LogPageButton)
+    bot.remove_dynamic_items(LogPageButton, NextMoveButton, ReadySelect)

@@ -13,7 +13,7 @@ between items, ``none`` for nothing), and a custom figure gives its own numbers 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import discord
 from discord import app_commands
@@ -36,6 +36,10 @@ class MedievalCog(
     group_name="medieval",
     group_description="Medieval skirmish: knights, men at arms and Vikings",
 ):
+    #: The command a button offers under "your move" and /game status (bot/adapter/next_moves.py).
+    quick_moves: ClassVar[tuple[str, ...]] = ("endturn",)
+    figure_moves: ClassVar[tuple[str, ...]] = ("move", "shoot", "fight", "breakoff")
+
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot  # type: ignore[assignment]
         super().__init__()

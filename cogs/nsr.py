@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import discord
 from discord import app_commands
@@ -33,6 +33,9 @@ FACING = "Map: face degrees (0 east, 90 north) or a point x,y"
 class NsrCog(
     AppCog, commands.GroupCog, group_name="nsr", group_description="Napoleonic Skirmish Rules: orders for your units"
 ):
+    #: The command a button offers under "your move" and /game status (bot/adapter/next_moves.py).
+    quick_moves: ClassVar[tuple[str, ...]] = ("hold",)
+
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot  # type: ignore[assignment]
         super().__init__()
@@ -164,14 +167,14 @@ class NsrCog(
     @app_commands.describe(
         target="The enemy unit",
         range="Table: inches to it",
-        target_class="Table: its target class",
+        target_class="Table: overrides the class its formation gives",
         unit=UNIT,
         firers="Figures firing (default: all able)",
         shot="A gun's shot",
         wounded="Fire at its wounded figures (class III)",
         target2="A second target",
         range2="Table: inches to it",
-        class2="Table: its class",
+        class2="Table: overrides its class",
         firers2="Figures firing at it (default: the rest)",
         exposed=EXPOSED,
         exposed2="Table: the second target, the same",
@@ -218,7 +221,7 @@ class NsrCog(
     @app_commands.describe(
         target="The enemy unit",
         range="Table: inches to it (half range at most)",
-        target_class="Table: its target class",
+        target_class="Table: overrides the class its formation gives",
         unit=UNIT,
         firers="Figures volleying (default: all able)",
         exposed=EXPOSED,
@@ -253,7 +256,8 @@ class NsrCog(
     @app_commands.describe(
         target="The enemy unit",
         range="Table: inches to the figure aimed at",
-        aim="Which figure: a leader by default",
+        aim="Which kind: a leader by default",
+        figure="Or one figure by name",
         unit=UNIT,
         exposed="Table, in a building: some of it looks out of a door or window",
     )
@@ -263,11 +267,22 @@ class NsrCog(
         interaction: discord.Interaction,
         target: Name,
         range: Inches | None = None,
-        aim: Aim = "leader",
+        aim: Aim | None = None,
+        figure: Name | None = None,
         unit: Name | None = None,
         exposed: bool | None = None,
     ) -> None:
-        await self.act(interaction, "nsr", "pistol", target=target, range=range, aim=aim, unit=unit, exposed=exposed)
+        await self.act(
+            interaction,
+            "nsr",
+            "pistol",
+            target=target,
+            range=range,
+            aim=aim,
+            figure=figure,
+            unit=unit,
+            exposed=exposed,
+        )
 
     @app_commands.command(
         name="bombard", description="Fire: a gun fires at a building's door, window or wall to breach it"

@@ -14,6 +14,10 @@ from bot.adapter.messages import app_of, caller_of
 from bot.app.replies import Refusal
 from rules import RULESETS
 
+#: The longest action line /odds reads: Discord is told a longer limit, so a longer line reaches
+#: the bot and is refused with a sentence rather than by Discord's own word.
+ACTION_LIMIT = 500
+
 
 class _Capture:
     """Stands in for a ruleset cog: its command's callback hands over the action instead of acting."""
@@ -48,7 +52,12 @@ class OddsCog(AppCog, commands.Cog):
     @app_commands.command(name="odds", description="The chances of an action before you roll (only you see them)")
     @app_commands.describe(action='The action as you would give it: "ssg shoot shooter:Rossi target:Bo range:14"')
     @app_commands.autocomplete(action=action_autocomplete)
-    async def odds(self, interaction: discord.Interaction, action: app_commands.Range[str, 1, 500]) -> None:
+    async def odds(self, interaction: discord.Interaction, action: app_commands.Range[str, 1, 6000]) -> None:
+        if len(action) > ACTION_LIMIT:
+            raise Refusal(
+                f"That action is {len(action):,} characters long; /odds reads at most {ACTION_LIMIT}. "
+                'Give it as you would play it, like "ssg shoot shooter:Rossi target:Bo range:14".'
+            )
         parsed = parse_line(walk(self.bot.tree), split_line(action if action.startswith("/") else "/" + action))
         capture = _Capture()
         if parsed.command.parent is None or parsed.command.parent.name not in RULESETS:

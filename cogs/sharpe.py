@@ -6,7 +6,7 @@ defender's player with buttons (or /decide in the terminal).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import discord
 from discord import app_commands
@@ -39,6 +39,9 @@ ACTIVE = "Default: whose turn it is"
 class SharpeCog(
     AppCog, commands.GroupCog, group_name="sharpe", group_description="Sharpe's Skirmish: your character's turn"
 ):
+    #: The command a button offers under "your move" and /game status (bot/adapter/next_moves.py).
+    quick_moves: ClassVar[tuple[str, ...]] = ("done",)
+
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot  # type: ignore[assignment]
         super().__init__()
@@ -331,8 +334,10 @@ class SharpeCog(
         await self.act(interaction, "sharpe", "kill", victim=victim, killer=killer)
 
     @app_commands.command(name="done", description="End this character's turn")
-    async def done(self, interaction: discord.Interaction) -> None:
-        await self.act(interaction, "sharpe", "done")
+    @app_commands.describe(figure="The man whose turn ends (default: whose turn it is)")
+    @app_commands.autocomplete(figure=figure_autocomplete)
+    async def done(self, interaction: discord.Interaction, figure: Name | None = None) -> None:
+        await self.act(interaction, "sharpe", "done", figure=figure)
 
     @app_commands.command(name="weather", description="Game master: weather (misfires) and night")
     @app_commands.describe(weather="Fog, rain: misfires", night="Night (−1)")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import discord
 from discord import app_commands
@@ -19,6 +19,10 @@ Dice = app_commands.Range[int, 1, 3]
 class SsgCog(
     AppCog, commands.GroupCog, group_name="ssg", group_description="Simple Skirmish Game: your turn's actions"
 ):
+    #: The command a button offers under "your move" and /game status (bot/adapter/next_moves.py).
+    quick_moves: ClassVar[tuple[str, ...]] = ("next",)
+    figure_moves: ClassVar[tuple[str, ...]] = ("move", "shoot")
+
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot  # type: ignore[assignment]
         super().__init__()
@@ -73,7 +77,7 @@ class SsgCog(
         shooter="Your figure",
         target="The enemy it fires at",
         range="Table play: inches to the target (the bot measures it on the map)",
-        los="Table play: line of sight, default clear (the bot works it out on the map)",
+        los="Table play: line of sight, as you judge it (the bot works it out on the map)",
         dice="Dice at this target (default: the whole rate of fire)",
         target2="A second target (SMG)",
         range2="Inches to the second target",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import discord
 from discord import app_commands
@@ -23,6 +23,10 @@ FACINGS = [
 class YasgCog(
     AppCog, commands.GroupCog, group_name="yasg", group_description="Yet Another Skirmish Game: the board and your turn"
 ):
+    #: The command a button offers under "your move" and /game status (bot/adapter/next_moves.py).
+    quick_moves: ClassVar[tuple[str, ...]] = ("next",)
+    figure_moves: ClassVar[tuple[str, ...]] = ("move", "face", "load", "fire", "engage")
+
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot  # type: ignore[assignment]
         super().__init__()

@@ -184,10 +184,32 @@ class Engine(Generic[S]):
         when /game undo goes back to a state that was waiting."""
         return None
 
+    def ready(self, state: S, side: str) -> Sequence[str]:
+        """The figures or units of ``side`` that may still act in this phase, in roster order: the
+        select under "your move" offers them (bot/adapter/next_moves.py). Empty by default, and
+        where one acts at a time or the cards choose (Sharpe's order, NSR's cards)."""
+        return ()
+
     def odds_outcome(self, events: Sequence[Event]) -> str:
         """One result of an action, as /odds tallies it ("Bo out", "miss"): by default who was
         wounded or fell, and misfires, read from the events' typed payloads."""
         return default_outcome(events)
+
+    def odds_casualties(self, events: Sequence[Event]) -> int:
+        """The figures an action's events put out of the fight, as /odds counts them: by default
+        its casualty events."""
+        return sum(1 for event in events if event.kind == "casualty")
+
+    def odds_pair(self, reason: str) -> bool:
+        """True when the die rolled for ``reason`` and the next one are read only by their sum, so
+        /odds may branch on the sum (a 2D6: 11 branches, not 36). None are, by default."""
+        return False
+
+    def odds_faces(self, sides: int, reason: str) -> tuple[tuple[int, ...], ...] | None:
+        """Groups of the faces of the die rolled for ``reason`` that the rules read alike (a misfire
+        die: the faces that misfire and those that fire), so /odds rolls the first face of each
+        group, weighed by its size. None, by default: every face is read for itself."""
+        return None
 
     def aftermath(
         self,
@@ -212,6 +234,17 @@ class Engine(Generic[S]):
             ],
             [],
         )
+
+    def about(self) -> Sequence[tuple[str, str]]:
+        """Fixed paragraphs about the ruleset as this campaign plays it (a ground scale, advice on
+        whom to shoot), each with its heading: /campaign info shows them once, so a status need not
+        repeat them. None, by default."""
+        return ()
+
+    def profile(self, spec: FigureSpec) -> str | None:
+        """A roster entry's whole profile as a player reads it (/roster show), when its stored stats
+        leave part of it to its kind; None, by default: the stats say it all."""
+        return None
 
     def board(self, state: S) -> Board:
         """What /game status shows (the ruleset's, usually): by default who is to act and who won."""

@@ -29,16 +29,21 @@ def replay(engine: Engine[Any], records: Sequence[ActionRecord]) -> Any:
         raise ValueError("the log has no start")
     first = started[0]
     specs = [from_data(FigureSpec, spec) for spec in first.action["start"]]
+    dice = forced_from(first)
     if "map" in first.action:  # a battle on the bot's map: the map it began on
-        state = engine.start_on_map(specs, forced_from(first), engine.read_map(first.action["map"])).state
+        state = engine.start_on_map(specs, dice, engine.read_map(first.action["map"])).state
     else:
-        state = engine.start(specs, forced_from(first)).state
+        state = engine.start(specs, dice).state
+    for step in first.action.get("then", []):  # one-answer choices the start's outcome took at once
+        state = engine.act(state, Action(step["name"], step.get("side"), step.get("params") or {}, False), dice).state
     for record in records:
         if record is first or record.undone or not record.action or "name" not in record.action:
             continue
         data = record.action
-        action = Action(data["name"], data.get("side"), data.get("params") or {}, bool(data.get("by_gm")))
-        state = engine.act(state, action, forced_from(record)).state
+        dice = forced_from(record)
+        for step in [data, *data.get("then", [])]:  # the action, then any one-answer choices taken at once
+            action = Action(step["name"], step.get("side"), step.get("params") or {}, bool(step.get("by_gm")))
+            state = engine.act(state, action, dice).state
     return state
 
 

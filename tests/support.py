@@ -55,6 +55,17 @@ async def join(app: App, user: int, name: str, side: str) -> None:
     await app.decide(caller(GM, "Gina"), "approve", asked.decision.decision_id)
 
 
+async def ssg_campaign(app: App, battlefield: str | None = None, name: str = "Iron Coast") -> None:
+    """An SSG campaign (on the map unless told), its two players and six rifles a side."""
+    await app.campaign_new(caller(GM, "Gina"), name, "ssg", battlefield)
+    await join(app, RED, "Rita", "red")
+    await join(app, BLUE, "Bob", "blue")
+    for figure in SSG_RED:
+        await app.roster_add(caller(RED, "Rita"), figure, "rifle")
+    for figure in SSG_BLUE:
+        await app.roster_add(caller(BLUE, "Bob"), figure, "rifle")
+
+
 def fake_interaction(
     client: Any, user_id: int, name: str = "", *, channel: int = CHANNEL, guild: int = GUILD
 ) -> MagicMock:

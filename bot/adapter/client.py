@@ -26,9 +26,6 @@ log = logging.getLogger("skirmish_gm.client")
 #: each cog registers its own buttons). The bot never imports the cogs itself.
 COGS = "cogs"
 
-#: A slash command of the bot's tree, as the terminal walks it.
-SlashCommand = app_commands.Command[Any, ..., Any]
-
 
 def point_at(api_base: str | None, gateway_url: str | None) -> None:
     """Talk to a Discord-compatible server instead of discord.com (``DISCORD_API_BASE``/``DISCORD_GATEWAY_URL``).
@@ -88,6 +85,7 @@ class SkirmishBot(commands.Bot):
         if self.scheduler is not None:
             await self.scheduler.stop()
         self.app.ctx.pictures.close()
+        self.app.odds_part.close()
         self.collector.stop()
         await super().close()
 

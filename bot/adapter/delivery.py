@@ -27,7 +27,9 @@ import discord
 
 from bot.adapter.embeds import to_embeds
 from bot.adapter.errors import player_message
+from bot.adapter.help import HelpReply, help_view
 from bot.adapter.messages import NOBODY, app_of, caller_of, message_kwargs
+from bot.adapter.next_moves import next_moves_view, to_type
 from bot.app.inputs import command_line
 from bot.app.pictures import WHILE_DRAWING
 from bot.app.replies import PendingDecision, Reply
@@ -53,10 +55,21 @@ OLDER = "Older ▶"
 
 
 async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
-    """Send ``reply`` as the interaction's response (or a follow-up if one was already sent)."""
+    """Send ``reply`` as the interaction's response (or a follow-up if one was already sent).
+
+    A repeated delivery of an interaction already applied (``reply.replayed``) gets no answer at
+    all: its first copy was answered, and Discord refuses a second response."""
     interaction.extras["reply"] = reply
+    if reply.replayed:
+        log.info("interaction %s was delivered again: already applied, not answered twice", interaction.id)
+        return
     kwargs: dict[str, Any] = {**message_kwargs(reply), "ephemeral": reply.ephemeral}
     view = view_for(reply)
+    if view is None and reply.moves_of is not None:
+        view = next_moves_view(interaction.client, reply.moves_of, reply.ready)
+        hint = to_type(interaction.client, reply.moves_of)
+        if hint:
+            kwargs["content"] = f"{kwargs.get('content') or ''}\n{hint}".strip()
     if view is not None:
         kwargs["view"] = view
     try:
@@ -142,11 +155,13 @@ async def deliver_error(interaction: discord.Interaction, error: BaseException, 
 
 
 def view_for(reply: Reply) -> discord.ui.View | None:
-    """The buttons that go with a reply: its decision's choices, or its log page's neighbours."""
+    """The buttons that go with a reply: its decision's choices, its log or help page's neighbours."""
     if reply.decision is not None:
         return decision_view(reply.decision)
     if isinstance(reply, LogPage):
         return log_view(reply)
+    if isinstance(reply, HelpReply):
+        return help_view(reply)
     return None
 
 
@@ -176,6 +191,9 @@ class DecisionButton(
             reply = await app_of(interaction).decide(caller_of(interaction), None, self.decision_id, index=self.index)
         except Exception as exc:
             await deliver_error(interaction, exc, context=f"decision {self.decision_id}")
+            return
+        if reply.replayed:
+            await deliver(interaction, reply)  # answered once already: nothing is sent
             return
         decided = f"Decided by {caller_of(interaction).display_name}: **{self.item.label}**"
         await interaction.response.edit_message(content=decided, view=None, allowed_mentions=NOBODY)

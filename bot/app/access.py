@@ -35,6 +35,14 @@ async def member_of(u: Unit, campaign: Campaign, caller: Caller) -> Member | Non
     return None if member is None else await u.members.seen_as(member, caller.display_name)
 
 
+async def may_decide(u: Unit, campaign: Campaign, decider: str, caller: Caller) -> bool:
+    """Whether ``caller`` is ``decider`` itself: the game master for "gm", else a player of that side."""
+    if decider == "gm":
+        return campaign.gm_id == caller.user_id
+    member = await member_of(u, campaign, caller)
+    return member is not None and member.role != "pending" and member.side == decider
+
+
 def must_play(member: Member | None) -> Member:
     if member is None:
         raise Refusal("You are not in this campaign: join it with /campaign join.")

@@ -14,12 +14,13 @@ from typing import Any
 
 from bot.app.access import NO_CAMPAIGN, engine_of, must_play
 from bot.app.aftermath import Aftermath
+from bot.app.battle_dice import command_dice, progress, stream_of, unproven_text
 from bot.app.battlefield import ON_A_TABLE, game_picture
 from bot.app.context import Context
 from bot.app.decisions import open_decision
 from bot.app.entries import log_entry
-from bot.app.replies import Caller, Card, Refusal, Reply, mentions
-from bot.dice import RecordingDice
+from bot.app.replies import Caller, Card, Refusal, Reply, mentions, ready_figures
+from bot.app.sole_choice import act_taking_sole_choices, asks_always
 from bot.render.cards import action_cards, board_card, board_files
 from bot.store import Unit
 from bot.store.records import Campaign, Game, LogEntry
@@ -113,22 +114,25 @@ class Actions:
         if state is None:
             state = engine.load_state(game.state)
         before_turn = engine.whose_turn(state)
-        dice = RecordingDice(self.ctx.dice())
-        outcome = engine.act(state, action, dice)
+        dice = command_dice(self.ctx.dice(), stream_of(game))
+        outcome, taken = act_taking_sole_choices(engine, state, action, dice, ask=asks_always(campaign.settings))
         if seq is None:
             seq = await u.log.next_seq(game.id)
-        logged = {
+        logged: dict[str, Any] = {
             "name": action.name,
             "side": action.side,
             "params": dict(action.params),
             "by_gm": action.by_gm,
         }
+        if taken:
+            logged["then"] = taken
+        after = engine.dump_state(outcome.state)
         entry = log_entry(
             game,
             seq,
             caller,
             command,
-            state_before=game.state,
+            state_before=game.state if dice.rolled or after != game.state else None,  # a look is never undone
             by_gm=action.by_gm,
             side=action.side,
             events=outcome.events,
@@ -136,11 +140,14 @@ class Actions:
             action=logged,
         )
         await u.play.append_action(entry)
-        game = await u.play.save_state(game, engine.dump_state(outcome.state))
+        was_provable = game.dice_note is None
+        game = await u.play.save_state(game, after, **progress(dice))
         if not engine.finished(outcome.state):  # a battle's close works on its final state: built afresh when read
             u.on_commit(partial(self.ctx.states.keep, game.id, game.version, engine, outcome.state))
         title = f"{(action.side or 'Game master').title()} · {action.name}"
         reply = await self.answer(u, campaign, engine, game, entry, caller, before_turn, outcome, title, action.side)
+        if was_provable and game.dice_note is not None and reply.cards:
+            reply.cards[0].fields.append(("Provable dice", unproven_text(game.dice_note), False))
         if engine.moved_on(state, outcome.events):
             game_picture(reply, Card(title=f"{campaign.name}: the battlefield"), engine, game, outcome.state)
         return reply
@@ -173,6 +180,7 @@ class Actions:
             reply.cards.extend(closed.cards)
             reply.events.extend(closed.events)
             reply.rolls.extend(closed.rolls)
+        board = None
         if any(e.kind == "phase" for e in outcome.events):  # a grid board is redrawn as each phase begins
             board = engine.board(outcome.state)
             if board.grid is not None:
@@ -187,4 +195,6 @@ class Actions:
         elif now_turn is not None and now_turn != before_turn:
             reply.ping_user_ids = await u.members.user_ids_of(campaign.id, now_turn)
             reply.content = f"{mentions(reply.ping_user_ids)} {now_turn}: your move.".strip()
+            reply.moves_of = campaign.ruleset
+            reply.ready = ready_figures(engine, outcome.state, now_turn, board)
         return reply

@@ -7,11 +7,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from bot.app.battle_dice import command_dice, end_text, progress, stream_of
 from bot.app.context import Context
 from bot.app.entries import log_entry
 from bot.app.replies import Caller, Card, Reply, side_colour
 from bot.app.yaml_format import plural
-from bot.dice import RecordingDice
 from bot.store import Unit
 from bot.store.records import Campaign, Figure, Game
 from rules.core import Aftermath as AftermathResult
@@ -31,7 +31,7 @@ class Aftermath:
         first = await u.log.first(game.id)
         started = first.action if first is not None and first.action else {}
         specs = [from_data(FigureSpec, spec) for spec in started.get("start", [])]
-        dice = RecordingDice(self.ctx.dice())
+        dice = command_dice(self.ctx.dice(), stream_of(game))
         settings = dict(campaign.settings or {})
         outcome = engine.aftermath(state, specs, dice, settings, battle=game.number)
         results, events = list(outcome.state), list(outcome.events)
@@ -66,7 +66,12 @@ class Aftermath:
             )
         )
         await self.roster_split(u, campaign)  # who has now served his missed games is active again
-        return Reply(cards=post_battle_cards(results, events), events=events, rolls=list(dice.rolled))
+        game = await u.play.save_dice(game, **progress(dice))
+        cards = [
+            *post_battle_cards(results, events),
+            Card(title=f"Dice of battle {game.number}", description=end_text(game)),
+        ]
+        return Reply(cards=cards, events=events, rolls=list(dice.rolled))
 
     async def revert_battle(self, u: Unit, campaign: Campaign, game: Game) -> bool:
         """Undo the consequences a battle left on the rosters; True if there were any."""

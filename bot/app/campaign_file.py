@@ -13,6 +13,7 @@ from bot.app.battlefield import BATTLEFIELD, battlefield_problem, draft_problems
 from bot.app.inputs import CAMPAIGN_NAME_MAX, clean_name
 from bot.app.replies import Refusal
 from bot.app.roster_file import SIDE_MAX, Kept
+from bot.app.sole_choice import ASK_SWITCH
 from bot.app.switches import package_of, show
 from bot.app.yaml_format import (
     Doc,
@@ -31,7 +32,8 @@ log = logging.getLogger("skirmish_gm.import")
 FORMAT_KEY = "skirmish_gm"
 VERSION = 1
 ROSTER_KEYS = (FORMAT_KEY, "version", "ruleset", "campaign", "sides")
-CAMPAIGN_KEYS = (FORMAT_KEY, "version", "ruleset", "name", "settings", "house_rules", "members", "sides")
+#: ``dice`` is what ``skirmish-gm verify`` checks (each finished battle's dice); an import skips it.
+CAMPAIGN_KEYS = (FORMAT_KEY, "version", "ruleset", "name", "settings", "house_rules", "members", "sides", "dice")
 MEMBER_KEYS = ("user", "name", "role", "side")
 ROLES = ("gm", "player")
 #: Where ``/campaign rules set`` keeps the file as the game master wrote it (comments and all),
@@ -51,14 +53,15 @@ def _check_battles_before(value: Any) -> str | None:
     return None
 
 
+def _check_switch(value: Any) -> str | None:
+    return None if isinstance(value, bool) else f"must be yes or no, not {short(str(value))}"
+
+
 SETTING_CHECKS: dict[str, SettingCheck] = {
     BATTLES_BEFORE: _check_battles_before,
     BATTLEFIELD: battlefield_problem,
+    ASK_SWITCH: _check_switch,
 }
-
-
-def register_setting(key: str, check: SettingCheck) -> None:
-    SETTING_CHECKS[key] = check
 
 
 def check_header(doc: Doc, kind: str, keys: Sequence[str], ruleset: str | None, problems: list[str]) -> str | None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from bot.app.access import campaign_of, check_side, engine_of, member_of, require_gm
+from bot.app.battle_dice import end_text
 from bot.app.battlefield import BATTLEFIELD, MAP_DRAFT, battlefield_of, check_battlefield, default_battlefield
 from bot.app.context import Context
 from bot.app.decisions import open_decision
+from bot.app.free_roll_dice import reveal as reveal_free_rolls
 from bot.app.inputs import CAMPAIGN_NAME_MAX, clean_name
 from bot.app.replies import Caller, Card, Refusal, Reply, joined, mentions, side_colour
 from bot.store.records import Campaign
@@ -52,6 +54,7 @@ class CampaignCommands:
                 if mode == "map"
                 else "Battles are played on your own table: players give distances and sight."
             )
+            + f"\nNew here? /help lists every command; /help topic:{ruleset} shows a turn of {title}."
         )
         return Reply(cards=[Card(title="New campaign", description=text, colour=side_colour(None))])
 
@@ -140,6 +143,7 @@ class CampaignCommands:
             ("Battles", f"{battles}" + (" (one in progress)" if game else ""), True),
             ("Battlefield", self._battlefield_text(campaign), True),
         ]
+        card.fields += [(heading, text, False) for heading, text in engine_of(campaign).about()]
         return Reply(cards=[card], ephemeral=True)
 
     @staticmethod
@@ -155,9 +159,12 @@ class CampaignCommands:
             campaign = await campaign_of(u, caller)
             require_gm(campaign, caller, "end the campaign")
             game = await u.games.in_progress(campaign.id, lock=True)
+            card = Card(title="Campaign ended", description=f"{campaign.name} is over. Its records are kept.")
             if game is not None:
                 await u.games.set_outcome(game, status="ended", winner=game.winner, ended_at=self.ctx.clock())
+                card.fields.append((f"Dice of battle {game.number}", end_text(game), False))
+            between = await reveal_free_rolls(u, campaign, self.ctx.clock())
+            if between is not None:
+                card.fields.append(("Free rolls revealed", between, False))
             await u.campaigns.end(campaign.id)
-        return Reply(
-            cards=[Card(title="Campaign ended", description=f"{campaign.name} is over. Its records are kept.")]
-        )
+        return Reply(cards=[card])

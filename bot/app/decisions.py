@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.app.access import campaign_here, campaign_of, member_of
+from bot.app.access import campaign_here, campaign_of, may_decide, member_of
 from bot.app.context import Context
 from bot.app.inputs import command_line
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, joined, side_colour
@@ -15,6 +15,11 @@ from rules.core import Decision as AskedDecision
 
 if TYPE_CHECKING:
     from bot.app.actions import Actions
+    from bot.app.undo import Undo
+
+#: A player's request to take back an action that rolled dice (:mod:`bot.app.undo`): answered by
+#: the other side or the game master, without the engine.
+UNDO_KIND = "undo"
 
 
 async def open_decision(
@@ -44,13 +49,17 @@ async def open_decision(
     return PendingDecision(stored.id, decision.decider, tuple(user_ids), decision.prompt, tuple(decision.choices))
 
 
+LAPSED = "The game moved on, so the request to take back an action waits no more: nothing is taken back."
+
+
 class DecisionCommands:
     """/decide and the decision buttons: a waiting choice answered by its decider, or by the game
     master for an absent player."""
 
-    def __init__(self, ctx: Context, actions: Actions) -> None:
+    def __init__(self, ctx: Context, actions: Actions, undo: Undo) -> None:
         self.ctx = ctx
         self.actions = actions
+        self.undo = undo
 
     async def open_decisions(self, caller: Caller, *, mine: bool = True) -> list[PendingDecision]:
         """Decisions waiting in this channel (only those ``caller`` may answer, with ``mine``: the
@@ -74,8 +83,16 @@ class DecisionCommands:
         async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
             campaign = await campaign_of(u, caller)
             decision = await self._decision_for(u, campaign, caller, decision_id)
+            if decision.status != "open" and await self._applied(u, caller):
+                again = Reply.note("Already decided", f"{decision.prompt}: **{decision.answer}**.")
+                again.replayed = True
+                return again
             if decision.status != "open":
                 raise Refusal("That decision has already been made.")
+            if decision.kind == UNDO_KIND:
+                value = chosen_value(decision, choice, index)
+                await self.undo.check_answerer(u, campaign, decision, caller, value)
+                return await self.undo.answer(u, campaign, decision, caller, value)
             acting_for = await self._answering_for(u, campaign, decision, caller)
             value = chosen_value(decision, choice, index)
             if decision.game_id is None:
@@ -108,7 +125,11 @@ class DecisionCommands:
         by_gm: bool,
         command: str,
     ) -> Reply:
-        """Resume the game with ``value``; the decision is marked answered only once the engine took it."""
+        """Resume the game with ``value``; the decision is marked answered only once the engine took it.
+        A request to take back an action (``undo``) is answered without the engine; any other answer
+        moves the game on, so a request that waits lapses."""
+        if decision.kind == UNDO_KIND:
+            return await self.undo.answer(u, campaign, decision, caller, value)
         game = await u.games.get(decision.game_id, lock=True) if decision.game_id is not None else None
         if game is None or game.status != "active":
             raise Refusal("That game is over.")
@@ -116,18 +137,19 @@ class DecisionCommands:
         action = Action(decision.resume["action"], side, params, by_gm)
         reply = await self.actions.apply(u, campaign, game, caller, action, command)
         await u.decisions.answer(decision.id, value, self.ctx.clock())
+        if await u.decisions.cancel_open(game_id=game.id, kind=UNDO_KIND):
+            reply.cards.append(Card(title="Undo lapsed", description=LAPSED))
         return reply
 
-    async def _may_decide(self, u: Unit, campaign: Campaign, decision: Decision, caller: Caller) -> bool:
-        if decision.decider == "gm":
-            return campaign.gm_id == caller.user_id
-        member = await member_of(u, campaign, caller)
-        return member is not None and member.role != "pending" and member.side == decision.decider
+    @staticmethod
+    async def _applied(u: Unit, caller: Caller) -> bool:
+        """Whether this very interaction answered a decision already (a button press delivered twice)."""
+        return caller.interaction_id is not None and await u.log.applied(caller.interaction_id) is not None
 
     async def _answering_for(self, u: Unit, campaign: Campaign, decision: Decision, caller: Caller) -> str | None:
         """``None`` when ``caller`` is the decision's own decider; the side when the game master
         answers it for an absent player; refused for anyone else."""
-        if await self._may_decide(u, campaign, decision, caller):
+        if await may_decide(u, campaign, decision.decider, caller):
             return None
         if campaign.gm_id == caller.user_id and decision.decider != "gm" and decision.game_id is not None:
             return decision.decider
@@ -151,7 +173,7 @@ class DecisionCommands:
         waiting = await u.decisions.open_in_campaign(campaign.id)
         chosen = None
         for decision in waiting:
-            if await self._may_decide(u, campaign, decision, caller):
+            if await may_decide(u, campaign, decision.decider, caller):
                 chosen = decision
                 break
         if chosen is None and campaign.gm_id == caller.user_id:

@@ -24,6 +24,7 @@ from bot.app.access import (
     figure_names_in,
     require_gm,
 )
+from bot.app.battle_dice import dice_document
 from bot.app.campaign_file import (
     CAMPAIGN_KEYS,
     FORMAT_KEY,
@@ -41,8 +42,10 @@ from bot.app.campaign_file import (
     roster_problems,
 )
 from bot.app.context import Context
+from bot.app.free_roll_dice import revealed_documents
 from bot.app.replies import Caller, Card, Refusal, Reply, joined, side_colour
 from bot.app.roster_file import Importer, Kept, RosterPlan, read_sides, sides_data
+from bot.app.sole_choice import ASK_NOTE, ASK_SWITCH, asks_always
 from bot.app.switches import show, switches, tables_text, value_at
 from bot.app.yaml_format import (
     MAX_FIGURES,
@@ -161,6 +164,7 @@ class ExchangeCommands:
             members = [m for m in await u.members.all(campaign.id) if m.role != "pending"]
             kept = self._kept_of(await u.figures.all(campaign.id), campaign, None)
             fought = await battles_fought(u, campaign)
+            dice = await self._dice_documents(u, campaign)
         settings = {k: v for k, v in (campaign.settings or {}).items() if k != HOUSE_RULES_TEXT}
         if fought:
             settings[BATTLES_BEFORE] = fought
@@ -174,6 +178,8 @@ class ExchangeCommands:
             "members": [{"user": m.user_id, "name": m.display_name, "role": m.role, "side": m.side} for m in members],
             "sides": sides_data(engine, kept, None, with_owner=True),
         }
+        if dice:
+            data["dice"] = dice
         stamp = self.ctx.clock().strftime("%Y-%m-%d")
         header = [
             f"Skirmish GM campaign: {campaign.name} ({RULESETS[campaign.ruleset][1]}), exported {stamp}.",
@@ -190,6 +196,19 @@ class ExchangeCommands:
             ephemeral=True,
             files=[(filename, dump(data, header))],
         )
+
+    @staticmethod
+    async def _dice_documents(u: Unit, campaign: Campaign) -> list[dict[str, Any]]:
+        """Every finished battle's dice and every revealed stream of free rolls, for ``skirmish-gm
+        verify``; a battle in progress keeps its secret and is left out."""
+        documents = []
+        for number in sorted(await u.games.numbers(campaign.id)):
+            game = await u.games.numbered(campaign.id, number)
+            if game is None or game.status == "active" or game.dice_commitment is None:
+                continue
+            rolled = [die for entry in await u.log.entries(game.id, with_rolls=True) for die in entry.rolls]
+            documents.append(dice_document(game, rolled, revealed=True))
+        return documents + await revealed_documents(u, campaign)
 
     async def campaign_import(self, caller: Caller, filename: str, data: bytes) -> Reply:
         """Restore a campaign file: into this channel's campaign (its game master, between battles), or
@@ -300,6 +319,12 @@ class ExchangeCommands:
                     raise Refusal("House rules change between battles: set them after /game end.")
                 rules = doc.data
                 problems: list[str] = []
+                ask = None
+                if isinstance(rules, dict) and ASK_SWITCH in rules:  # the bot's own switch: the engine never sees it
+                    rules = {k: v for k, v in rules.items() if k != ASK_SWITCH}
+                    ask = doc.data[ASK_SWITCH]
+                    if not isinstance(ask, bool):
+                        problems.append(f"{ASK_SWITCH}: must be yes or no, not {short(str(ask))}.")
                 engine = build_engine(doc, campaign.ruleset, rules, problems)
                 if engine is None:
                     raise FileProblems(problems)
@@ -307,8 +332,12 @@ class ExchangeCommands:
                 problems += roster_problems(engine, kept, await _member_sides(u, campaign))
                 if problems:
                     raise FileProblems(problems)
-                settings = {k: v for k, v in (campaign.settings or {}).items() if k != HOUSE_RULES_TEXT}
-                if rules:
+                settings = {
+                    k: v for k, v in (campaign.settings or {}).items() if k not in (HOUSE_RULES_TEXT, ASK_SWITCH)
+                }
+                if ask:
+                    settings[ASK_SWITCH] = True
+                if rules or ask is not None:
                     settings[HOUSE_RULES_TEXT] = data.decode("utf-8-sig")
                 await u.campaigns.set_house_rules(campaign.id, rules or None)
                 await u.campaigns.set_settings(campaign.id, settings)
@@ -316,6 +345,8 @@ class ExchangeCommands:
         except FileProblems as exc:
             return problems_reply(exc, filename, "the house rules were not changed")
         lines = changes(campaign.ruleset, campaign.house_rules)
+        if asks_always(campaign.settings):
+            lines.append(f"{ASK_SWITCH}: yes (a choice with one legal answer is still asked)")
         text = (
             f"{caller.display_name} set the house rules of **{campaign.name}** from {filename}:\n" + "\n".join(lines)
             if lines
@@ -338,7 +369,9 @@ class ExchangeCommands:
             value = _cut(show(now), 40)
             mark = "" if now == switch.default else f" (house rule; the rules say {_cut(show(switch.default), 30)})"
             offered.append(f"`{switch.name}`: **{value}**{mark}" + (f" — {switch.note}" if switch.note else ""))
-        chunks = _chunks(offered, FIELD_MAX) or [["This ruleset has no switches; its tables can still be overridden."]]
+        ask = asks_always(campaign.settings)
+        offered.append(f"`{ASK_SWITCH}`: **{show(ask)}**{' (house rule)' if ask else ''} — {ASK_NOTE}")
+        chunks = _chunks(offered, FIELD_MAX)
         for n, chunk in enumerate(chunks, 1):
             part = f", {n} of {len(chunks)}" if len(chunks) > 1 else ""
             card.fields.append((f"Switches ({len(offered)}{part})", "\n".join(chunk), False))
@@ -362,7 +395,7 @@ class ExchangeCommands:
             campaign = await u.campaigns.get(campaign.id, lock=True)
             if await u.games.in_progress(campaign.id) is not None:
                 raise Refusal("House rules change between battles: clear them after /game end.")
-            if not campaign.house_rules:
+            if not campaign.house_rules and not asks_always(campaign.settings):
                 raise Refusal("This campaign has no house rules to clear.")
             engine = get_engine(campaign.ruleset, None)
             kept = self._kept_of(await u.figures.all(campaign.id), campaign, None)
@@ -373,7 +406,8 @@ class ExchangeCommands:
                 )
             await u.campaigns.set_house_rules(campaign.id, None)
             await u.campaigns.set_settings(
-                campaign.id, {k: v for k, v in (campaign.settings or {}).items() if k != HOUSE_RULES_TEXT}
+                campaign.id,
+                {k: v for k, v in (campaign.settings or {}).items() if k not in (HOUSE_RULES_TEXT, ASK_SWITCH)},
             )
         return Reply(
             cards=[

@@ -13,16 +13,18 @@ from bot.app.access import (
     require_gm,
 )
 from bot.app.actions import Actions
-from bot.app.aftermath import AFTERMATH_COMMAND, Aftermath
+from bot.app.aftermath import Aftermath
+from bot.app.battle_dice import command_dice, is_provable, new_stream, start_text, status_text
+from bot.app.battle_dice import started as started_stream
 from bot.app.battlefield import battle_map, game_picture, on_map
 from bot.app.context import Context
-from bot.app.decisions import open_decision
 from bot.app.entries import log_entry
-from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, mentions
-from bot.dice import RecordingDice
+from bot.app.free_roll_dice import reveal as reveal_free_rolls
+from bot.app.replies import Caller, Card, Refusal, Reply, ready_figures
+from bot.app.sole_choice import asks_always, take_sole_choices
+from bot.app.undo import Undo
 from bot.render.cards import board_card, board_files
-from bot.store import Unit
-from bot.store.records import Campaign, Figure, Game
+from bot.store.records import Figure
 from rules.battlefield import map_file
 from rules.core import FigureSpec, short, to_data
 
@@ -33,10 +35,11 @@ PLACE_FIGURES = (
 
 
 class GameCommands:
-    def __init__(self, ctx: Context, actions: Actions, aftermath: Aftermath) -> None:
+    def __init__(self, ctx: Context, actions: Actions, aftermath: Aftermath, undo: Undo) -> None:
         self.ctx = ctx
         self.actions = actions
         self.aftermath = aftermath
+        self.undo = undo
 
     async def game_start(self, caller: Caller, chosen: str | None = None) -> Reply:
         """A battle with the roster figures able to fight (dead and resting ones stay home), or only
@@ -51,7 +54,9 @@ class GameCommands:
             if chosen:
                 figures = pick_figures(figures, chosen)
             specs = [engine.check_figure(FigureSpec(f.name, f.side, f.kind, dict(f.stats))) for f in figures]
-            dice = RecordingDice(self.ctx.dice())
+            between = await reveal_free_rolls(u, campaign, self.ctx.clock())
+            stream = new_stream()
+            dice = command_dice(self.ctx.dice(), stream)
             started: dict[str, Any] = {"start": [to_data(spec) for spec in specs]}
             where = None
             if on_map(campaign, engine):
@@ -60,8 +65,13 @@ class GameCommands:
                 started["map"] = map_file(field)
             else:
                 outcome = engine.start(specs, dice)
+            outcome, taken = take_sole_choices(engine, outcome, dice, ask=asks_always(campaign.settings))
+            if taken:
+                started["then"] = taken
             number = await battles_fought(u, campaign) + 1
-            game = await u.games.create(campaign.id, number, campaign.ruleset, engine.dump_state(outcome.state))
+            game = await u.games.create(
+                campaign.id, number, campaign.ruleset, engine.dump_state(outcome.state), started_stream(stream, dice)
+            )
             entry = log_entry(
                 game,
                 1,
@@ -76,8 +86,15 @@ class GameCommands:
             )
             await u.play.append_action(entry)
             reply = await self.actions.answer(u, campaign, engine, game, entry, caller, None, outcome, "Game on", None)
-            if home and reply.cards:
-                reply.cards[0].fields.append(("Staying home", ", ".join(home), False))
+            if reply.cards:
+                if home:
+                    reply.cards[0].fields.append(("Staying home", ", ".join(home), False))
+                assert game.dice_commitment is not None
+                reply.cards[0].fields.append(("Provable dice", start_text(game.dice_commitment, game.dice_note), False))
+                if between is not None:
+                    reply.cards[0].fields.append(("Free rolls revealed", between, False))
+            if reply.content:  # the battle's first "your move"
+                reply.content += f"\n/help topic:{campaign.ruleset} lists a turn's commands."
             board = engine.board(outcome.state)
             title = f"{campaign.name}: the table"
             if where is not None:
@@ -100,15 +117,21 @@ class GameCommands:
             board = engine.board(state)
             waiting = await u.decisions.open_in_game(game.id)
         card = board_card(f"{campaign.name} — battle {game.number}", board)
+        if game.status == "active":
+            card.fields.append(("Provable dice", status_text(game), False))
         if waiting:
             card.fields.append(("Waiting for", f"{waiting[0].decider}: {waiting[0].prompt}", False))
         reply = Reply(cards=[card], files=board_files(board))
+        if game.status == "active" and not waiting:
+            reply.moves_of = campaign.ruleset
+            reply.ready = ready_figures(engine, state, engine.whose_turn(state), board)
         game_picture(reply, card, engine, game, state)
         return reply
 
     # /game log is ReportCommands.game_log (bot/app/reports.py): a page at a time, secret rolls kept back.
 
     async def game_undo(self, caller: Caller) -> Reply:
+        """The last action taken back, or, when it rolled dice, asked of the other side (bot/app/undo.py)."""
         async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
             campaign = await campaign_of(u, caller)
             await player_of(u, campaign, caller)
@@ -117,31 +140,12 @@ class GameCommands:
                 raise Refusal("There is nothing to undo.")
             if game.status != "active" and game.winner is None:
                 raise Refusal("That game was ended by the game master: it can no longer be changed.")
-            record = await u.log.last_undoable(game.id, except_command=AFTERMATH_COMMAND)
-            if record is None or record.state_before is None:
-                raise Refusal("There is nothing to undo in this game.")
-            if record.user_id != caller.user_id and campaign.gm_id != caller.user_id:
-                raise Refusal("Only the player who made the last action, or the game master, may undo it.")
-            await self.aftermath.revert_battle(u, campaign, game)
-            game = await u.play.save_state(game, record.state_before)
-            if game.status != "active" or game.winner is not None:
-                game = await u.games.set_outcome(game, status="active", winner=None, ended_at=None)
-            await u.log.mark_undone(record.id)
-            await u.decisions.cancel_open(game_id=game.id)
-            reopened = await self._reopen_waiting(u, campaign, game)
-        undone = f"`{record.command}` is taken back; the dice it rolled stay in the log."
-        reply = Reply(cards=[Card(title="Undone", description=undone)])
-        if reopened is not None:
-            reply.decision, reply.ping_user_ids = reopened, list(reopened.user_ids)
-            waiting = f"Waiting for {reopened.decider} again: {reopened.prompt}"
-            reply.content = f"{mentions(reopened.user_ids)} {waiting}".strip()
-        return reply
-
-    async def _reopen_waiting(self, u: Unit, campaign: Campaign, game: Game) -> PendingDecision | None:
-        """After an undo, the choice the restored state waits for is asked again."""
-        engine = engine_of(campaign)
-        decision = engine.pending(engine.load_state(game.state))
-        return await open_decision(u, campaign, game, decision) if decision is not None else None
+            if game.status != "active" and is_provable(game):
+                raise Refusal(
+                    f"Battle {game.number} is won and its dice secret is revealed: taking back its last action "
+                    "would let everyone know the dice to come, so it stands."
+                )
+            return await self.undo.undo(u, campaign, game, caller)
 
     async def game_end(self, caller: Caller) -> Reply:
         async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
@@ -159,19 +163,22 @@ class GameCommands:
 
 
 def pick_figures(available: Sequence[Figure], chosen: str) -> list[Figure]:
-    """The figures ``chosen`` names (comma-separated), each one able to fight."""
+    """The figures ``chosen`` names (comma-separated), each one able to fight; a name given twice
+    counts once."""
     by_name = {f.name.casefold(): f for f in available}
-    picked, missing = [], []
-    for name in (n.strip() for n in chosen.split(",")):
+    picked: dict[str, Figure] = {}
+    missing: dict[str, str] = {}
+    for name in (" ".join(n.split()) for n in chosen.split(",")):
         if not name:
             continue
-        figure = by_name.get(" ".join(name.split()).casefold())
+        figure = by_name.get(name.casefold())
         if figure is not None:
-            picked.append(figure)
+            picked.setdefault(figure.name, figure)
         else:
-            missing.append(name)
+            missing.setdefault(name.casefold(), name)
     if missing:
-        raise Refusal(f"Not able to fight now (unknown, dead or resting): {', '.join(short(m) for m in missing[:5])}.")
+        names = ", ".join(short(m) for m in missing.values())
+        raise Refusal(f"Not able to fight now (unknown, dead or resting): {names}.")
     if not picked:
         raise Refusal("Name the figures that fight, separated by commas.")
-    return picked
+    return list(picked.values())

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from bot.app.lookalike import look_alike
+from bot.app.name_rules import refuse_unsafe
 from bot.app.replies import Refusal
 from rules.core import short
 
@@ -49,13 +51,30 @@ def parse_stats(text: str | None) -> dict[str, Any]:
 
 
 def clean_name(name: str, what: str, limit: int = NAME_MAX) -> str:
-    """A name with surrounding and repeated white space folded; refused when empty or too long."""
-    cleaned = " ".join((name or "").split())
+    """A name with surrounding and repeated white space folded; refused when empty, too long, or
+    holding a mention, a markdown character or an invisible one (:mod:`bot.app.name_rules`).
+
+    Characters are checked before inner white space is folded, so a line break or a tab inside a
+    name is named rather than quietly turned into a space."""
+    stripped = (name or "").strip()
+    cleaned = " ".join(stripped.split())
     if not cleaned or not any(ch.isalnum() for ch in cleaned):
         raise Refusal(f"A {what} needs a name with a letter or digit in it.")
+    refuse_unsafe(stripped, what)
     if len(cleaned) > limit:
         raise Refusal(f"A {what} name is at most {limit} characters.")
     return cleaned
+
+
+def refuse_look_alike(name: str, others: Iterable[str], what: str) -> None:
+    """A :class:`Refusal` when ``name`` looks like one of ``others`` (the campaign's names) without
+    being it: in another script, in fullwidth letters or in other capitals ("Rоssi", "ROSSI")."""
+    similar = look_alike(name, (other for other in others if other != name))
+    if similar is not None:
+        raise Refusal(
+            f"{short(name)} looks like {short(similar)}, already a {what} in this campaign: "
+            "choose a name players can tell apart."
+        )
 
 
 def format_stats(stats: Mapping[str, Any]) -> str:

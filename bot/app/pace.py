@@ -12,7 +12,8 @@ not reset it — the deadline is for the whole turn.
 * At the deadline the campaign's choice is applied, once:
 
   - ``pass`` for a **decision**: the choice whose value is ``pass`` where the engine offers one
-    (NSR's "no unit left"), otherwise the first choice (the one the buttons show first, which the
+    (NSR's "no unit left"), ``refuse`` for a request to take back an action (the absent side lets
+    nothing be undone), otherwise the first choice (the one the buttons show first, which the
     engines list as the ordinary answer: go first, parry, dodge, the first unit). For a **turn**:
     the ruleset's own action that ends a side's part of the turn, repeated until the game waits on
     someone else — SSG ``next`` (phase by phase), medieval ``endturn``, YASG ``next``, Sharpe
@@ -74,8 +75,9 @@ HOUR_ENV = "SKIRMISH_GM_HOUR_SECONDS"
 PASS_STEPS_MAX = 40
 #: The action that ends a side's part of the turn, for rulesets whose engine does not name one
 #: itself (an engine may declare ``pass_action = "<name>"``).
-#: The choice a decision's "pass" takes when the engine offers it.
-PASS_CHOICE = "pass"
+#: The choices a decision's "pass" takes when offered, in this order: the engine's pass, then the
+#: refusal of a request to take back an action.
+PASS_CHOICES = ("pass", "refuse")
 #: The user id the log shows for what the deadline did (nobody: only the game master may undo it).
 DEADLINE_USER_ID = 0
 DEADLINE_NAME = "the deadline"
@@ -453,7 +455,8 @@ class PaceCommands:
         why: str | None = None
         if row.kind == "decision" and decision is not None:
             values = [choice.value for choice in decision.choices]
-            value = next((v for v in values if v.casefold() == PASS_CHOICE), values[0] if values else None)
+            passes = [v for choice in PASS_CHOICES for v in values if v.casefold() == choice]
+            value = passes[0] if passes else values[0] if values else None
             if value is None:
                 why = "the decision offers no choice"
             else:

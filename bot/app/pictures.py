@@ -17,20 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import os
-import threading
-import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractAsyncContextManager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import ParamSpec
 
 from bot.app.replies import Reply
+from bot.app.workers import WorkerPool
 from bot.render.battlefield import draw_field
 from rules.battlefield import FieldView, Terrain
 
@@ -40,11 +36,6 @@ log = logging.getLogger("skirmish_gm.pictures")
 MAP_PICTURE = "map.png"
 #: Pictures kept at the most (one is a couple of hundred kilobytes).
 CAPACITY = 32
-#: How much lower the drawing worker's CPU priority is than the bot's (os.nice).
-WORKER_NICENESS = 10
-#: How often the drawing worker looks whether the bot that started it is still there.
-PARENT_CHECK_S = 1.0
-
 P = ParamSpec("P")
 
 #: What the front end does while a settled reply waits for its picture to be drawn, given that
@@ -56,40 +47,12 @@ WhileDrawing = Callable[[Reply], AbstractAsyncContextManager[object]]
 WHILE_DRAWING: ContextVar[WhileDrawing | None] = ContextVar("while_drawing", default=None)
 
 
-_WORKERS: list[ProcessPoolExecutor] = []
+#: The process's one drawing worker (every App in a process shares it: tests build many).
+DRAWING = WorkerPool("drawing")
 
 
 def _worker() -> ProcessPoolExecutor:
-    """The process's one drawing worker (every App in a process shares it: tests build many)."""
-    if not _WORKERS:
-        _WORKERS.append(
-            ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_leave_with,
-                initargs=(os.getpid(),),
-            )
-        )
-    return _WORKERS[0]
-
-
-def _leave_with(parent: int) -> None:
-    """In the worker: yield the CPU to the bot (a picture may wait; an answer should not), and exit
-    when the bot that started it is gone. A bot killed outright (a crash, a SIGKILL) would
-    otherwise leave its worker waiting for drawings for ever."""
-    os.nice(WORKER_NICENESS)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK_S)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="leave-with-the-bot", daemon=True).start()
-
-
-def _stop_worker() -> None:
-    while _WORKERS:
-        _WORKERS.pop().shutdown(wait=False, cancel_futures=True)
+    return DRAWING.executor()
 
 
 @dataclass(frozen=True)
@@ -126,22 +89,17 @@ class Pictures:
     def warm(self) -> None:
         """Start the worker now (it imports Pillow and the geometry: about a second), so the first
         picture a player asks for is not the one that waits for it."""
-        executor = self._executor()
-        if executor is not None:
-            executor.submit(int)
+        if self.in_process:
+            DRAWING.warm()
 
     def close(self) -> None:
         if self.in_process:
-            _stop_worker()
+            DRAWING.close()
 
     async def _draw(self, order: PictureOrder) -> bytes:
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._executor(), self.drawer, order.view, order.terrain)
-        except BrokenProcessPool:
-            log.warning("the drawing process died: starting another")
-            _stop_worker()
-            return await loop.run_in_executor(self._executor(), self.drawer, order.view, order.terrain)
+        if self.in_process:
+            return await DRAWING.run(self.drawer, order.view, order.terrain)
+        return await asyncio.get_running_loop().run_in_executor(None, self.drawer, order.view, order.terrain)
 
     async def png(self, order: PictureOrder) -> bytes:
         """The picture ``order`` asks for: kept, being drawn for another command, or drawn now."""

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.dice import RolledDie
-from rules.core import Choice, Event, RuleError
+from rules.core import Board, Choice, Engine, Event, RuleError
 
 if TYPE_CHECKING:
     from bot.app.pictures import PictureOrder
@@ -58,6 +58,24 @@ class PendingDecision:
     choices: tuple[Choice, ...]
 
 
+@dataclass(frozen=True)
+class ReadyFigure:
+    """A figure or unit that may still act (``Engine.ready``) and its line on the board."""
+
+    name: str
+    status: str
+
+
+def ready_figures(engine: Engine[Any], state: Any, side: str | None, board: Board | None = None) -> list[ReadyFigure]:
+    """``side``'s figures that may still act now, each with its status as ``/game status`` gives it
+    (from ``board`` when the caller has drawn it up already)."""
+    names = list(engine.ready(state, side)) if side is not None else []
+    if not names:
+        return []
+    status = {line.name: line.status for line in (board or engine.board(state)).figures}
+    return [ReadyFigure(name, status.get(name, "")) for name in names]
+
+
 @dataclass
 class Reply:
     cards: list[Card] = field(default_factory=list)
@@ -71,6 +89,12 @@ class Reply:
     files: list[tuple[str, bytes]] = field(default_factory=list)
     #: A picture of the battlefield still to be drawn and attached (:mod:`bot.app.pictures`).
     picture: PictureOrder | None = None
+    #: The ruleset whose next moves go with this reply ("your move", /game status): the front-end
+    #: offers its quick moves as buttons and names the commands to type (bot/adapter/next_moves.py).
+    moves_of: str | None = None
+    #: With ``moves_of``: the figures or units of the side to move that may still act, offered in
+    #: a select that shows what to type for the one picked.
+    ready: list[ReadyFigure] = field(default_factory=list)
 
     @classmethod
     def note(cls, title: str, text: str = "", *, ephemeral: bool = True) -> Reply:

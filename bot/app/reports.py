@@ -22,6 +22,7 @@ from typing import Any
 
 from bot.app.access import campaign_of, engine_of
 from bot.app.aftermath import AFTERMATH_COMMAND
+from bot.app.battle_dice import dice_document
 from bot.app.context import Context
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
 from bot.render.report import (
@@ -29,6 +30,7 @@ from bot.render.report import (
     LogAction,
     ReportFigure,
     ReportSide,
+    dice_markdown,
     log_text,
     report_markdown,
     result_text,
@@ -140,7 +142,8 @@ class ReportCommands:
             board=board,
             secrets_shown=sees,
         )
-        data = report_markdown(report).encode("utf-8")
+        document = dice_document(game, [die for line in lines for die in line.rolls], revealed=finished)
+        data = (report_markdown(report) + dice_markdown(document, f"battle-{game.number}.md")).encode("utf-8")
         if len(data) > REPORT_MAX_BYTES:
             raise Refusal(
                 f"Battle {game.number}'s report is {len(data) // 2**20} MiB, more than Discord takes in one file."

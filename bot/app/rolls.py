@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from bot.app.access import campaign_here, figure_names_in
 from bot.app.actions import replayed
+from bot.app.battle_dice import command_dice, progress, stream_of
 from bot.app.context import Context
 from bot.app.entries import log_entry
+from bot.app.free_roll_dice import commitment_line, record, stream_for
 from bot.app.inputs import command_line
 from bot.app.replies import Caller, Card, Refusal, Reply
-from bot.dice import RecordingDice, free_roll
+from bot.dice import free_roll
 from rules import get_engine
 from rules.payloads import RollPayload
 
@@ -30,7 +32,6 @@ class RollCommands:
         Only the game master may, and only while a game is in progress (there is no log else).
         """
         why = " ".join((reason or "").split())[:100] or "free roll"
-        dice = RecordingDice(self.ctx.dice())
         async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
             campaign = await campaign_here(u, caller)
             if secret and (campaign is None or campaign.gm_id != caller.user_id):
@@ -45,7 +46,20 @@ class RollCommands:
                     again = await replayed(u, caller.interaction_id)
                     if again is not None:
                         return again
+            between = None
+            if game is None and campaign is not None:
+                done = await u.streams.applied(caller.interaction_id)
+                if done is not None:
+                    card = Card(title=f"Already rolled: {done.command}", description="")
+                    return Reply(cards=[card], ephemeral=True, replayed=True)
+                between, stream = await stream_for(u, campaign)
+                dice = command_dice(self.ctx.dice(), stream)
+            else:
+                dice = command_dice(self.ctx.dice(), stream_of(game) if game is not None else None)
             result = free_roll(expression, dice, f"{caller.display_name}: {why}")
+            if between is not None:
+                typed = command_line("roll", "", {"dice": expression, "reason": reason})
+                between = await record(u, between, dice, caller, typed)
             said = f"{caller.display_name} rolls {'in secret ' if secret else ''}{result.detail}"
             event = RollPayload(result.expression, result.total, secret).event(said)
             if game is not None and campaign is not None:
@@ -63,6 +77,7 @@ class RollCommands:
                     secret=secret,
                 )
                 await u.play.append_action(entry)
+                await u.play.save_dice(game, **progress(dice))
         if secret:
             card = Card(
                 title=f"{SECRET} Secret roll: {result.expression}",
@@ -73,7 +88,7 @@ class RollCommands:
         card = Card(
             title=f"{caller.display_name} rolls {result.expression}",
             description=f"{result.detail}\n**Total: {result.total}**",
-            footer=why,
+            footer=why if between is None else f"{why} · {commitment_line(between)}",
         )
         return Reply(cards=[card], events=[event], rolls=list(dice.rolled))
 

@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.app.inputs import NAME_MAX, clean_name
+from bot.app.lookalike import look_alike
 from bot.app.replies import Refusal
 from bot.app.yaml_format import Doc, Flow, Path, check_plain, unknown_keys
 from bot.dice import RecordingDice, RolledDie
-from rules.core import Engine, Event, FigureSpec, RuleError, short
+from rules.core import Engine, Event, FigureSpec, RuleError, roster_entry, short
 
 log = logging.getLogger("skirmish_gm.import")
 
@@ -116,6 +117,34 @@ def fold(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def _looks_like_another(
+    doc: Doc,
+    entry: Entry,
+    earlier: Mapping[str, int | None],
+    kept: Mapping[str, Kept],
+    what: str,
+    problems: list[str],
+) -> bool:
+    """Whether ``entry``'s name looks like another name in the campaign or earlier in the file
+    without being it ("Rоssi" with a Cyrillic о, "Ｒossi"); a problem says which."""
+    key = fold(entry.name)
+    similar = look_alike(entry.name, (k.name for folded, k in kept.items() if folded != key))
+    where = "already in this campaign"
+    if similar is None:
+        similar = look_alike(entry.name, (name for name in earlier if fold(name) != key))
+        line = earlier.get(similar) if similar is not None else None
+        where = f"earlier in this file (line {line})" if line is not None else "earlier in this file"
+    if similar is None:
+        return False
+    problems.append(
+        doc.at(
+            (*entry.path, "name"),
+            f"{short(entry.name)} looks like {short(similar)}, a {what} {where}: choose a name players can tell apart",
+        )
+    )
+    return True
+
+
 # --- out -----------------------------------------------------------------------------------------
 
 
@@ -205,6 +234,7 @@ def read_sides(
         return plan
     by_name = {fold(k.name): k for k in kept}
     seen: dict[str, int | None] = {}
+    earlier: dict[str, int | None] = {}  # the names as written, for the look-alike check
     figure_keys = FIGURE_KEYS + (("owner",) if owners is not None else ())
     for side_key, figures in section.items():
         side_path = (*path, side_key)
@@ -228,7 +258,9 @@ def read_sides(
                 where = f" (the first is on line {first})" if first is not None else ""
                 problems.append(doc.at((*entry.path, "name"), f"a second figure called {short(entry.name)}{where}"))
                 continue
-            seen[key] = doc.line(*entry.path, "name")
+            if _looks_like_another(doc, entry, earlier, by_name, roster_entry(engine), problems):
+                continue
+            seen[key] = earlier[entry.name] = doc.line(*entry.path, "name")
             entry.kept = by_name.get(key)
             _place(doc, entry, engine, importer, dice, plan, problems)
     return plan
@@ -270,7 +302,7 @@ def _entry(
         problems.append(doc.at(path, "a figure needs a name"))
     else:
         try:
-            name = clean_name(raw_name, "figure", NAME_MAX)
+            name = clean_name(raw_name, roster_entry(engine), NAME_MAX)
         except Refusal as exc:
             problems.append(doc.at((*path, "name"), exc.message))
     kind = doc.text(*path, "kind")

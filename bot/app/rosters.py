@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from bot.app.access import campaign_of, check_side, engine_of, figure_names_in, figure_of, player_of
 from bot.app.context import Context
-from bot.app.inputs import clean_name, format_stats, parse_stats
+from bot.app.inputs import clean_name, format_stats, parse_stats, refuse_look_alike
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
 from bot.dice import RecordingDice
 from bot.render.cards import roll_line
+from bot.render.shown import shown
 from rules.core import FigureSpec, short
 
 
@@ -20,11 +21,11 @@ class RosterCommands:
     async def roster_add(
         self, caller: Caller, name: str, kind: str, side: str | None = None, stats: str | None = None
     ) -> Reply:
-        name = clean_name(name, "figure")
         async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
             campaign = await campaign_of(u, caller)
             member = await player_of(u, campaign, caller)
             engine = engine_of(campaign)
+            name = clean_name(name, engine.roster_entry)
             is_gm = campaign.gm_id == caller.user_id
             if side is None:
                 if member.side is None:
@@ -41,6 +42,7 @@ class RosterCommands:
             clash = await u.figures.named(campaign.id, name)
             if clash is not None:
                 raise Refusal(f"There is already a figure called {short(clash.name)} in this campaign.")
+            refuse_look_alike(name, await u.figures.names(campaign.id), engine.roster_entry)
             await u.figures.add(
                 campaign.id,
                 owner_id=caller.user_id,
@@ -50,7 +52,10 @@ class RosterCommands:
                 stats=dict(spec.stats),
             )
         detail = f"{spec.kind}" + (f" · {format_stats(spec.stats)}" if spec.stats else "")
-        text = "\n".join([f"**{spec.name}** ({spec.side}) — {detail}"] + [e.text for e in recruited.events])
+        text = "\n".join(
+            [f"**{shown(spec.name)}** ({shown(spec.side)}) — {shown(detail)}"]
+            + [shown(e.text) for e in recruited.events]
+        )
         card = Card(title="Recruited", description=text, colour=side_colour(spec.side))
         if dice.rolled:
             card.fields.append(("Dice", "\n".join(roll_line(r) for r in dice.rolled), False))
@@ -62,16 +67,16 @@ class RosterCommands:
             figures = await u.figures.all(campaign.id, by_side=True)
         if side:
             figures = [f for f in figures if f.side.casefold() == side.strip().casefold()]
-        card = Card(title=f"Rosters: {campaign.name}")
+        card = Card(title=f"Rosters: {shown(campaign.name)}")
         by_side: dict[str, list[str]] = {}
         for f in figures:
             by_side.setdefault(f.side, []).append(
-                f"{f.name} — {f.kind}" + ("" if f.status == "active" else f" ({f.status})")
+                shown(f"{f.name} — {f.kind}" + ("" if f.status == "active" else f" ({f.status})"))
             )
         if not by_side:
             card.description = "No figures yet: add them with /roster add."
         for name, lines in by_side.items():
-            card.fields.append((f"{name.title()} ({len(lines)})", "\n".join(lines), False))
+            card.fields.append((f"{shown(name.title())} ({len(lines)})", "\n".join(lines), False))
         return Reply(cards=[card], ephemeral=True)
 
     async def roster_show(self, caller: Caller, name: str) -> Reply:
@@ -79,13 +84,21 @@ class RosterCommands:
             campaign = await campaign_of(u, caller)
             figure = await figure_of(u, campaign, name)
             owner = await u.members.of(campaign.id, figure.owner_id)
-        card = Card(title=figure.name, colour=side_colour(figure.side))
-        card.fields += [("Side", figure.side, True), ("Type", figure.kind, True), ("Status", figure.status, True)]
+        card = Card(title=shown(figure.name), colour=side_colour(figure.side))
+        card.fields += [
+            ("Side", shown(figure.side), True),
+            ("Type", shown(figure.kind), True),
+            ("Status", shown(figure.status), True),
+        ]
         if figure.stats:
-            card.fields.append(("Stats", format_stats(figure.stats), False))
-        card.fields.append(("Owner", owner.display_name if owner else "—", True))
+            card.fields.append(("Stats", shown(format_stats(figure.stats)), False))
+        profile = engine_of(campaign).profile(FigureSpec(figure.name, figure.side, figure.kind, dict(figure.stats)))
+        if profile:
+            card.fields.append(("Profile", shown(profile), False))
+        card.fields.append(("Owner", shown(owner.display_name) if owner else "—", True))
         history = figure.history or []
-        card.fields.append(("History", "\n".join(history_line(h) for h in history[-10:]) or "No battles yet.", False))
+        lines = [shown(history_line(h)) for h in history[-10:]]
+        card.fields.append(("History", "\n".join(lines) or "No battles yet.", False))
         return Reply(cards=[card], ephemeral=True)
 
     async def roster_remove(self, caller: Caller, name: str) -> Reply:
@@ -101,7 +114,10 @@ class RosterCommands:
             await u.figures.remove(figure.id)
         return Reply(
             cards=[
-                Card(title="Removed from the roster", description=f"{figure.name} ({figure.side}) has left the roster.")
+                Card(
+                    title="Removed from the roster",
+                    description=shown(f"{figure.name} ({figure.side}) has left the roster."),
+                )
             ]
         )
 

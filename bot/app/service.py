@@ -27,6 +27,7 @@ from bot.app.reports import ReportCommands
 from bot.app.rolls import RollCommands
 from bot.app.rosters import RosterCommands
 from bot.app.targets import TargetCommands
+from bot.app.undo import Undo
 from bot.store import Store
 from rules.core import DiceSource
 
@@ -40,8 +41,9 @@ class App:
         self.ctx = Context(store, dice, clock)
         self.aftermath = Aftermath(self.ctx)
         self.actions = Actions(self.ctx, self.aftermath)
-        self.decisions = DecisionCommands(self.ctx, self.actions)
-        self.games = GameCommands(self.ctx, self.actions, self.aftermath)
+        self.undo = Undo(self.ctx, self.aftermath)
+        self.decisions = DecisionCommands(self.ctx, self.actions, self.undo)
+        self.games = GameCommands(self.ctx, self.actions, self.aftermath, self.undo)
         self.campaigns = CampaignCommands(self.ctx)
         self.rosters = RosterCommands(self.ctx)
         self.exchange = ExchangeCommands(self.ctx)

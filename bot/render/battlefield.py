@@ -15,7 +15,6 @@ from __future__ import annotations
 import io
 import itertools
 import math
-import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,6 +27,8 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 from shapely.geometry import LineString, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
+from bot.render.fonts import font as _font
+from bot.render.fonts import plain as _plain
 from rules.battlefield import FieldView, MapFeature, Terrain, Token, UnitMark, battlefield_of, line_of_sight
 from rules.battlefield.maps import zone_shape
 from rules.geometry import Base, Point
@@ -113,38 +114,6 @@ MARKS: dict[str, tuple[str, Colour, str]] = {
     "pinned": ("P", (240, 160, 30), "pinned"),
     "no ammo": ("A", (110, 110, 110), "no ammunition"),
 }
-
-
-@lru_cache(maxsize=16)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
-#: Pillow's own font (the only one every machine has) lacks these; they are written plainly.
-_PLAIN = str.maketrans({"—": "-", "–": "-", "−": "-", "″": '"', "′": "'", "×": "x", "→": "->", "½": "1/2"})
-
-
-@lru_cache(maxsize=1024)
-def _drawable(ch: str) -> bool:
-    """Whether the font has a glyph for ``ch`` (rather than drawing its empty box)."""
-
-    def drawn(text: str) -> bytes:
-        image = Image.new("L", (40, 40))
-        ImageDraw.Draw(image).text((4, 4), text, font=_font(20), fill=255)
-        return image.tobytes()
-
-    return drawn(ch) != drawn("\uffff")
-
-
-def _plain(text: str) -> str:
-    """``text`` as the font can draw it: accents dropped and other missing letters as ``?``."""
-    out = []
-    for ch in text.translate(_PLAIN):
-        if ch.isascii() or _drawable(ch):
-            out.append(ch)
-        else:
-            out.append(unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode() or "?")
-    return "".join(out)
 
 
 def side_colours(sides: Sequence[str]) -> dict[str, Colour]:

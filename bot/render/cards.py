@@ -1,4 +1,8 @@
-"""Turn what happened (events, dice, boards) into cards a player reads."""
+"""Turn what happened (events, dice, boards) into cards a player reads.
+
+What the rules say and what players named is plain text: it goes into a card through
+:func:`bot.render.shown.shown`, so a name made before names were checked still shows as itself.
+Footers are not escaped: Discord shows them as written, without markdown."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from bot.app.replies import Card, side_colour
 from bot.dice import RolledDie
 from bot.render.grid_image import grid_png
 from bot.render.grid_text import grid_text
+from bot.render.shown import shown, shown_event
 from rules.core import Board, CasualtyPayload, Event, VictoryPayload, WoundPayload, payload_of
 
 DIE = "🎲"
@@ -20,8 +25,8 @@ TROPHY = "🏆"
 
 def roll_line(rolled: RolledDie) -> str:
     if rolled.kind == "card":
-        return f"{CARD} **{rolled.value}** — {rolled.reason}"
-    return f"{DIE} d{rolled.sides} → **{rolled.value}** — {rolled.reason}"
+        return f"{CARD} **{shown(str(rolled.value))}** — {shown(rolled.reason)}"
+    return f"{DIE} d{rolled.sides} → **{rolled.value}** — {shown(rolled.reason)}"
 
 
 def action_cards(
@@ -29,8 +34,8 @@ def action_cards(
 ) -> list[Card]:
     """The public dice card for one action, then a casualty card per removal and a victory card."""
     main = Card(
-        title=title,
-        description="\n".join(e.text for e in events) or "Nothing happened.",
+        title=shown(title),
+        description="\n".join(shown_event(e) for e in events) or "Nothing happened.",
         colour=side_colour(side),
         footer=f"by {actor}",
     )
@@ -45,7 +50,11 @@ def action_cards(
         elif event.kind == "victory":
             winner = (payload_of(event, VictoryPayload) or VictoryPayload(None)).winner
             cards.append(
-                Card(title=f"{TROPHY} {str(winner).title()} wins!", description=event.text, colour=side_colour(winner))
+                Card(
+                    title=f"{TROPHY} {shown(str(winner).title())} wins!",
+                    description=shown(event.text),
+                    colour=side_colour(winner),
+                )
             )
     return cards
 
@@ -54,7 +63,9 @@ def casualty_card(event: Event) -> Card:
     """A figure out of the fight (its typed payload, :class:`rules.core.CasualtyPayload`)."""
     fallen = payload_of(event, CasualtyPayload) or CasualtyPayload("A figure", None, None)
     text = f"{fallen.figure} ({fallen.side}) is out of the fight" + (f", by {fallen.by}." if fallen.by else ".")
-    return Card(title=f"{SKULL} Casualty: {fallen.figure}", description=text, colour=side_colour(fallen.side))
+    return Card(
+        title=f"{SKULL} Casualty: {shown(fallen.figure)}", description=shown(text), colour=side_colour(fallen.side)
+    )
 
 
 def wound_card(event: Event) -> Card:
@@ -62,25 +73,25 @@ def wound_card(event: Event) -> Card:
     the title, and the effects now in force. A wound event without one shows its text alone."""
     wound = payload_of(event, WoundPayload) or WoundPayload("A figure")
     card = Card(
-        title=f"{WOUND} Wound: {wound.figure}" + (f" — {wound.heading}" if wound.heading else ""),
-        description=event.text,
+        title=shown(f"{WOUND} Wound: {wound.figure}" + (f" — {wound.heading}" if wound.heading else "")),
+        description=shown(event.text),
         colour=side_colour(wound.side),
     )
     if wound.effects:
-        card.fields.append(("Now in force", "\n".join(str(line) for line in wound.effects), False))
+        card.fields.append(("Now in force", "\n".join(shown(str(line)) for line in wound.effects), False))
     return card
 
 
 def board_card(title: str, board: Board) -> Card:
     """``/game status``: the headline, the facts, and every figure grouped by side."""
-    card = Card(title=title, description=f"**{board.headline}**")
-    card.fields.extend((name, value, True) for name, value in board.facts)
+    card = Card(title=shown(title), description=f"**{shown(board.headline)}**")
+    card.fields.extend((shown(name), shown(value), True) for name, value in board.facts)
     sides: dict[str, list[str]] = {}
     for line in board.figures:
         mark = "~~" if line.out else ""
-        sides.setdefault(line.side, []).append(f"{mark}{line.name}{mark} — {line.status}")
+        sides.setdefault(line.side, []).append(f"{mark}{shown(line.name)}{mark} — {shown(line.status)}")
     for side, lines in sides.items():
-        card.fields.append((side.title(), "\n".join(lines), False))
+        card.fields.append((shown(side.title()), "\n".join(lines), False))
     active = next((value for name, value in board.facts if name.casefold() == "active"), None)
     card.colour = side_colour(active)
     if board.grid is not None:

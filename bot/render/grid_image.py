@@ -2,18 +2,19 @@
 hachures on their uphill sides, crops, woods, rubble, buildings), hedges and walls on the sides of
 squares, and every figure as a disc in its side's colour with a facing nose, its label (the class
 letter large), wound pips, and marks for a leader, pinned, fallen and an empty weapon; a key
-below."""
+below with each side, mark, terrain and edge shown, and every figure's label with its name."""
 
 from __future__ import annotations
 
 import io
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.app.replies import side_colour
+from bot.render.fonts import font as _font
+from bot.render.fonts import plain as _plain
 from rules.core import Grid, GridPiece, GridSquare
 from rules.words import column_name
 
@@ -57,11 +58,6 @@ GOLD: Colour = (240, 196, 25)
 
 def _rgb(colour: int) -> Colour:
     return (colour >> 16) & 255, (colour >> 8) & 255, colour & 255
-
-
-@lru_cache(maxsize=8)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
 
 
 def side_colours(sides: Sequence[str]) -> dict[str, Colour]:
@@ -277,10 +273,13 @@ class _Painter:
             items.append(("unloaded", "empty musket"))
         if "misfire" in marks:
             items.append(("misfire", "misfire"))
+        terrain = list(dict.fromkeys(s.terrain for s in self.grid.squares if s.terrain != "open"))
+        items.extend(("terrain:" + k, k) for k in terrain)
         edges = list(dict.fromkeys(kind for s in self.grid.squares for kind in s.edges.values()))
         items.extend(("edge:" + k, k) for k in edges)
         if any(s.uphill for s in self.grid.squares):
             items.append(("uphill", "uphill side"))
+        items.extend((f"piece:{p.side}", _plain(f"{p.label} {p.name}")) for p in self.grid.pieces)
         rows: list[list[tuple[str, str]]] = [[]]
         used = 8
         for item in items:
@@ -323,12 +322,39 @@ class _Painter:
             d.ellipse((cx - 5, cy - 5, cx + 5, cy + 5), fill=(255, 255, 255), outline=ring, width=2)
             if kind == "misfire":
                 d.line((cx - 4, cy - 4, cx + 4, cy + 4), fill=ring, width=2)
+        elif kind.startswith("piece:"):
+            colour = self.colours.get(kind[6:], (90, 90, 90))
+            d.ellipse((cx - 5, cy - 5, cx + 5, cy + 5), fill=colour, outline=INK, width=1)
+        elif kind.startswith("terrain:"):
+            self._swatch(kind[8:], cx, cy)
         elif kind.startswith("edge:"):
             colour = EDGE_COLOUR.get(kind[5:], INK)
             d.line((cx - 9, cy, cx + 9, cy), fill=colour, width=5)
         elif kind == "uphill":
             for dx in (-6, 0, 6):
                 d.line((cx + dx, cy - 5, cx + dx, cy + 4), fill=(140, 100, 50), width=2)
+
+    def _swatch(self, kind: str, cx: float, cy: float) -> None:
+        """A small square of terrain for the key, drawn as the board draws it."""
+        d = self.draw
+        box = (cx - 8, cy - 8, cx + 8, cy + 8)
+        d.rectangle(box, fill=TERRAIN_FILL.get(kind, OTHER_TERRAIN), outline=GRID_LINE)
+        if kind == "building":
+            d.rectangle((cx - 6, cy - 6, cx + 6, cy + 6), fill=(160, 82, 60), outline=(90, 40, 30))
+        elif kind == "wood":
+            for dx, dy in ((-3, -3), (3, 2), (-2, 4)):
+                d.ellipse((cx + dx - 3, cy + dy - 3, cx + dx + 3, cy + dy + 3), fill=(70, 130, 60))
+        elif kind == "crops":
+            for i in (-6, -1, 4):
+                d.line((cx + i - 2, cy + 7, cx + i + 5, cy - 7), fill=(196, 170, 70), width=1)
+        elif kind == "rubble":
+            for dx, dy in ((-4, -3), (3, -1), (-1, 4)):
+                d.rectangle((cx + dx - 2, cy + dy - 1, cx + dx + 2, cy + dy + 1), fill=(120, 116, 110))
+        elif kind == "hill":
+            for dx in (-4, 0, 4):
+                d.line((cx + dx, cy - 8, cx + dx, cy - 3), fill=(140, 100, 50), width=2)
+        elif kind not in TERRAIN_FILL:
+            d.text((cx - 5, cy - 7), kind[:1].upper(), fill=INK, font=_font(11))
 
 
 def _contrast(colour: Colour) -> Colour:

@@ -13,8 +13,10 @@ How the report is laid out:
   bound's: after the action that announced it, a new number opens the next heading; a phase event
   without a number opens none); each action with who made it, the command as typed, its events
   and every die with its reason;
-* an action taken back with ``/game undo`` stays, struck through, with a note: its dice were rolled
-  and the log keeps them, but it changed nothing, so it never counts as a casualty or a turn;
+* an action taken back with ``/game undo`` stays, struck through with its events and dice, with a
+  note saying "undone": its dice were rolled and the log keeps them (the stream never rewinds, so
+  the action taken again rolled new ones), but it changed nothing, so it never counts as a
+  casualty or a turn;
 * what the rules did to the rosters after the battle (deaths, wounds that heal), under its own
   heading, when the battle closed;
 * the casualties, where the figures stand at the end, and the result.
@@ -22,6 +24,7 @@ How the report is laid out:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -30,12 +33,14 @@ from typing import Any
 
 from bot.dice import RolledDie
 from bot.render.cards import roll_line
+from bot.render.characters import MARKDOWN
+from bot.render.shown import shown_event
 from rules.core import Board, BoundPayload, CasualtyPayload, Event, PhasePayload, payload_of
 
 LOCK = "🔒"
 TROPHY = "🏆"
 SKULL = "☠"
-UNDONE_NOTE = "taken back with /game undo; its dice stay in the log"
+UNDONE_NOTE = "undone: taken back with /game undo; its dice stay in the log"
 HIDDEN_TEXT = f"{LOCK} The game master rolled in secret: revealed when the battle ends."
 AFTERMATH_HEADING = "After the battle"
 AFTERMATH_TEXT = "The battle's consequences for the rosters"
@@ -45,7 +50,7 @@ TURN_MARKERS: tuple[str, ...] = (*PhasePayload.kinds, *BoundPayload.kinds)
 #: One event or die line in a log page is never longer than this (a page must not need cutting).
 LOG_LINE_MAX = 300
 
-_MD_SPECIAL = re.compile(r"([\\`*_#|<>\[\]~])")
+_MD_SPECIAL = re.compile(f"([{re.escape(''.join(MARKDOWN))}])")
 
 
 @dataclass(frozen=True)
@@ -247,14 +252,14 @@ def _action_lines(action: LogAction) -> Iterator[str]:
     else:
         yield f"**{action.seq}.** {head}"
     for event in action.events:
-        text = event.text.replace("\n", "\n  ")
+        text = shown_event(event).replace("\n", "\n  ")
         if action.undone:
             text = strike(text)
         elif event.kind in ("phase", "bound", "victory"):
             text = f"**{text}**"
         yield f"- {text}"
     for rolled in action.rolls:
-        yield f"- {roll_line(rolled)}"
+        yield f"- {strike(roll_line(rolled)) if action.undone else roll_line(rolled)}"
     if action.aftermath and not action.events and not action.rolls:
         yield f"- {AFTERMATH_QUIET}"
 
@@ -273,7 +278,7 @@ def _casualties(actions: Sequence[LogAction]) -> Iterator[str]:
                 side = fallen.side if fallen is not None else None
                 if side:
                     lost[str(side)] = lost.get(str(side), 0) + 1
-                lines.append(f"- {SKULL} {event.text} *(action {action.seq})*")
+                lines.append(f"- {SKULL} {shown_event(event)} *(action {action.seq})*")
     if lost:
         yield "Lost: " + ", ".join(f"{escape(side).title()} {count}" for side, count in lost.items()) + "."
         yield ""
@@ -306,7 +311,8 @@ def log_entry(action: LogAction, budget: int) -> str:
     """One action as a few lines of a log page, never longer than ``budget`` characters.
 
     The header always shows; events then dice follow while they fit, and what does not fit is
-    counted ("… 12 more lines in /game report").
+    counted ("… 12 more lines in /game report"). An undone action is struck through, its events
+    and dice too, and says "(undone)".
     """
     if action.hidden:
         return _cut(f"**{action.seq}.** {HIDDEN_TEXT}", budget)
@@ -321,8 +327,8 @@ def log_entry(action: LogAction, budget: int) -> str:
     header = _cut(f"**{action.seq}.** {mark}`{_cut(command, room)}`{mark}{who}{tag}", budget)
     lines = [header]
     used = len(header)
-    rest = [f"  {_cut(e.text, LOG_LINE_MAX)}" for e in action.events]
-    rest += [f"  {_cut(roll_line(r), LOG_LINE_MAX)}" for r in action.rolls]
+    rest = [f"  {mark}{_cut(shown_event(e), LOG_LINE_MAX)}{mark}" for e in action.events]
+    rest += [f"  {mark}{_cut(roll_line(r), LOG_LINE_MAX)}{mark}" for r in action.rolls]
     for index, line in enumerate(rest):
         left = len(rest) - index
         tail = f"  … {left} more line{'s' if left > 1 else ''} in /game report"
@@ -347,3 +353,39 @@ def log_text(actions: Iterable[LogAction], budget: int) -> str:
 
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+#: Where a report's machine-readable dice begin: ``skirmish-gm verify`` reads the JSON block after it.
+DICE_MARK = "<!-- skirmish-gm dice: the JSON block below is what `skirmish-gm verify` checks -->"
+
+
+def dice_markdown(document: Mapping[str, Any], filename: str) -> str:
+    """The report's closing section on its dice: the commitment, the secret once the battle is
+    over, and the draws in a JSON block for ``skirmish-gm verify`` (docs/verify.md)."""
+    lines = ["", "## Dice", ""]
+    commitment, secret, note = document.get("commitment"), document.get("secret"), document.get("note")
+    if commitment is None:
+        lines.append("This battle began before provable dice: its dice cannot be checked.")
+        return "\n".join(lines) + "\n"
+    lines.append(f"- Commitment (shown when the battle began): `{commitment}`")
+    if secret is None:
+        lines.append("- The secret is revealed when the battle ends; the draws are listed with it.")
+    else:
+        lines.append(f"- Secret: `{secret}`")
+        lines.append(f"- Check every die and card: `skirmish-gm verify {filename}`, or the script in docs/verify.md.")
+    if note == "forced":
+        lines.append("- Some of this battle's dice were forced at the terminal: those cannot be checked.")
+    elif note == "seeded":
+        lines.append("- This battle's dice were seeded at the terminal: repeatable, not secret, not provable.")
+    if secret is not None:
+        lines += ["", DICE_MARK, "", "```json", _dice_json(document), "```"]
+    return "\n".join(lines) + "\n"
+
+
+def _dice_json(document: Mapping[str, Any]) -> str:
+    """The dice document as JSON with one draw per line, so a reader can find a roll by eye."""
+    head = {k: v for k, v in document.items() if k != "draws"}
+    draws = [json.dumps(d, ensure_ascii=False) for d in document.get("draws", [])]
+    text = json.dumps(head, ensure_ascii=False, indent=1)[:-2]
+    text += ',\n "draws": [\n  ' + ",\n  ".join(draws) + "\n ]\n}"
+    return text.replace("`", "\\u0060")  # a reason a player typed cannot close the Markdown block

@@ -6,15 +6,17 @@ import re
 from collections.abc import Iterable
 
 from bot.app.replies import Card
+from bot.render.shown import hold_escapes, printable, release_escapes
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _STRIKE = re.compile(r"~~(.+?)~~")
 
 
 def plain(text: str) -> str:
-    """Markdown emphasis dropped; strikethrough shown as [out]."""
-    text = _STRIKE.sub(r"\1 [out]", text)
-    return _BOLD.sub(r"\1", text).replace("`", "")
+    """Markdown emphasis dropped; strikethrough shown as [out]; escaped characters as themselves;
+    control characters by their code."""
+    text = _STRIKE.sub(r"\1 [out]", hold_escapes(text))
+    return printable(release_escapes(_BOLD.sub(r"\1", text).replace("`", "")))
 
 
 def card_text(card: Card) -> str:

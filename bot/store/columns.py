@@ -25,6 +25,8 @@ events: Table = schema.Base.metadata.tables["events"]
 rolls: Table = schema.Base.metadata.tables["rolls"]
 decisions: Table = schema.Base.metadata.tables["decisions"]
 deadlines: Table = schema.Base.metadata.tables["deadlines"]
+roll_streams: Table = schema.Base.metadata.tables["roll_streams"]
+free_rolls: Table = schema.Base.metadata.tables["free_rolls"]
 
 
 def columns_of(table: Table, record: type[Any]) -> list[Column[Any]]:

@@ -69,6 +69,7 @@ CANCEL_OPEN_IN_GAME = (
     .where(decisions.c.game_id == bindparam("game"), decisions.c.status == "open")
     .values(status="cancelled")
 )
+CANCEL_OPEN_KIND_IN_GAME = CANCEL_OPEN_IN_GAME.where(decisions.c.kind == bindparam("of_kind"))
 CANCEL_OPEN_IN_CAMPAIGN = (
     update(decisions)
     .where(decisions.c.campaign_id == bindparam("campaign"), decisions.c.status == "open")
@@ -141,8 +142,13 @@ class Decisions:
     async def answer(self, decision_id: int, value: str, when: datetime) -> None:
         await self._tx.run(ANSWER, {"decision": decision_id, "value": value, "when": when})
 
-    async def cancel_open(self, *, game_id: int | None = None, campaign_id: int | None = None) -> int:
-        """Cancel the open decisions of a game (or of a whole campaign); how many there were."""
+    async def cancel_open(
+        self, *, game_id: int | None = None, campaign_id: int | None = None, kind: str | None = None
+    ) -> int:
+        """Cancel the open decisions of a game (only those of ``kind``, when given) or of a whole
+        campaign; how many there were."""
+        if game_id is not None and kind is not None:
+            return await self._tx.run(CANCEL_OPEN_KIND_IN_GAME, {"game": game_id, "of_kind": kind})
         if game_id is not None:
             return await self._tx.run(CANCEL_OPEN_IN_GAME, {"game": game_id})
         return await self._tx.run(CANCEL_OPEN_IN_CAMPAIGN, {"campaign": campaign_id})

@@ -6,6 +6,7 @@ never overwrite a newer one: a lost race raises :class:`bot.store.errors.Conflic
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -42,6 +43,17 @@ SET_OUTCOME = (
 )
 
 
+@dataclass(frozen=True)
+class BattleStream:
+    """A battle's provable dice as stored: the secret and its commitment (hex), the next draw
+    number, and why some dice did not come from the secret, if any did not."""
+
+    secret: str | None = None
+    commitment: str | None = None
+    next_draw: int = 0
+    note: str | None = None
+
+
 class Games:
     def __init__(self, tx: Tx) -> None:
         self._tx = tx
@@ -73,7 +85,11 @@ class Games:
     async def count(self, campaign_id: int) -> int:
         return int(await self._tx.scalar(COUNT, {"campaign": campaign_id}) or 0)
 
-    async def create(self, campaign_id: int, number: int, ruleset: str, state: dict[str, Any]) -> Game:
+    async def create(
+        self, campaign_id: int, number: int, ruleset: str, state: dict[str, Any], dice: BattleStream | None = None
+    ) -> Game:
+        """A new battle in play; ``dice`` its provable stream as its start left it."""
+        dice = dice or BattleStream()
         game_id = await self._tx.scalar(
             INSERT,
             {
@@ -86,9 +102,25 @@ class Games:
                 "winner": None,
                 "created_at": utcnow(),
                 "ended_at": None,
+                "dice_secret": dice.secret,
+                "dice_commitment": dice.commitment,
+                "dice_next": dice.next_draw,
+                "dice_note": dice.note,
             },
         )
-        return Game(game_id, campaign_id, number, "active", state, 1, None)
+        return Game(
+            game_id,
+            campaign_id,
+            number,
+            "active",
+            state,
+            1,
+            None,
+            dice.commitment,
+            dice.next_draw,
+            dice.note,
+            dice.secret,
+        )
 
     async def set_outcome(self, game: Game, *, status: str, winner: str | None, ended_at: datetime | None) -> Game:
         """The game ended (``status="ended"``, with its winner if any) or back in play (``"active"``)."""
@@ -101,4 +133,4 @@ class Games:
         }
         if await self._tx.run(SET_OUTCOME, params) != 1:
             raise Conflict(f"game {game.id} changed under this transaction (version {game.version})")
-        return Game(game.id, game.campaign_id, game.number, status, game.state, game.version + 1, winner)
+        return replace(game, status=status, version=game.version + 1, winner=winner)

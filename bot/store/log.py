@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import bindparam, func, select, update
 
 from bot.dice import RolledDie
-from bot.store.columns import actions, events, rolls
+from bot.store.columns import actions, columns_of, events, rolls
 from bot.store.play import APPLIED, LAST_SEQ
 from bot.store.records import LoggedAction
 from bot.store.tx import Tx
@@ -68,7 +68,7 @@ EVENTS_OF = (
     .where(events.c.action_id == bindparam("action"))
     .order_by(events.c.seq)
 )
-_ROLL = (rolls.c.action_id, rolls.c.kind, rolls.c.sides, rolls.c.value, rolls.c.reason)
+_ROLL = (rolls.c.action_id, *columns_of(rolls, RolledDie))
 ROLLS_OF = select(*_ROLL).where(rolls.c.action_id == bindparam("action")).order_by(rolls.c.seq)
 ROLLS_OF_GAME = (
     select(*_ROLL)
@@ -102,8 +102,10 @@ class Log:
         return found[0] if found else None
 
     async def last_undoable(self, game_id: int, *, except_command: str) -> LoggedAction | None:
-        """The newest entry not undone that saved a state to go back to."""
-        found = await self._entries(LAST_UNDOABLE, {"game": game_id, "except_command": except_command})
+        """The newest entry not undone that saved a state to go back to, with its events and dice."""
+        found = await self._entries(
+            LAST_UNDOABLE, {"game": game_id, "except_command": except_command}, with_events=True
+        )
         return found[0] if found else None
 
     async def with_command(self, game_id: int, command: str) -> list[LoggedAction]:
@@ -134,9 +136,9 @@ class Log:
             for row in rows:
                 for action_id, kind, text, data in await self._tx.rows(EVENTS_OF, {"action": row[0]}):
                     found_events[action_id].append(Event(kind, text, data or {}))
-                for action_id, kind, sides, value, reason in await self._tx.rows(ROLLS_OF, {"action": row[0]}):
-                    found_rolls[action_id].append(RolledDie(kind, sides, value, reason))
+                for action_id, *rolled in await self._tx.rows(ROLLS_OF, {"action": row[0]}):
+                    found_rolls[action_id].append(RolledDie(*rolled))
         elif with_rolls:
-            for action_id, kind, sides, value, reason in await self._tx.rows(ROLLS_OF_GAME, {"game": rows[0][1]}):
-                found_rolls[action_id].append(RolledDie(kind, sides, value, reason))
+            for action_id, *rolled in await self._tx.rows(ROLLS_OF_GAME, {"game": rows[0][1]}):
+                found_rolls[action_id].append(RolledDie(*rolled))
         return [replace(LoggedAction(*row), events=found_events[row[0]], rolls=found_rolls[row[0]]) for row in rows]

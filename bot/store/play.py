@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import and_, bindparam, func, insert, select, update
+from sqlalchemy import Integer, String, and_, bindparam, case, func, insert, select, update
 
 from bot.store.columns import actions, build, campaigns, columns_of, decisions, events, games, members, rolls
 from bot.store.errors import Conflict
@@ -50,11 +50,24 @@ ACTION_CONTEXT = select(APPLIED, OPEN_DECISION, LAST_SEQ)
 INSERT_ACTION = insert(actions).returning(actions.c.id)
 INSERT_EVENTS = insert(events)
 INSERT_ROLLS = insert(rolls)
+#: The battle's dice go on to a draw number, never back (an undo restores the state, not the dice).
+_DICE_ON = case(
+    (bindparam("new_dice_next", type_=Integer) > games.c.dice_next, bindparam("new_dice_next", type_=Integer)),
+    else_=games.c.dice_next,
+)
+_NOTE_KEPT = func.coalesce(games.c.dice_note, bindparam("new_dice_note", type_=String))
 SAVE_STATE = (
     update(games)
     .where(games.c.id == bindparam("game"), games.c.version == bindparam("seen"))
-    .values(state=bindparam("new_state", type_=games.c.state.type), version=games.c.version + 1)
+    .values(
+        state=bindparam("new_state", type_=games.c.state.type),
+        dice_next=_DICE_ON,
+        dice_note=_NOTE_KEPT,
+        version=games.c.version + 1,
+    )
 )
+#: A free roll or the battle's close used the dice and changed nothing else (the version stays).
+SAVE_DICE = update(games).where(games.c.id == bindparam("game")).values(dice_next=_DICE_ON, dice_note=_NOTE_KEPT)
 NAME_LIMIT = 100
 
 
@@ -136,11 +149,32 @@ class Play:
             await self._tx.run(INSERT_ROLLS, [_roll(action_id, i, r, entry.secret) for i, r in enumerate(entry.rolls)])
         return action_id
 
-    async def save_state(self, game: Game, state: dict[str, Any]) -> Game:
-        """``state`` written over the game's, if the game is still at the version it was read at."""
-        if await self._tx.run(SAVE_STATE, {"game": game.id, "seen": game.version, "new_state": state}) != 1:
+    async def save_state(
+        self, game: Game, state: dict[str, Any], *, dice_next: int | None = None, dice_note: str | None = None
+    ) -> Game:
+        """``state`` written over the game's, if the game is still at the version it was read at;
+        with the battle's dice gone on to ``dice_next`` (never back) and its ``dice_note`` if new."""
+        next_draw = max(dice_next or 0, game.dice_next)
+        note = game.dice_note or dice_note
+        params = {
+            "game": game.id,
+            "seen": game.version,
+            "new_state": state,
+            "new_dice_next": next_draw,
+            "new_dice_note": note,
+        }
+        if await self._tx.run(SAVE_STATE, params) != 1:
             raise Conflict(f"game {game.id} changed under this transaction (version {game.version})")
-        return Game(game.id, game.campaign_id, game.number, game.status, state, game.version + 1, game.winner)
+        return replace(game, state=state, version=game.version + 1, dice_next=next_draw, dice_note=note)
+
+    async def save_dice(self, game: Game, *, dice_next: int | None = None, dice_note: str | None = None) -> Game:
+        """The battle's dice gone on to ``dice_next`` (a free roll, the battle's close), nothing else."""
+        if dice_next is None and dice_note is None:
+            return game
+        next_draw = max(dice_next or 0, game.dice_next)
+        note = game.dice_note or dice_note
+        await self._tx.run(SAVE_DICE, {"game": game.id, "new_dice_next": next_draw, "new_dice_note": note})
+        return replace(game, dice_next=next_draw, dice_note=note)
 
 
 def _roll(action_id: int, seq: int, rolled: Any, secret: bool) -> dict[str, Any]:
@@ -152,4 +186,7 @@ def _roll(action_id: int, seq: int, rolled: Any, secret: bool) -> dict[str, Any]
         "value": rolled.value,
         "reason": rolled.reason,
         "secret": secret,
+        "draw": rolled.draw,
+        "pool": rolled.pool,
+        "position": rolled.position,
     }

@@ -56,7 +56,12 @@ class Figure:
 
 @dataclass(frozen=True)
 class Game:
-    """One battle. ``version`` changes with every write of ``state`` (checked on each write)."""
+    """One battle. ``version`` changes with every write of ``state`` (checked on each write).
+
+    ``dice_*`` are its provable dice (see :mod:`bot.provable`): ``dice_commitment`` is None for a
+    battle begun before them; ``dice_note`` says why some of its dice did not come from the secret.
+    The secret is kept out of ``repr`` so no log line can carry it.
+    """
 
     id: int
     campaign_id: int
@@ -65,6 +70,10 @@ class Game:
     state: dict[str, Any]
     version: int
     winner: str | None
+    dice_commitment: str | None = None
+    dice_next: int = 0
+    dice_note: str | None = None
+    dice_secret: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)

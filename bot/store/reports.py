@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Text, bindparam, cast, select
 
 from bot.dice import RolledDie
-from bot.store.columns import actions, events, games, rolls
+from bot.store.columns import actions, columns_of, events, games, rolls
 from bot.store.tx import Tx
 from rules.core import Event
 
@@ -74,7 +74,7 @@ _PAGE_IDS = (
     .subquery()
 )
 _EVENT = (events.c.action_id, events.c.kind, events.c.text, cast(events.c.data, Text))
-_ROLL = (rolls.c.action_id, rolls.c.kind, rolls.c.sides, rolls.c.value, rolls.c.reason, rolls.c.secret)
+_ROLL = (rolls.c.action_id, *columns_of(rolls, RolledDie), rolls.c.secret)
 _EVENT_ORDER = (events.c.action_id, events.c.seq)
 _ROLL_ORDER = (rolls.c.action_id, rolls.c.seq)
 WHOLE_EVENTS = select(*_EVENT).join(actions, events.c.action_id == actions.c.id).where(_OF_GAME).order_by(*_EVENT_ORDER)
@@ -131,8 +131,8 @@ class Reports:
             if data.get("secret") is True:
                 secret.add(action_id)
         found_rolls: defaultdict[int, list[RolledDie]] = defaultdict(list)
-        for action_id, kind, sides, value, reason, is_secret in await self._tx.rows(statements[2], params):
-            found_rolls[action_id].append(RolledDie(kind, sides, value, reason))
+        for action_id, *rolled, is_secret in await self._tx.rows(statements[2], params):
+            found_rolls[action_id].append(RolledDie(*rolled))
             if is_secret:
                 secret.add(action_id)
         return [

@@ -59,9 +59,11 @@ __all__ = [
     "DecisionRecord",
     "EventRecord",
     "Figure",
+    "FreeRollRecord",
     "Game",
     "Member",
     "RollRecord",
+    "RollStream",
     "UTCDateTime",
     "utcnow",
     "written",
@@ -256,6 +258,14 @@ class Game(Base):
     winner: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # Provable dice (bot/provable.py): the battle's secret in hex, shown to players only once the
+    # battle is over; its commitment, shown at the start; the next draw number, which an undo never
+    # rewinds; and, when some of its dice did not come from the secret, why ("seeded", "forced").
+    # A battle begun before provable dice has no secret and no commitment.
+    dice_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    dice_commitment: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    dice_next: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    dice_note: Mapped[str | None] = mapped_column(String(20), nullable=True)
 
     campaign: Mapped[Campaign] = relationship(back_populates="games", lazy="raise_on_sql")
     actions: Mapped[list[ActionRecord]] = relationship(
@@ -347,6 +357,11 @@ class RollRecord(Base):
     value: Mapped[str] = mapped_column(String(8))
     reason: Mapped[str] = mapped_column(Text, default="")
     secret: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Where the battle's provable stream gave this die or card: its draw number, and for a card
+    # the count of cards it was drawn from and its position among them. None: not from the stream.
+    draw: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    pool: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    position: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
     action: Mapped[ActionRecord] = relationship(back_populates="rolls", lazy="raise_on_sql")
 
@@ -431,6 +446,50 @@ class Deadline(Base):
 
     def __repr__(self) -> str:
         return f"<Deadline {self.id} game={self.game_id} {self.kind}:{self.side} {self.status} due={self.due_at}>"
+
+
+class RollStream(Base):
+    """A campaign's provable dice for free rolls outside a battle (``/roll`` between battles).
+
+    One stream is open at a time; it is revealed (``revealed_at``) when the game master starts the
+    next battle or ends the campaign, and a new one begins with the next free roll after that.
+    """
+
+    __tablename__ = "roll_streams"
+    __table_args__ = (Index("ix_roll_streams_campaign_id", "campaign_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"))
+    secret: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    next_draw: Mapped[int] = mapped_column(Integer, default=0)
+    note: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    revealed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+    def __repr__(self) -> str:  # never the secret
+        return f"<RollStream {self.id} campaign={self.campaign_id} next={self.next_draw}>"
+
+
+class FreeRollRecord(Base):
+    """One free roll of a campaign's stream: who rolled what, and each die with its draw number."""
+
+    __tablename__ = "free_rolls"
+    __table_args__ = (UniqueConstraint("stream_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    stream_id: Mapped[int] = mapped_column(ForeignKey("roll_streams.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    # A repeated delivery of the same Discord interaction rolls once.
+    interaction_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True, unique=True)
+    command: Mapped[str] = mapped_column(Text)
+    # [{"k", "kind": "die", "size", "value", "reason"}, ...] as bot.provable.Draw.to_data writes them
+    draws: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=_json_list)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<FreeRollRecord stream={self.stream_id} #{self.seq}>"
 
 
 def written(value: str) -> ColumnElement[str]:

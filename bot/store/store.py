@@ -34,6 +34,7 @@ from bot.store.games import Games
 from bot.store.log import Log
 from bot.store.play import Play
 from bot.store.reports import Reports
+from bot.store.streams import Streams
 from bot.store.tx import Tx
 
 
@@ -52,6 +53,7 @@ class Unit:
         self.deadlines = Deadlines(tx)
         self.reports = Reports(tx)
         self.exchange = Exchange(tx)
+        self.streams = Streams(tx)
 
     def on_commit(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once this transaction has committed (never after a rollback)."""

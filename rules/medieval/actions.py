@@ -9,7 +9,7 @@ bot's map (``state.field``) the handlers measure what a table's players report (
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -214,7 +214,7 @@ def activate(ctx: Ctx, params: Mapping[str, Any]) -> None:
             Event(
                 "ready",
                 f"{fig.name} may move up to {inches(_left(t, fig))} of {inches(speed)}, shoot and fight.",
-                {"figure": fig.name},
+                {"figure": fig.name, "left": _left(t, fig), "speed": speed},
             )
         )
 
@@ -225,6 +225,8 @@ def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
     if fig.prone:
         raise RuleError(f"{fig.name} is prone: stand it up first with /medieval stand.")
     held = enemies_in_contact(state, fig)
+    if held and fig.stuck:
+        raise RuleError(_stuck(fig, held))
     if held:
         raise RuleError(f"{fig.name} is in hand-to-hand with {', '.join(held)}: to move away, try /medieval breakoff.")
     if state.field is not None:
@@ -242,6 +244,14 @@ def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
         state.contacts.append([fig.name, engage.name])
         text = f"{fig.name} engages {engage.name} in hand-to-hand: fight with /medieval fight."
         events.append(Event("contact", text, {"figure": fig.name, "enemy": engage.name}))
+
+
+def _stuck(fig: MedFigure, held: Sequence[str]) -> str:
+    """Why a figure held by a lost break-off neither moves nor tries again, and what it may do."""
+    return (
+        f"{fig.name} lost its break-off and stays in hand-to-hand with {joined(list(held))} this turn: "
+        "it may still fight (/medieval fight)."
+    )
 
 
 def _table_only(fig: MedFigure, params: Mapping[str, Any]) -> None:
@@ -552,8 +562,10 @@ def fight(ctx: Ctx, params: Mapping[str, Any]) -> None:
     fig.fights += 1
     a = dice.roll(t.die, f"{fig.name}: hand-to-hand against {enemy.name}")
     b = dice.roll(t.die, f"{enemy.name}: hand-to-hand against {fig.name}")
-    mine_total, mine_parts = _fight_total(t, fig, mine, a, height == "mine", barricade == "mine")
-    theirs_total, theirs_parts = _fight_total(t, enemy, theirs, b, height == "theirs", barricade == "theirs")
+    mine_total, mine_parts, mine_numbers = _fight_total(t, fig, mine, a, height == "mine", barricade == "mine")
+    theirs_total, theirs_parts, theirs_numbers = _fight_total(
+        t, enemy, theirs, b, height == "theirs", barricade == "theirs"
+    )
     winner = None if a + mine_total == b + theirs_total else (fig if a + mine_total > b + theirs_total else enemy)
     result = "a tie: no damage, they stay in contact" if winner is None else f"{winner.name} wins"
     text = (
@@ -566,6 +578,7 @@ def fight(ctx: Ctx, params: Mapping[str, Any]) -> None:
         "weapons": {fig.name: mine, enemy.name: theirs},
         "rolls": {fig.name: a, enemy.name: b},
         "totals": {fig.name: a + mine_total, enemy.name: b + theirs_total},
+        "sides": {fig.name: mine_numbers, enemy.name: theirs_numbers},
         "winner": None if winner is None else winner.name,
     }
     events.append(Event("fight", text, data))
@@ -576,8 +589,9 @@ def fight(ctx: Ctx, params: Mapping[str, Any]) -> None:
 
 def _fight_total(
     t: MedievalTables, fig: MedFigure, weapon: str, roll: int, high: bool, barricade: bool
-) -> tuple[int, str]:
-    """Fight + Accuracy + factors (without the die), and the sum as a player reads it."""
+) -> tuple[int, str, dict[str, Any]]:
+    """Fight + Accuracy + factors (without the die), the sum as a player reads it, and its numbers
+    as event data (the die, Fight, the weapon's accuracy, the factors and their sum, the total)."""
     f = t.close_combat_factors
     fight = effective(t, fig)["fight"]
     accuracy = t.weapons[weapon].accuracy
@@ -591,7 +605,16 @@ def _fight_total(
         if on and v
     ]
     parts = f"{roll} + Fight {fight} + {weapon} {accuracy}" + "".join(f" {sign(v)} ({why})" for why, v in factors)
-    return fight + accuracy + sum(v for _, v in factors), parts
+    modifier = sum(v for _, v in factors)
+    numbers = {
+        "roll": roll,
+        "fight": fight,
+        "accuracy": accuracy,
+        "modifiers": [{"reason": why, "value": v} for why, v in factors],
+        "modifier": modifier,
+        "total": roll + fight + accuracy + modifier,
+    }
+    return fight + accuracy + modifier, parts, numbers
 
 
 def breakoff(ctx: Ctx, params: Mapping[str, Any]) -> None:
@@ -601,6 +624,8 @@ def breakoff(ctx: Ctx, params: Mapping[str, Any]) -> None:
     held = enemies_in_contact(state, fig)
     if not held:
         raise RuleError(f"{fig.name} is not in hand-to-hand: move it with /medieval move.")
+    if fig.stuck:
+        raise RuleError(_stuck(fig, held))
     if fig.prone:
         raise RuleError(f"{fig.name} is prone: stand it up first with /medieval stand.")
     plan = None
@@ -631,6 +656,7 @@ def breakoff(ctx: Ctx, params: Mapping[str, Any]) -> None:
             "opponent": enemy.name,
             "rolls": {fig.name: a, enemy.name: b},
             "totals": {fig.name: a + mine_b, enemy.name: b + theirs_b},
+            "bravery": {fig.name: mine_b, enemy.name: theirs_b},
             "escaped": not held_back,
         }
         events.append(Event("breakoff", text, data))
@@ -639,7 +665,8 @@ def breakoff(ctx: Ctx, params: Mapping[str, Any]) -> None:
             events.append(
                 Event(
                     "held",
-                    f"{fig.name} may move no further this turn and stays in hand-to-hand.",
+                    f"{fig.name} may move no further this turn and stays in hand-to-hand: "
+                    "it may still fight (/medieval fight).",
                     {"figure": fig.name},
                 )
             )

@@ -7,6 +7,8 @@ reads to ``events``; nothing here decides whether an action is allowed (the engi
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.core import CasualtyPayload, DiceSource, Event, VictoryPayload, WoundPayload, roll_dice
 from rules.medieval import onmap
 from rules.medieval.data import ChartRow, Health, MedievalTables
@@ -128,24 +130,26 @@ def wound(
     text = f"Wound chart: {attacker.name}'s {weapon} hits {victim.name}: dice {shown} → {sums}: {row.label}."
     text += " " + _health_change(t, victim, before, after, row.result)
     now = penalties(t, victim)
-    payload = WoundPayload(victim.name, victim.side, attacker.name, row.label, (now,) if now else (), row.label)
-    events.append(
-        payload.event(
-            text,
-            weapon=weapon,
-            dice=rolls,
-            highest=highest,
-            power=w.power,
-            armour=armour,
-            score=score,
-            row=row.label,
-            scores=row_range(t, row),
-            result=row.result,
-            before=before,
-            after=after,
-            penalties=now,
-        )
-    )
+    data: dict[str, Any] = {
+        "weapon": weapon,
+        "dice": rolls,
+        "highest": highest,
+        "power": w.power,
+        "armour": armour,
+        "score": score,
+        "row": row.label,
+        "scores": row_range(t, row),
+        "result": row.result,
+        "before": before,
+        "after": after,
+        "penalties": now,
+    }
+    if row.result == "no_effect":  # no wound: the action's card says it, and no wound card follows
+        events.append(Event("unharmed", text, {"figure": victim.name, "by": attacker.name, **data}))
+    else:
+        outcome = row.label.lower()  # as every ruleset's outcomes read: "serious wound", "killed"
+        payload = WoundPayload(victim.name, victim.side, attacker.name, row.label, (now,) if now else (), outcome)
+        events.append(payload.event(text, **data))
     if row.result == "knocked_about" and in_action(victim):
         _knocked_about(t, state, attacker, victim, dice, events)
     if after == "killed":

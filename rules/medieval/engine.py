@@ -94,11 +94,26 @@ class MedievalEngine(Engine[MedState]):
         """The rules roll no stats: a figure is its profile (or the player's own) and its kit."""
         checked = self.check_figure(spec)
         fig = self._figure_of(checked)
-        text = (
-            f"{fig.name}: {fig.kind} — speed {inches(fig.speed)}, Bravery {fig.bravery}, shoot {fig.shoot}, "
-            f"fight {fig.fight}, health full; {kit_text(self.tables, fig)}."
-        )
+        text = f"{fig.name}: {fig.kind} — {self._profile_text(fig)}."
         return Outcome(checked, [Event("recruit", text, {"figure": fig.name, "kind": fig.kind})])
+
+    def profile(self, spec: FigureSpec) -> str | None:
+        """A Knight's or a Viking's numbers come from its kind's profile, not its stored stats; None
+        for an entry today's house rules no longer accept (its stats then say what it was)."""
+        try:
+            return self._profile_text(self._figure_of(self.check_figure(spec)))
+        except RuleError:
+            return None
+
+    def _profile_text(self, fig: MedFigure) -> str:
+        return (
+            f"speed {inches(fig.speed)}, Bravery {fig.bravery}, shoot {fig.shoot}, fight {fig.fight}, "
+            f"health {fig.health}; {kit_text(self.tables, fig)}"
+        )
+
+    def about(self) -> Sequence[tuple[str, str]]:
+        scale = self.tables.ground_scales[self.tables.ground_scale]
+        return [("Ground scale", f"{scale.label}: {scale.rule}")]
 
     def _side(self, wanted: Any) -> str:
         side = match_name(self.tables.sides, wanted, key=fold)
@@ -216,6 +231,16 @@ class MedievalEngine(Engine[MedState]):
             return action.side  # either side may end its setting up (the handler says whose figures)
         return super().check_turn(state, name, action)
 
+    def ready(self, state: MedState, side: str) -> list[str]:
+        """``side``'s figures in action not yet activated this turn, and the one acting now."""
+        if state.phase != "play" or state.pending is not None or side != state.active:
+            return []
+        return [
+            f.name
+            for f in state.figures
+            if f.side == side and in_action(f) and (not f.activated or state.current == f.name)
+        ]
+
     def whose_turn(self, state: MedState) -> str | None:
         if state.phase == "deployment":
             waiting = onmap.unplaced(state)
@@ -273,7 +298,6 @@ class MedievalEngine(Engine[MedState]):
             f"{sum(1 for f in state.figures if f.side == side)}"
             for side in state.sides
         )
-        scale = self.tables.ground_scales[self.tables.ground_scale]
         facts = [
             ("Turn", str(state.turn)),
             ("Active", "—" if over or state.active is None else state.active),
@@ -282,7 +306,6 @@ class MedievalEngine(Engine[MedState]):
             ("Out of action", out),
             ("In hand-to-hand", "; ".join(f"{a} – {b}" for a, b in state.contacts) or "none"),
             ("On the ground", "; ".join(f"{g.item} (near {g.near})" for g in state.ground) or "nothing"),
-            ("Ground scale", f"{scale.label}: {scale.rule}"),
         ]
         if state.field is not None:
             facts.append(("Map", f"{state.field.map.name} ({state.field.map.width:g}″ by {state.field.map.height:g}″)"))

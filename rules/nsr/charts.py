@@ -59,6 +59,19 @@ class OfficerPistol:
 
 
 @dataclass(frozen=True)
+class TargetClass:
+    """The target class by where most of the target unit is: measured on the map (A-NSR-36), read
+    from the unit at a table when the player gives none (A-NSR-47)."""
+
+    building: str
+    behind_wall: str
+    prone: str
+    rough_ground: str
+    close_order: str
+    open_order: str
+
+
+@dataclass(frozen=True)
 class CloseIn:
     close: list[int]
     stand: list[int]
@@ -149,6 +162,7 @@ class NsrTables:
     volley_formations: list[str]
     vs_artillery_crew: VsArtillery
     officer_pistol: OfficerPistol
+    target_class: TargetClass
     joker_fire: dict[int, str]
     close_into_combat: dict[str, CloseIn]
     mounted_vs_square: int
@@ -215,6 +229,11 @@ def table_problems(t: NsrTables) -> list[str]:
     problems += _keyed(t.movement_dice, types, "movement_dice")
     problems += _keyed(t.close_combat_column_of, types, "close_combat_column_of")
     problems += _keyed(t.breach_row_of, types, "breach_row_of")
+    problems += [
+        f"target_class.{key}: {value!r} is not a target class ({', '.join(CLASSES)})"
+        for key, value in vars(t.target_class).items()
+        if value not in CLASSES
+    ]
     for troop, d in t.unit_defaults.items():
         where = f"unit_defaults.{troop}"
         leaders = d.officers + d.ncos + d.standard + d.musician

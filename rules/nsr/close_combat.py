@@ -14,7 +14,7 @@ from rules.nsr.hits import strike
 from rules.nsr.lookup import Charts
 from rules.nsr.state import Charge, Figure, NsrState, Unit, unit_named
 from rules.nsr.values import choice, yes
-from rules.words import blank, plural, possessive
+from rules.words import blank, joined, plural, possessive
 
 COVER = ("open", "linear", "building")
 UPHILL = ("none", "charger", "defender")
@@ -203,9 +203,11 @@ def close_in(
                 "unit": unit.name,
                 "target": target.name,
                 "die": die,
+                "roll": die,
                 "needed": top,
                 "leader": with_leader,
                 "closes": closes,
+                "passed": closes,
             },
         )
     )
@@ -228,9 +230,11 @@ def stand(c: Charts, state: NsrState, unit: Unit, charger: Unit, dice: DiceSourc
                 "unit": unit.name,
                 "charger": charger.name,
                 "die": die,
+                "roll": die,
                 "needed": top,
                 "leader": with_leader,
                 "stands": stands,
+                "passed": stands,
             },
         )
     )
@@ -344,7 +348,7 @@ def fight(
             "melee",
             f"Close combat: {a.name} ({plural(len(fighters(a)), 'figure')}) against "
             f"{b.name} ({plural(len(fighters(b)), 'figure')}).",
-            {"a": a.name, "b": b.name},
+            {"a": a.name, "b": b.name, "figures": {a.name: len(fighters(a)), b.name: len(fighters(b))}},
         )
     )
     a.fought = b.fought = True
@@ -410,6 +414,7 @@ def _one_fight(
                 "loser": lf.name,
                 "loser_unit": lu.name,
                 "outcome": outcome,
+                **({"wound": "heavy"} if outcome == "wounded" else {}),
             },
         )
     )
@@ -420,7 +425,13 @@ def _one_fight(
     return lu, lf
 
 
-_OUTCOME = {"killed": "is killed", "wounded": "is wounded", "ran": "runs to the rear", "captured": "is captured"}
+#: A-NSR-9: a figure wounded in close combat is heavily wounded.
+_OUTCOME = {
+    "killed": "is killed",
+    "wounded": "is heavily wounded",
+    "ran": "runs to the rear",
+    "captured": "is captured",
+}
 
 
 def _score(die: int, mods: list[tuple[str, int]], total: int) -> str:
@@ -433,19 +444,26 @@ def _after(
     c: Charts, state: NsrState, winner: Unit, loser: Unit, wounded: list[Figure], dice: DiceSource, events: list[Event]
 ) -> None:
     """The winners hold the field; the losers' survivors are shaken, their wounded taken prisoner."""
+    taken = []
     if c.t.options.wounded_losers_become_prisoners:
         for f in wounded:
             if f.status == "wounded":
                 f.status = "captured"
+                taken.append(f.name)
     for f in winner.figures:
         if f.status == "ran":
             f.status = "fit"
     prisoners = sum(1 for f in loser.figures if f.status == "captured")
+    also = (
+        f" {possessive(loser.name)} wounded {joined(taken)} {'is' if len(taken) == 1 else 'are'} taken prisoner."
+        if taken
+        else ""
+    )
     events.append(
         Event(
             "melee",
-            f"{winner.name} wins the close combat against {loser.name}.",
-            {"winner": winner.name, "loser": loser.name, "prisoners": prisoners},
+            f"{winner.name} wins the close combat against {loser.name}.{also}",
+            {"winner": winner.name, "loser": loser.name, "prisoners": prisoners, "wounded_taken": taken},
         )
     )
     spot = _spot(state, loser)

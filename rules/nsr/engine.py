@@ -36,6 +36,7 @@ from rules.nsr.board import board
 from rules.nsr.charts import NsrTables, table_problems
 from rules.nsr.deck import FULL_DECK, fresh_deck, label
 from rules.nsr.forces import Forces
+from rules.nsr.hits import OUTCOME_WORDS
 from rules.nsr.lookup import Charts
 from rules.nsr.orders import CHOOSE, HANDLERS, Ctx
 from rules.nsr.state import NsrState, unit_named
@@ -64,8 +65,6 @@ class NsrEngine(Engine[NsrState]):
     pass_action = "hold"
     #: Describing a building belongs to no one's turn: allowed while a card's choice waits.
     free_actions = ("building",)
-    #: Every action turns cards (a 54-way branch): odds are always simulated.
-    odds_exact = False
 
     #: Played on the bot's map (rules/nsr/maps, rules/nsr/onmap.py), or at a table with battlefield:table.
     map_package = "rules.nsr"
@@ -202,6 +201,18 @@ class NsrEngine(Engine[NsrState]):
     def pending(self, state: NsrState) -> Decision | None:
         """The card a restored state waits on a choice for (the shell reopens it after /game undo)."""
         return self._decision(state)
+
+    #: Every action turns cards (a 54-way branch; 22 kinds as its rules read them, still thousands
+    #: of sequences for a volley at about 1 ms an act): odds are always simulated.
+    odds_exact = False
+
+    def odds_casualties(self, events: Sequence[Event]) -> int:
+        """Every figure a hit or a lost fight killed, wounded or had taken prisoner."""
+        lost = 0
+        for e in events:
+            if (e.kind == "hit" and e.data.get("figure")) or e.kind == "fight":
+                lost += e.data.get("outcome") in OUTCOME_WORDS  # a casualty; a man who ran is none
+        return lost
 
     def odds_outcome(self, events: Sequence[Event]) -> str:
         """An action's result for /odds: the figures each unit lost, what became of the units, and

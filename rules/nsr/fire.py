@@ -16,7 +16,7 @@ from rules.nsr.hits import pick, strike
 from rules.nsr.lookup import COLUMN_LABELS, Charts
 from rules.nsr.state import Figure, NsrState, Unit, building_named, unit_named
 from rules.nsr.values import yes
-from rules.words import blank, number, plural, possessive, whole
+from rules.words import blank, match_name, number, plural, possessive, whole
 
 SMALL_ARMS = ("musket", "rifle", "carbine", "pistol")
 FIRING_ROLES = ("private", "nco", "trooper", "sapper", "key", "gunner")
@@ -78,9 +78,31 @@ def fire_block(c: Charts, state: NsrState, unit: Unit) -> str | None:
     if unit.weapon == "artillery":
         block = gun_block(c, state, unit)
         return None if block is None or pistol_officers(unit) else block
-    if not firers(unit) and not pistol_officers(unit):
-        return f"{unit.name} has no figure able to fire."
+    if unit.building and state.field is None and building_named(state, unit.building).openings < 1:
+        return f"{unit.name} is inside {unit.building}, which has no door, window or loophole to fire from."
+    if not pistol_officers(unit):
+        if unit.weapon == "none":
+            return f"{unit.name} carries no firearms and has no officer with a pistol left to fire."
+        if not firers(unit):
+            return f"{unit.name} has no figure able to fire."
     return None
+
+
+def in_reach(c: Charts, state: NsrState, unit: Unit) -> bool:
+    """On the map, whether an enemy unit stands within the longest reach of ``unit``'s weapons
+    (A-NSR-48: a unit with nothing in reach is not offered a fire card); always True at a table,
+    and for a unit inside a building, whose doors and windows may reach further than its block."""
+    if state.field is None or unit.building:
+        return True
+    reaches = [c.t.officer_pistol.max_range] if pistol_officers(unit) else []
+    weapon = "ball" if unit.weapon == "artillery" else unit.weapon
+    if weapon in c.t.firing_chart and (unit.weapon != "artillery" or gun_block(c, state, unit) is None):
+        reaches.append(c.t.firing_chart[weapon].max_range)
+    if not reaches:
+        return False
+    reach = max(reaches)
+    enemies = [u for u in state.units if u.side != unit.side and not u.out and onmap.placement_of(state, u)]
+    return any(onmap.fire_range(state, unit, enemy) <= reach for enemy in enemies)
 
 
 def pistol_officers(unit: Unit) -> list[Figure]:
@@ -128,10 +150,34 @@ def _klass(value: Any, target: Unit, notes: list[str], c: Charts) -> str:
         if value not in (None, forced):
             notes.append(f"an artillery crew is a class {forced} target")
         return forced
-    text = str(value or "").strip().upper()
+    if blank(value):
+        klass, why = table_class(c, target)
+        notes.append(f"class {klass}: {why}")
+        return klass
+    text = str(value).strip().upper()
     if text not in CLASSES:
         raise RuleError(f"Give the target class of {target.name}: I, II, III or IV.")
     return text
+
+
+def table_class(c: Charts, target: Unit) -> tuple[str, str]:
+    """A-NSR-47: the class a table reads from ``target`` itself (its building, prone, its formation)
+    when the player gives none, and why."""
+    rule = c.t.target_class
+    if target.building:
+        return rule.building, f"inside {target.building}"
+    if target.prone:
+        return rule.prone, "prone"
+    formation = target.formation.replace("_", " ")
+    if target.formation in c.t.close_order_formations:
+        return rule.close_order, f"{formation}, close order"
+    return rule.open_order, f"{formation}, open order"
+
+
+def shielded(klass: str, target: Unit) -> bool:
+    """Special rule 10 (A-NSR-31): small arms need the target exposed when it is class IV or inside
+    a building, whatever class the player gave."""
+    return klass == "IV" or bool(target.building)
 
 
 def hidden(
@@ -153,8 +199,9 @@ def hidden(
     found = onmap_towns.inside(c.t, state, target) if c is not None and shooter is not None else None
     if found is not None and shooter is not None:
         return onmap_towns.unexposed(target, shooter, found)  # A-NSR-46
+    what = f"is inside {target.building}" if target.building else "is a class IV target"
     return (
-        f"{target.name} is a class IV target with no figure shooting or looking out through a door, a window "
+        f"{target.name} {what} with no figure shooting or looking out through a door, a window "
         f"or over a wall: only artillery may fire at it (say {option} if some of it does)."
     )
 
@@ -211,7 +258,8 @@ def plan_fire(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any])
             if not [f for f in target.figures if f.status == "wounded" and not f.in_rear]:
                 raise RuleError(f"{target.name} has no wounded figure in sight.")
         if (
-            klass == "IV"
+            not at_wounded
+            and shielded(klass, target)
             and weapon in SMALL_ARMS
             and (why := hidden(state, target, params.get(f"exposed{sfx}"), f"exposed{sfx}", unit, c))
         ):
@@ -313,15 +361,8 @@ def _hits(c: Charts, state: NsrState, unit: Unit, g: Group, die: int, events: li
         g.notes.append("two shots a figure")
     cell = c.fraction(g.weapon, klass, score)
     _, multiply = c.fire_row(g.weapon)
-    hits = c.round_hits(figures * cell) * multiply
-    if multiply > 1:
-        g.notes.append(f"hits ×{multiply}")
-    if unit.joker == 2:
-        hits *= 2
-        g.notes.append("good shots: hits doubled")
-    elif unit.joker == 5:
-        hits = math.ceil(hits / 2)
-        g.notes.append("bad aim: hits halved")
+    chart_hits = c.round_hits(figures * cell)
+    hits, steps = _hits_changed(chart_hits, multiply, unit.joker)
     column = COLUMN_LABELS[c.column(score)]
     sums = "".join(f" +{v} ({k})" for k, v in mods)
     calc = f"{die}{sums} = {score}" if mods else f"{die}"
@@ -329,7 +370,8 @@ def _hits(c: Charts, state: NsrState, unit: Unit, g: Group, die: int, events: li
     shooters = f"{g.weapon} (crew of {g.firers})" if g.weapon in ("ball", "grapeshot") else plural(g.firers, g.weapon)
     text = (
         f"{unit.name} fires at {g.target.name}: {shooters}, class {klass}, {g.range:g}″; "
-        f"die {calc} reads column {column}: {cell.numerator}/{cell.denominator} → {plural(hits, 'hit')}{extra}."
+        f"die {calc} reads column {column}: {cell.numerator}/{cell.denominator} → {plural(chart_hits, 'hit')}"
+        f"{steps}{extra}."
     )
     events.append(
         Event(
@@ -348,12 +390,29 @@ def _hits(c: Charts, state: NsrState, unit: Unit, g: Group, die: int, events: li
                 "score": score,
                 "column": column,
                 "fraction": f"{cell.numerator}/{cell.denominator}",
+                "chart_hits": chart_hits,
                 "hits": hits,
                 "notes": list(g.notes),
             },
         )
     )
     return hits
+
+
+def _hits_changed(chart_hits: int, multiply: int, joker: int) -> tuple[int, str]:
+    """The hits after grapeshot's multiple and Joker Fire 2 or 5 (A-NSR-19), and each step said
+    with the number it gives (", ×2 for grapeshot → 4 hits, halved (bad aim) → 2 hits")."""
+    hits, steps = chart_hits, ""
+    if multiply > 1:
+        hits *= multiply
+        steps += f", ×{multiply} for grapeshot → {plural(hits, 'hit')}"
+    if joker == 2:
+        hits *= 2
+        steps += f", doubled (good shots) → {plural(hits, 'hit')}"
+    elif joker == 5:
+        hits = math.ceil(hits / 2)
+        steps += f", halved rounding up (bad aim) → {plural(hits, 'hit')}"
+    return hits, steps
 
 
 def _cards(c: Charts, state: NsrState, unit: Unit, g: Group, hits: int, dice: DiceSource, events: list[Event]) -> None:
@@ -393,7 +452,7 @@ def _cards(c: Charts, state: NsrState, unit: Unit, g: Group, hits: int, dice: Di
             )
             continue
         already.add(figure.name)
-        strike(state, g.target, figure, outcome, unit.name, events, card=label(card))
+        strike(state, g.target, figure, outcome, unit.name, events, cards=[card])
 
 
 def _candidates(target: Unit, at_wounded: bool, seen: set[str] | None = None) -> list[Figure]:
@@ -455,7 +514,7 @@ def volley(
     notes: list[str] = []
     target = _target(state, unit, params.get("target"), "volley at")
     klass = _klass(params.get("class"), target, notes, c)
-    if klass == "IV" and (why := hidden(state, target, params.get("exposed"), shooter=unit, c=c)):
+    if shielded(klass, target) and (why := hidden(state, target, params.get("exposed"), shooter=unit, c=c)):
         raise RuleError(why)
     half = c.t.firing_chart[unit.weapon].max_range / 2
     _range(params.get("range"), unit, target, half, f"a volley of {unit.weapon}s (half range)")
@@ -542,7 +601,7 @@ def _volley_cards(
             )
             continue
         hit_already.add(figure.name)
-        strike(state, target, figure, outcome[0], unit.name, events, card=outcome[1])
+        strike(state, target, figure, outcome[0], unit.name, events, cards=outcome[1])
 
 
 def _volley_outcome(
@@ -556,25 +615,26 @@ def _volley_outcome(
     reason: str,
     dice: DiceSource,
     events: list[Event],
-) -> tuple[str, str] | None:
-    """(outcome, card text) for one volley card, turning the second card of a class III/IV hit at once."""
+) -> tuple[str, list[str]] | None:
+    """(outcome, the cards that made it) for one volley card, turning the second card of a class
+    III/IV hit at once."""
     if vs_gun:
         rule = c.t.vs_artillery_crew
         if rank_key(card) not in rule.ranks or suit(card) not in rule.suits:
             return None
-        return rule.suits[suit(card)], label(card)
+        return rule.suits[suit(card)], [card]
     result = c.t.volley_cards[klass][suit(card)]
     if result == "no_hit":
         return None
     if result != "hit":
-        return result, label(card)
+        return result, [card]
     second = _casualty_card(state, unit, target, f"{reason}, second card", dice, events)
     if second is None:
         return None
     severity = c.t.volley_second_card[rank_key(second)]
     if severity == "wounded":
         severity = "light" if suit(second) in ("S", "C") else "heavy"  # A-NSR-9: red heavy, black light
-    return severity, f"{label(card)} then {label(second)}"
+    return severity, [card, second]
 
 
 # --- officers' pistols ---------------------------------------------------------------------------
@@ -599,12 +659,7 @@ def pistol(
         raise RuleError(why)
     rule = c.t.officer_pistol
     _range(params.get("range"), unit, target, rule.max_range, "an officer's pistol")
-    aim = str(params.get("aim") or "leader").strip().casefold()
-    if aim not in AIMS:
-        raise RuleError(f"Aim at a leader, key, ordinary or wounded figure, not {short(aim)}.")
-    victim = _aimed(target, aim)
-    if victim is None:
-        raise RuleError(f"{target.name} has no {aim} figure to aim at.")
+    victim = _victim(target, params.get("aim"), params.get("figure"))
     die = dice.roll(6, f"{unit.name}: {possessive(officer.name)} pistol at {possessive(target.name)} {victim.name}")
     unit.pistols_fired.append(officer.name)
     outcome = "killed" if die >= rule.kill_on else rule.wound if die >= rule.wound_on else None
@@ -627,6 +682,31 @@ def pistol(
     if outcome is not None:
         strike(state, target, victim, outcome, unit.name, events)
     return False
+
+
+def _victim(target: Unit, aim: Any, named: Any) -> Figure:
+    """The figure an officer aims at (A-NSR-22: any figure): one named, else the first of a kind."""
+    if not blank(named):
+        if not blank(aim):
+            raise RuleError("Aim at a kind of figure or name one figure, not both.")
+        return _named_figure(target, named)
+    kind = str(aim or "leader").strip().casefold()
+    if kind not in AIMS:
+        raise RuleError(f"Aim at a leader, key, ordinary or wounded figure, not {short(kind)}.")
+    victim = _aimed(target, kind)
+    if victim is None:
+        raise RuleError(f"{target.name} has no {kind} figure to aim at.")
+    return victim
+
+
+def _named_figure(target: Unit, named: Any) -> Figure:
+    """A figure of ``target`` in sight to aim at: fit, or wounded and not yet taken to the rear."""
+    in_sight = [f for f in target.figures if f.standing or (f.status == "wounded" and not f.in_rear)]
+    found = match_name([f.name for f in in_sight], named)
+    if found is None:
+        names = ", ".join(f.name for f in in_sight[:8]) + (" …" if len(in_sight) > 8 else "")
+        raise RuleError(f"{target.name} has no figure called {short(str(named))} to aim at: {names}.")
+    return next(f for f in in_sight if f.name == found)
 
 
 def _aimed(target: Unit, aim: str) -> Figure | None:

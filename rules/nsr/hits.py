@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rules.core import CasualtyPayload, Event
+from rules.nsr.deck import label
 from rules.nsr.state import Figure, NsrState, Unit
 
 OUTCOME_WORDS = {
@@ -42,10 +43,11 @@ def strike(
     outcome: str,
     by: str,
     events: list[Event],
-    card: str = "",
+    cards: Sequence[str] = (),
     quiet: bool = False,
 ) -> None:
-    """Apply ``outcome`` (killed, heavy, light, captured) to ``figure`` of ``unit``."""
+    """Apply ``outcome`` (killed, heavy, light, captured) to ``figure`` of ``unit``; ``cards`` are
+    the casualty cards that did it, as the deck writes them ("3C"; a volley's hit and its second card)."""
     was_shaken = figure.shaken
     if outcome == "killed":
         figure.status, figure.wound = "killed", ""
@@ -62,22 +64,14 @@ def strike(
     if was_shaken:
         unit.critical = True  # shaken figures hit: critical morale (seed 4.B)
     if not quiet:
-        prefix = f"{card} → " if card else ""
+        prefix = " then ".join(label(card) for card in cards) + " → " if cards else ""
         text = f"{prefix}{unit.name}: {figure.name} {OUTCOME_WORDS[outcome]}."
-        events.append(
-            Event(
-                "hit",
-                text,
-                {
-                    "unit": unit.name,
-                    "side": unit.side,
-                    "figure": figure.name,
-                    "outcome": outcome,
-                    "card": card,
-                    "by": by,
-                },
-            )
-        )
+        data = {"unit": unit.name, "side": unit.side, "figure": figure.name, "outcome": outcome, "by": by}
+        if cards:
+            data["card"] = cards[0]
+        if len(cards) > 1:
+            data["second_card"] = cards[1]
+        events.append(Event("hit", text, data))
     commander = state.commanders.get(unit.side)
     is_chief = commander is not None and (commander.unit, commander.figure) == (unit.name, figure.name)
     if commander is not None and is_chief and outcome in ("killed", "captured") and not commander.lost_turn:

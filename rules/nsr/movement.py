@@ -69,24 +69,29 @@ def _roll_move(
     *,
     carrying: bool = False,
     walking: bool = False,
-) -> tuple[int, str]:
-    """Roll the unit's movement dice, then any joker die (Dice order), and say the inches."""
+) -> tuple[int, str, dict[str, Any]]:
+    """Roll the unit's movement dice, then any joker die (Dice order), and say the inches; with the
+    numbers as event data (the dice, their sum, the penalties and joker die, their sum)."""
     rolled = roll_dice(dice, count, 6, f"{unit.name}: {what}, {count}D6")
     rough = yes(params.get("rough"))
     taken = _penalties(rolled, rough, carrying, walking)
     total = sum(rolled) - sum(v for _, v in taken)
     parts = [f"{count}D6 {'+'.join(map(str, rolled))} = {sum(rolled)}"]
     parts += [f"−{v} ({reason})" for reason, v in taken]
+    mods: list[dict[str, Any]] = [{"reason": reason, "value": -v} for reason, v in taken]
     if unit.joker == 1:
         extra = dice.roll(6, f"{unit.name}: Joker Movement 1, one more die")
         total += extra
         parts.append(f"+{extra} (joker)")
+        mods.append({"reason": "joker", "value": extra})
     elif unit.joker == 4:
         extra = dice.roll(6, f"{unit.name}: Joker Movement 4, one D6 less")
         total -= extra
         parts.append(f"−{extra} (joker)")
+        mods.append({"reason": "joker", "value": -extra})
     total = max(0, total)
-    return total, ", ".join(parts)
+    numbers = {"rolls": rolled, "roll": sum(rolled), "modifiers": mods, "modifier": sum(m["value"] for m in mods)}
+    return total, ", ".join(parts), numbers
 
 
 def move(
@@ -122,7 +127,7 @@ def move(
         going = _column_on_the_map(c, unit, way.going, new)
         params = {**params, "rough": way.rough is not None}
     count = _dice_for(c, unit, going, new)
-    total, detail = _roll_move(
+    total, detail, numbers = _roll_move(
         c, unit, count, f"move, {_pretty(going)}", params, dice, events, carrying=carrying, walking=walking
     )
     notes = []
@@ -161,7 +166,14 @@ def move(
         Event(
             "move",
             f"{unit.name} moves ({_pretty(unit.formation)}, {_pretty(going)}): {detail} → up to {total}″{tail}.",
-            {"unit": unit.name, "inches": total, "going": going, "dice": count, "formation": unit.formation},
+            {
+                "unit": unit.name,
+                "inches": total,
+                "going": going,
+                "dice": count,
+                "formation": unit.formation,
+                **numbers,
+            },
         )
     )
     return True
@@ -255,7 +267,7 @@ def charge(
         if distance < 0:
             raise RuleError("A distance cannot be negative.")
     count = c.movement_dice(unit.troop, unit.formation, column) or 0
-    total, detail = _roll_move(c, unit, count, f"charge at {target.name}", params, dice, events)
+    total, detail, numbers = _roll_move(c, unit, count, f"charge at {target.name}", params, dice, events)
     unit.charged = True
     unit.set_marks(prone=False)
     unit.building = ""
@@ -268,7 +280,15 @@ def charge(
                 "charge",
                 f"{unit.name} charges {target.name}: {detail} → {total}″, short of the "
                 f"{round(distance - stop, 1) if way is not None else distance - stop:g}″ needed: it moves {total}″ and the charge fails{moved}.",
-                {"unit": unit.name, "target": target.name, "inches": total, "reached": False},
+                {
+                    "unit": unit.name,
+                    "target": target.name,
+                    "inches": total,
+                    "reached": False,
+                    "needed": round(distance - stop, 1) if way is not None else distance - stop,
+                    "dice": count,
+                    **numbers,
+                },
             )
         )
         return True
@@ -281,7 +301,15 @@ def charge(
             "charge",
             f"{unit.name} {kind} {target.name}: {detail} → {total}″; it stops {stop:g}″ short, "
             f"to close in the close combat phase{moved}.",
-            {"unit": unit.name, "target": target.name, "inches": total, "reached": True, "counter": counter},
+            {
+                "unit": unit.name,
+                "target": target.name,
+                "inches": total,
+                "reached": True,
+                "counter": counter,
+                "dice": count,
+                **numbers,
+            },
         )
     )
     return True

@@ -540,30 +540,31 @@ def target_class(t: NsrTables, state: NsrState, unit: Unit, target: Unit) -> tup
     theirs, mine = placement_of(state, target), placement_of(state, unit)
     if theirs is None or mine is None:
         raise RuleError(f"{(unit if mine is None else target).name} is not on the map.")
+    rule = t.target_class
     if target.building:
-        return "IV", f"inside {target.building}"
+        return rule.building, f"inside {target.building}"
     ground = battlefield_of(field_of(state).map)
     kinds = t.ground
     buildings = [f for f in ground.features if f.kind in kinds.buildings]
     if buildings and most_inside(theirs, shapely.union_all([f.geometry for f in buildings]), SPEC):
-        return "IV", "inside a building"
+        return rule.building, "inside a building"
     line = LineString([(mine.centre.x, mine.centre.y), (theirs.centre.x, theirs.centre.y)])
     walls = [f for f in ground.features if f.kind in kinds.solid_walls and f.geometry.intersects(line)]
     if walls:
         near = shapely.union_all([f.geometry.buffer(BEHIND_THE_WALL + SPEC.foot_depth / 2 + EPSILON) for f in walls])
         if most_inside(theirs, near, SPEC):
-            return "IV", f"behind {walls[0].label}"
+            return rule.behind_wall, f"behind {walls[0].label}"
     if target.prone:
-        return "III", "prone"
+        return rule.prone, "prone"
     rough = [f for f in ground.features if f.kind in kinds.rough]
     for feature in rough:
         if most_inside(theirs, feature.geometry, SPEC):
-            return "III", f"in {feature.label}"
+            return rule.rough_ground, f"in {feature.label}"
     if rough and most_inside(theirs, shapely.union_all([f.geometry for f in rough]), SPEC):
-        return "III", "in rough ground"
+        return rule.rough_ground, "in rough ground"
     if theirs.formation in t.close_order_formations:
-        return "I", "close order in the open"
-    return "II", "open order in the open"
+        return rule.close_order, "close order in the open"
+    return rule.open_order, "open order in the open"
 
 
 def measured(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from rules.core import DiceSource, Event, PhasePayload, RuleError, VictoryPayload
 from rules.nsr.close_combat import pending_charges
 from rules.nsr.deck import is_joker, label, shuffle, side_of, turn_card
-from rules.nsr.fire import fire_block, joker_fire
+from rules.nsr.fire import fire_block, in_reach, joker_fire
 from rules.nsr.hits import summary
 from rules.nsr.lookup import Charts
 from rules.nsr.morale import morale_phase, rout_moves
@@ -30,12 +30,12 @@ def eligible(c: Charts, state: NsrState, unit: Unit) -> bool:
     if state.phase == "movement":
         return not unit.moved and not unit.shaken
     if state.phase == "fire":
-        return not unit.fired and fire_block(c, state, unit) is None
+        return not unit.fired and fire_block(c, state, unit) is None and in_reach(c, state, unit)
     return False
 
 
-def waiting(c: Charts, state: NsrState, side: str | None = None) -> list[Unit]:
-    return [u for u in state.units if (side is None or u.side == side) and eligible(c, state, u)]
+def waiting(c: Charts, state: NsrState) -> list[Unit]:
+    return [u for u in state.units if eligible(c, state, u)]
 
 
 def start_phase(
@@ -59,12 +59,13 @@ def next_card(c: Charts, state: NsrState, dice: DiceSource, events: list[Event])
         return
     verb = VERB[state.phase]
     while True:
-        if not waiting(c, state):
+        ready = waiting(c, state)  # turning a card changes the deck alone: who may act stays the same
+        if not ready:
             end_phase(c, state, dice, events)
             return
         card = turn_card(state.deck, state.discards, dice, f"{state.phase.title()} phase: the next card", events)
         side = side_of(card, state.sides)
-        units = waiting(c, state, side)
+        units = [u for u in ready if u.side == side]
         joker = is_joker(card)
         effect_only = joker and not units and state.phase == "movement"
         if effect_only:

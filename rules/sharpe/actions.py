@@ -9,7 +9,7 @@ from typing import Any
 from rules.battlefield.deployment import deploy_pieces, place_piece
 from rules.core import RuleError, VictoryPayload, short
 from rules.sharpe import mounts, onmap
-from rules.sharpe.bound import actor, advance, require_able, require_standing
+from rules.sharpe.bound import actor, advance, cannot_act, require_able, require_standing
 from rules.sharpe.common import Ctx, flag, whole, word
 from rules.sharpe.gunbase import side_of
 from rules.sharpe.movement import fall_over
@@ -53,22 +53,19 @@ def check(ctx: Ctx, p: Mapping[str, Any]) -> None:
             "check",
             f"{result.text}.",
             figure=ch.name,
-            ability=ability,
-            roll=result.roll,
-            total=result.total,
             target=result.target,
-            ok=result.ok,
+            **result.data(),
         )
         return
     if ch.mounted:
-        ctx.say("check", f"{result.text}.", figure=ch.name, ok=False)
+        ctx.say("check", f"{result.text}.", figure=ch.name, **result.data())
         ch.mounted = False
         ch.down = "fallen"
         ctx.say("horse", f"{ch.name} comes off his horse at the obstacle; it runs on.", figure=ch.name)
         mounts.leave_saddle(ctx, ch)
         fall_wound(ctx, ch, "falls from his horse", ch.name)
         return
-    fall_over(ctx, ch, result.text)
+    fall_over(ctx, ch, result)
 
 
 def task(ctx: Ctx, p: Mapping[str, Any]) -> None:
@@ -290,8 +287,11 @@ def done(ctx: Ctx, p: Mapping[str, Any]) -> None:
     if state.active is None:
         raise RuleError("Nobody is to act now.")
     ch = ctx.get(state.active)
-    if not blank(p.get("figure")) and ctx.character(p.get("figure")).name != ch.name:
-        raise RuleError(f"It is {ch.name}'s turn.")
+    if not blank(p.get("figure")):
+        _check_named(ctx, ctx.character(p.get("figure")), ch)
+    elif ctx.ended_itself and ctx.ended_itself != ch.name:
+        _meant_for_the_last(ctx, ctx.get(ctx.ended_itself), ch)
+        return
     horse = ch.horse
     if (
         ch.mounted
@@ -317,6 +317,25 @@ def done(ctx: Ctx, p: Mapping[str, Any]) -> None:
     state.acted.append(ch.name)
     ctx.say("done", f"{ch.name} ends his turn.", figure=ch.name)
     advance(ctx)
+
+
+def _check_named(ctx: Ctx, named: Character, active: Character) -> None:
+    if named.name == active.name:
+        return
+    if named.name in ctx.state.acted:
+        raise RuleError(f"{named.name}'s turn has already ended; it is {active.name}'s turn ({active.side}) now.")
+    raise RuleError(f"It is {active.name}'s turn ({active.side}), not {named.name}'s.")
+
+
+def _meant_for_the_last(ctx: Ctx, ended: Character, active: Character) -> None:
+    """A bare ``done`` typed just after a comrade's turn ended by itself was meant for
+    him; it ends nobody's turn, and says who acts now."""
+    why = cannot_act(ctx, ended)
+    text = (
+        f"{ended.name}'s turn had already ended{f' (he is {why})' if why else ''}, so this done ends nobody's: "
+        f"it is {active.name}'s turn now. /sharpe done again ends his."
+    )
+    ctx.say("done-already", text, figure=ended.name, active=active.name)
 
 
 def cannot_rest(ctx: Ctx, ch: Character) -> bool:

@@ -39,8 +39,6 @@ def board(t: SharpeTables, state: SharpeState) -> Board:
         facts.append(("Waiting for", f"{state.pending.decider}: {', '.join(state.pending.choices)}"))
     if state.over:
         facts.append(("Winner", state.winner or "nobody (a draw)"))
-    elif t.hints.target_priority:
-        facts.append(("Target priority", t.hints.target_priority))
     lines = [FigureLine(c.name, c.side, status(t, state, c), out=c.out) for c in _in_order(state)]
     lines += [FigureLine(g.name, g.side, _gun(t, g)) for g in state.guns]
     return Board(headline=headline, facts=tuple(facts), figures=tuple(lines), finished=state.over)

@@ -30,6 +30,9 @@ SEVERITY_WORDS = {
 class Ctx(Context[SharpeState, SharpeTables]):
     """One action being applied (:class:`rules.core.Context`), with Sharpe's lookups."""
 
+    #: ``state.ended_itself`` as the action found it (the state's own is cleared by every action).
+    ended_itself: str = ""
+
     @property
     def bound(self) -> int:
         return self.state.bound

@@ -98,6 +98,10 @@ class SharpeEngine(Engine[SharpeState]):
 
     # --- protocol: roster and setup
 
+    def about(self) -> Sequence[tuple[str, str]]:
+        priority = self.tables.hints.target_priority
+        return [("Target priority", priority)] if priority else []
+
     def sides(self) -> Sequence[str]:
         return list(self.tables.sides)
 
@@ -202,6 +206,16 @@ class SharpeEngine(Engine[SharpeState]):
             state.acted.append(active.name)
             ctx.say("done", f"{active.name}'s turn ends: he is {why}.", figure=active.name)
             advance(ctx)
+            comrade = state.active is not None and ctx.get(state.active).side == active.side
+            state.ended_itself = active.name if comrade and state.pending is None else ""
+
+    def context(
+        self, state: SharpeState, side: str | None, action: Action, dice: DiceSource
+    ) -> core.Context[SharpeState, Any]:
+        ctx = super().context(state, side, action, dice)
+        assert isinstance(ctx, Ctx)
+        ctx.ended_itself, state.ended_itself = state.ended_itself, ""
+        return ctx
 
     def check_turn(self, state: SharpeState, name: str, action: Action) -> str | None:
         if onmap.deploying(state) and name not in self.open_actions:
@@ -295,6 +309,13 @@ class SharpeEngine(Engine[SharpeState]):
         if state.winner is not None and state.winner not in self.tables.sides:
             problems.append(f"winner: {state.winner!r} is not one of the sides")
         return problems
+
+    def odds_pair(self, reason: str) -> bool:
+        """Every 2D6 (``Ctx.two_d6``) is read only by its sum."""
+        return reason.endswith("(1 of 2)")
+
+    def odds_faces(self, sides: int, reason: str) -> tuple[tuple[int, ...], ...] | None:
+        return shooting.odds_faces(self.tables, reason) if sides == 6 else None
 
     def odds_outcome(self, events: Sequence[Event]) -> str:
         """One result of an action as /odds labels it (rules/odds.py): misses, parries, wounds, falls."""

@@ -35,6 +35,7 @@ from rules.sharpe.wounds import (
     location_roll,
     severity_for,
     severity_text,
+    wound_numbers,
 )
 from rules.words import blank, measured
 
@@ -64,8 +65,8 @@ def attack(ctx: Ctx, p: Mapping[str, Any]) -> None:
     if atk.weapon:
         attacker.in_hand = atk.weapon
     ctx.touch(attacker.name, defender.name)
-    if not attacker.mounted:
-        attacker.contact_bound = ctx.bound  # a horseman rides on to the end of his move (15)
+    if not rides_past(attacker):
+        attacker.contact_bound = ctx.bound
     ctx.say(
         "attack",
         _declaration(ctx, atk, attacker, defender),
@@ -81,6 +82,12 @@ def attack(ctx: Ctx, p: Mapping[str, Any]) -> None:
     elif atk.silent:
         _silent_approach(ctx, atk, attacker, defender)
     offer(ctx, atk)
+
+
+def rides_past(ch: Character) -> bool:
+    """A horseman slashes as he rides past and goes on to the end of his move (15); one whose horse
+    stands at the halt (a faster pace refused, or never asked) rides past nobody and stays in contact."""
+    return ch.mounted and ch.horse is not None and ch.horse.pace != "halt"
 
 
 def _may_attack(ctx: Ctx, ch: Character) -> None:
@@ -236,17 +243,20 @@ def _silent_approach(ctx: Ctx, atk: Attack, attacker: Character, defender: Chara
         atk.not_heard, atk.turned = True, False
         atk.bonus = sa.not_turned_bonus + sa.not_heard_bonus
         ctx.say(
-            "check", f"{heard.text}: he hears nothing (+{atk.bonus} to the attack).", figure=defender.name, ok=False
+            "check",
+            f"{heard.text}: he hears nothing (+{atk.bonus} to the attack).",
+            figure=defender.name,
+            **heard.data(),
         )
         return
-    ctx.say("check", f"{heard.text}: he hears him coming.", figure=defender.name, ok=True)
+    ctx.say("check", f"{heard.text}: he hears him coming.", figure=defender.name, **heard.data())
     turn = ability_check(ctx, defender, "D", f"turn in time to face {attacker.name}", _bad_going(ctx, atk))
     atk.turned = turn.ok
     if turn.ok:
         onmap.face(ctx.state, defender.name, attacker.name)
     atk.bonus = 0 if turn.ok else sa.not_turned_bonus
     outcome = "he turns in time" if turn.ok else f"too slow to turn (+{atk.bonus} to the attack)"
-    ctx.say("check", f"{turn.text}: {outcome}.", figure=defender.name, ok=turn.ok)
+    ctx.say("check", f"{turn.text}: {outcome}.", figure=defender.name, **turn.data())
 
 
 def _bad_going(ctx: Ctx, atk: Attack) -> list[tuple[str, int]]:
@@ -374,7 +384,7 @@ def _turn(ctx: Ctx, atk: Attack) -> None:
     if check.ok:
         onmap.face(ctx.state, defender.name, atk.attacker)
     outcome = "he turns to face him" if check.ok else "the attack comes in too quickly"
-    ctx.say("check", f"{check.text}: {outcome}.", figure=defender.name, ok=check.ok)
+    ctx.say("check", f"{check.text}: {outcome}.", figure=defender.name, **check.data())
 
 
 def _distract(ctx: Ctx, atk: Attack) -> bool:
@@ -383,7 +393,7 @@ def _distract(ctx: Ctx, atk: Attack) -> bool:
     atk.tried.append("distract")
     check = ability_check(ctx, defender, "I", f"distract {attacker.name}", cost=ctx.t.melee.costs.distraction)
     if not check.ok:
-        ctx.say("check", f"{check.text}: {attacker.name} does not fall for it.", figure=defender.name, ok=False)
+        ctx.say("check", f"{check.text}: {attacker.name} does not fall for it.", figure=defender.name, **check.data())
         return False
     attacker.halted_bound = ctx.bound
     ctx.part(attacker.name, defender.name)
@@ -391,7 +401,7 @@ def _distract(ctx: Ctx, atk: Attack) -> bool:
         "check",
         f"{check.text}: {attacker.name} falls for it — the attack fails and he does not move again this bound.",
         figure=defender.name,
-        ok=True,
+        **check.data(),
     )
     return True
 
@@ -453,6 +463,24 @@ def defence_mods(ctx: Ctx, atk: Attack, defender: Character, choice: str, weapon
     return [x for x in mods if x[1]]
 
 
+def _sides(
+    att_base: int, att_mods: list[tuple[str, int]], a: int, def_base: int, def_mods: list[tuple[str, int]], d: int
+) -> dict[str, Any]:
+    """The numbers of both sides of a close-combat contest, as event data: each side's close combat
+    (C) points, modifiers and their sum, and die (the totals are ``attack`` and ``defence``)."""
+
+    def side(base: int, mods: list[tuple[str, int]], die: int) -> dict[str, Any]:
+        return {
+            "points": base,
+            "modifiers": [{"reason": why, "value": value} for why, value in mods],
+            "modifier": sum(value for _, value in mods),
+            "roll": die,
+            "total": base + sum(value for _, value in mods) + die,
+        }
+
+    return {"attack_side": side(att_base, att_mods, a), "defence_side": side(def_base, def_mods, d)}
+
+
 def _contest(ctx: Ctx, atk: Attack, choice: str) -> None:
     """9: each side C + modifiers + D6 (a bare D6 alone when nothing is left); higher wins, equal is a draw."""
     attacker, defender = ctx.get(atk.attacker), ctx.get(atk.defender)
@@ -487,6 +515,7 @@ def _contest(ctx: Ctx, atk: Attack, choice: str) -> None:
         "attack": att_total,
         "defence": def_total,
         "rolls": [a, d],
+        **_sides(att_base, att_mods, a, def_base, def_mods, d),
     }
     if att_total > def_total:
         _melee_wound(ctx, atk, attacker, defender, att_total - def_total, f"{head}: hit", data)
@@ -565,7 +594,7 @@ def _melee_wound(
     capture = atk.capture and not riposte
     swap = atk.from_side if not riposte and not atk.turned else "front"
     reason = f"{striker.name} → {victim.name}"
-    location, where = location_roll(
+    location, where, located = location_roll(
         ctx, victim, reason, from_side=swap, capture=capture, blow=blow, auto_head=capture and atk.not_heard
     )
     wm = ctx.t.wound_modifiers
@@ -584,10 +613,12 @@ def _melee_wound(
         die = ctx.d6(f"{reason}: wound D6")
         base = f"{diff} + D6 {die}"
         score = diff + die + sum(v for _, v in mods)
+        numbers = {**wound_numbers(located, [die], mods, score), "margin": diff}
     else:
         a, b = ctx.two_d6(f"{reason}: wound 2D6")
         base = f"2D6 {a}+{b}"
         score = a + b + sum(v for _, v in mods)
+        numbers = wound_numbers(located, [a, b], mods, score)
     severity = severity_for(ctx, location, score)
     ctx.say(
         "melee",
@@ -597,12 +628,23 @@ def _melee_wound(
         striker=striker.name,
         victim=victim.name,
         location=location,
-        score=score,
         severity=severity,
+        **numbers,
     )
     perch = atk.perch_ft if victim.name == atk.defender else 0.0
     was = point_of(ctx.state.field, victim.name) if ctx.state.field is not None else None
-    apply_wound(ctx, victim, location, severity, by=striker.name, source="melee", capture=capture, perch_ft=perch)
+    no_room = not riposte and atk.no_room
+    apply_wound(
+        ctx,
+        victim,
+        location,
+        severity,
+        by=striker.name,
+        source="melee",
+        capture=capture,
+        perch_ft=perch,
+        no_room=no_room,
+    )
     follow = not riposte and atk.follow_up and not striker.mounted
     if follow and was is not None and ctx.state.field is not None and not victim.out:
         now = point_of(ctx.state.field, victim.name)
@@ -610,7 +652,7 @@ def _melee_wound(
             _follow(ctx, striker, victim, was, now)
     if not (victim.unconscious or victim.knocked_out or follow):
         ctx.part(striker.name, victim.name)
-    if striker.mounted and not riposte:
+    if rides_past(striker) and not riposte:
         ctx.say("horse", f"{striker.name} rides on to the end of his move.", figure=striker.name)
 
 
@@ -624,7 +666,7 @@ def _dodge(ctx: Ctx, atk: Attack) -> None:
     spend(attacker, "C", ctx.t.melee.costs.attack)
     defender.dodged_bound = defender.busy_bound = ctx.bound
     check = ability_check(ctx, defender, "D", f"dodge {attacker.name}", mods, cost=ctx.t.melee.costs.dodge)
-    data = {"attacker": attacker.name, "defender": defender.name, "choice": "dodge", "roll": check.roll}
+    data = {"attacker": attacker.name, "defender": defender.name, "choice": "dodge", **check.data()}
     if check.ok:
         ctx.say("melee", f"{check.text}: he dodges — the attack misses.", **data, result="dodged")
         return
@@ -648,6 +690,7 @@ def _ride_over(ctx: Ctx, atk: Attack, choice: str) -> None:
                 attacker=attacker.name,
                 defender=defender.name,
                 result="dodged",
+                **check.data(),
             )
             atk.ride_over, atk.stage = False, "defence"
             offer(ctx, atk)
@@ -656,7 +699,7 @@ def _ride_over(ctx: Ctx, atk: Attack, choice: str) -> None:
     else:
         head = f"{defender.name} stands: ridden down"
     reason = f"{attacker.name}'s horse → {defender.name}"
-    location, where = location_roll(ctx, defender, reason)
+    location, where, located = location_roll(ctx, defender, reason)
     a, b = ctx.two_d6(f"{reason}: wound 2D6")
     wm = ctx.t.wound_modifiers
     mods = [("hit by a horse", wm.hit_by_horse)] + ([("on the floor", wm.on_the_floor)] if defender.down else [])
@@ -670,6 +713,7 @@ def _ride_over(ctx: Ctx, atk: Attack, choice: str) -> None:
         result="ridden down",
         location=location,
         severity=severity,
+        **wound_numbers(located, [a, b], mods, score),
     )
     apply_wound(ctx, defender, location, severity, by=attacker.name, source="horse")
     if severity != "none" and attacker.mounted:
@@ -680,7 +724,7 @@ def _ride_over(ctx: Ctx, atk: Attack, choice: str) -> None:
 def _trip(ctx: Ctx, rider: Character, man: Character) -> None:
     """The horse checks for tripping on the body: a wound on it, as if the man had shot it, −1."""
     reason = f"{rider.name}'s horse trips on {man.name}?"
-    location, where = location_roll(ctx, rider, reason)
+    location, where, located = location_roll(ctx, rider, reason)
     a, b = ctx.two_d6(f"{reason} wound 2D6")
     mods = [("horse hit by man", ctx.t.wound_modifiers.horse_hit_by_man)]
     score = a + b + sum(v for _, v in mods)
@@ -691,6 +735,7 @@ def _trip(ctx: Ctx, rider: Character, man: Character) -> None:
         figure=rider.name,
         location=location,
         severity=severity,
+        **wound_numbers(located, [a, b], mods, score),
     )
     horse_wound(ctx, rider, location, severity, man.name)
 
@@ -744,6 +789,8 @@ def _horse_contest(ctx: Ctx, atk: Attack, choice: str) -> None:
         "choice": choice,
         "attack": att_total,
         "defence": def_total,
+        "rolls": [a, d],
+        **_sides(att_base, att_mods, a, def_base, def_mods, d),
     }
     if att_total < def_total:
         ctx.say("melee", f"{head}: the horse is not touched.", **data, result="parried")
@@ -753,7 +800,7 @@ def _horse_contest(ctx: Ctx, atk: Attack, choice: str) -> None:
         ctx.say("melee", f"{head}: a draw.", **data, result="draw")
         return
     reason = f"{attacker.name} → {rider.name}'s horse"
-    location, where = location_roll(ctx, rider, reason)
+    location, where, located = location_roll(ctx, rider, reason)
     die = ctx.d6(f"{reason}: wound D6")
     wm = ctx.t.wound_modifiers
     strength = current(ctx.t, attacker, "S")
@@ -772,6 +819,8 @@ def _horse_contest(ctx: Ctx, atk: Attack, choice: str) -> None:
         result="wound",
         location=location,
         severity=severity,
+        **wound_numbers(located, [die], mods, score),
+        margin=diff,
     )
     horse_wound(ctx, rider, location, severity, attacker.name)
 

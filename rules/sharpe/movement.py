@@ -14,7 +14,7 @@ from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe import mounts, onmap
 from rules.sharpe.bound import actor, require_able, require_standing
 from rules.sharpe.common import Ctx, flag, number, whole, word
-from rules.sharpe.profile import ability_check, wound_reduction
+from rules.sharpe.profile import CheckResult, ability_check, wound_reduction
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
 from rules.sharpe.wounds import bolt, control_check, fall_off, fall_wound
@@ -315,16 +315,16 @@ def _jump(ctx: Ctx, ch: Character, leap: onmap.Leap) -> bool:
     result = ability_check(ctx, ch, "D", f"{leap.verb} {obstacle}", mods)
     ch.busy_bound = ctx.bound
     if result.ok:
-        ctx.say("check", f"{result.text}.", figure=ch.name, ability="D", roll=result.roll, ok=True)
+        ctx.say("check", f"{result.text}.", figure=ch.name, **result.data())
         return True
     if ch.mounted:
-        ctx.say("check", f"{result.text}.", figure=ch.name, ok=False)
+        ctx.say("check", f"{result.text}.", figure=ch.name, **result.data())
         ch.mounted = False
         ch.down = "fallen"
         ctx.say("horse", f"{ch.name} comes off his horse at {obstacle}; it runs on.", figure=ch.name)
         fall_wound(ctx, ch, "falls from his horse", ch.name)
         return False
-    fall_over(ctx, ch, result.text)
+    fall_over(ctx, ch, result)
     if leap.falls_ft > ctx.t.effects.fall_over_ft:
         fall_wound(ctx, ch, f"falls {leap.falls_ft:g} ft from {obstacle}", ch.name)
     return False
@@ -386,21 +386,22 @@ def _footing(ctx: Ctx, ch: Character, pace: str, backwards: bool, bad_going: boo
     }[key]
     check = ability_check(ctx, ch, "D", doing, [(doing, ctx.t.action_modifiers[key])])
     if check.ok:
-        ctx.say("check", f"{check.text}.", figure=ch.name, ok=True)
+        ctx.say("check", f"{check.text}.", figure=ch.name, **check.data())
         return True
-    fall_over(ctx, ch, check.text)
+    fall_over(ctx, ch, check)
     return False
 
 
-def fall_over(ctx: Ctx, ch: Character, text: str) -> None:
-    """5, falling down: no attack for the rest of the move; next move he must get up."""
+def fall_over(ctx: Ctx, ch: Character, check: CheckResult) -> None:
+    """5, falling down after the failed ``check``: no attack for the rest of the move; next move he
+    must get up."""
     ch.down = "fallen"
     ch.contact_bound = ctx.bound
     ctx.say(
         "fall",
-        f"{text}: {ch.name} falls over; he cannot attack this bound and defends at −1.",
+        f"{check.text}: {ch.name} falls over; he cannot attack this bound and defends at −1.",
         figure=ch.name,
-        ok=False,
+        **check.data(),
     )
 
 
@@ -423,7 +424,7 @@ def rise(ctx: Ctx, p: Mapping[str, Any]) -> None:
     if check.ok:
         ch.down = ""
     ctx.say(
-        "rise", f"{check.text}: {'he is on his feet' if check.ok else 'he stays down'}.", figure=ch.name, ok=check.ok
+        "rise", f"{check.text}: {'he is on his feet' if check.ok else 'he stays down'}.", figure=ch.name, **check.data()
     )
 
 
@@ -468,18 +469,18 @@ def collide(ctx: Ctx, p: Mapping[str, Any]) -> None:
             ctx, ch, "D", "keep his feet in the collision" if not ch.mounted else "keep his seat in the collision", mods
         )
         if check.ok:
-            ctx.say("check", f"{check.text}.", figure=ch.name, ok=True)
+            ctx.say("check", f"{check.text}.", figure=ch.name, **check.data())
         elif ch.mounted:
-            ctx.say("check", f"{check.text}.", figure=ch.name, ok=False)
+            ctx.say("check", f"{check.text}.", figure=ch.name, **check.data())
             ch.mounted = False
             ch.down = ch.down or "fallen"
             ctx.say("horse", f"{ch.name} is thrown from his horse; it runs on.", figure=ch.name)
             mounts.leave_saddle(ctx, ch)
             fall_wound(ctx, ch, "is thrown from his horse", ch.name)
         elif not ch.down:
-            fall_over(ctx, ch, check.text)
+            fall_over(ctx, ch, check)
         else:
-            ctx.say("check", f"{check.text}: he is down already.", figure=ch.name, ok=False)
+            ctx.say("check", f"{check.text}: he is down already.", figure=ch.name, **check.data())
 
 
 def push(ctx: Ctx, p: Mapping[str, Any]) -> None:
@@ -496,13 +497,21 @@ def push(ctx: Ctx, p: Mapping[str, Any]) -> None:
     check = ability_check(ctx, pusher, "S", f"push {pushed.name} out of the way")
     if not check.ok:
         ctx.say(
-            "push", f"{check.text}: {pushed.name} does not budge.", figure=pusher.name, pushed=pushed.name, ok=False
+            "push",
+            f"{check.text}: {pushed.name} does not budge.",
+            figure=pusher.name,
+            pushed=pushed.name,
+            **check.data(),
         )
         return
     shoved = onmap.away(ctx.t, ctx.state, pushed, pusher.name, onmap.push_inches(ctx.t, pushed)) if on_map else None
     if shoved is None:
         ctx.say(
-            "push", f"{check.text}: {pushed.name} is shoved aside.", figure=pusher.name, pushed=pushed.name, ok=True
+            "push",
+            f"{check.text}: {pushed.name} is shoved aside.",
+            figure=pusher.name,
+            pushed=pushed.name,
+            **check.data(),
         )
     else:
         stop = f", stopped by {shoved.stopped_by}" if shoved.stopped_by else ""
@@ -511,8 +520,8 @@ def push(ctx: Ctx, p: Mapping[str, Any]) -> None:
             f"{check.text}: {pushed.name} is shoved {measured(shoved.went)} aside to {shoved.at}{stop}.",
             figure=pusher.name,
             pushed=pushed.name,
-            ok=True,
             to=[round(shoved.at.x, 4), round(shoved.at.y, 4)],
+            **check.data(),
         )
     pushed.busy_bound = ctx.bound
     if shoved is not None and shoved.fell_from is not None:
@@ -522,6 +531,6 @@ def push(ctx: Ctx, p: Mapping[str, Any]) -> None:
         return
     keep = ability_check(ctx, pushed, "D", "keep his feet when pushed")
     if keep.ok:
-        ctx.say("check", f"{keep.text}.", figure=pushed.name, ok=True)
+        ctx.say("check", f"{keep.text}.", figure=pushed.name, **keep.data())
     else:
-        fall_over(ctx, pushed, keep.text)
+        fall_over(ctx, pushed, keep)

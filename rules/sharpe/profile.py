@@ -204,6 +204,28 @@ class CheckResult:
     target: int
     ok: bool
     text: str
+    ability: str = ""
+    #: The modifiers added to the roll, each (what, value).
+    modifiers: tuple[tuple[str, int], ...] = ()
+    #: The ability's points left after the check was paid for.
+    points_left: int = 0
+
+    def data(self) -> dict[str, Any]:
+        """The numbers the check's text shows, as event data: the ability tested, the die, the
+        modifiers and their sum, the total, the ability it had to reach at most (``needed``), whether
+        it passed (``passed``; ``ok`` as every Sharpe test says it), and the ability's points left
+        after paying."""
+        return {
+            "ability": self.ability,
+            "roll": self.roll,
+            "modifiers": [{"reason": why, "value": value} for why, value in self.modifiers],
+            "modifier": self.total - self.roll,
+            "total": self.total,
+            "needed": self.target,
+            "ok": self.ok,
+            "passed": self.ok,
+            "points_left": self.points_left,
+        }
 
 
 ABILITY_WORDS = {"I": "initiative", "D": "dexterity", "S": "strength", "C": "close combat"}
@@ -229,7 +251,7 @@ def ability_check(
     sums = f"{roll}{mods_text(mods)} = {total}" if mods else f"{roll}"
     verdict = "succeeds" if ok else ("fails (a 6 always fails)" if natural else "fails")
     text = f"{ch.name}: {doing}: D6 {sums} vs {ability} {target}: {verdict}"
-    return CheckResult(roll, total, target, ok, text)
+    return CheckResult(roll, total, target, ok, text, ability, tuple(mods), current(ctx.t, ch, ability))
 
 
 # --- weapons in hand -----------------------------------------------------------------------------

@@ -113,6 +113,7 @@ class Shooting:
     mounted_target: int
     resting: int
     aimed: int
+    aim_in_first_bound: bool
     wrong_hand: int
     misfire_2d6: list[int]
     weather_misfire: dict[str, list[int]]

@@ -20,7 +20,7 @@ from rules.sharpe.profile import (
     usable,
     wound_counts,
 )
-from rules.sharpe.schema import LOCATIONS, Band, Weapon
+from rules.sharpe.schema import LOCATIONS, Band, SharpeTables, Weapon
 from rules.sharpe.state import Character, Firearm, Gun, Pending
 from rules.sharpe.wounds import (
     apply_wound,
@@ -28,6 +28,7 @@ from rules.sharpe.wounds import (
     location_roll,
     severity_for,
     severity_text,
+    wound_numbers,
 )
 from rules.words import blank, inches, names_list
 
@@ -244,12 +245,22 @@ def _skill(ctx: Ctx, shot: Shot, p: Mapping[str, Any]) -> tuple[int, list[tuple[
     if flag(p.get("resting"), "resting"):
         mods.append(("resting the gun", s.resting))
     if flag(p.get("aimed"), "aimed"):
-        if shooter.moved_bound >= ctx.bound - 1:
-            raise RuleError(
-                f"{shooter.name} moved last bound or this one: an aimed shot needs a whole move standing still first."
-            )
+        _may_aim(ctx, shooter)
         mods.append(("aimed", s.aimed))
     return base, [m for m in mods if m[1]]
+
+
+def _may_aim(ctx: Ctx, shooter: Character) -> None:
+    """An aimed shot needs a whole move standing still first (A-SHARPE-4); in the first bound there
+    was none before it, unless the house rule counts the time before the battle (A-SHARPE-51)."""
+    if ctx.bound == 1 and not ctx.t.shooting.aim_in_first_bound:
+        raise RuleError(
+            f"Nobody aims in the first bound: an aimed shot needs a whole move standing still first, "
+            f"so {shooter.name} may aim from bound 2 if he does not move now."
+        )
+    if shooter.moved_bound >= ctx.bound - 1 and shooter.moved_bound > 0:
+        when = "this bound" if shooter.moved_bound == ctx.bound else "last bound"
+        raise RuleError(f"{shooter.name} moved {when}: an aimed shot needs a whole move standing still first.")
 
 
 # --- firing ------------------------------------------------------------------------------------------
@@ -294,7 +305,7 @@ def resume_dodge(ctx: Ctx, pending: Pending, choice: str) -> None:
     if choice == "dodge":
         target.dodged_bound = target.busy_bound = ctx.bound
         check = ability_check(ctx, target, "D", f"dodge {shot.shooter.name}'s shot", cost=ctx.t.melee.costs.dodge)
-        ctx.say("check", f"{check.text}.", figure=target.name, ok=check.ok)
+        ctx.say("check", f"{check.text}.", figure=target.name, **check.data())
         if check.ok:
             _discharged(ctx, shot, misfire=False)
             ctx.say(
@@ -353,7 +364,7 @@ def fire(ctx: Ctx, shot: Shot) -> None:
         data["measured"] = shot.measured
     misfires = ctx.t.shooting.weather_misfire[ctx.state.weather]
     if misfires:
-        face = ctx.d6(f"{shooter.name}: {ctx.state.weather}, misfire on {'/'.join(map(str, misfires))}")
+        face = ctx.d6(f"{shooter.name}: {ctx.state.weather}, {MISFIRE_ON}{'/'.join(map(str, misfires))}")
         data["weather_die"] = face
         if face in misfires:
             _discharged(ctx, shot, misfire=True)
@@ -373,7 +384,7 @@ def fire(ctx: Ctx, shot: Shot) -> None:
     else:
         a, b = ctx.two_d6(f"{shooter.name}: shot at {target.name}, 2D6 vs skill {shot.skill}")
         total = a + b
-        data["to_hit"] = [a, b]
+        data.update(to_hit=[a, b], roll=total, needed=shot.skill)
         if total in ctx.t.shooting.misfire_2d6:
             _discharged(ctx, shot, misfire=True)
             parts.append(f"2D6 = {total}: misfire — re-prime for {ctx.t.shooting.reprime_bounds} bound")
@@ -433,6 +444,31 @@ def _wound_count(ctx: Ctx, shot: Shot, parts: list[str]) -> int:
     return 1
 
 
+#: How the reasons of the dice :func:`odds_faces` groups end (the weather's, then the faces).
+MISFIRE_ON = "misfire on "
+HORSE_OR_RIDER = "horse (1-3) or rider (4-6)"
+SOFT_COVER = "soft cover, D6 4-6 hits"
+
+
+def odds_faces(t: SharpeTables, reason: str) -> tuple[tuple[int, ...], ...] | None:
+    """The faces of a shot's D6 that the rules read alike (see ``Engine.odds_faces``): the weather
+    die misfires or fires, the horseman's die hits the horse or the rider, soft cover stops the
+    ball or lets it through."""
+    if MISFIRE_ON in reason:
+        misfire = {int(face) for face in reason.rsplit(MISFIRE_ON, 1)[1].split("/")}
+        return _split(misfire)
+    if reason.endswith(HORSE_OR_RIDER):
+        return tuple(tuple(faces) for faces in t.shooting.horseman_hit.values())
+    if reason.endswith(SOFT_COVER):
+        return _split(set(t.shooting.soft_cover_hit))
+    return None
+
+
+def _split(faces: set[int]) -> tuple[tuple[int, ...], ...]:
+    groups = tuple(sorted(faces)), tuple(f for f in range(1, 7) if f not in faces)
+    return tuple(g for g in groups if g)
+
+
 def _one_wound(ctx: Ctx, shot: Shot, victim: Character, head: str, parts: list[str], data: dict[str, Any]) -> None:
     shooter = shot.shooter
     reason = f"{shooter.name} → {victim.name}"
@@ -440,16 +476,24 @@ def _one_wound(ctx: Ctx, shot: Shot, victim: Character, head: str, parts: list[s
     if victim.mounted and ctx.t.options.horsemen:
         at = shot.at
         if not at:
-            face = ctx.d6(f"{reason}: horse (1-3) or rider (4-6)")
+            face = ctx.d6(f"{reason}: {HORSE_OR_RIDER}")
             at = next(k for k, faces in ctx.t.shooting.horseman_hit.items() if face in faces)
             parts.append(f"D6 {face}: the {at}")
         else:
             parts.append(f"at the {at}")
-    location, where = location_roll(ctx, victim, reason, from_side=shot.from_side)
+    location, where, located = location_roll(ctx, victim, reason, from_side=shot.from_side)
     parts.append(where)
     covered = _cover(ctx, shot, location, reason, parts)
     if covered:
-        ctx.say("shot", f"{head}: {' · '.join(parts)}.", **data, hit=False, location=location, cover=shot.cover)
+        ctx.say(
+            "shot",
+            f"{head}: {' · '.join(parts)}.",
+            **data,
+            hit=False,
+            location=location,
+            cover=shot.cover,
+            location_rolls=located,
+        )
         return
     a, b = ctx.two_d6(f"{reason}: wound 2D6")
     mods = []
@@ -466,8 +510,8 @@ def _one_wound(ctx: Ctx, shot: Shot, victim: Character, head: str, parts: list[s
         target=victim.name,
         at=at or "man",
         location=location,
-        score=score,
         severity=severity,
+        **wound_numbers(located, [a, b], mods, score),
     )
     if at == "horse":
         horse_wound(ctx, victim, location, severity, shooter.name)
@@ -481,7 +525,7 @@ def _cover(ctx: Ctx, shot: Shot, location: str, reason: str, parts: list[str]) -
         parts.append(f"the {PART_WORDS[location]} is behind hard cover: miss")
         return True
     if shot.cover == "soft":
-        face = ctx.d6(f"{reason}: soft cover, D6 4-6 hits")
+        face = ctx.d6(f"{reason}: {SOFT_COVER}")
         if face not in ctx.t.shooting.soft_cover_hit:
             parts.append(f"soft cover D6 {face}: miss")
             return True

@@ -195,5 +195,8 @@ class SharpeState:
     over: bool = False
     winner: str | None = None
     ended_how: str = ""
+    #: The man whose turn just ended by itself (a wound, a halt) with the turn passing to a comrade
+    #: who has not acted yet: a bare ``done`` then is taken as meant for him, and ends nobody's turn.
+    ended_itself: str = ""
     #: The bot's map and where each character stands and faces (None: played on a table).
     field: FieldState | None = None

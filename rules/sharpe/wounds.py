@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.core import CasualtyPayload, WoundPayload
 from rules.sharpe import mounts, onmap
 from rules.sharpe.common import PART_WORDS, SEVERITY_WORDS, Ctx, mods_text
 from rules.sharpe.order import move_down
 from rules.sharpe.profile import ability_check, arm_lost, points
 from rules.sharpe.state import Character, Dropped, Wound
+from rules.words import inches
 
 STANDING_WORDS = {"fallen": "on the ground", "knocked_down": "knocked down"}
 
@@ -42,15 +45,15 @@ def location_roll(
     capture: bool = False,
     blow: str = "",
     auto_head: bool = False,
-) -> tuple[str, str]:
-    """The body part hit and how it was found ("location 5: chest")."""
+) -> tuple[str, str, list[int]]:
+    """The body part hit, how it was found ("location 5: chest") and the dice rolled for it."""
     if auto_head or blow == "headbutt":
         why = "sneaked up on" if auto_head else "head butt"
-        return "head", f"location: head ({why})"
+        return "head", f"location: head ({why})", []
     if blow == "kick":
         face = ctx.d6(f"{reason}: location (kick)")
         part = ctx.t.kick_location_d6[face - 1]
-        return part, f"kick location {face}: {PART_WORDS[part]}"
+        return part, f"kick location {face}: {PART_WORDS[part]}", [face]
     face = ctx.d6(f"{reason}: location")
     rolls = [face]
     while blow == "punch" and face in ctx.t.punch_reroll:
@@ -61,11 +64,23 @@ def location_roll(
         face = min(6, face + ctx.t.capture_location_bonus)
         shown += f" +{ctx.t.capture_location_bonus} (capture)"
     part = swap_arm(ctx.t.location_d6[face - 1], from_side)
-    return part, f"location {shown}: {PART_WORDS[part]}"
+    return part, f"location {shown}: {PART_WORDS[part]}", rolls
 
 
 def severity_text(score: int, severity: str, label: str, mods: list[tuple[str, int]], base: str) -> str:
     return f"wound {label} {base}{mods_text(mods)} = {score}: {SEVERITY_WORDS[severity]}"
+
+
+def wound_numbers(located: list[int], dice: list[int], mods: list[tuple[str, int]], score: int) -> dict[str, Any]:
+    """The numbers a wound roll's text shows, as event data: the location dice, the wound dice, the
+    modifiers and their sum, and the score read on the wound table."""
+    return {
+        "location_rolls": located,
+        "wound_rolls": dice,
+        "wound_modifiers": [{"reason": why, "value": value} for why, value in mods],
+        "wound_modifier": sum(value for _, value in mods),
+        "score": score,
+    }
 
 
 # --- applying a wound ------------------------------------------------------------------------------
@@ -81,10 +96,12 @@ def apply_wound(
     source: str,
     capture: bool = False,
     perch_ft: float = 0.0,
+    no_room: bool = False,
 ) -> None:
-    """Everything a wound result does, immediately (13), with one "wound" event listing the effects."""
+    """Everything a wound result does, immediately (13), with one "wound" event listing the effects.
+    ``no_room``: at a table, the players said he has no room to recoil (A-SHARPE-28)."""
     if severity == "none":
-        _no_effect(ctx, victim, by=by, source=source)
+        _no_effect(ctx, victim, by=by, source=source, no_room=no_room)
         return
     if capture and severity in ("serious", "kill"):
         _knockout(ctx, victim, by=by)
@@ -105,7 +122,7 @@ def apply_wound(
     moved = move_down(ctx, victim, severity)
     if moved:
         effects.append(moved)
-    recoil, pushed = _recoil(ctx, victim, by)
+    recoil, pushed = _recoil(ctx, victim, by, no_room)
     effects.append(recoil)
     word = SEVERITY_WORDS[severity]
     ctx.tell(
@@ -123,11 +140,14 @@ def apply_wound(
     morale_triggers(ctx)
 
 
-def _recoil(ctx: Ctx, victim: Character, by: str) -> tuple[str, onmap.Pushed | None]:
+def _recoil(ctx: Ctx, victim: Character, by: str, no_room: bool) -> tuple[str, onmap.Pushed | None]:
     """ "A wounded person will always recoil backwards 1 inch": on the map he is moved, straight away
-    from the man who hit him, as far as there is room (A-SHARPE-37)."""
+    from the man who hit him, as far as there is room (A-SHARPE-37); at a table he recoils unless the
+    players said he has no room (A-SHARPE-28)."""
     pushed = onmap.away(ctx.t, ctx.state, victim, by, onmap.WOUND_RECOIL)
-    return ("recoils 1″" if pushed is None else onmap.recoil_text(pushed, onmap.WOUND_RECOIL)), pushed
+    if pushed is not None:
+        return onmap.recoil_text(pushed, onmap.WOUND_RECOIL), pushed
+    return ("has no room to recoil" if no_room else f"recoils {inches(onmap.WOUND_RECOIL)}"), None
 
 
 def fall_off(ctx: Ctx, ch: Character, pushed: onmap.Pushed | None) -> None:
@@ -143,13 +163,13 @@ def fall_off(ctx: Ctx, ch: Character, pushed: onmap.Pushed | None) -> None:
         fall_wound(ctx, ch, f"falls {height:g} ft from {wall}", ch.name)
 
 
-def _no_effect(ctx: Ctx, victim: Character, *, by: str, source: str) -> None:
+def _no_effect(ctx: Ctx, victim: Character, *, by: str, source: str, no_room: bool) -> None:
     effects = []
     if source == "shot":
         victim.suppressed_bound = ctx.bound
         victim.busy_bound = ctx.bound
         effects.append("suppressed: no movement or attacks this bound")
-    recoil, pushed = _recoil(ctx, victim, by)
+    recoil, pushed = _recoil(ctx, victim, by, no_room)
     effects.append(recoil)
     ctx.tell(
         WoundPayload(victim.name, victim.side, by, effects=tuple(effects), outcome=SEVERITY_WORDS["none"]),
@@ -164,7 +184,7 @@ def _no_effect(ctx: Ctx, victim: Character, *, by: str, source: str) -> None:
         outcome = (
             "keeps control" if check.ok else "loses control: the horse runs on at the same speed; he may only parry"
         )
-        ctx.say("check", f"{check.text}: {outcome}.", figure=victim.name, ok=check.ok)
+        ctx.say("check", f"{check.text}: {outcome}.", figure=victim.name, **check.data())
 
 
 def _knockout(ctx: Ctx, victim: Character, *, by: str) -> None:
@@ -285,7 +305,7 @@ def carried_off(ctx: Ctx, rider: Character) -> None:
 
 def fall_wound(ctx: Ctx, ch: Character, reason: str, by: str) -> None:
     """A-SHARPE-3: location D6, then 2D6 + the falling modifier on the wound table."""
-    location, where = location_roll(ctx, ch, f"{ch.name}: {reason}")
+    location, where, located = location_roll(ctx, ch, f"{ch.name}: {reason}")
     a, b = ctx.two_d6(f"{ch.name}: {reason}, wound 2D6")
     mods = [("falling", ctx.t.wound_modifiers.falling)]
     score = a + b + sum(v for _, v in mods)
@@ -295,8 +315,8 @@ def fall_wound(ctx: Ctx, ch: Character, reason: str, by: str) -> None:
         f"{ch.name} {reason}: {where} · {severity_text(score, severity, '2D6', mods, f'{a}+{b}')}.",
         figure=ch.name,
         location=location,
-        score=score,
         severity=severity,
+        **wound_numbers(located, [a, b], mods, score),
     )
     apply_wound(ctx, ch, location, severity, by=by, source="fall")
 
@@ -307,7 +327,7 @@ def _perch(ctx: Ctx, ch: Character, height_ft: float, by: str) -> None:
         return
     check = ability_check(ctx, ch, "I", "keep his footing on the high place")
     outcome = "keeps his footing" if check.ok else f"falls {height_ft:g} ft"
-    ctx.say("check", f"{check.text}: {outcome}.", figure=ch.name, ok=check.ok)
+    ctx.say("check", f"{check.text}: {outcome}.", figure=ch.name, **check.data())
     if check.ok:
         return
     if height_ft > ctx.t.effects.fall_over_ft:
@@ -332,7 +352,7 @@ def unhorse(ctx: Ctx, rider: Character, how: str, *, further: bool, by: str) -> 
             "check",
             f"{check.text}: {'lands unhurt' if check.ok else 'is hurt in the fall'}.",
             figure=rider.name,
-            ok=check.ok,
+            **check.data(),
         )
         if not check.ok:
             fall_wound(ctx, rider, "falls from his horse", by)
@@ -349,7 +369,7 @@ def _rider_wounded(ctx: Ctx, rider: Character, severity: str, *, shot: bool, by:
         "check",
         f"{check.text}: {'keeps his seat; the horse runs on as before' if check.ok else 'falls'}.",
         figure=rider.name,
-        ok=check.ok,
+        **check.data(),
     )
     if not check.ok:
         unhorse(ctx, rider, "falls from his horse", further=shot, by=by)
@@ -382,7 +402,10 @@ def horse_wound(ctx: Ctx, rider: Character, location: str, severity: str, by: st
             mounts.leave_saddle(ctx, rider)
             check = ability_check(ctx, rider, "D", "escape harm as his horse goes down")
             ctx.say(
-                "check", f"{check.text}: {'escapes harm' if check.ok else 'is hurt'}.", figure=rider.name, ok=check.ok
+                "check",
+                f"{check.text}: {'escapes harm' if check.ok else 'is hurt'}.",
+                figure=rider.name,
+                **check.data(),
             )
             if not check.ok:
                 fall_wound(ctx, rider, "falls with his horse", by)
@@ -425,7 +448,7 @@ def control_check(ctx: Ctx, rider: Character, doing: str, *, reason: str) -> tup
     check = ability_check(ctx, rider, "D", doing)
     if check.ok:
         horse.lost_control = ""
-        ctx.say("check", f"{check.text}: the horse is under control.", figure=rider.name, ok=True)
+        ctx.say("check", f"{check.text}: the horse is under control.", figure=rider.name, **check.data())
         return True, 0
     horse.lost_control = horse.lost_control if horse.lost_control == "wounded" else reason
     if horse.lost_control == "wounded":
@@ -434,15 +457,15 @@ def control_check(ctx: Ctx, rider: Character, doing: str, *, reason: str) -> tup
             "check",
             f"{check.text}: the horse veers {ctx.t.horses.veer_d6[face - 1]} (D6 {face}); no attacks, parries or ripostes.",
             figure=rider.name,
-            ok=False,
             veer=face,
+            **check.data(),
         )
         return False, face
     ctx.say(
         "check",
         f"{check.text}: the horse runs on at the same speed; he may only parry.",
         figure=rider.name,
-        ok=False,
+        **check.data(),
     )
     return False, 0
 
@@ -488,4 +511,4 @@ def _morale_test(ctx: Ctx, side: str, why: str) -> None:
     if not check.ok:
         ctx.state.broken.append(side)
     outcome = "they hold" if check.ok else f"the {side} are broken: they may only defend and withdraw"
-    ctx.say("morale", f"Morale: {check.text}: {outcome}.", side=side, senior=senior.name, ok=check.ok)
+    ctx.say("morale", f"Morale: {check.text}: {outcome}.", side=side, senior=senior.name, **check.data())

@@ -26,7 +26,7 @@ from rules.core import (
 )
 from rules.ssg import field as on_map
 from rules.ssg.data import D6, SsgFigure, SsgState, SsgTables, table_problems
-from rules.ssg.play import HANDLERS, Ctx, contacts_of, lost, pair_text, phase_event
+from rules.ssg.play import HANDLERS, Ctx, contacts_of, lost, pair_text, phase_event, ready
 from rules.tables import load_tables
 from rules.words import inches, match_name, unique_names
 
@@ -138,9 +138,10 @@ class SsgEngine(Engine[SsgState]):
     def _check_roster(self, figures: Sequence[FigureSpec]) -> None:
         need = self.tables.figures_per_side
         for side in self.tables.sides:
-            count = sum(1 for f in figures if f.side == side)
-            if count != need:
-                raise RuleError(f"Each side needs {need} figures: {side} has {count}.")
+            names = [f.name for f in figures if f.side == side]
+            if len(names) != need:
+                how = _how_to_field(need, names)
+                raise RuleError(f"Each side needs {need} figures: {side} has {len(names)}. {how}")
         unique_names(f.name for f in figures)
 
     def _roll_off(self, dice: DiceSource) -> tuple[list[Event], str]:
@@ -178,6 +179,9 @@ class SsgEngine(Engine[SsgState]):
 
     def winner(self, state: SsgState) -> str | None:
         return state.winner
+
+    def ready(self, state: SsgState, side: str) -> list[str]:
+        return ready(self.tables, state, side)
 
     def finished(self, state: SsgState) -> bool:
         return state.phase == "over"
@@ -250,6 +254,14 @@ class SsgEngine(Engine[SsgState]):
         elif state.phase == "deployment":
             problems.append("phase: deployment needs a map")
         return problems
+
+
+def _how_to_field(need: int, names: Sequence[str]) -> str:
+    """How to bring a side to ``need`` figures: choose who fights, or add more to the roster."""
+    if len(names) > need:
+        example = ", ".join([*names[:2], "…"])
+        return f'Choose who fights: /game start figures:"{example}" names {need} a side, separated by commas.'
+    return f"Add {need - len(names)} with /roster add, or name {need} a side with /game start figures:."
 
 
 def make_engine(house_rules: Mapping[str, Any] | None = None) -> SsgEngine:

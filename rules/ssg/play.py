@@ -97,6 +97,19 @@ def _own_figure(state: SsgState, wanted: Any, doing: str) -> SsgFigure:
     return fig
 
 
+def ready(t: SsgTables, state: SsgState, side: str) -> list[str]:
+    """``side``'s figures that may still move (some inches left, in contact with nobody) in the
+    movement phase, or still shoot once the melees are over."""
+    if side != state.active or state.winner is not None:
+        return []
+    mine = [f for f in state.figures if f.side == side and not f.removed]
+    if state.phase == "movement":
+        return [f.name for f in mine if f.moved < t.move_max_inches - EPSILON and not contacts_of(state, f.name)]
+    if state.phase == "shooting" or (state.phase == "melee" and not state.contacts):
+        return [f.name for f in mine if not f.shot]
+    return []
+
+
 # --- /ssg next ---------------------------------------------------------------------------------
 
 
@@ -113,10 +126,17 @@ def next_phase(ctx: Ctx, params: Mapping[str, Any]) -> None:
         if state.contacts:
             pair = state.contacts[0]
             raise RuleError(f"{pair[0]} and {pair[1]} are still in contact: resolve them with /ssg melee.")
-        state.phase = "shooting"
-        ctx.events.append(phase_event(state, f"Turn {state.turn} · {state.active} · shooting phase."))
+        _begin_shooting(ctx)
     else:
         ctx.events.append(_end_turn(state))
+
+
+def _begin_shooting(ctx: Ctx) -> None:
+    """The melee phase ends only by the player's word (``/ssg next``, or a shot once no pair is left
+    in contact), so a ``next`` meant for the melee never ends a shooting phase the player never saw."""
+    state = ctx.state
+    state.phase = "shooting"
+    ctx.events.append(phase_event(state, f"Turn {state.turn} · {state.active} · shooting phase."))
 
 
 def _start_melee(state: SsgState) -> Event:
@@ -206,7 +226,7 @@ def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
         state.contacts.append([fig.name, enemy.name])
         within = inches(t.contact_inches)
         text = f"{fig.name} comes within {within} of {enemy.name} and stops: they fight in the melee phase."
-        ctx.say("contact", text, figure=fig.name, enemy=enemy.name)
+        ctx.say("contact", text, figure=fig.name, enemy=enemy.name, inches=t.contact_inches)
 
 
 def _move_on_map(ctx: Ctx, fig: SsgFigure, params: Mapping[str, Any]) -> None:
@@ -242,7 +262,7 @@ def _move_on_map(ctx: Ctx, fig: SsgFigure, params: Mapping[str, Any]) -> None:
         state.contacts.append([fig.name, enemy])
         within = inches(t.contact_inches)
         text = f"{fig.name} comes within {within} of {enemy} and stops: they fight in the melee phase."
-        ctx.say("contact", text, figure=fig.name, enemy=enemy)
+        ctx.say("contact", text, figure=fig.name, enemy=enemy, inches=t.contact_inches)
 
 
 def _contact_target(state: SsgState, fig: SsgFigure, wanted: Any) -> SsgFigure | None:
@@ -283,12 +303,10 @@ def melee(ctx: Ctx, params: Mapping[str, Any]) -> None:
         )
         if a != b:
             break
-    if _remove(ctx, loser, winner.name):
+    if _remove(ctx, loser, winner.name) or state.contacts:
         return
-    if not state.contacts:
-        state.phase = "shooting"
-        text = f"All melees are resolved: turn {state.turn} · {state.active} · shooting phase."
-        ctx.events.append(phase_event(state, text))
+    text = "All melees are resolved: shoot with /ssg shoot, or end the melee phase with /ssg next."
+    ctx.say("melee-over", text, turn=state.turn, side=state.active)
 
 
 def _pick_pair(state: SsgState, fighter: Any, opponent: Any) -> list[str]:
@@ -323,7 +341,7 @@ def _remove(ctx: Ctx, fig: SsgFigure, by: str) -> bool:
     state.winner = other_side(state, fig.side)
     state.phase = "over"
     text = f"{state.winner} wins: {down} of {fig.side}'s figures have been removed."
-    ctx.tell(VictoryPayload(state.winner, fig.side), text)
+    ctx.tell(VictoryPayload(state.winner, fig.side), text, removed=down)
     return True
 
 
@@ -332,6 +350,8 @@ def _remove(ctx: Ctx, fig: SsgFigure, by: str) -> bool:
 
 def shoot(ctx: Ctx, params: Mapping[str, Any]) -> None:
     state = ctx.state
+    if state.phase == "melee" and not state.contacts:
+        _begin_shooting(ctx)
     _require_phase(state, "shooting", "Figures shoot")
     shooter = _own_figure(state, params.get("shooter"), "shoot")
     if shooter.shot:
@@ -418,10 +438,7 @@ def _group(
         raise RuleError(f"{target.name} has already been removed from play.")
     if state.field is not None:
         return _measured_group(t, state, shooter, target, weapon, suffix, values, count)
-    los = values["los"]
-    los = "clear" if los is None else los.strip().casefold() if isinstance(los, str) else los
-    if los not in LOS_VALUES:
-        raise RuleError(f"Say whether {shooter.name}'s line of sight to {target.name} is clear, partial or blocked.")
+    los = _reported_los(shooter, target, suffix, values["los"])
     if los == "blocked":
         raise RuleError(f"{shooter.name} has no line of sight to {target.name}, so cannot shoot at it.")
     distance = number(values["range"], f"Give the range from {shooter.name} to {target.name} in inches.")
@@ -433,6 +450,15 @@ def _group(
             f"{inches(weapon.long)}, not {inches(distance)}."
         )
     return _Group(target=target.name, range=distance, los=los, dice=count, suffix=suffix)
+
+
+def _reported_los(shooter: SsgFigure, target: SsgFigure, suffix: str, los: Any) -> str:
+    """At a table the players judge the sight line (A-SSG-6); the bot never assumes it is clear."""
+    seen = los.strip().casefold() if isinstance(los, str) else los
+    if seen in LOS_VALUES:
+        return str(seen)
+    options = ", ".join(f"los{suffix}:{value}" for value in LOS_VALUES)
+    raise RuleError(f"Say what {shooter.name} sees of {target.name} on your table: {options} (partial costs −1).")
 
 
 def _measured_group(
@@ -516,6 +542,7 @@ def _one_shot(
         los=group.los,
         **({"measured": group.measured} if group.measured else {}),
         natural=natural,
+        roll=natural,
         modifiers=[{"reason": LOS_LABELS[k], "value": v} for k, v in mods],
         modifier=modifier,
         total=score,

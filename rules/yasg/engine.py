@@ -79,8 +79,13 @@ class YasgEngine(Engine[YasgState]):
 
     def odds_outcome(self, events: Sequence[Event]) -> str:
         """An action's result for /odds. A shot's damage is taken only when the fire phase ends,
-        so a shot is read from its own event ("it: a serious wound", "miss"), not from wounds."""
+        so a shot is read from its own event ("it: a serious wound", "miss"), not from wounds; the
+        morale phase names each figure's test ("b3: fails: pinned"), which /odds also shows one by
+        one when the whole outcomes are too many to list."""
         shots = [e for e in events if e.kind in ("fire", "misfire")]
+        morale = [e for e in events if e.kind == "morale" and "passed" in e.data]
+        if morale:
+            return "; ".join(f"{e.data['figure']}: {'passes' if e.data['passed'] else 'fails: pinned'}" for e in morale)
         if not shots:
             return default_outcome(events)
         return "; ".join(
@@ -224,6 +229,9 @@ class YasgEngine(Engine[YasgState]):
 
     def whose_turn(self, state: YasgState) -> str | None:
         return play.whose_turn(state)
+
+    def ready(self, state: YasgState, side: str) -> list[str]:
+        return play.ready(self.judge, state, side)
 
     def winner(self, state: YasgState) -> str | None:
         return state.winner

@@ -15,7 +15,7 @@ from rules.words import joined, plural
 from rules.yasg.board import Field, adjacent, facing_towards, parse_path, side_towards, square_name
 from rules.yasg.common import Ctx, facing, figure, own_figure, phase_event, side_of
 from rules.yasg.data import D6, D10
-from rules.yasg.judge import Shot, field_of
+from rules.yasg.judge import Judge, Shot, field_of
 from rules.yasg.state import PendingHit, YasgFigure, YasgState
 
 PACES = ("walk", "run")
@@ -58,13 +58,13 @@ def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
     state, side, by_gm, dice = ctx.state, ctx.side, ctx.by_gm, ctx.dice
     _require(state, "movement", "Figures move")
     fig = _mover_figure(ctx, state, params.get("figure"), side, by_gm, "move")
-    _check_can_move(ctx, state, fig)
+    check_can_move(ctx.judge, state, fig)
     field = _field(ctx, state)
     path, cost, why = _plan(ctx, state, field, fig, params.get("to"), params.get("pace"))
     pace = _pace(ctx, fig, cost, why, params.get("pace"))
     turn_to = facing(params.get("facing")) or facing_towards(path[-2], path[-1])
     ran = pace == "run"
-    events = [_move_event(ctx, fig, path, cost, why, pace, turn_to)]
+    events = [_move_event(ctx, fig, path, cost, why, pace, (fig.facing, turn_to))]
     fig.x, fig.y = path[-1]
     fig.facing = turn_to
     fig.moved, fig.ran = cost, ran
@@ -82,7 +82,25 @@ def _mover_figure(ctx: Ctx, state: YasgState, wanted: Any, side: str | None, by_
     return fig
 
 
-def _check_can_move(ctx: Ctx, state: YasgState, fig: YasgFigure) -> None:
+def ready(judge: Judge, state: YasgState, side: str) -> list[str]:
+    """``side``'s figures that may still move, while it is moving, or still fire, until it is done."""
+    mine = [f for f in state.figures if f.side == side and not f.out]
+    if state.phase == "movement" and side == state.mover:
+        return [f.name for f in mine if _may_move(judge, state, f)]
+    if state.phase == "fire" and side not in state.done:
+        return [f.name for f in mine if judge.why_cannot_fire(state, f) is None]
+    return []
+
+
+def _may_move(judge: Judge, state: YasgState, fig: YasgFigure) -> bool:
+    try:
+        check_can_move(judge, state, fig)
+    except RuleError:
+        return False
+    return True
+
+
+def check_can_move(judge: Judge, state: YasgState, fig: YasgFigure) -> None:
     if fig.moved:
         raise RuleError(f"{fig.name} has already moved this turn.")
     if fig.pinned:
@@ -91,7 +109,7 @@ def _check_can_move(ctx: Ctx, state: YasgState, fig: YasgFigure) -> None:
         )
     if fig.rallied:
         raise RuleError(f"{fig.name} was rallied by its Leader this phase: it may move again next turn.")
-    if ctx.judge.fallen(fig, state.turn):
+    if judge.fallen(fig, state.turn):
         raise RuleError(f"{fig.name} has fallen and spends this turn getting up.")
     if fig.weapon_state == "misfired" and fig.weapon_turn < state.turn:
         raise RuleError(f"{fig.name} is clearing its misfire this turn and may not move.")
@@ -172,15 +190,26 @@ def _pace(ctx: Ctx, fig: YasgFigure, cost: int, why: list[str], wanted: Any) -> 
 
 
 def _move_event(
-    ctx: Ctx, fig: YasgFigure, path: list[tuple[int, int]], cost: int, why: list[str], pace: str, turn_to: str
+    ctx: Ctx,
+    fig: YasgFigure,
+    path: list[tuple[int, int]],
+    cost: int,
+    why: list[str],
+    pace: str,
+    turn: tuple[str, str],
 ) -> Event:
+    """The move said, with the turn it makes when it ends facing another way (``turn``: from, to)."""
+    was, turn_to = turn
     mv = ctx.t.movement
     allowance = mv.run_and_fire if pace == "run" else mv.walk_and_fire
     fire = "may still fire" if cost <= allowance else "may not fire this turn"
     extra = f", {joined(why)}" if why else ""
     route = " → ".join(square_name(sq) for sq in path)
     verb = "runs" if pace == "run" else "walks"
-    text = f"{fig.name} {verb} {route} ({plural(cost, 'square')}{extra}), facing {turn_to.upper()}; it {fire}."
+    facing_now = (
+        f"turning from {was.upper()} to face {turn_to.upper()}" if was != turn_to else f"facing {turn_to.upper()}"
+    )
+    text = f"{fig.name} {verb} {route} ({plural(cost, 'square')}{extra}), {facing_now}; it {fire}."
     if fig.weapon_state == "empty" and ctx.t.load_automatically:
         text += f" Its {fig.weapon} stays empty this turn."
     data = {
@@ -189,6 +218,7 @@ def _move_event(
         "cost": cost,
         "pace": pace,
         "facing": turn_to,
+        "turned_from": was if was != turn_to else None,
         "may_fire": cost <= allowance,
     }
     return Event("move", text, data)
@@ -267,11 +297,11 @@ def fire(ctx: Ctx, params: Mapping[str, Any]) -> None:
     state, side, by_gm, dice = ctx.state, ctx.side, ctx.by_gm, ctx.dice
     _require(state, "fire", "Figures fire")
     fig = own_figure(state, params.get("figure"), side, by_gm, "fire")
-    if fig.side in state.done:
-        raise RuleError(f"{fig.side} have finished firing this turn.")
     why = ctx.judge.why_cannot_fire(state, fig)
     if why:
         raise RuleError(f"{fig.name} {why}.")
+    if fig.side in state.done:
+        raise RuleError(f"{fig.side} have finished firing this turn.")
     target = figure(state, params.get("target"), "the figure to fire at")
     field = _field(ctx, state)
     shot = ctx.judge.shot(state, field, fig, target)
@@ -378,7 +408,7 @@ def _apply_hits(ctx: Ctx, state: YasgState, phase: str) -> list[Event]:
         fig = figure(state, hit.target)
         if fig.out:
             text = f"{fig.name} is already out: {hit.how} changes nothing."
-            events.append(WoundPayload(fig.name, fig.side, hit.by).event(text))
+            events.append(Event("hits", text, {"figure": fig.name, "by": hit.by, "result": hit.result}))
             continue
         if hit.result == "killed":
             fig.out, fig.out_by = True, hit.by

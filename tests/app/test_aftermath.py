@@ -49,7 +49,9 @@ async def test_a_won_battle_posts_a_card_per_side_and_keeps_history(app: App, fo
 
 async def test_undoing_the_winning_shot_takes_the_aftermath_back(app: App, forced: ForcedDice) -> None:
     await win_ssg(app, forced)
-    await app.game_undo(caller(RED))
+    asked = await app.game_undo(caller(RED))  # the shot rolled: blue must allow it
+    assert asked.decision is not None
+    await app.decide(caller(BLUE), "allow", asked.decision.decision_id)
     kept = await figures(app)
     assert all(f.history == [] for f in kept.values())
     async with orm(app.store.db) as s:

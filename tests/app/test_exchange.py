@@ -20,6 +20,8 @@ from sqlalchemy import select
 from bot.app.campaign_file import HOUSE_RULES_TEXT, changes
 from bot.app.exchange import ExchangeCommands
 from bot.app.inputs import clean_name
+from bot.app.lookalike import look_alike_keys
+from bot.app.name_rules import refuse_unsafe
 from bot.app.replies import Caller, Refusal, Reply
 from bot.app.service import App
 from bot.app.switches import switches
@@ -577,6 +579,25 @@ async def test_a_moved_campaign_goes_on_from_its_last_battle_and_its_resting_men
     )
 
 
+async def test_a_campaign_file_whose_ask_switch_is_not_yes_or_no_is_refused(app: App, forced) -> None:
+    """The house-rule switch ``ask_when_one_choice`` travels in a campaign's settings: read back, it
+    must be yes or no like /campaign rules set takes it, and a file with another value imports nothing."""
+    await ssg_table(app, forced)
+    [(filename, data)] = (await app.campaign_export(RITA)).files
+    document = yaml.safe_load(data)
+    document["settings"]["ask_when_one_choice"] = "maybe"
+    refused = await app.campaign_import(
+        caller(GM, "Gina", channel=CHANNEL + 1), filename, yaml.safe_dump(document).encode()
+    )
+    assert refused.cards[0].title == "Not done"
+    assert "settings.ask_when_one_choice: must be yes or no, not “maybe”" in refused.cards[0].description
+    document["settings"]["ask_when_one_choice"] = True
+    taken = await app.campaign_import(
+        caller(GM, "Gina", channel=CHANNEL + 1), filename, yaml.safe_dump(document).encode()
+    )
+    assert taken.cards[0].title != "Not done"
+
+
 async def test_campaign_import_into_this_campaign_is_for_its_game_master_between_battles(app: App, forced) -> None:
     await ssg_table(app, forced)
     data = (await app.campaign_export(RITA)).files[0][1]
@@ -805,7 +826,17 @@ def names() -> st.SearchStrategy[str]:
         st.builds(lambda head, tail: head + tail, st.sampled_from(list("AbZ9éЖ")), raw)
         .map(lambda n: " ".join(n.split())[:64].strip())
         .filter(lambda n: any(ch.isalnum() for ch in n))
+        .filter(name_allowed)
     )
+
+
+def name_allowed(name: str) -> bool:
+    """Whether a name passes the name check (no mention, markdown or invisible character)."""
+    try:
+        refuse_unsafe(name, "figure")
+    except Refusal:
+        return False
+    return True
 
 
 @st.composite
@@ -948,7 +979,9 @@ def yasg_figure(draw: Any, tables: Any) -> dict[str, Any]:
 
 @st.composite
 def rosters(draw: Any, figure: Any, sides: tuple[str, str] = ("red", "blue")) -> list[dict[str, Any]]:
-    chosen = draw(st.lists(names(), max_size=8, unique_by=lambda n: " ".join(n.split()).casefold()))
+    chosen = draw(
+        st.lists(names(), max_size=8, unique_by=(lambda n: look_alike_keys(n)[0], lambda n: look_alike_keys(n)[1]))
+    )
     out = []
     for name in chosen:
         spec = draw(figure)
@@ -1186,6 +1219,7 @@ class RollingEngine:
     """A ruleset that rolls a figure's I once, at recruitment, when the roster does not give it."""
 
     slug = "rolling"
+    roster_entry = "figure"
 
     def sides(self) -> list[str]:
         return ["red", "blue"]

@@ -29,7 +29,7 @@ from rules.battlefield import map_file
 from rules.core import RuleError
 from tests.orm import orm
 from tests.replay import load_log, replay
-from tests.support import BLUE, GM, RED, SSG_BLUE, SSG_RED, STRANGER, caller, join
+from tests.support import BLUE, GM, RED, STRANGER, caller, ssg_campaign
 
 
 def gina() -> Caller:
@@ -43,17 +43,6 @@ def rita() -> Caller:
 
 def bob() -> Caller:
     return caller(BLUE, "Bob")
-
-
-async def ssg_campaign(app: App, battlefield: str | None = None) -> None:
-    """An SSG campaign (on the map unless told), its two players and six figures a side."""
-    await app.campaign_new(gina(), "Iron Coast", "ssg", battlefield)
-    await join(app, RED, "Rita", "red")
-    await join(app, BLUE, "Bob", "blue")
-    for name in SSG_RED:
-        await app.roster_add(caller(RED, "Rita"), name, "rifle")
-    for name in SSG_BLUE:
-        await app.roster_add(caller(BLUE, "Bob"), name, "rifle")
 
 
 async def settings(app: App) -> dict[str, Any]:

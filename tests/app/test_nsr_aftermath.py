@@ -29,7 +29,8 @@ async def figures(app: App) -> dict[str, Figure]:
 
 async def win_nsr(app: App, forced: ForcedDice) -> Reply:
     """1er Ligne (12) against the 95th (2 rifles): both hold, the 95th's rifles kill the French
-    Commander-in-Chief (A♥), then 1er Ligne's muskets kill both riflemen and the French win."""
+    Commander-in-Chief (A♥), then 1er Ligne's muskets kill both riflemen and the French win. Each
+    side has one unit, so each card is taken at once (no /decide)."""
     await app.campaign_new(caller(GM, "Gina"), "Talavera", "nsr", "table")
     await join(app, RED, "Rita", "French")
     await join(app, BLUE, "Bob", "Allied")
@@ -37,16 +38,12 @@ async def win_nsr(app: App, forced: ForcedDice) -> Reply:
     await app.roster_add(caller(BLUE, "Bob"), "95th", "light", stats="figures=2 officer=no nco=no weapon=rifle")
     forced.push_cards(["2S", "2H"])
     await app.game_start(caller(GM, "Gina"))
-    await app.decide(caller(RED, "Rita"), "1er Ligne")
     await app.act(caller(RED), "nsr", "hold", {}, "/nsr hold")
     forced.push_cards(["3H"])
-    await app.decide(caller(BLUE, "Bob"), "95th")
     await app.act(caller(BLUE), "nsr", "hold", {}, "/nsr hold")  # the fire phase turns 3♥: the 95th again
-    await app.decide(caller(BLUE, "Bob"), "95th")
     forced.push_dice([6])
     forced.push_cards(["AH", "3S"])  # 2 rifles × 1/2: one hit, the Ace on the highest leader
     await app.act(caller(BLUE), "nsr", "fire", {"target": "1er Ligne", "class": "I", "range": 10}, "/nsr fire")
-    await app.decide(caller(RED, "Rita"), "1er Ligne")
     forced.push_dice([3])
     forced.push_cards(["4H", "5H"])  # 11 muskets × 1/4: two hits, both killed
     return await app.act(caller(RED), "nsr", "fire", {"target": "95th", "class": "I", "range": 10}, "/nsr fire")
@@ -70,7 +67,9 @@ async def test_the_winning_volley_takes_each_sides_losses_off_the_roster(app: Ap
 
 async def test_undoing_the_winning_volley_gives_the_unit_back(app: App, forced: ForcedDice) -> None:
     await win_nsr(app, forced)
-    await app.game_undo(caller(RED))
+    asked = await app.game_undo(caller(RED))  # the volley rolled: the other side must allow it
+    assert asked.decision is not None
+    await app.decide(caller(BLUE), "allow", asked.decision.decision_id)
     kept = await figures(app)
     assert kept["1er Ligne"].stats == FULL_LIGNE and kept["1er Ligne"].history == []
     assert kept["95th"].status == "active" and kept["95th"].history == []

@@ -79,12 +79,12 @@ async def test_a_bad_facing_or_formation_is_refused_and_nothing_placed(
 
 
 async def on_the_map(app: App, forced: ForcedDice) -> None:
-    """Both units placed facing each other, the first card turned and the 1er Ligne chosen."""
+    """Both units placed facing each other, the first card turned and the 1er Ligne chosen (the only
+    French unit: taken at once)."""
     await nsr_battle(app)
     await app.map_place(rita(), "1er Ligne", "10,4")
     forced.push_cards([FIRST])
     await app.map_place(bob(), "95th", "30,32")
-    await app.decide(rita(), "1er Ligne")
 
 
 async def test_form_turns_the_unit_in_place(app: App, forced: ForcedDice) -> None:

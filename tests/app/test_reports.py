@@ -85,7 +85,10 @@ async def test_the_report_of_a_won_battle_reads_as_a_document(app: App, forced: 
     assert "- 🎲 d6 → **5** — Roll-off: red" in battle_part
     assert "- 🎲 d6 → **6** — Rossi: shot 1 of 1 at Big Jim" in battle_part
     # the undone move: struck, with a note, its events struck too
-    assert "**2.** ~~Rita (red): `/ssg move figure:Rossi distance:2`~~ — *taken back with /game undo" in battle_part
+    assert (
+        "**2.** ~~Rita (red): `/ssg move figure:Rossi distance:2`~~ — *undone: taken back with /game undo"
+        in battle_part
+    )
     assert "- ~~Rossi moves 2″" in battle_part
     assert "**3.** Rita (red): `/ssg move figure:Rossi distance:1.5`" in battle_part
     # casualties, where things stand, the result
@@ -100,7 +103,9 @@ async def test_the_report_of_a_won_battle_reads_as_a_document(app: App, forced: 
         "### After the battle\n\n**9.** The battle's consequences for the rosters\n"
         "- Nothing rolled: each figure's history notes this battle.\n"
     )
-    assert text.rstrip().endswith("🏆 **Red** won.")
+    document, dice = text.split("\n## Dice\n")
+    assert document.rstrip().endswith("🏆 **Red** won.")
+    assert "Some of this battle's dice were forced at the terminal" in dice  # the test forces every die
     card = reply.cards[0]
     assert card.title == f"Report of battle {battle}"
     assert "🏆 **Red** won." in card.description and "4 casualties" in card.description

@@ -213,3 +213,23 @@ async def test_the_discord_bot_always_rolls_secure_dice(tmp_path: Path) -> None:
         assert not options & {"seed", "cards", "forced", "result", "results"}
     finally:
         await app.store.db.close()
+
+
+def test_the_docker_image_without_a_token_says_it_needs_one_and_stops(tmp_path: Path) -> None:
+    """`docker run -d` has no terminal: the image's command must not fall back to one."""
+    dockerfile = (Path(__file__).resolve().parents[2] / "Dockerfile").read_text(encoding="utf-8")
+    assert "skirmish-gm run --no-terminal" in dockerfile
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["SKIRMISH_GM_DATA"] = str(tmp_path / "data")
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "run", "--no-terminal"],
+        input="/roll dice:1d6\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("No DISCORD_TOKEN is set, and this runs the Discord bot only")
+    assert "docker run -e DISCORD_TOKEN=" in done.stderr and done.stdout == ""
+    assert "Traceback" not in done.stderr

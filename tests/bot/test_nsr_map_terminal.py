@@ -68,17 +68,14 @@ TURN_ONE = """\
 /cards 3H
 /nsr charge target:Militia
 /as Bob
-/decide choice:Rifles
 /nsr move to:"43,24"
 /dice 6,6,5
 /cards 3S
 /nsr move via:"39.2,18" to:"34.4,16.6"
 /as Rita
-/decide choice:"1er Ligne"
 /dice 6,5
 /cards 9S
 /nsr move to:"29,17" facing:0
-/decide choice:"1er Ligne"
 /cards 5S,6H,10S,QC,7S,8S,4S,JD
 /nsr volley target:Rifles
 /as Bob
@@ -86,7 +83,6 @@ TURN_ONE = """\
 /dice 1
 /cards 3D
 /nsr fire target:"1er Ligne"
-/decide choice:Militia
 /nsr hold
 /as Rita
 /dice 4,2,8,1,7,7,10,1,8,5,3,3,2,2,1,1
@@ -114,24 +110,17 @@ TURN_TWO = """\
 /cards 5H
 /nsr charge target:Rifles
 /as Bob
-/decide choice:Militia
 /cards 5S
 /nsr hold
 /as Rita
-/decide choice:Chasseurs
 /cards 6H
 /nsr hold
 /as Bob
 /decide choice:Rifles
 /dice 1
-/cards 6S
+/cards 6S,7H
 /nsr fire target:"1er Ligne"
-/as Rita
-/decide choice:Chasseurs
-/cards 7H
-/nsr hold
 /as Bob
-/decide choice:Militia
 /nsr hold
 /as Rita
 /dice 2,2,3,9,4,9,5,9,2,2,2,2,2,2,3,2
@@ -141,7 +130,8 @@ TURN_TWO = """\
 """
 # The rifles go into the farmhouse by its door. The 1er Ligne charges them there: it turns to face
 # the building's centre and is already within its 2" stop. The rifles fire from the door and the
-# west window (2 rifles, 2.44"): no hit. The fight for the farmhouse: the 1er Ligne closes in (2)
+# west window (2 rifles, 2.44"): no hit; the chasseurs' carbines reach 6", nothing is in reach, so no
+# French unit is offered the next fire card, so the French pass at once (A-NSR-48; one legal answer). The fight for the farmhouse: the 1er Ligne closes in (2)
 # and the rifles stand (2); their commander, defending a building (+1), beats three Frenchmen
 # (9 against 6, 5, 6) but the rest of the rifles are wounded and taken, and the 1er Ligne goes in.
 

@@ -44,25 +44,22 @@ MOVEMENT = """\
 /decide choice:"33rd Foot"
 /nsr hold
 /as Rita
-/decide choice:"1er Ligne"
 /nsr hold
 /as Bob
-/decide choice:Militia
 /nsr hold
 """
-# The chasseurs (mounted, line) charge on 6D6: 18". Then 2♥ 33rd Foot, 3♠ 1er Ligne, 3♥ Militia hold;
+# The chasseurs (mounted, line) charge on 6D6: 18". Then 2♥ 33rd Foot, 3♠ 1er Ligne, 3♥ Militia hold
+# (the 1er Ligne and the Militia are each the only unit left to take their card: taken at once);
 # the fire phase is shuffled and 4♠ turned for the French.
 MOVEMENT_DICE = "3,3,3,3,3,3"
 MOVEMENT_CARDS = "2H,3S,3H,4S"
 
 FIRE_AND_MELEE = """\
 /as Rita
-/decide choice:"1er Ligne"
 /nsr volley target:"33rd Foot" range:5 class:I
 /as Bob
 /decide choice:"33rd Foot"
 /nsr fire target:"1er Ligne" range:10 class:I
-/decide choice:Militia
 /nsr hold
 /game status
 /as Rita
@@ -112,11 +109,24 @@ def test_a_turn_of_a_small_battle_in_the_terminal(tmp_path: Path) -> None:
     assert [r["command"] for r in refused] == ["/nsr hold"]  # Bob, while the French choose
     assert "Waiting for French" in refused[0]["error"]
     [charge] = events(moves, "charge")
-    assert charge["data"] == {"unit": "Chasseurs", "target": "Militia", "inches": 18, "reached": True, "counter": False}
+    assert charge["data"] == {
+        "unit": "Chasseurs",
+        "target": "Militia",
+        "inches": 18,
+        "reached": True,
+        "counter": False,
+        "dice": 6,
+        "rolls": [3, 3, 3, 3, 3, 3],
+        "roll": 18,
+        "modifiers": [],
+        "modifier": 0,
+    }
     cards = [e["data"]["card"] for e in events(moves, "card")]
     assert cards == ["2H", "3S", "3H", "4S"]
     assert [e["data"]["phase"] for e in events(moves, "phase")] == ["leaders", "fire"]
-    assert moves[-1]["decision"] == {"id": moves[-1]["decision"]["id"], "decider": "French", "choices": ["1er Ligne"]}
+    assert "decision" not in moves[-1]  # 4♠: the 1er Ligne is the only French unit that can fire
+    [only] = [e for e in moves[-1]["events"] if e["kind"] == "only-choice" and "4♠" in e["text"]]
+    assert only["text"].endswith("1er Ligne (line, 6/6 fit), taken at once.")
 
     # A new process on the same file: the fire phase, the close combat, the morale phase.
     rest = play(db, FIRE_AND_MELEE, "--dice", FIRE_DICE, "--cards", FIRE_CARDS)

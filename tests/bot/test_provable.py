@@ -348,3 +348,61 @@ def test_the_published_script_names_a_changed_die_and_a_changed_commitment(tmp_p
     other = run_published_script(tmp_path, dice.reveal(), commitment(new_secret()), [d.to_data() for d in dice.draws])
     assert other.returncode == 1
     assert other.stdout.startswith("The commitment does not match the secret.")
+
+
+def test_the_published_script_and_skirmish_gm_verify_read_a_report(tmp_path: Path) -> None:
+    """The report's Dice section (as /game report writes it) is what both checkers read."""
+    from bot.render.report import dice_markdown
+
+    dice = battle_log(new_secret(), draws=40)
+    document = {
+        "format": "skirmish-gm-dice",
+        "battle": 3,
+        "commitment": dice.commitment,
+        "secret": dice.reveal(),
+        "note": None,
+        "draws": [d.to_data() for d in dice.draws],
+    }
+    report = tmp_path / "battle-3.md"
+    report.write_text("# A battle\n\nThe log, with a reason typed as ```.\n" + dice_markdown(document, report.name))
+    script = tmp_path / "verify_dice.py"
+    script.write_text(published_script(), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-I", str(script), str(report)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout == (
+        f"Commitment {dice.commitment}: compare it with the battle's start card.\nAll 40 dice and cards match.\n"
+    )
+    cli = subprocess.run(
+        [sys.executable, "-m", "bot", "verify", str(report)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (cli.returncode, cli.stdout) == (0, "Battle 3: all 40 dice and cards match.\n")
+
+    document["draws"][7]["value"] = document["draws"][7]["value"] % document["draws"][7]["size"] + 1
+    report.write_text(dice_markdown(document, report.name))
+    cli = subprocess.run(
+        [sys.executable, "-m", "bot", "verify", str(report)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert cli.returncode == 1
+    assert cli.stdout.startswith("Battle 3: draw 7 does not match: the log says ")
+
+
+def test_verify_refuses_a_file_without_dice_in_a_sentence(tmp_path: Path) -> None:
+    for name, text in (("notes.md", "# My notes\n"), ("empty.yaml", "{}\n"), ("broken.md", "[unclosed")):
+        path = tmp_path / name
+        path.write_text(text)
+        cli = subprocess.run(
+            [sys.executable, "-m", "bot", "verify", str(path)], capture_output=True, text=True, timeout=60, check=False
+        )
+        assert cli.returncode == 2
+        assert cli.stdout.startswith(f"Cannot check {name}: "), cli.stdout
+        assert "Traceback" not in cli.stdout + cli.stderr
+    missing = subprocess.run(
+        [sys.executable, "-m", "bot", "verify", str(tmp_path / "nope.md")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert missing.returncode == 2 and missing.stdout.startswith("Cannot read ")

@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SETUP = """\
+ROSTERS = """\
 /as Gina
 /campaign new name:"The Chosen Men" ruleset:sharpe battlefield:table
 /as Rita
@@ -41,10 +41,15 @@ SETUP = """\
 /roster add name:Girard kind:chasseur stats:"I=2 D=3 S=3 C=3"
 /roster add name:Lefevre kind:sergeant stats:"I=2 D=3 S=3 C=4"
 /as Gina
+"""
+SETUP = (
+    ROSTERS
+    + """\
 # One D6 per character in roster order; Harris and Lefevre tie on 8 and roll again (5, 2).
 /dice 6,5,4,3,2,1,6,5,4,2,1,6,5,2
 /game start
 """
+)
 
 BOUND_ONE = """\
 /as Rita
@@ -178,7 +183,7 @@ def test_a_whole_sharpe_skirmish_in_the_terminal(tmp_path: Path) -> None:
         "Cooper",
     ]
     assert "ties: Harris 5, Lefevre 2" in order["text"]
-    assert setup[-1]["say"].endswith("british: your move.")
+    assert setup[-1]["say"].endswith("british: your move.\n/help topic:sharpe lists a turn's commands.")
 
     first = play(db, BOUND_ONE)
     refused = [r for r in first if not r["ok"]]

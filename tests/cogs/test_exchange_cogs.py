@@ -165,7 +165,7 @@ async def test_house_rules_through_the_cogs(bot, app) -> None:
     assert files(shown)["house-rules-northumbria.yaml"] == rules
     assert b"bravery_pass" in files(shown)["tables-medieval.yaml"]
     [embed] = shown["embeds"]
-    listed = "\n".join(f.value for f in embed.fields if f.name.startswith("Switches (12"))
+    listed = "\n".join(f.value for f in embed.fields if f.name.startswith("Switches (13"))
     assert "`self_healing`: **yes** (house rule; the rules say no)" in listed and "more" not in listed
     assert all(len(f.value) <= 1024 for f in embed.fields) and len(embed) <= 6000
     cleared = one(await invoke(bot, "campaign rules clear", GM))

@@ -6,6 +6,8 @@ import discord
 
 from bot.adapter.client import COGS, SkirmishBot
 from bot.adapter.delivery import DecisionButton, LogPageButton
+from bot.adapter.help import HelpButton
+from bot.adapter.next_moves import NextMoveButton, ReadySelect
 from cogs import extensions
 
 
@@ -26,7 +28,7 @@ async def test_the_cogs_package_loads_every_cog_and_their_buttons(app) -> None:
     await bot.load_cogs()
     assert set(bot.extensions) == {COGS, *extensions()}
     assert {"campaign", "game", "decide", "roll", "odds", "ssg", "sharpe"} <= {c.name for c in bot.tree.get_commands()}
-    assert registered(bot) == buttons(DecisionButton, LogPageButton)
+    assert registered(bot) == buttons(DecisionButton, LogPageButton, HelpButton, NextMoveButton, ReadySelect)
 
 
 async def test_a_cog_loaded_again_registers_its_buttons_once_and_unloading_takes_them_away(app) -> None:
@@ -34,12 +36,12 @@ async def test_a_cog_loaded_again_registers_its_buttons_once_and_unloading_takes
     await bot.load_cogs()
     await bot.reload_extension("cogs.game")
     await bot.reload_extension("cogs.decisions")
-    assert registered(bot) == buttons(DecisionButton, LogPageButton)
+    assert registered(bot) == buttons(DecisionButton, LogPageButton, HelpButton, NextMoveButton, ReadySelect)
     await bot.unload_extension("cogs.game")
-    assert registered(bot) == buttons(DecisionButton)
+    assert registered(bot) == buttons(DecisionButton, HelpButton)
     assert bot.tree.get_command("game") is None
     await bot.load_extension("cogs.game")
-    assert registered(bot) == buttons(DecisionButton, LogPageButton)
+    assert registered(bot) == buttons(DecisionButton, LogPageButton, HelpButton, NextMoveButton, ReadySelect)
 
 
 async def test_the_cogs_package_unloads_and_loads_again(app) -> None:
@@ -50,4 +52,4 @@ async def test_the_cogs_package_unloads_and_loads_again(app) -> None:
     assert dict(bot.extensions) == {} and bot.tree.get_commands() == [] and registered(bot) == {}
     await bot.load_cogs()
     assert len(bot.tree.get_commands()) == count
-    assert registered(bot) == buttons(DecisionButton, LogPageButton)
+    assert registered(bot) == buttons(DecisionButton, LogPageButton, HelpButton, NextMoveButton, ReadySelect)

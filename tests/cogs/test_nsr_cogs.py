@@ -15,7 +15,7 @@ from bot.dice import ForcedDice
 from tests.app.test_maps import game_state
 from tests.app.test_nsr_map_options import on_the_map
 from tests.cogs.test_cogs import command, invoke
-from tests.support import RED
+from tests.support import BLUE, GM, RED, caller, join
 
 #: What a table of its own types and the bot measures or reads on its map (A-NSR-35 … A-NSR-41):
 #: a default here would be sent as if typed, and the map refuses it.
@@ -102,3 +102,56 @@ async def test_the_terminal_reads_the_same_options(bot: SkirmishBot) -> None:
         parse_line(commands, split_line('/map place figure:"1er Ligne" at:"10,4" formation:banana'))
     with pytest.raises(LineError, match=r"^facing must be from 1 to 40 characters"):
         parse_line(commands, split_line(f'/nsr form facing:"{"9" * 41}"'))
+
+
+async def nsr_table(app: App, forced: ForcedDice) -> None:
+    """A table battle (battlefield:table): the 1er Ligne and the Chasseurs for the French, the 33rd
+    Foot for the Allies; the first movement card (black) waits for the French to choose."""
+    await app.campaign_new(caller(GM, "Gina"), "Talavera", "nsr", "table")
+    await join(app, RED, "Rita", "French")
+    await join(app, BLUE, "Bob", "Allied")
+    await app.roster_add(caller(RED, "Rita"), "1er Ligne", "line", stats="figures=6")
+    await app.roster_add(caller(RED, "Rita"), "Chasseurs", "mounted", stats="figures=3")
+    await app.roster_add(caller(BLUE, "Bob"), "33rd Foot", "infantry", stats="figures=6")
+    forced.push_cards(["2S"])
+    await app.game_start(caller(GM, "Gina"))
+
+
+async def test_a_building_is_described_while_a_card_waits_and_the_card_still_waits(
+    bot: SkirmishBot, app: App, forced: ForcedDice
+) -> None:
+    """Describing a building is no one's turn (the engine's free_actions): allowed to either side
+    while the French choose a unit for 2♠, whose buttons still answer afterwards."""
+    await nsr_table(app, forced)
+    for user, name, building in ((BLUE, "Bob", "Mill"), (RED, "Rita", "Barn")):
+        described = await invoke(bot, "nsr building", user, name, name=building, roof=4, storeys=2, windows=2)
+        [sent] = described.sent
+        assert sent["ephemeral"] is False
+        assert sent["embeds"][0].description.startswith(f"{building}: 8 figures inside at most")
+    state = await game_state(app)
+    assert [b["name"] for b in state["buildings"]] == ["Mill", "Barn"] and state["pending"]["card"] == "2S"
+    chosen = await invoke(bot, "decide", RED, "Rita", choice="1er Ligne")
+    assert "French chooses 1er Ligne to move on 2♠." in chosen.sent[0]["embeds"][0].description
+
+
+async def test_fire_at_a_table_reads_the_class_from_the_target(bot: SkirmishBot, app: App, forced: ForcedDice) -> None:
+    """A-NSR-47 through Discord: /nsr fire with a range only reads the 33rd Foot's line as class I."""
+    await nsr_table(app, forced)
+    for user, name, unit, card in (
+        (RED, "Rita", "1er Ligne", "3S"),
+        (RED, "Rita", None, "4H"),  # the Chasseurs are the only French unit left: taken at once
+        (BLUE, "Bob", None, "5S"),  # the 33rd Foot, the only Allied unit
+    ):
+        if unit is not None:
+            await invoke(bot, "decide", user, name, choice=unit)
+        forced.push_cards([card])
+        held = await invoke(bot, "nsr hold", user, name)
+        assert held.sent[0]["ephemeral"] is False, held.sent[0]["embeds"][0].description
+    await invoke(bot, "decide", RED, "Rita", choice="1er Ligne")
+    forced.push_dice([4])
+    forced.push_cards(["3C", "6S"])
+    fired = await invoke(bot, "nsr fire", RED, "Rita", target="33rd Foot", range=10.0)
+    [sent, *_] = fired.sent
+    assert "5 muskets, class I, 10″; die 4 reads column 2-5: 1/4 → 1 hit (class I: line, close order)." in (
+        sent["embeds"][0].description
+    )

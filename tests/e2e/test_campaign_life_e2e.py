@@ -255,6 +255,7 @@ async def play_medieval(life: Life) -> None:
     assert (
         started.content
         == f"<@{life.user_of(chooser).id}> Waiting for {chooser}: {chooser} won the roll-off: go first or second?"
+        "\n/help topic:medieval lists a turn's commands."
     )
     chosen = await life.answer_by_button(started.message, 0)  # type: ignore[arg-type]
     assert f"{chooser} chooses to go first: turn 1 · {chooser}'s turn." in chosen.text
@@ -294,9 +295,9 @@ async def play_sharpe(life: Life) -> None:
     assert f"{name} ends his turn." in done.text and nxt != name
     asker = life.user_of(nxt_side)
     defender = life.case.figures[life.other(nxt_side)][1]
-    refused = await life.fake.slash(asker, "odds", action=f'sharpe attack defender:"{defender}"')
-    assert refused.ephemeral and embed(refused, "Not done")
-    assert f"waits for {life.other(nxt_side)} to choose" in refused.text and "no odds to give" in refused.text
+    asked = private(await life.fake.slash(asker, "odds", action=f'sharpe attack defender:"{defender}"'))
+    odds = embed(asked, "Odds before you roll")["description"]  # the defender chooses first: odds for each defence
+    assert f"how does {defender} defend" in odds and "**If the answer is Parry:**" in odds
 
 
 async def play_nsr(life: Life) -> None:
@@ -327,7 +328,8 @@ async def play_nsr(life: Life) -> None:
         assert card["description"].startswith("`/nsr move ")
         moved = await life.act(me, "nsr move")
         assert re.search(
-            rf"{re.escape(unit)} moves \(\w+, cross country\): \d+D6 [\d+−() joker]+ = \d+ → up to \d+″\.", moved.text
+            rf"{re.escape(unit)} moves \(\w+, cross country\): \d+D6 [\d+]+ = \d+(, [−+]\d+ \([\w ]+\))* → up to \d+″\.",
+            moved.text,
         ), moved.text
         assert all(faces == 6 and reason.startswith(f"{unit}: ") for faces, _, reason in dice_lines(moved))
         return

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.e2e.fake_discord import FakeDiscord, FakeUser, InteractionResult
+from tests.e2e.fake_discord import FakeDiscord, FakeUser, InteractionResult, walk_components
 
 RED = {"Rossi": "rifle", "Ada": "rifle", "Cy": "smg", "Dee": "pistol", "Eli": "rifle", "Fay": "rifle"}
 BLUE = {"Big Jim": "smg", "Bo": "pistol", "Bert": "rifle", "Bill": "rifle", "Ben": "rifle", "Bud": "rifle"}
@@ -166,6 +166,17 @@ async def test_two_players_and_a_game_master_play_ssg_to_a_winner(fake: FakeDisc
     board = await fake.slash(gina, "game status")
     assert f"Turn 1 · {first} · movement phase" in board.text
 
+    # --- who may still act is a pick away, under the start's "your move", after the restart too ---
+    [menu] = [c for c in walk_components(start.message.components) if c.get("custom_id") == "ready:ssg"]  # type: ignore[union-attr]
+    assert [o["value"] for o in menu["options"]] == list(roster[first])
+    chosen = list(roster[first])[-1]
+    shown = await fake.click(player[first], start, "ready:ssg", values=[chosen])
+    assert shown.ephemeral and not shown.message.pings  # type: ignore[union-attr]
+    written = f'"{chosen}"' if " " in chosen else chosen
+    assert (
+        f"`/ssg move figure:{written} …`" in shown.text and f"`/ssg shoot shooter:{written} target:… …`" in shown.text
+    )
+
     # --- play: turn after turn until one side has lost four figures ---------------------------
     alive = {side: list(figures) for side, figures in roster.items()}
     side_of = {name: side for side, figures in roster.items() for name in figures}
@@ -199,7 +210,7 @@ async def test_two_players_and_a_game_master_play_ssg_to_a_winner(fake: FakeDisc
             dice_seen += len(rolls)
             winner = settle(melee)
             melee_fought = True
-            assert "shooting phase" in melee.text
+            assert "All melees are resolved: shoot with /ssg shoot" in melee.text  # the first shot opens shooting
         else:
             assert "no melee" in (await fake.slash(me, "ssg next")).text
 

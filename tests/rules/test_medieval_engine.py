@@ -110,6 +110,12 @@ def event(outcome: Outcome[MedState], kind: str) -> Any:
     return found
 
 
+def hit(outcome: Outcome[MedState]) -> Any:
+    """The one hit's wound chart result: a wound, or (no effect) the figure unharmed."""
+    [found] = [e for e in outcome.events if e.kind in ("wound", "unharmed")]
+    return found
+
+
 def engaged(engine: MedievalEngine, state: MedState, mine: str, theirs: str) -> MedState:
     """``mine`` (the active side's) in contact with ``theirs``, no die rolled, nobody activated."""
     return edit(engine, state, contacts=[*engine.dump_state(state)["contacts"], [mine, theirs]])
@@ -728,8 +734,27 @@ def test_every_row_of_the_wound_chart(
     engine: MedievalEngine, armour: list[str], die: int, score: int, row: str, result: str
 ) -> None:
     out = hit_with(engine, armour, die, 6 if result == "knocked_about" else None)
-    wound = event(out, "wound")
+    wound = hit(out)
     assert (wound.data["score"], wound.data["row"], wound.data["result"]) == (score, row, result)
+    assert wound.kind == ("unharmed" if result == "no_effect" else "wound")
+
+
+def test_a_hit_with_no_effect_is_no_wound_and_draws_no_wound_card(engine: MedievalEngine) -> None:
+    """Issue 19: a hit on the chart's No Effect row posted a wound card repeating the action's line."""
+    out = hit_with(engine, ["Plate", "Large Shield"], 5)
+    [unharmed] = [e for e in out.events if e.kind == "unharmed"]
+    assert unharmed.text.endswith("= 0: No Effect. Bjorn has had a lucky escape and is unharmed.")
+    assert unharmed.data["figure"] == "Bjorn" and unharmed.data["by"] == "Walt"
+    assert "wound" not in kinds(out) and engine.odds_outcome(out.events) == "no effect"
+
+
+@pytest.mark.parametrize(
+    "die, outcome", [(6, "Bjorn: knocked about"), (2, "Bjorn: light wound"), (4, "Bjorn: serious wound")]
+)
+def test_odds_outcomes_are_spelled_as_every_ruleset_spells_them(engine: MedievalEngine, die: int, outcome: str) -> None:
+    armour = ["Plate", "Large Shield"] if die == 6 else []
+    out = hit_with(engine, armour, die, 6 if die == 6 else None)
+    assert engine.odds_outcome(out.events) == outcome
 
 
 def test_killed_is_removed_and_its_kit_may_be_plundered(engine: MedievalEngine) -> None:
@@ -861,7 +886,13 @@ def test_losing_a_break_off_holds_the_mover(engine: MedievalEngine) -> None:
     out = play(engine, state, "breakoff", 6, 5, figure="Ned", distance=2.0)
     assert kinds(out) == ["activation", "breakoff", "held"] and fig(out.state, "Ned").stuck
     assert out.state.contacts == [["Ned", "Harald"]]
-    refuse(engine, out.state, "breakoff", "Ned lost its break-off and may move no further", figure="Ned", distance=1.0)
+    held = (
+        "Ned lost its break-off and stays in hand-to-hand with Harald this turn: it may still fight (/medieval fight)."
+    )
+    assert event(out, "held").text.endswith("it may still fight (/medieval fight).")
+    for action, params in (("breakoff", {"distance": 1.0}), ("move", {"distance": 1.0})):
+        refuse(engine, out.state, action, held, figure="Ned", **params)  # issue 19: no hint to break off again
+    assert kinds(play(engine, out.state, "fight", 1, 6, 1, 1, figure="Ned"))[0] == "fight"
 
 
 def test_breaking_off_from_two_stops_at_the_first_that_holds(engine: MedievalEngine) -> None:

@@ -16,6 +16,7 @@ from tests.rules.test_medieval_engine import (
     engaged,
     event,
     fig,
+    hit,
     play,
     roster,
 )
@@ -101,7 +102,7 @@ def test_armour_adds_up_a_med_13(engine: MedievalEngine, armour: list[str], tota
         range=5.0,
         shots=1,
     )
-    assert event(out, "wound").data["armour"] == total
+    assert hit(out).data["armour"] == total
 
 
 def test_shooting_factors(engine: MedievalEngine) -> None:
@@ -163,10 +164,17 @@ def test_ground_scales(engine: MedievalEngine) -> None:
     assert scales["3-inch"].inches_per_metre == 1.5 and scales["54mm"].inches_per_metre == 1.0
     assert scales["other"].inches_per_metre is None and "half a figure's standing height" in scales["other"].rule
     other = make_engine({"ground_scale": "3-inch"})
-    assert (
-        "Ground scale",
-        "3-inch figures (about Playmobil size): 1 metre = 1.5 inches (3.75 cm, about 4 cm)",
-    ) in other.board(begin(other)).facts
+    assert list(other.about()) == [
+        ("Ground scale", "3-inch figures (about Playmobil size): 1 metre = 1.5 inches (3.75 cm, about 4 cm)")
+    ]
+    assert "Ground scale" not in dict(other.board(begin(other)).facts), "said once, in /campaign info"
+
+
+def test_a_roster_entry_of_a_kind_shows_its_profile(engine: MedievalEngine) -> None:
+    """Issue 19: /roster show gave a Knight no speed, Bravery, Shoot or Fight (its stats are its kind's)."""
+    assert engine.profile(FigureSpec("Hugh", "red", "Knight")) == (
+        "speed 6″, Bravery 6, shoot 4, fight 4, health full; Sword; Chainmail + Small Shield (armour 3)"
+    )
 
 
 @pytest.mark.parametrize("rounding, halves", [("down", (3, 1, 2)), ("up", (3, 2, 2))])
@@ -217,7 +225,7 @@ def test_house_rules_add_a_weapon_armour_and_a_profile() -> None:
     state = engaged(engine, begin(engine, figures=figures), "Hugh", "Ulf")
     out = play(engine, state, "fight", 1, 1, 1, 1, figure="Hugh")
     assert event(out, "fight").data["totals"] == {"Hugh": 5, "Ulf": 7}  # Spear Accuracy +1
-    assert event(out, "wound").data["armour"] == 3
+    assert hit(out).data["armour"] == 3
     state = play(engine, state, "endturn").state
     state = play(
         engine, play(engine, state, "endturn").state, "shoot", 1, figure="Bow", target="Olaf", range=10.0

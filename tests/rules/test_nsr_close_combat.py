@@ -47,9 +47,11 @@ def test_a_charge_closes_the_defenders_stand_and_the_figures_fight(engine: NsrEn
         "unit": "Chasseurs",
         "target": "Militia",
         "die": 3,
+        "roll": 3,
         "needed": 8,
         "leader": True,
         "closes": True,
+        "passed": True,
     }
     assert events(out, "stand")[0]["stands"] and events(out, "stand")[0]["needed"] == 6
     fights = events(out, "fight")

@@ -60,7 +60,7 @@ def test_half_range_adds_one_and_7_reads_the_6_column(engine: NsrEngine) -> None
 def test_no_die_is_rolled_when_the_fire_is_refused(engine: NsrEngine) -> None:
     state = line_fight(engine)
     refuse(engine, state, "fire", "out of range", target="33rd Foot", range=13, **{"class": "I"})
-    refuse(engine, state, "fire", "target class", target="33rd Foot", range=5)
+    refuse(engine, state, "fire", "target class", target="33rd Foot", range=5, **{"class": "V"})
     refuse(engine, state, "fire", "own side", target="1er Ligne", range=5, **{"class": "I"})
     refuse(engine, state, "fire", "only 11 figures", target="33rd Foot", range=5, firers=12, **{"class": "I"})
     refuse(engine, state, "fire", "Name the unit", range=5)
@@ -309,7 +309,7 @@ def test_an_officers_pistol_at_a_unit_in_a_building_needs_it_exposed(engine: Nsr
     state = line_fight(engine)
     state.buildings.append(Building("Mill", 6, 2, windows=2, doors=1))
     get(state, "33rd Foot").building = "Mill"
-    refuse(engine, state, "pistol", "class IV", target="33rd Foot", range=2, aim="ordinary")
+    refuse(engine, state, "pistol", "is inside Mill", target="33rd Foot", range=2, aim="ordinary")
     out = act(engine, state, "pistol", target="33rd Foot", range=2, aim="ordinary", exposed=True, dice=[6])
     assert events(out, "pistol")[0]["outcome"] == "killed"
 

@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
+import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -163,8 +164,9 @@ def on_the_map(state: NsrState) -> set[str]:
 
 
 def check_the_ground(engine: NsrEngine, state: NsrState, on_map_before: set[str]) -> None:
-    """No overlap, nothing off the table, in water or in a building (but a unit occupying it), and
-    only a routed unit gone from the map."""
+    """No overlap, nothing off the table, in water or in a building (but a unit occupying it, whose
+    ground is the building's outline, as :func:`onmap.footprints` has it), and only a routed unit
+    gone from the map."""
     ground = battlefield_of(onmap.field_of(state).map)
     closed = [f for f in ground.features if engine.tables.terrain[f.kind].move_cost is None]
     shapes: dict[str, Any] = {}
@@ -173,10 +175,15 @@ def check_the_ground(engine: NsrEngine, state: NsrState, on_map_before: set[str]
         if placed is None:
             continue
         assert on_table(placed, ground.table, onmap.SPEC), f"{u.name} stands off the table"
+        if u.building:  # A-NSR-42: its ground is the building's, closed to every other unit already
+            home = next(f for f in closed if f.name == u.building)
+            assert home.geometry.covers(shapely.Point(placed.centre.x, placed.centre.y)), (
+                f"{u.name} holds {u.building} from outside"
+            )
+            continue
         shapes[u.name] = footprint(placed, onmap.SPEC)
         for f in closed:
-            if f.kind != "building" or not u.building:
-                assert not overlaps(shapes[u.name], f.geometry), f"{u.name} stands in {f.label}"
+            assert not overlaps(shapes[u.name], f.geometry), f"{u.name} stands in {f.label}"
     for (a, pa), (b, pb) in itertools.combinations(shapes.items(), 2):
         assert not overlaps(pa, pb), f"{a} overlaps {b}"
     for name in on_map_before - on_the_map(state):

@@ -398,7 +398,8 @@ def test_the_board_shows_the_order_and_every_state() -> None:
     assert "wounds: chest S (2 pts)" in lines["Harris"] and "C3/4" in lines["Harris"]
     assert "Baker rifle reloading (2)" in lines["Harris"]
     assert "fallen" in lines["Perkins"] and "unconscious" in lines["Dubois"] and "suppressed" in lines["Martin"]
-    assert "Target priority" in facts
+    assert "Target priority" not in facts, "said once, in /campaign info (engine.about)"
+    assert [name for name, _ in engine.about()] == ["Target priority"]
 
 
 # --- between games -------------------------------------------------------------------------------------------

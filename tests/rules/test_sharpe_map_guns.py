@@ -9,10 +9,11 @@ import json
 import math
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rules.battlefield import MapData, read_map
+from rules.battlefield.field import MEASURE_TOLERANCE
 from rules.core import RuleError
 from rules.geometry import CONTACT_TOLERANCE
 from rules.sharpe import onmap
@@ -246,6 +247,7 @@ def test_the_picture_draws_the_gun_and_its_bands(engine: SharpeEngine) -> None:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(x=st.floats(0.0, 48.0), y=st.floats(0.0, 36.0))
+@example(x=19.5, y=0.0)
 def test_a_haul_is_refused_or_keeps_everyone_on_the_table_and_apart(engine: SharpeEngine, x: float, y: float) -> None:
     state = at_the_gun(engine, Mate=(21.5, 5.0))
     try:
@@ -256,7 +258,8 @@ def test_a_haul_is_refused_or_keeps_everyone_on_the_table_and_apart(engine: Shar
     field = out.state.field
     assert field is not None
     gun, man = field.positions["Old Bess"], field.positions["Gunner"]
-    assert math.dist(gun, [20.0, 3.0]) <= 3.0 + 1e-6
+    # A path up to MEASURE_TOLERANCE past the 3″ left is made (CI found 3.04″ to a point typed to tenths).
+    assert math.dist(gun, [20.0, 3.0]) <= 3.0 + MEASURE_TOLERANCE + 1e-6
     assert math.dist(man, [18.4, 3.0]) == pytest.approx(math.dist(gun, [20.0, 3.0]))
     radii = onmap.radii(engine.tables, out.state)
     for name, (px, py) in field.positions.items():

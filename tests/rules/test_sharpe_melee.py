@@ -432,3 +432,50 @@ def test_horsemen_are_a_switch() -> None:
     state = begin(engine, [fig("Sharpe", "british", "rifle_officer"), fig("Lancier", "french", "cavalryman")])
     assert not char(state, "Lancier").mounted
     refused(engine, state, "attack", "not on a horse", defender="Lancier", at="horse")
+
+
+def test_a_horseman_at_the_halt_rides_past_nobody() -> None:
+    """Issue 19: his gallop refused (the horse was at the halt), Lancier attacks where he stands; he
+    was still said to ride on to the end of his move. He stays in contact, as a man on foot would."""
+    engine, state = game()
+    state.active = "Lancier"
+    refused(engine, state, "move", "changes pace one step at a time", pace="gallop", distance=10.0)
+    asked = play(engine, state, "attack", defender="Harris")
+    out = answer(engine, asked, "parry", 6, 1, 1, 1)
+    assert texts(out, "horse") == [] and "rides on" not in " ".join(texts(out))
+    assert char(out.state, "Lancier").contact_bound == 1
+    refused(engine, out.state, "move", "his move is over for this bound", pace="walk", distance=1.0)
+
+
+def test_a_moving_horseman_still_rides_on() -> None:
+    engine, state = game()
+    lancier = char(state, "Lancier")
+    lancier.horse.pace = lancier.horse.start_pace = "trot"
+    state.active = "Lancier"
+    out = answer(engine, play(engine, state, "attack", defender="Harris"), "parry", 6, 1, 1, 1)
+    assert texts(out, "horse") == ["Lancier rides on to the end of his move."]
+
+
+@pytest.mark.parametrize("no_room, said", [(False, "recoils 1″"), (True, "has no room to recoil")])
+def test_a_wound_at_a_table_recoils_unless_there_is_no_room(no_room: bool, said: str) -> None:
+    engine, state = game()
+    out = answer(engine, play(engine, state, "attack", defender="Dubois", no_room=no_room), "parry", 6, 1, 1, 1)
+    [wound] = events(out, "wound")
+    assert wound.text.endswith(f"; {said}.") and wound.data["effects"][-1] == said
+
+
+def test_a_bare_done_after_a_turn_ended_by_itself_is_held_only_for_a_comrade() -> None:
+    """Sharpe's riposted attack wounds him and ends his turn: passed to Harris (his side), the next
+    bare done is taken as meant for Sharpe; passed to a Frenchman, the French player's done is his."""
+    engine, state = game()
+    wounded = answer(engine, play(engine, state, "attack", defender="Dubois"), "riposte", 1, 6, 1, 1)
+    assert (wounded.state.active, wounded.state.ended_itself) == ("Harris", "Sharpe")
+    held = play(engine, wounded.state, "done")
+    assert [e.kind for e in held.events] == ["done-already"] and held.state.active == "Harris"
+    assert held.state.ended_itself == "" and held.state.acted == ["Sharpe"]
+
+    state.order = ["Sharpe", "Dubois", "Harris", "Martin", "Lancier"]
+    wounded = answer(engine, play(engine, state, "attack", defender="Dubois"), "riposte", 1, 6, 1, 1)
+    assert (wounded.state.active, wounded.state.ended_itself) == ("Dubois", "")
+    refused(engine, wounded.state, "done", "It is Dubois's turn", side="british")
+    assert play(engine, wounded.state, "done").state.active == "Harris"

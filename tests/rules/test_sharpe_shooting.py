@@ -84,16 +84,37 @@ def test_mounted_target_and_aimed_shot_a_sharpe_4() -> None:
     assert mods(data) == {"mounted target": 1, "aimed": 1} and data["skill"] == 8
 
 
+AIMED_AT_DUBOIS = {"by_gm": True, "shooter": "Redcoat", "target": "Dubois", "range": 10, "aimed": True}
+
+
 def test_aimed_needs_a_whole_move_standing_still() -> None:
     engine, state = game()
-    refused(
-        engine, state, "shoot", "aimed shot needs", by_gm=True, shooter="Redcoat", target="Dubois", range=10, aimed=True
-    )
     state.bound = 3
     char(state, "Redcoat").moved_bound = 2
-    refused(
-        engine, state, "shoot", "aimed shot needs", by_gm=True, shooter="Redcoat", target="Dubois", range=10, aimed=True
+    said = refused(engine, state, "shoot", "aimed shot needs", **AIMED_AT_DUBOIS)
+    assert said == "Redcoat moved last bound: an aimed shot needs a whole move standing still first."
+    char(state, "Redcoat").moved_bound = 3
+    said = refused(engine, state, "shoot", "aimed shot needs", **AIMED_AT_DUBOIS)
+    assert said == "Redcoat moved this bound: an aimed shot needs a whole move standing still first."
+
+
+def test_nobody_aims_in_the_first_bound_and_is_told_why_a_sharpe_51() -> None:
+    """Issue 19: the refusal in bound 1 said he had moved, when nobody had; the reason is the bound."""
+    engine, state = game()
+    assert state.bound == 1 and char(state, "Redcoat").moved_bound == 0
+    said = refused(engine, state, "shoot", "", **AIMED_AT_DUBOIS)
+    assert said == (
+        "Nobody aims in the first bound: an aimed shot needs a whole move standing still first, "
+        "so Redcoat may aim from bound 2 if he does not move now."
     )
+
+
+def test_the_time_before_the_battle_may_count_as_standing_still_a_sharpe_51() -> None:
+    engine = make_engine({"shooting": {"aim_in_first_bound": True}})
+    state = begin(engine, BRITISH + FRENCH)
+    assert "aimed" in mods(shot_data(engine, state, "Redcoat", "Dubois", 10, aimed=True))
+    char(state, "Redcoat").moved_bound = 1
+    refused(engine, state, "shoot", "Redcoat moved this bound", **AIMED_AT_DUBOIS)
 
 
 def test_left_hand_pistol() -> None:

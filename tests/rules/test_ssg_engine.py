@@ -291,9 +291,13 @@ def test_start_keeps_weapons_and_names(engine: SsgEngine) -> None:
 @pytest.mark.parametrize(
     "figures, message",
     [
-        (roster(blue=BLUE[:4]), "Each side needs 6 figures: blue has 4."),
+        (roster(blue=BLUE[:4]), "Each side needs 6 figures: blue has 4. Add 2 with /roster add, or name 6"),
         (roster(blue=[]), "Each side needs 6 figures: blue has 0."),
-        (roster(red=[*RED, "Extra"]), "Each side needs 6 figures: red has 7."),
+        (
+            roster(red=[*RED, "Extra"]),
+            'Each side needs 6 figures: red has 7. Choose who fights: /game start figures:"Rossi, Garcia, …" '
+            "names 6 a side, separated by commas.",
+        ),
         (roster(blue=[*BLUE[:5], "rossi"]), "Two figures are called “rossi”"),
         ([*roster(), FigureSpec("Zed", "green", "rifle")], "no side called “green”"),
     ],
@@ -483,7 +487,7 @@ def test_contact_stops_the_figure(engine: SsgEngine) -> None:
     out = play(engine, begin(engine), "move", figure="Rossi", distance=2.0, contact="big jim")
     assert kinds(out) == ["move", "contact"]
     assert out.events[1].text.startswith("Rossi comes within 1″ of Big Jim and stops")
-    assert out.events[1].data == {"figure": "Rossi", "enemy": "Big Jim"}
+    assert out.events[1].data == {"figure": "Rossi", "enemy": "Big Jim", "inches": 1.0}
     assert out.state.contacts == [["Rossi", "Big Jim"]]
     refuse(engine, out.state, "move", "Rossi is in contact with Big Jim and may not move", figure="Rossi", distance=1.0)
     assert engine.board(out.state).figures[0].status == "rifle · moved 2″ · in contact with Big Jim"
@@ -530,12 +534,14 @@ def test_melee_duel_dice_order_and_removal(engine: SsgEngine) -> None:
         (6, 5, "Rossi: melee against Big Jim"),  # type: ignore[attr-defined]
         (6, 2, "Big Jim: melee against Rossi"),
     ]
-    assert kinds(out) == ["melee", "casualty", "phase"]
+    assert kinds(out) == ["melee", "casualty", "melee-over"]
     assert out.events[0].text == "Melee: Rossi 5, Big Jim 2: Rossi wins."
     assert out.events[1].data == {"figure": "Big Jim", "side": "blue", "by": "Rossi"}
-    assert "All melees are resolved" in out.events[2].text
+    assert out.events[2].text == (
+        "All melees are resolved: shoot with /ssg shoot, or end the melee phase with /ssg next."
+    )
     assert fig(out.state, "Big Jim").removed and not fig(out.state, "Rossi").removed
-    assert out.state.contacts == [] and out.state.phase == "shooting"
+    assert out.state.contacts == [] and out.state.phase == "melee"
 
 
 def test_melee_active_figure_can_lose(engine: SsgEngine) -> None:
@@ -546,7 +552,7 @@ def test_melee_active_figure_can_lose(engine: SsgEngine) -> None:
 
 def test_melee_ties_are_rolled_again(engine: SsgEngine) -> None:
     out = play(engine, melee_with(engine, ("Rossi", "Big Jim")), "melee", 4, 4, 6, 6, 2, 3)
-    assert kinds(out) == ["melee", "melee", "melee", "casualty", "phase"]
+    assert kinds(out) == ["melee", "melee", "melee", "casualty", "melee-over"]
     assert [e.data["winner"] for e in out.events[:3]] == [None, None, "Big Jim"]
     assert "tie, roll again" in out.events[0].text
     assert fig(out.state, "Rossi").removed
@@ -561,13 +567,13 @@ def test_multi_figure_melee_goes_on_until_one_side_is_clear_a_ssg_1(engine: SsgE
     assert kinds(out) == ["melee", "casualty"]
     refuse(engine, out.state, "next", "Garcia and Big Jim are still in contact")
     out = play(engine, out.state, "melee", 6, 1)
-    assert fig(out.state, "Big Jim").removed and out.state.phase == "shooting"
+    assert fig(out.state, "Big Jim").removed and out.state.phase == "melee" and not out.state.contacts
 
 
 def test_losing_figure_drops_all_its_contacts(engine: SsgEngine) -> None:
     state = melee_with(engine, ("Rossi", "Big Jim"), ("Garcia", "Big Jim"))
     out = play(engine, state, "melee", 6, 1)
-    assert out.state.contacts == [] and out.state.phase == "shooting"
+    assert out.state.contacts == [] and out.state.phase == "melee"
     assert not fig(out.state, "Garcia").removed
 
 
@@ -595,6 +601,31 @@ def test_melee_pair_not_in_contact_is_refused(engine: SsgEngine) -> None:
     refuse(engine, state, "melee", "There is no figure called “Ghost”", fighter="Ghost")
 
 
+def test_a_next_after_the_last_duel_opens_the_shooting_phase_it_never_skips_it(engine: SsgEngine) -> None:
+    """Issue 19: the last duel used to move the game into shooting by itself, so the ``next`` a
+    player typed to end the melee ended the shooting phase too, unseen. The melee phase now stays
+    until the player ends it (or shoots)."""
+    resolved = play(engine, melee_with(engine, ("Rossi", "Big Jim")), "melee", 6, 1).state
+    assert (resolved.phase, resolved.contacts) == ("melee", [])
+    assert engine.board(resolved).headline == "Turn 1 · red · melee phase"
+    out = play(engine, resolved, "next")
+    assert kinds(out) == ["phase"] and out.events[0].text == "Turn 1 · red · shooting phase."
+    assert (out.state.active, out.state.phase) == ("red", "shooting")
+    refuse(engine, resolved, "move", "Figures move only in the movement phase; it is the melee phase now.")
+
+
+def test_a_shot_after_the_last_duel_begins_the_shooting_phase(engine: SsgEngine) -> None:
+    resolved = play(engine, melee_with(engine, ("Rossi", "Big Jim"), ("Chen", "Slim")), "melee", 6, 1).state
+    refuse(engine, resolved, "shoot", "Figures shoot only in the shooting phase", **_rossi_at_slim())
+    resolved = play(engine, resolved, "melee", 6, 1).state
+    out = shoot(engine, resolved, "Rossi", "Doc", 5.0, "clear", 5)
+    assert kinds(out) == ["phase", "shot", "casualty"] and out.state.phase == "shooting"
+
+
+def _rossi_at_slim() -> dict[str, Any]:
+    return {"shooter": "Rossi", "target": "Slim", "range": 5.0, "los": "clear", "dice": None}
+
+
 def test_melee_winner_may_shoot_a_ssg_7(engine: SsgEngine) -> None:
     """A-SSG-7: nothing forbids a melee winner, or a figure that moved, from shooting."""
     state = play(engine, melee_with(engine, ("Rossi", "Big Jim")), "melee", 6, 1).state
@@ -608,7 +639,7 @@ def test_victory_in_melee_is_immediate_a_ssg_5(engine: SsgEngine) -> None:
     state = edit(engine, state, removed=["Doc", "Tex", "Hank"])
     out = play(engine, state, "melee", 6, 2)
     assert kinds(out) == ["melee", "casualty", "victory"]
-    assert out.events[2].data == {"winner": "red", "loser": "blue"}
+    assert out.events[2].data == {"winner": "red", "loser": "blue", "removed": 4}
     assert out.state.phase == "over" and out.state.winner == "red"
 
 
@@ -668,6 +699,7 @@ def test_shot_text_and_data(engine: SsgEngine) -> None:
         "range": 10.0,
         "los": "partial",
         "natural": 4,
+        "roll": 4,
         "modifiers": [{"reason": "partial LOS", "value": -1}],
         "modifier": -1,
         "total": 3,
@@ -689,7 +721,8 @@ def test_shot_text_and_data(engine: SsgEngine) -> None:
         ({"shooter": "Chen", "range": 12.5}, "Chen's pistol reaches 12″"),
         ({"shooter": "Garcia", "range": 13.0}, "Garcia's smg reaches 12″"),
         ({"los": "blocked"}, "Rossi has no line of sight to Big Jim, so cannot shoot at it."),
-        ({"los": "foggy"}, "clear, partial or blocked"),
+        ({"los": "foggy"}, "Say what Rossi sees of Big Jim on your table: los:clear, los:partial, los:blocked"),
+        ({"los": None}, "Say what Rossi sees of Big Jim on your table: los:clear, los:partial, los:blocked"),
         ({"range": 0.0}, "as more than 0″"),
         ({"range": -3.0}, "as more than 0″"),
         ({"range": None}, "in inches"),
@@ -910,7 +943,7 @@ def test_victory_mid_volley_leaves_dice_unrolled_a_ssg_5(engine: SsgEngine) -> N
     out = shoot(engine, state, "Garcia", "Big Jim", 5.0, "clear", 5, dice=2, target2="Slim", range2=5.0, los2="clear")
     assert len(play.last_dice.rolls) == 1  # type: ignore[attr-defined]
     assert kinds(out) == ["shot", "casualty", "victory"]
-    assert out.events[2].data == {"winner": "red", "loser": "blue", "unrolled": 2}
+    assert out.events[2].data == {"winner": "red", "loser": "blue", "removed": 4, "unrolled": 2}
     assert "The remaining 2 dice are not rolled." in out.events[2].text
     assert out.state.phase == "over" and out.state.winner == "red"
     assert engine.whose_turn(out.state) is None and engine.finished(out.state)
@@ -1012,8 +1045,9 @@ def test_a_whole_scripted_game(engine: SsgEngine) -> None:
     state = play(engine, state, "next").state
     assert state.phase == "melee"
     out = play(engine, state, "melee", 1, 6)
-    assert fig(out.state, "Tex").removed and out.state.phase == "shooting"
+    assert fig(out.state, "Tex").removed and out.state.phase == "melee"
     out = shoot(engine, out.state, "Hank", "Rossi", 10.0, "clear", 5)
+    assert kinds(out)[0] == "phase" and out.state.phase == "shooting"
     assert fig(out.state, "Rossi").removed
     state = play(engine, out.state, "next").state
     assert (state.turn, state.active, state.phase) == (2, "red", "movement")

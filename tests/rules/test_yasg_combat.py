@@ -109,7 +109,15 @@ def test_a_misfire_rolls_no_more_and_costs_the_next_turn(tested: YasgEngine) -> 
     assert kinds(out)[0] == "misfire" and len(act.last_dice.rolls) == 1  # type: ignore[attr-defined]
     assert fig(out.state, "Harper").weapon_state == "misfired"
     assert "British have no more shots this turn." in texts(out)
-    refuse(tested, out.state, "fire", "british have finished firing", as_side=BRITISH, figure="Harper", target="Ducos")
+    refuse(
+        tested,
+        out.state,
+        "fire",
+        "Harper has already fired this turn",
+        as_side=BRITISH,
+        figure="Harper",
+        target="Ducos",
+    )
     # turn 2: rectifying — no move, no fire; loaded at its end
     turn2 = change(tested, out.state, "Harper", fired=False)
     turn2 = tested.load_state(

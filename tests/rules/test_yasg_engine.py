@@ -355,10 +355,13 @@ def test_walk_two_squares_routed_through_sides(engine: YasgEngine) -> None:
     h = fig(out.state, "Harper")
     assert (h.square, h.moved, h.ran) == ((6, 6), 2, False)
     assert h.facing == "e"  # the way of its last step
-    assert out.events[0].text == "Harper walks F8 → F7 → G7 (2 squares), facing E; it may not fire this turn."
+    assert (
+        out.events[0].text
+        == "Harper walks F8 → F7 → G7 (2 squares), turning from N to face E; it may not fire this turn."
+    )
     assert act.last_dice.rolls == []  # type: ignore[attr-defined]
     one = act(engine, state, "move", figure="Harper", to="F7", facing="e")
-    assert "walks F8 → F7 (1 square), facing E; it may still fire." in texts(one)
+    assert "walks F8 → F7 (1 square), turning from N to face E; it may still fire." in texts(one)
 
 
 def test_a_run_of_up_to_four_rolls_for_a_fall(engine: YasgEngine) -> None:

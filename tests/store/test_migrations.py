@@ -19,7 +19,19 @@ from sqlalchemy.exc import IntegrityError
 from bot.store.database import Database, alembic_config, downgrade, make_engine, upgrade
 from bot.store.schema import Base
 
-TABLES = {"campaigns", "members", "figures", "games", "actions", "events", "rolls", "decisions", "deadlines"}
+TABLES = {
+    "campaigns",
+    "members",
+    "figures",
+    "games",
+    "actions",
+    "events",
+    "rolls",
+    "decisions",
+    "deadlines",
+    "roll_streams",
+    "free_rolls",
+}
 
 PARTIAL_UNIQUE_INDEXES = {
     # table: (index name, column, the WHERE clause as the database reports it, loosely)

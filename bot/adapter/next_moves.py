@@ -1,0 +1,154 @@
+"""The next move a tap away: under "your move" and ``/game status``, a button for the ruleset's
+quick moves (end the phase or the turn, hold), a select of the figures that may still act, and the
+commands to type for the rest.
+
+Each ruleset's cog names its quick moves (``quick_moves``); a button's custom_id names the command
+(``next:ssg:next``), and a click runs that command's own callback with the click's interaction, so
+it goes through exactly the path the typed command does: the same checks, the same refusals.
+
+The cog also names the commands a figure acts with (``figure_moves``, each taking the figure as its
+first option). Picking a figure in the select (``ready:ssg``) answers privately with those commands
+written out for it, ready to type: a slash command's options cannot be filled in by a click.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.app.replies import ReadyFigure
+from bot.render.shown import shown
+
+MAX_QUICK = 4
+#: Discord's limit on a select's options.
+MAX_READY = 25
+PICK = "Who acts? Pick one to see what to type"
+
+
+def _group(client: Any, slug: str) -> app_commands.Group | None:
+    tree = getattr(client, "tree", None)
+    found = tree.get_command(slug) if tree is not None else None
+    return found if isinstance(found, app_commands.Group) else None
+
+
+def _named(client: Any, slug: str, names: str) -> list[app_commands.Command[Any, ..., Any]]:
+    """The ruleset's commands its cog lists under ``names`` (``quick_moves``, ``figure_moves``)."""
+    group = _group(client, slug)
+    by_name = {c.name: c for c in group.commands if isinstance(c, app_commands.Command)} if group else {}
+    cog = next(iter(by_name.values())).binding if by_name else None  # the cog whose group this is
+    return [by_name[n] for n in getattr(cog, names, ()) if n in by_name]
+
+
+def quick_moves(client: Any, slug: str) -> list[app_commands.Command[Any, ..., Any]]:
+    """The ruleset's quick moves as its cog names them, in that order."""
+    return _named(client, slug, "quick_moves")[:MAX_QUICK]
+
+
+def figure_commands(client: Any, slug: str, name: str) -> str:
+    """The commands ``name`` acts with, written out for it: "`/ssg shoot shooter:Rossi target:… …`"
+    (an option it needs, then "…" where more may be given)."""
+    lines = []
+    for command in _named(client, slug, "figure_moves"):
+        first, *rest = command.parameters
+        value = f'"{name}"' if " " in name else name
+        parts = [f"/{command.qualified_name}", f"{first.display_name}:{value}"]
+        parts += [f"{p.display_name}:…" for p in rest if p.required]
+        if any(not p.required for p in rest):
+            parts.append("…")
+        lines.append(f"`{' '.join(parts)}`")
+    return "\n".join(lines)
+
+
+def to_type(client: Any, slug: str) -> str:
+    """The ruleset's commands that need options, as a line to read: "Or type /ssg move, /ssg shoot"."""
+    group = _group(client, slug)
+    if group is None:
+        return ""
+    needing = [
+        f"/{c.qualified_name}"
+        for c in group.commands
+        if isinstance(c, app_commands.Command) and any(p.required for p in c.parameters)
+    ]
+    return f"Or type {', '.join(needing)} (/help topic:{slug})." if needing else ""
+
+
+class NextMoveButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"next:(?P<slug>[a-z]{1,20}):(?P<name>[a-z_]{1,32})"
+):
+    """A quick move under "your move": pressing it runs the command as if typed without options."""
+
+    def __init__(self, slug: str, name: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"/{slug} {name}", style=discord.ButtonStyle.primary, custom_id=f"next:{slug}:{name}"
+            )
+        )
+        self.slug = slug
+        self.name = name
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> NextMoveButton:
+        return cls(match["slug"], match["name"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        group = _group(interaction.client, self.slug)
+        command = group.get_command(self.name) if group is not None else None
+        if not isinstance(command, app_commands.Command):
+            await interaction.response.send_message("That move is no longer offered here.", ephemeral=True)
+            return
+        try:
+            tree = getattr(interaction.client, "tree", None)
+            if tree is not None:  # what the tree does before a typed command: deferral in time, paced collection
+                await tree.interaction_check(interaction)
+            await command.callback(command.binding, interaction)  # type: ignore[arg-type]
+        except Exception as exc:  # the same funnel as a typed command's error
+            from bot.adapter.delivery import deliver_error
+
+            await deliver_error(interaction, exc, context=f"/{self.slug} {self.name} (button)")
+
+
+class ReadySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ready:(?P<slug>[a-z]{1,20})"):
+    """The figures that may still act: picking one answers privately with the commands to type for it."""
+
+    def __init__(self, slug: str, ready: Sequence[ReadyFigure] = ()) -> None:
+        options = [
+            discord.SelectOption(label=f.name[:100], value=f.name[:100], description=f.status[:100] or None)
+            for f in ready[:MAX_READY]
+        ]
+        super().__init__(discord.ui.Select(custom_id=f"ready:{slug}", placeholder=PICK, options=options))
+        self.slug = slug
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReadySelect:
+        return cls(match["slug"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        picked = self.item.values[0] if self.item.values else ""
+        text = figure_commands(interaction.client, self.slug, picked)
+        if not picked or not text:
+            await interaction.response.send_message("Nothing to type for that pick here.", ephemeral=True)
+            return
+        await interaction.response.send_message(
+            f"**{shown(picked)}**: {text}\nSee `/help topic:{self.slug}` for every option.", ephemeral=True
+        )
+
+
+def next_moves_view(client: Any, slug: str, ready: Sequence[ReadyFigure] = ()) -> discord.ui.View | None:
+    moves = quick_moves(client, slug)
+    offer = bool(ready) and bool(_named(client, slug, "figure_moves"))
+    if not moves and not offer:
+        return None
+    view = discord.ui.View(timeout=None)
+    for command in moves:
+        view.add_item(NextMoveButton(slug, command.name))
+    if offer:
+        view.add_item(ReadySelect(slug, ready))
+    return view

@@ -1,0 +1,167 @@
+"""/game undo without a second chance at the dice.
+
+An action that rolled a die or turned a card revealed something: taken back by its own player, it
+would buy a re-roll. So its player only *asks*: the other side answers allow or refuse (a stored
+decision of kind ``undo``, with buttons or /decide, that outlives a restart), and the game master
+may answer for an absent side. The game master takes any action back at once. An action that
+revealed nothing (a move without dice, a formation change) is taken back by its player at once.
+
+While a request waits it is one of the game's open decisions, so the game waits for it as for any
+other: the table answers it before playing on (a decision the game was already waiting for may
+still be answered first, and then the request lapses). An allow never takes back another action
+than the one asked about: the request names the action's log entry and the game's version when it
+was asked, and if the game moved on since (that answer, the game master's own undo, a free action
+that changed the table) the allow takes nothing back and says so.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from bot.app.access import engine_of, may_decide
+from bot.app.aftermath import AFTERMATH_COMMAND, Aftermath
+from bot.app.context import Context
+from bot.app.decisions import UNDO_KIND, open_decision
+from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, mentions
+from bot.dice import RolledDie
+from bot.store import Unit
+from bot.store.records import Campaign, Decision, Game, LoggedAction
+from rules.core import Choice
+from rules.core import Decision as AskedDecision
+
+log = logging.getLogger("skirmish_gm.undo")
+
+ALLOW, REFUSE = "allow", "refuse"
+CHOICES = (Choice(ALLOW, "Allow"), Choice(REFUSE, "Refuse"))
+#: How much of the command and of its dice a request's prompt quotes.
+COMMAND_SHOWN = 80
+VALUES_SHOWN = 6
+
+
+def revealed(rolls: list[RolledDie]) -> str:
+    """What an action revealed, shortly: "rolled 3, 5", "turned 2♠", or both."""
+    parts = []
+    for kind, verb in (("die", "rolled"), ("card", "turned")):
+        values = [r.value for r in rolls if (r.kind == "card") == (kind == "card")]
+        if values:
+            shown = ", ".join(values[:VALUES_SHOWN]) + (", …" if len(values) > VALUES_SHOWN else "")
+            parts.append(f"{verb} {shown}")
+    return "; ".join(parts)
+
+
+def quoted(command: str) -> str:
+    command = " ".join(command.replace("`", "'").split())
+    return f"`{command if len(command) <= COMMAND_SHOWN else command[: COMMAND_SHOWN - 1] + '…'}`"
+
+
+def other_side(sides: list[str], side: str | None) -> str:
+    """Who answers a request to take back ``side``'s action: the next side in the ruleset's order
+    (in a game of two, the other one); the game master when the action had no side."""
+    names = [s.casefold() for s in sides]
+    if side is None or side.casefold() not in names or len(sides) < 2:
+        return "gm"
+    return sides[(names.index(side.casefold()) + 1) % len(sides)]
+
+
+class Undo:
+    def __init__(self, ctx: Context, aftermath: Aftermath) -> None:
+        self.ctx = ctx
+        self.aftermath = aftermath
+
+    async def undo(self, u: Unit, campaign: Campaign, game: Game, caller: Caller) -> Reply:
+        """/game undo on ``game`` (locked): taken back now, or asked of the other side."""
+        record = await u.log.last_undoable(game.id, except_command=AFTERMATH_COMMAND)
+        if record is None or record.state_before is None:
+            raise Refusal("There is nothing to undo in this game.")
+        is_gm = campaign.gm_id == caller.user_id
+        if record.user_id != caller.user_id and not is_gm:
+            raise Refusal("Only the player who made the last action, or the game master, may undo it.")
+        if is_gm or not record.rolls:
+            return await self.take_back(u, campaign, game, record, by=caller.display_name, by_gm=is_gm)
+        return await self._ask(u, campaign, game, record, caller)
+
+    async def _ask(self, u: Unit, campaign: Campaign, game: Game, record: LoggedAction, caller: Caller) -> Reply:
+        """The request to take back ``record``, stored for the other side to answer."""
+        for waiting in await u.decisions.open_in_game(game.id):
+            if waiting.kind == UNDO_KIND and waiting.resume.get("params", {}).get("action_id") == record.id:
+                raise Refusal(f"Your request already waits for {waiting.decider}: {waiting.prompt}")
+        decider = other_side(list(engine_of(campaign).sides()), record.side)
+        prompt = f"{caller.display_name} asks to take back {quoted(record.command)} ({revealed(list(record.rolls))})"
+        params = {
+            "action_id": record.id,
+            "version": game.version,
+            "asker": caller.user_id,
+            "asker_name": caller.display_name,
+            "command": record.command[:200],
+        }
+        asked = AskedDecision(decider, f"{prompt}: allow or refuse?", CHOICES, UNDO_KIND, params)
+        pending = await open_decision(u, campaign, game, asked, user_id=caller.user_id, kind=UNDO_KIND)
+        log.info("game %s: %s asks to undo action %s", game.id, caller.user_id, record.id)
+        why = (
+            "It rolled dice or turned cards, so it is taken back only if the other side allows it "
+            "(or the game master takes it back)."
+        )
+        reply = Reply(cards=[Card(title="Undo asked", description=f"{prompt}.\n{why}")], decision=pending)
+        reply.ping_user_ids = list(pending.user_ids)
+        reply.content = f"{mentions(pending.user_ids)} {pending.decider}: {pending.prompt}".strip()
+        return reply
+
+    async def check_answerer(self, u: Unit, campaign: Campaign, decision: Decision, caller: Caller, value: str) -> None:
+        """Refused for anyone but the deciding side's players and the game master. The asker may
+        refuse (withdraw) her own request, never allow it."""
+        if campaign.gm_id == caller.user_id or await may_decide(u, campaign, decision.decider, caller):
+            return
+        if decision.user_id == caller.user_id and value == REFUSE:
+            return
+        raise Refusal(f"Only {decision.decider}'s player or the game master may answer this request.")
+
+    async def answer(self, u: Unit, campaign: Campaign, decision: Decision, caller: Caller, value: str) -> Reply:
+        """Allow: the action is taken back, if the game is still where it was when asked. Refuse:
+        nothing changes. Either way the request is answered."""
+        await u.decisions.answer(decision.id, value, self.ctx.clock())
+        params: dict[str, Any] = decision.resume.get("params", {})
+        asker, command = params.get("asker_name", "The player"), quoted(str(params.get("command", "")))
+        who = caller.display_name + (" (game master)" if campaign.gm_id == caller.user_id else "")
+        if value != ALLOW:
+            log.info("undo request %s refused by %s", decision.id, caller.user_id)
+            text = f"{who} refused {asker}'s request: {command} stands, and nothing changes."
+            return Reply(cards=[Card(title="Undo refused", description=text)])
+        game = await u.games.get(decision.game_id, lock=True) if decision.game_id is not None else None
+        record = None
+        if game is not None and game.version == params.get("version") and (game.status == "active" or game.winner):
+            record = await u.log.last_undoable(game.id, except_command=AFTERMATH_COMMAND)
+        if game is None or record is None or record.id != params.get("action_id"):
+            text = f"The game has moved on since {asker} asked: {command} is not taken back."
+            return Reply(cards=[Card(title="Undo lapsed", description=text)])
+        return await self.take_back(u, campaign, game, record, by=f"{asker}, allowed by {who}", by_gm=False)
+
+    async def take_back(
+        self, u: Unit, campaign: Campaign, game: Game, record: LoggedAction, *, by: str, by_gm: bool
+    ) -> Reply:
+        """``record`` undone: the state before it restored, the game's open decisions (a request
+        among them) cancelled, and the choice the restored state waits for asked again. The dice
+        it rolled stay in the log, struck through; the stream goes on, so a retaken action rolls anew."""
+        await self.aftermath.revert_battle(u, campaign, game)
+        assert record.state_before is not None
+        game = await u.play.save_state(game, record.state_before)
+        if game.status != "active" or game.winner is not None:
+            game = await u.games.set_outcome(game, status="active", winner=None, ended_at=None)
+        await u.log.mark_undone(record.id)
+        await u.decisions.cancel_open(game_id=game.id)
+        reopened = await self._reopen_waiting(u, campaign, game)
+        log.info("game %s: action %s undone by %s%s", game.id, record.id, by, " (game master)" if by_gm else "")
+        undone = f"{quoted(record.command)} is taken back; the dice it rolled stay in the log."
+        footer = f"by {by}" + (" (game master)" if by_gm else "")
+        reply = Reply(cards=[Card(title="Undone", description=undone, footer=footer)])
+        if reopened is not None:
+            reply.decision, reply.ping_user_ids = reopened, list(reopened.user_ids)
+            waiting = f"Waiting for {reopened.decider} again: {reopened.prompt}"
+            reply.content = f"{mentions(reopened.user_ids)} {waiting}".strip()
+        return reply
+
+    async def _reopen_waiting(self, u: Unit, campaign: Campaign, game: Game) -> PendingDecision | None:
+        """After an undo, the choice the restored state waits for is asked again."""
+        engine = engine_of(campaign)
+        decision = engine.pending(engine.load_state(game.state))
+        return await open_decision(u, campaign, game, decision) if decision is not None else None

@@ -1,0 +1,71 @@
+"""No forced waits: a choice with one legal answer (an NSR card only one unit may take) is taken at
+once and said in the log; the log still replays; the house-rule switch ``ask_when_one_choice``
+keeps asking for groups who want it."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from bot.app.service import App
+from bot.dice import ForcedDice
+from bot.store.schema import DecisionRecord, Game
+from rules import get_engine
+from tests.orm import orm
+from tests.replay import load_log, replay
+from tests.support import BLUE, GM, RED, caller, join
+
+
+async def _talavera(app: App, forced: ForcedDice, *, house_rules: bytes | None = None):
+    """French: two units; Allied: one. The first card is red: the Allied unit moves."""
+    await app.campaign_new(caller(GM, "Gina"), "Talavera", "nsr", "table")
+    await join(app, RED, "Rita", "French")
+    await join(app, BLUE, "Bob", "Allied")
+    await app.roster_add(caller(RED, "Rita"), "1er Ligne", "line", stats="figures=6")
+    await app.roster_add(caller(RED, "Rita"), "Chasseurs", "mounted", stats="figures=3")
+    await app.roster_add(caller(BLUE, "Bob"), "33rd Foot", "infantry", stats="figures=6")
+    if house_rules is not None:
+        await app.rules_set(caller(GM, "Gina"), "house.yaml", house_rules)
+    forced.push_cards(["2H"])
+    return await app.game_start(caller(GM, "Gina"))
+
+
+async def _open_decisions(app: App) -> list[DecisionRecord]:
+    async with orm(app.store.db) as s:
+        return list(await s.scalars(select(DecisionRecord).where(DecisionRecord.status == "open")))
+
+
+async def test_a_card_only_one_unit_may_take_is_taken_at_once_and_said(app: App, forced: ForcedDice) -> None:
+    started = await _talavera(app, forced)
+
+    assert started.decision is None and await _open_decisions(app) == []
+    (said,) = [e for e in started.events if e.kind == "only-choice"]
+    assert said.text.startswith("Allied had one choice (2♥ — Allied: choose a unit to move): 33rd Foot")
+    assert started.ping_user_ids == [BLUE] and "Allied: your move." in (started.content or "")
+    log = await app.game_log(caller(RED))
+    assert "taken at once" in log.cards[0].description
+
+    engine = get_engine("nsr")
+    async with orm(app.store.db) as s:
+        game = await s.scalar(select(Game).order_by(Game.id.desc()))
+        records = await load_log(s, game)
+    assert records[0].action["then"][0]["params"]["choice"] == "33rd Foot"
+    assert engine.dump_state(replay(engine, records)) == game.state
+
+
+async def test_the_house_rule_keeps_asking(app: App, forced: ForcedDice) -> None:
+    started = await _talavera(app, forced, house_rules=b"ask_when_one_choice: yes\n")
+
+    assert started.decision is not None and started.decision.decider == "Allied"
+    assert [c.value for c in started.decision.choices] == ["33rd Foot"]
+    assert not [e for e in started.events if e.kind == "only-choice"]
+    shown = await app.rules_show(caller(RED))
+    assert any("`ask_when_one_choice`: **yes** (house rule)" in value for _, value, _ in shown.cards[0].fields)
+
+
+async def test_the_switch_takes_only_yes_or_no(app: App, forced: ForcedDice) -> None:
+    await app.campaign_new(caller(GM, "Gina"), "Talavera", "nsr", "table")
+    refused = await app.rules_set(caller(GM, "Gina"), "house.yaml", b"ask_when_one_choice: sometimes\n")
+    text = " ".join([refused.cards[0].description, *(v for _, v, _ in refused.cards[0].fields)])
+    assert "ask_when_one_choice: must be yes or no, not “sometimes”." in text
+    shown = await app.rules_show(caller(GM, "Gina"))
+    assert any("`ask_when_one_choice`: **no**" in value for _, value, _ in shown.cards[0].fields)

@@ -1,0 +1,224 @@
+"""/game undo without a second chance (issue 18), on SQLite and PostgreSQL: an action that rolled
+dice is taken back only if the other side allows it, or by the game master; one that rolled
+nothing, by its player at once; a look is never the action taken back."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+
+from bot.app.replies import Refusal
+from bot.app.service import App
+from bot.dice import ForcedDice
+from bot.store import Store
+from bot.store.database import Database
+from bot.store.schema import ActionRecord, DecisionRecord, Game, RollRecord
+from tests.orm import orm
+from tests.support import BLUE, GM, RED, caller, join, ssg_table
+
+TEAMMATE = 5
+MISSED = {"shooter": "Rossi", "target": "Bo", "range": 5.0, "los": "clear"}
+SHOT = "/ssg shoot shooter:Rossi target:Bo"
+
+
+async def game_row(app: App) -> Game:
+    async with orm(app.store.db) as s:
+        return await s.scalar(select(Game))
+
+
+async def log_rows(app: App) -> list[tuple[int, str, bool, list[str]]]:
+    """Each entry of the log: seq, command, undone, the values it rolled."""
+    async with orm(app.store.db) as s:
+        found = []
+        for record in await s.scalars(select(ActionRecord).order_by(ActionRecord.seq)):
+            values = await s.scalars(select(RollRecord.value).where(RollRecord.action_id == record.id))
+            found.append((record.seq, record.command, record.undone, list(values)))
+        return found
+
+
+async def missed_shot(app: App, forced: ForcedDice) -> None:
+    """Red goes to its shooting phase and Rossi misses Bo (a 1)."""
+    await app.act(caller(RED, "Rita"), "ssg", "next", {}, "/ssg next")
+    forced.push_dice([1])
+    shot = await app.act(caller(RED, "Rita"), "ssg", "shoot", MISSED, SHOT)
+    assert [r.value for r in shot.rolls] == ["1"]
+
+
+async def test_a_missed_shot_is_taken_back_only_if_the_other_side_allows(app: App, forced: ForcedDice) -> None:
+    await ssg_table(app, forced)
+    await missed_shot(app, forced)
+    after_shot, log_after_shot = (await game_row(app)).state, await log_rows(app)
+
+    asked = await app.game_undo(caller(RED, "Rita"))
+    assert asked.decision is not None and asked.decision.decider == "blue"
+    assert [c.value for c in asked.decision.choices] == ["allow", "refuse"]
+    assert asked.decision.prompt == f"Rita asks to take back `{SHOT}` (rolled 1): allow or refuse?"
+    assert asked.ping_user_ids == [BLUE] and asked.content.startswith(f"<@{BLUE}> blue: Rita asks")
+    assert (await game_row(app)).state == after_shot and await log_rows(app) == log_after_shot
+    with pytest.raises(Refusal, match="already waits for blue"):
+        await app.game_undo(caller(RED, "Rita"))
+    with pytest.raises(Refusal, match="Waiting for blue to decide: Rita asks to take back"):
+        await app.act(caller(RED, "Rita"), "ssg", "shoot", MISSED, SHOT)  # no second shot meanwhile
+
+    refused = await app.decide(caller(BLUE, "Bob"), None, asked.decision.decision_id, index=1)
+    assert refused.cards[0].title == "Undo refused"
+    assert "Bob refused Rita's request" in refused.cards[0].description
+    assert (await game_row(app)).state == after_shot and await log_rows(app) == log_after_shot
+
+    again = await app.game_undo(caller(RED, "Rita"))
+    assert again.decision is not None
+    allowed = await app.decide(caller(BLUE, "Bob"), "allow")  # /decide finds blue's waiting request
+    assert allowed.cards[0].title == "Undone" and allowed.cards[0].footer == "by Rita, allowed by Bob"
+    assert (await game_row(app)).state != after_shot
+    *_, (seq, command, undone, values) = await log_rows(app)
+    assert (command, undone, values) == (SHOT, True, ["1"])  # the shot is gone, its die still logged
+
+    forced.push_dice([6])
+    retaken = await app.act(caller(RED, "Rita"), "ssg", "shoot", MISSED, SHOT)
+    assert [r.value for r in retaken.rolls] == ["6"] and any(e.kind == "casualty" for e in retaken.events)
+    assert (await log_rows(app))[-1] == (seq + 1, SHOT, False, ["6"])
+    async with orm(app.store.db) as s:
+        draws = list(await s.scalars(select(RollRecord.draw).order_by(RollRecord.id)))
+    assert draws[-1] is None or draws[-1] > draws[-2]  # the stream went on: the retaken shot rolled anew
+
+
+async def test_the_game_master_takes_a_shot_back_at_once(app: App, forced: ForcedDice) -> None:
+    await ssg_table(app, forced)
+    await missed_shot(app, forced)
+    asked = await app.game_undo(caller(RED, "Rita"))
+    assert asked.decision is not None
+    undone = await app.game_undo(caller(GM, "Gina"))
+    assert undone.decision is None and undone.cards[0].footer == "by Gina (game master)"
+    assert (await log_rows(app))[-1][2] is True
+    async with orm(app.store.db) as s:
+        request = await s.get(DecisionRecord, asked.decision.decision_id)
+        assert request.status == "cancelled"  # the game moved on: the request waits no more
+    with pytest.raises(Refusal, match="already been made"):
+        await app.decide(caller(BLUE, "Bob"), "allow", asked.decision.decision_id)
+    assert [undone for _, _, undone, _ in await log_rows(app)] == [False, False, True]
+
+
+async def test_the_game_master_may_answer_the_request_for_the_other_side(app: App, forced: ForcedDice) -> None:
+    await ssg_table(app, forced)
+    await missed_shot(app, forced)
+    asked = await app.game_undo(caller(RED, "Rita"))
+    assert asked.decision is not None
+    allowed = await app.decide(caller(GM, "Gina"), "allow", asked.decision.decision_id)
+    assert allowed.cards[0].footer == "by Rita, allowed by Gina (game master)"
+    assert (await log_rows(app))[-1][2] is True
+
+
+async def test_a_move_without_dice_is_taken_back_by_its_player_at_once(app: App, forced: ForcedDice) -> None:
+    await ssg_table(app, forced)
+    before = (await game_row(app)).state
+    await app.act(caller(RED, "Rita"), "ssg", "move", {"figure": "Rossi", "distance": 2.0}, "/ssg move")
+    undone = await app.game_undo(caller(RED, "Rita"))
+    assert undone.decision is None and undone.cards[0].title == "Undone"
+    assert (await game_row(app)).state == before
+
+
+async def test_only_the_other_side_or_the_game_master_may_allow(app: App, forced: ForcedDice) -> None:
+    await ssg_table(app, forced)
+    await join(app, TEAMMATE, "Ria", "red")
+    await missed_shot(app, forced)
+    asked = await app.game_undo(caller(RED, "Rita"))
+    assert asked.decision is not None
+    state, log = (await game_row(app)).state, await log_rows(app)
+    for who, name in ((TEAMMATE, "Ria"), (RED, "Rita")):
+        with pytest.raises(Refusal, match=r"^Only blue's player or the game master may answer this request\.$"):
+            await app.decide(caller(who, name), None, asked.decision.decision_id, index=0)
+    assert (await game_row(app)).state == state and await log_rows(app) == log
+    async with orm(app.store.db) as s:
+        assert (await s.get(DecisionRecord, asked.decision.decision_id)).status == "open"
+    withdrawn = await app.decide(caller(RED, "Rita"), "refuse", asked.decision.decision_id)  # she may withdraw it
+    assert withdrawn.cards[0].title == "Undo refused"
+    assert await log_rows(app) == log
+
+
+async def test_an_allow_takes_nothing_back_once_the_game_moved_on(app: App, forced: ForcedDice) -> None:
+    await ssg_table(app, forced)
+    await missed_shot(app, forced)
+    asked = await app.game_undo(caller(RED, "Rita"))
+    assert asked.decision is not None
+    game_id = (await game_row(app)).id
+    async with app.store.transaction() as u:  # something changed the table meanwhile (a free action)
+        game = await u.games.get(game_id, lock=True)
+        assert game is not None
+        await u.play.save_state(game, game.state)
+    lapsed = await app.decide(caller(BLUE, "Bob"), "allow", asked.decision.decision_id)
+    assert lapsed.cards[0].title == "Undo lapsed"
+    assert not (await log_rows(app))[-1][2]
+
+
+async def test_the_request_survives_a_restart(db_url: str, forced: ForcedDice) -> None:
+    database = await Database.open(db_url)
+    app = App(Store(database), lambda: forced)
+    await ssg_table(app, forced)
+    await missed_shot(app, forced)
+    asked = await app.game_undo(caller(RED, "Rita"))
+    assert asked.decision is not None
+    await database.close()
+
+    database = await Database.open(db_url)
+    try:
+        again = App(Store(database), lambda: forced)
+        [waiting] = await again.open_decisions(caller(BLUE, "Bob"))
+        assert waiting.decision_id == asked.decision.decision_id and waiting.prompt == asked.decision.prompt
+        allowed = await again.decide(caller(BLUE, "Bob"), None, waiting.decision_id, index=0)
+        assert allowed.cards[0].title == "Undone"
+        assert (await log_rows(again))[-1][2] is True
+    finally:
+        await database.close()
+
+
+async def test_a_look_is_never_the_action_taken_back(app: App, forced: ForcedDice) -> None:
+    """YASG: a look changes nothing and rolls nothing, so /game undo takes back the placing before it."""
+    await app.campaign_new(caller(GM, "Gina"), "Farm", "yasg", "table")
+    await join(app, RED, "Rita", "british")
+    await join(app, BLUE, "Bob", "french")
+    await app.roster_add(caller(RED, "Rita"), "Sharpe", "A", stats="leader=yes")
+    await app.roster_add(caller(BLUE, "Bob"), "Ducos", "B", stats="leader=yes")
+    await app.game_start(caller(GM, "Gina"))
+
+    def gm():
+        return caller(GM, "Gina")
+
+    await app.act(gm(), "yasg", "place", {"figure": "Ducos", "square": "D3", "facing": "south"}, "/yasg place Ducos")
+    before = (await game_row(app)).state
+    await app.act(gm(), "yasg", "place", {"figure": "Sharpe", "square": "D8", "facing": "north"}, "/yasg place Sharpe")
+    placed = (await game_row(app)).state
+    looked = await app.act(gm(), "yasg", "look", {"figure": "Sharpe", "target": "Ducos"}, "/yasg look")
+    assert [e.kind for e in looked.events] == ["look"]
+    assert (await game_row(app)).state == placed
+    undone = await app.game_undo(gm())
+    assert "/yasg place Sharpe" in undone.cards[0].description
+    assert (await game_row(app)).state == before
+    assert [(command, undone) for _, command, undone, _ in await log_rows(app)][-2:] == [
+        ("/yasg place Sharpe", True),
+        ("/yasg look", False),
+    ]
+
+
+async def test_status_and_odds_are_never_logged(app: App, forced: ForcedDice) -> None:
+    await ssg_table(app, forced)
+    await app.act(caller(RED, "Rita"), "ssg", "move", {"figure": "Rossi", "distance": 2.0}, "/ssg move")
+    log = await log_rows(app)
+    await app.game_status(caller(BLUE, "Bob"))
+    await app.odds(caller(RED, "Rita"), "ssg", "move", {"figure": "Ada", "distance": 1.0})
+    await app.game_log(caller(BLUE, "Bob"))
+    assert await log_rows(app) == log
+    undone = await app.game_undo(caller(RED, "Rita"))
+    assert "/ssg move" in undone.cards[0].description
+
+
+async def test_the_undone_shot_is_struck_through_in_the_log_and_the_report(app: App, forced: ForcedDice) -> None:
+    await ssg_table(app, forced)
+    await missed_shot(app, forced)
+    await app.game_undo(caller(GM, "Gina"))
+    page = (await app.game_log(caller(BLUE, "Bob"))).cards[0].description
+    struck = [line for line in page.splitlines() if "~~" in line]
+    assert struck[0].startswith("**3.** ~~`/ssg shoot shooter:Rossi target:Bo`~~ — Rita (undone)")
+    assert any(line.strip().startswith("~~🎲 d6 → **1** — Rossi") and line.endswith("~~") for line in struck)
+    report = (await app.game_report(caller(GM, "Gina"))).files[0][1].decode()
+    assert f"**3.** ~~Rita (red): `{SHOT}`~~ — *undone: taken back with /game undo" in report
+    assert "- ~~🎲 d6 → **1** — Rossi" in report

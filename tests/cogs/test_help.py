@@ -1,0 +1,83 @@
+"""/help on Discord and at the terminal, from one source (the bot's command tree): the contents,
+a ruleset's turn in order, one command's options with an example; paged with buttons, private."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.adapter.client import SkirmishBot
+from bot.adapter.commandline import walk
+from bot.adapter.help import BACK, CONTENTS, NEXT, HelpButton, help_reply, help_text, topics
+from rules import RULESETS
+from rules.core import RuleError
+from tests.cogs.test_cogs import command
+from tests.support import RED, fake_interaction
+
+
+async def test_the_contents_name_every_ruleset_and_shared_command(bot: SkirmishBot) -> None:
+    reply = help_reply(bot.tree)
+    text = reply.cards[0].description
+    assert reply.ephemeral and reply.topic == ""
+    for slug, (_, title) in RULESETS.items():
+        assert f"`/{slug}` — {title}" in text
+    for shared in ("campaign", "roster", "game", "roll", "odds", "decide", "help"):
+        assert f"`/{shared}`" in text
+    assert "/campaign new" in text and "/game start" in text  # how to begin
+    assert "admin" not in text
+
+
+async def test_a_ruleset_lists_its_commands_in_the_order_of_a_turn(bot: SkirmishBot) -> None:
+    text = help_reply(bot.tree, "ssg").cards[0].description
+    order = [text.index(f"`/ssg {name}`") for name in ("move", "melee", "shoot", "next")]
+    assert order == sorted(order)
+
+
+async def test_one_command_shows_each_option_and_an_example(bot: SkirmishBot) -> None:
+    text = help_reply(bot.tree, "/ssg shoot").cards[0].description
+    assert "• `los` (string, optional)" in text and "one of clear, partial, blocked" in text
+    assert "Example: `/ssg shoot shooter:Rossi target:Bo`" in text
+    for name, cmd in walk(bot.tree).items():  # every command has an example that parses as typed
+        assert help_text(bot.tree, name).count("Example: /" + name) == 1, name
+        assert cmd.description
+
+
+async def test_an_unknown_topic_is_one_sentence(bot: SkirmishBot) -> None:
+    with pytest.raises(RuleError, match="There is no help on 'chess'"):
+        help_reply(bot.tree, "chess")
+
+
+async def test_the_terminal_and_discord_read_the_same_help(bot: SkirmishBot) -> None:
+    for topic in ("", "nsr", "sharpe attack", "campaign"):
+        discord_text = help_reply(bot.tree, topic).cards[0].description.replace("**", "").replace("`", "")
+        assert discord_text in help_text(bot.tree, topic)
+    assert "topic:ssg" not in topics(bot.tree) and "ssg shoot" in topics(bot.tree)
+
+
+async def test_help_is_private_and_pages_turn_with_buttons(bot: SkirmishBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.adapter.help.PAGE_CHARS", 300)  # today's topics fit a page of 1,800
+    long = "sharpe"
+    assert help_reply(bot.tree, long).pages > 2
+    interaction = fake_interaction(bot, RED)
+    cmd = command(bot, "help")
+    interaction.command = cmd
+    await cmd.callback(cmd.binding, interaction, topic=long)
+    [sent] = interaction.sent
+    assert sent["ephemeral"] is True
+    labels = [(c.item.label, c.custom_id, c.item.disabled) for c in sent["view"].children]
+    assert labels == [(BACK, f"help:0:{long}", True), (NEXT, f"help:2:{long}", False), (CONTENTS, "help:1:", False)]
+
+    match = HelpButton.__discord_ui_compiled_template__.fullmatch(f"help:2:{long}")
+    assert match is not None
+    click = fake_interaction(bot, RED)
+    item = await HelpButton.from_custom_id(click, HelpButton("", 1, NEXT).item, match)
+    await item.callback(click)
+    kwargs = click.response.edit_message.await_args.kwargs
+    assert kwargs["embeds"][0].footer.text.startswith("Page 2 of ")
+    assert kwargs["view"].children[0].custom_id == f"help:1:{long}"
+
+
+async def test_a_rulesets_fixed_paragraphs_are_in_its_help(bot: SkirmishBot) -> None:
+    """Said once, in /campaign info and help, not in every status (Sharpe's target priority)."""
+    text = help_reply(bot.tree, "sharpe").cards[0].description
+    assert "**Target priority**" in text and "nearest enemy" in text
+    assert "**Ground scale**" in help_reply(bot.tree, "medieval").cards[0].description
