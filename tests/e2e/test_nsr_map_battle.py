@@ -46,8 +46,6 @@ MAX_STEPS = 160
 #: edge): the lines come within musket range, and fire, before they charge.
 STEP = 4
 CHARGE_WITHIN = 8
-#: The bot is restarted as this turn's movement phase begins (no battle of these units ends sooner).
-RESTART_TURN = 2
 
 
 async def battle(app: Any) -> tuple[Game, NsrState, DecisionRecord | None]:
@@ -155,8 +153,8 @@ async def test_an_nsr_battle_on_the_village_across_a_restart(fake: FakeDiscord, 
         game, state, decision = await battle(app)
         if game.status != "active":
             break
-        if state.turn == RESTART_TURN and state.phase == "movement" and not restarted:
-            await bot.restart()  # mid-battle: the game goes on where it was
+        if done and state.phase == "movement" and not restarted:
+            await bot.restart()  # mid-phase, one order given: the game goes on where it was
             restarted = True
             status = await fake.slash(table.gm, "game status")
             assert f"Turn {state.turn} · movement phase" in status.text
