@@ -81,6 +81,14 @@ class Context(Generic[S, T]):
         return event
 
 
+@dataclass(frozen=True)
+class Counted:
+    """Odds an engine counted itself (:meth:`Engine.odds_counted`)."""
+
+    chances: Mapping[tuple[str, int], float]  # (outcome as odds_outcome names it, casualties) → chance
+    states: int  # how many states the count went through
+
+
 def action_key(name: object) -> str:
     """An action's name as the handler tables key it: ``" Move "`` → ``"move"``."""
     return str(name).strip().casefold()
@@ -125,9 +133,6 @@ class Engine(Generic[S]):
     #: waits, by anyone; they ask nothing, so their outcome has no pending decision (the one that
     #: waits is still open).
     free_actions: ClassVar[tuple[str, ...]] = ()
-    #: False when the ruleset's actions branch too widely for /odds to enumerate every sequence of
-    #: dice (NSR turns cards): its odds are then always simulated.
-    odds_exact: ClassVar[bool] = True
     #: The package whose ``maps/`` folder holds the ruleset's shipped maps and whose tables have a
     #: ``terrain:`` section; None: the ruleset is played on a table only (or on its own grid).
     map_package: ClassVar[str | None] = None
@@ -189,6 +194,19 @@ class Engine(Generic[S]):
         select under "your move" offers them (bot/adapter/next_moves.py). Empty by default, and
         where one acts at a time or the cards choose (Sharpe's order, NSR's cards)."""
         return ()
+
+    def odds_walkable(self, action: str) -> bool:
+        """False when the action branches too widely for /odds to walk every sequence of dice and
+        cards (an NSR order turns the next card: 54 ways): it is then counted by
+        :meth:`odds_counted` or simulated. True by default."""
+        return True
+
+    def odds_counted(self, state: S, action: Action) -> Counted | None:
+        """The exact odds of ``action``, counted by the ruleset's own means where its rules allow a
+        count far shorter than the walk of every sequence of dice (NSR's casualty cards: the deck
+        counted by kinds of card); None: /odds walks or simulates as usual. Refuses with the
+        RuleError ``act`` would."""
+        return None
 
     def odds_outcome(self, events: Sequence[Event]) -> str:
         """One result of an action, as /odds tallies it ("Bo out", "miss"): by default who was

@@ -18,7 +18,7 @@ optional features with their defaults. The events the shell draws carry typed pa
 
 from __future__ import annotations
 
-from rules.base import Context, Engine, Handler, action_key, roster_entry
+from rules.base import Context, Counted, Engine, Handler, action_key, roster_entry
 from rules.payloads import (
     PAYLOAD_OF_KIND,
     PAYLOADS,
@@ -48,6 +48,7 @@ from rules.vocabulary import (
     Grid,
     GridPiece,
     GridSquare,
+    LowestFaces,
     Outcome,
     RuleError,
     roll_dice,
@@ -64,6 +65,7 @@ __all__ = [
     "CasualtyPayload",
     "Choice",
     "Context",
+    "Counted",
     "DataError",
     "Decision",
     "DecisionPayload",
@@ -76,6 +78,7 @@ __all__ = [
     "GridPiece",
     "GridSquare",
     "Handler",
+    "LowestFaces",
     "Outcome",
     "Payload",
     "PhasePayload",

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
-from rules.core import Action, DiceSource, Engine, Event, RuleError, default_outcome
+from rules.core import Action, DiceSource, Engine, Event, LowestFaces, RuleError, default_outcome
 
 __all__ = ["Budget", "Odds", "OddsReport", "default_outcome", "odds", "odds_report"]
 
@@ -74,7 +74,9 @@ class _Renewal(Exception):
 
 @dataclass(frozen=True)
 class Odds:
-    method: Literal["exact", "simulation"]
+    #: exact: every sequence of dice walked; counted: exact, the engine's own count (NSR's cards);
+    #: simulation: random runs.
+    method: Literal["exact", "counted", "simulation"]
     runs: int
     outcomes: tuple[tuple[str, float], ...]  # label, probability; most likely first
     casualties: float  # expected figures out of the fight
@@ -168,9 +170,16 @@ def odds(
     ``exact_limit``, or more than ``budget`` allows). Without a budget the limits are counts alone:
     ``exact_limit`` sequences, then exactly ``simulations`` runs.
     """
-    return _odds_of(
-        engine, lambda dice: engine.act(state, action, dice).events, random_dice, exact_limit, simulations, budget
-    )
+    counted = engine.odds_counted(state, action)
+    if counted is not None:
+        tally: defaultdict[str, float] = defaultdict(float)
+        for (label, _), chance in counted.chances.items():
+            tally[label] += chance
+        casualties = sum(chance * lost for (_, lost), chance in counted.chances.items())
+        return _ranked("counted", counted.states, dict(tally), casualties)
+    walk = engine.odds_walkable(action.name)
+    run: Run = lambda dice: engine.act(state, action, dice).events  # noqa: E731
+    return _odds_of(engine, run, walk, random_dice, exact_limit, simulations, budget)
 
 
 def odds_report(engine: Engine[Any], state: Any, action: Action, random_dice: DiceSource, budget: Budget) -> OddsReport:
@@ -192,7 +201,9 @@ def odds_report(engine: Engine[Any], state: Any, action: Action, random_dice: Di
             return first.events + engine.act(first.state, answer, dice).events
 
         try:
-            found = _odds_of(engine, run, random_dice, EXACT_LIMIT, SIMULATIONS, shares)
+            found = _odds_of(
+                engine, run, engine.odds_walkable(answer.name), random_dice, EXACT_LIMIT, SIMULATIONS, shares
+            )
         except RuleError:
             continue  # an answer the rules would refuse now is no choice
         sections.append((choice.label, found))
@@ -201,7 +212,7 @@ def odds_report(engine: Engine[Any], state: Any, action: Action, random_dice: Di
     return OddsReport(tuple(sections), asks=asked.prompt)
 
 
-class _Probe:
+class _Probe(LowestFaces):
     """Dice that say whether any was rolled (the faces are the lowest: only the question matters)."""
 
     def __init__(self) -> None:
@@ -209,24 +220,25 @@ class _Probe:
 
     def roll(self, sides: int, reason: str) -> int:
         self.rolled = True
-        return 1
+        return super().roll(sides, reason)
 
     def draw(self, cards: Sequence[str], reason: str) -> str:
         self.rolled = True
-        return next(iter(cards))
+        return super().draw(cards, reason)
 
 
 def _odds_of(
     engine: Engine[Any],
     run: Run,
+    walkable: bool,
     random_dice: DiceSource,
     exact_limit: int,
     simulations: int,
     budget: Budget | None,
 ) -> Odds:
     try:
-        if not engine.odds_exact:
-            raise _TooMany  # the engine knows its actions branch too widely
+        if not walkable:
+            raise _TooMany  # the engine knows this action branches too widely
         return _exact(engine, run, exact_limit, budget.deadline(EXACT_SHARE) if budget else _never)
     except _TooMany:
         spent = budget.deadline() if budget else _never
@@ -353,7 +365,9 @@ def _simulate(engine: Engine[Any], run: Run, simulations: int, dice: DiceSource,
     return _ranked("simulation", runs, {k: v / runs for k, v in tally.items()}, casualties / runs)
 
 
-def _ranked(method: Literal["exact", "simulation"], runs: int, tally: dict[str, float], casualties: float) -> Odds:
+def _ranked(
+    method: Literal["exact", "counted", "simulation"], runs: int, tally: dict[str, float], casualties: float
+) -> Odds:
     ranked = sorted(tally.items(), key=lambda kv: (-kv[1], kv[0]))
     parts: dict[str, float] = {}
     for label, chance in sorted(tally.items()):

@@ -49,6 +49,17 @@ class DiceSource(Protocol):
         ...
 
 
+class LowestFaces:
+    """Dice that always show their lowest face and turn the first card: for running an action
+    once to see whether the rules allow it, where its dice do not matter."""
+
+    def roll(self, sides: int, reason: str) -> int:
+        return 1
+
+    def draw(self, cards: Sequence[str], reason: str) -> str:
+        return next(iter(cards))
+
+
 def roll_dice(dice: DiceSource, count: int, sides: int, reason: str) -> list[int]:
     """``count`` dice of ``sides`` faces, each rolled (and recorded) one after another."""
     if count == 1:

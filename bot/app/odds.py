@@ -118,9 +118,11 @@ def _how(report: OddsReport) -> str:
     runs = sum(odds.runs for odds in found)
     if all(odds.method == "exact" for odds in found):
         return f"exact: every one of {runs:,} dice sequences enumerated"
+    if all(odds.method == "counted" for odds in found):
+        return f"exact: the cards counted over {runs:,} states of the deck"
     if all(odds.method == "simulation" for odds in found):
         return f"by simulation: {runs:,} runs with random dice"
     return "; ".join(
-        f"{choice}: " + ("exact" if odds.method == "exact" else f"by simulation, {odds.runs:,} runs")
+        f"{choice}: " + ("exact" if odds.method != "simulation" else f"by simulation, {odds.runs:,} runs")
         for choice, odds in report.sections
     )

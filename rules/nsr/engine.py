@@ -22,21 +22,23 @@ from rules.core import (
     Board,
     Choice,
     Context,
+    Counted,
     DataError,
     Decision,
     DiceSource,
     Engine,
     Event,
     FigureSpec,
+    LowestFaces,
     Outcome,
     RuleError,
 )
-from rules.nsr import campaign, close_combat, onmap, sequence
+from rules.nsr import campaign, close_combat, fire_odds, onmap, sequence
 from rules.nsr.board import board
 from rules.nsr.charts import NsrTables, table_problems
 from rules.nsr.deck import FULL_DECK, fresh_deck, label
 from rules.nsr.forces import Forces
-from rules.nsr.hits import OUTCOME_WORDS
+from rules.nsr.hits import OUTCOME_WORDS, odds_label, status_after
 from rules.nsr.lookup import Charts
 from rules.nsr.orders import CHOOSE, HANDLERS, Ctx
 from rules.nsr.state import NsrState, unit_named
@@ -202,9 +204,18 @@ class NsrEngine(Engine[NsrState]):
         """The card a restored state waits on a choice for (the shell reopens it after /game undo)."""
         return self._decision(state)
 
-    #: Every action turns cards (a 54-way branch; 22 kinds as its rules read them, still thousands
-    #: of sequences for a volley at about 1 ms an act): odds are always simulated.
-    odds_exact = False
+    def odds_walkable(self, action: str) -> bool:
+        """Only an officer's pistol: every other order turns cards (the next card: 54 ways)."""
+        return action == "pistol"
+
+    def odds_counted(self, state: NsrState, action: Action) -> Counted | None:
+        """Fire and volleys: their casualty cards counted over the deck (rules/nsr/fire_odds.py)
+        when the phase goes on after them, so nothing else of the order is left to chance."""
+        if action.name not in ("fire", "volley"):
+            return None
+        self.act(state, action, LowestFaces())  # refused as the order would be
+        unit = unit_named(state, state.active)
+        return fire_odds.counted(self.charts, state, unit, action.name, action.params)
 
     def odds_casualties(self, events: Sequence[Event]) -> int:
         """Every figure a hit or a lost fight killed, wounded or had taken prisoner."""
@@ -222,7 +233,7 @@ class NsrEngine(Engine[NsrState]):
         for e in events:
             data = e.data
             if e.kind == "hit" and data.get("figure"):
-                outcome = "wounded" if data["outcome"] in ("light", "heavy") else data["outcome"]
+                outcome = status_after(data["outcome"])
                 per = lost.setdefault(str(data["unit"]), {})
                 per[outcome] = per.get(outcome, 0) + 1
             elif e.kind == "fight":
@@ -234,15 +245,12 @@ class NsrEngine(Engine[NsrState]):
                     marks.append(f"{unit} {'shaken' if e.kind == 'shaken' else 'pinned'}")
                 elif e.kind == "morale" and data.get("check") == "critical" and not data.get("passed"):
                     marks.append(f"{unit} routed")
-        parts = [
-            f"{unit}: " + ", ".join(f"{n} {what}" for what, n in sorted(per.items())) for unit, per in lost.items()
-        ]
         moves = [
             f"{e.data['unit']} moves up to {e.data['inches']}″"
             for e in events
             if e.kind == "move" and e.data.get("inches", 0) > 0
         ]
-        return "; ".join(parts + marks + moves) or "no effect"
+        return odds_label(lost, marks, moves)
 
     def _decision(self, state: NsrState) -> Decision | None:
         p = state.pending

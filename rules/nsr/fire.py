@@ -340,7 +340,23 @@ def fire(
     return True
 
 
-def _hits(c: Charts, state: NsrState, unit: Unit, g: Group, die: int, events: list[Event]) -> int:
+@dataclass(frozen=True)
+class FireRoll:
+    """What one group's die reads on the firing chart (pure: the engine's event and /odds share it)."""
+
+    mods: tuple[tuple[str, int], ...]
+    score: int
+    klass: str
+    figures: Fraction
+    cell: Fraction
+    chart_hits: int
+    hits: int
+    steps: str
+    notes: tuple[str, ...]
+
+
+def fire_roll(c: Charts, unit: Unit, g: Group, die: int) -> FireRoll:
+    """The hits ``die`` gives ``g`` on the firing chart, with grapeshot and the Joker Fire chart."""
     row = c.t.firing_chart[g.weapon]
     mods: list[tuple[str, int]] = []
     if row.half_range_bonus and g.range <= row.max_range / 2:
@@ -349,29 +365,35 @@ def _hits(c: Charts, state: NsrState, unit: Unit, g: Group, die: int, events: li
         mods.append(("Joker Fire 6", 1))
     score = die + sum(v for _, v in mods)
     klass = g.klass
+    notes = list(g.notes)
     if g.weapon == "ball" and unit.british and klass == "II" and c.t.options.british_ball_class_ii_as_class_i:
         klass = "I"
-        g.notes.append("British artillery reads class I")
+        notes.append("British artillery reads class I")
     figures = Fraction(g.figures)
     if unit.joker == 1:
         figures = Fraction(math.floor(figures / 2))
-        g.notes.append("low on ammo: half fire")
+        notes.append("low on ammo: half fire")
     elif unit.joker == 3:
         figures *= 2
-        g.notes.append("two shots a figure")
+        notes.append("two shots a figure")
     cell = c.fraction(g.weapon, klass, score)
     _, multiply = c.fire_row(g.weapon)
     chart_hits = c.round_hits(figures * cell)
     hits, steps = _hits_changed(chart_hits, multiply, unit.joker)
-    column = COLUMN_LABELS[c.column(score)]
-    sums = "".join(f" +{v} ({k})" for k, v in mods)
-    calc = f"{die}{sums} = {score}" if mods else f"{die}"
-    extra = f" ({'; '.join(g.notes)})" if g.notes else ""
+    return FireRoll(tuple(mods), score, klass, figures, cell, chart_hits, hits, steps, tuple(notes))
+
+
+def _hits(c: Charts, state: NsrState, unit: Unit, g: Group, die: int, events: list[Event]) -> int:
+    r = fire_roll(c, unit, g, die)
+    column = COLUMN_LABELS[c.column(r.score)]
+    sums = "".join(f" +{v} ({k})" for k, v in r.mods)
+    calc = f"{die}{sums} = {r.score}" if r.mods else f"{die}"
+    extra = f" ({'; '.join(r.notes)})" if r.notes else ""
     shooters = f"{g.weapon} (crew of {g.firers})" if g.weapon in ("ball", "grapeshot") else plural(g.firers, g.weapon)
     text = (
-        f"{unit.name} fires at {g.target.name}: {shooters}, class {klass}, {g.range:g}″; "
-        f"die {calc} reads column {column}: {cell.numerator}/{cell.denominator} → {plural(chart_hits, 'hit')}"
-        f"{steps}{extra}."
+        f"{unit.name} fires at {g.target.name}: {shooters}, class {r.klass}, {g.range:g}″; "
+        f"die {calc} reads column {column}: {r.cell.numerator}/{r.cell.denominator} → {plural(r.chart_hits, 'hit')}"
+        f"{r.steps}{extra}."
     )
     events.append(
         Event(
@@ -382,21 +404,21 @@ def _hits(c: Charts, state: NsrState, unit: Unit, g: Group, die: int, events: li
                 "target": g.target.name,
                 "weapon": g.weapon,
                 "firers": g.firers,
-                "figures": float(figures),
-                "class": klass,
+                "figures": float(r.figures),
+                "class": r.klass,
                 "range": g.range,
                 "die": die,
-                "modifiers": [{"reason": k, "value": v} for k, v in mods],
-                "score": score,
+                "modifiers": [{"reason": k, "value": v} for k, v in r.mods],
+                "score": r.score,
                 "column": column,
-                "fraction": f"{cell.numerator}/{cell.denominator}",
-                "chart_hits": chart_hits,
-                "hits": hits,
-                "notes": list(g.notes),
+                "fraction": f"{r.cell.numerator}/{r.cell.denominator}",
+                "chart_hits": r.chart_hits,
+                "hits": r.hits,
+                "notes": list(r.notes),
             },
         )
     )
-    return hits
+    return r.hits
 
 
 def _hits_changed(chart_hits: int, multiply: int, joker: int) -> tuple[int, str]:
@@ -427,20 +449,17 @@ def _cards(c: Charts, state: NsrState, unit: Unit, g: Group, hits: int, dice: Di
         candidates = _candidates(g.target, g.at_wounded, g.seen)
         fresh = [f for f in candidates if f.name not in already]
         candidates = fresh or candidates
-        who = c.t.casualty_card.ranks[rank_key(card)]
-        outcome = c.t.casualty_card.suits[suit(card)]
-        if vs_gun:
-            crew_rule = c.t.vs_artillery_crew
-            if rank_key(card) not in crew_rule.ranks or suit(card) not in crew_rule.suits:
-                events.append(
-                    Event(
-                        "hit",
-                        f"{label(card)} → no casualty among {possessive(g.target.name)} crew.",
-                        {"unit": g.target.name, "card": card, "outcome": "no_hit", "by": unit.name},
-                    )
+        reading = fire_card(c, vs_gun, card)
+        if reading is None:
+            events.append(
+                Event(
+                    "hit",
+                    f"{label(card)} → no casualty among {possessive(g.target.name)} crew.",
+                    {"unit": g.target.name, "card": card, "outcome": "no_hit", "by": unit.name},
                 )
-                continue
-            outcome = crew_rule.suits[suit(card)]
+            )
+            continue
+        who, outcome = reading
         figure = pick(candidates, who)
         if figure is None:
             events.append(
@@ -453,6 +472,36 @@ def _cards(c: Charts, state: NsrState, unit: Unit, g: Group, hits: int, dice: Di
             continue
         already.add(figure.name)
         strike(state, g.target, figure, outcome, unit.name, events, cards=[card])
+
+
+def fire_card(c: Charts, vs_gun: bool, card: str) -> tuple[str, str] | None:
+    """Who a fire's casualty card hits (leader, key, ordinary) and how (its suit); None when it
+    hits no one of a gun's crew (special rule 7)."""
+    who = c.t.casualty_card.ranks[rank_key(card)]
+    if not vs_gun:
+        return who, c.t.casualty_card.suits[suit(card)]
+    crew_rule = c.t.vs_artillery_crew
+    if rank_key(card) not in crew_rule.ranks or suit(card) not in crew_rule.suits:
+        return None
+    return who, crew_rule.suits[suit(card)]
+
+
+def volley_card(c: Charts, klass: str, vs_gun: bool, card: str) -> str:
+    """What a volley card does to a class ``klass`` target: no_hit, an outcome (killed, heavy…),
+    or hit (a second card says how badly)."""
+    if vs_gun:
+        reading = fire_card(c, True, card)
+        return "no_hit" if reading is None else reading[1]
+    return str(c.t.volley_cards[klass][suit(card)])
+
+
+def second_card(c: Charts, card: str) -> str:
+    """The wound a volley's second card gives: by its rank, and a wound heavy on a red card and
+    light on a black one (A-NSR-9)."""
+    severity = str(c.t.volley_second_card[rank_key(card)])
+    if severity == "wounded":
+        return "light" if suit(card) in ("S", "C") else "heavy"
+    return severity
 
 
 def _candidates(target: Unit, at_wounded: bool, seen: set[str] | None = None) -> list[Figure]:
@@ -491,12 +540,21 @@ def _casualty_card(
 # --- volley ------------------------------------------------------------------------------------
 
 
-def volley(
-    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
-) -> bool:
-    """One card per volleying figure (A-NSR-3), no die and no half-range +1 (A-NSR-23)."""
-    if state.field is not None:
-        params = onmap.measured(c.t, state, unit, params)
+@dataclass(frozen=True)
+class VolleyPlan:
+    """A volley checked before any card is turned (A-NSR-3, A-NSR-23, A-NSR-45)."""
+
+    target: Unit
+    klass: str
+    firers: int
+    cards: int
+    notes: tuple[str, ...]
+    #: On the map, the target's figures in the area to the volley's front; None: all of them.
+    seen: set[str] | None
+
+
+def plan_volley(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any]) -> VolleyPlan:
+    """Every check of a volley (``params`` already measured on a map), refused with a RuleError."""
     block = fire_block(c, state, unit)
     if block:
         raise RuleError(block)
@@ -536,16 +594,34 @@ def volley(
         notes.append("two shots a figure")
     elif unit.joker in (2, 5, 6):
         notes.append(f"Joker Fire {unit.joker} does not change a volley")
-    extra = f" ({'; '.join(notes)})" if notes else ""
+    return VolleyPlan(target, klass, count, cards, tuple(notes), onmap_towns.seen_figures(target, lines))
+
+
+def volley(
+    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+) -> bool:
+    """One card per volleying figure (A-NSR-3), no die and no half-range +1 (A-NSR-23)."""
+    if state.field is not None:
+        params = onmap.measured(c.t, state, unit, params)
+    plan = plan_volley(c, state, unit, params)
+    target, klass, count, cards = plan.target, plan.klass, plan.firers, plan.cards
+    extra = f" ({'; '.join(plan.notes)})" if plan.notes else ""
     events.append(
         Event(
             "volley",
             f"{unit.name} volleys at {target.name} (class {klass}): "
             f"{plural(count, 'figure')}, {plural(cards, 'card')}{extra}.",
-            {"unit": unit.name, "target": target.name, "class": klass, "firers": count, "cards": cards, "notes": notes},
+            {
+                "unit": unit.name,
+                "target": target.name,
+                "class": klass,
+                "firers": count,
+                "cards": cards,
+                "notes": list(plan.notes),
+            },
         )
     )
-    _volley_cards(c, state, unit, target, klass, cards, dice, events, onmap_towns.seen_figures(target, lines))
+    _volley_cards(c, state, unit, target, klass, cards, dice, events, plan.seen)
     unit.last_fired_turn = state.turn
     return True
 
@@ -618,12 +694,7 @@ def _volley_outcome(
 ) -> tuple[str, list[str]] | None:
     """(outcome, the cards that made it) for one volley card, turning the second card of a class
     III/IV hit at once."""
-    if vs_gun:
-        rule = c.t.vs_artillery_crew
-        if rank_key(card) not in rule.ranks or suit(card) not in rule.suits:
-            return None
-        return rule.suits[suit(card)], [card]
-    result = c.t.volley_cards[klass][suit(card)]
+    result = volley_card(c, klass, vs_gun, card)
     if result == "no_hit":
         return None
     if result != "hit":
@@ -631,10 +702,7 @@ def _volley_outcome(
     second = _casualty_card(state, unit, target, f"{reason}, second card", dice, events)
     if second is None:
         return None
-    severity = c.t.volley_second_card[rank_key(second)]
-    if severity == "wounded":
-        severity = "light" if suit(second) in ("S", "C") else "heavy"  # A-NSR-9: red heavy, black light
-    return severity, [card, second]
+    return second_card(c, second), [card, second]
 
 
 # --- officers' pistols ---------------------------------------------------------------------------

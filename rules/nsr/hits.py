@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from rules.core import CasualtyPayload, Event
 from rules.nsr.deck import label
-from rules.nsr.state import Figure, NsrState, Unit
+from rules.nsr.state import Figure, NsrState, Status, Unit
 
 OUTCOME_WORDS = {
     "killed": "killed",
@@ -36,6 +36,30 @@ def pick(candidates: Iterable[Figure], who: str) -> Figure | None:
     return order[0] if order else None
 
 
+def status_after(outcome: str) -> Status:
+    """A figure's status once a hit of ``outcome`` falls on it: killed, captured, else wounded
+    (light, heavy); /odds counts the hit under the same word."""
+    if outcome == "killed":
+        return "killed"
+    return "captured" if outcome == "captured" else "wounded"
+
+
+def odds_label(lost: Mapping[str, Mapping[str, int]], marks: Sequence[str] = (), moves: Sequence[str] = ()) -> str:
+    """An order's result as /odds tallies it: the figures each unit lost by status (in the order
+    the units were first hit), then what became of units, then how far one may move."""
+    parts = [f"{unit}: " + ", ".join(f"{n} {what}" for what, n in sorted(per.items())) for unit, per in lost.items()]
+    return "; ".join([*parts, *marks, *moves]) or "no effect"
+
+
+def lands_on(leaders: int, others: int, who: str) -> str | None:
+    """What :func:`pick` hits for ``who`` among candidates counting ``leaders`` leaders and
+    ``others`` other figures: a leader, another figure, or None (the hit is lost). Which key or
+    ordinary figure it is does not change what later hits may do: /odds counts figures this way."""
+    if who == "leader" and leaders:
+        return "leader"
+    return "other" if others else None
+
+
 def strike(
     state: NsrState,
     unit: Unit,
@@ -49,14 +73,14 @@ def strike(
     """Apply ``outcome`` (killed, heavy, light, captured) to ``figure`` of ``unit``; ``cards`` are
     the casualty cards that did it, as the deck writes them ("3C"; a volley's hit and its second card)."""
     was_shaken = figure.shaken
-    if outcome == "killed":
-        figure.status, figure.wound = "killed", ""
-    elif outcome == "captured":
-        figure.status = "captured"
-    elif figure.status == "wounded":
-        figure.wound = outcome = "heavy"  # wounded again: heavily
-    else:
-        figure.status, figure.wound = "wounded", outcome
+    status = status_after(outcome)
+    if status == "wounded":
+        if figure.status == "wounded":
+            outcome = "heavy"  # wounded again: heavily
+        figure.wound = outcome
+    elif status == "killed":
+        figure.wound = ""
+    figure.status = status
     for mark in ("pinned", "shaken", "prone"):
         setattr(figure, mark, False)
     figure.duty = ""

@@ -129,7 +129,11 @@ class RepeatsNotRerolls:
     """A toy engine rolling two independent d6 for one reason: the same reason twice is not a
     re-roll, so the renewal check must fail and the tree be enumerated plainly."""
 
-    odds_exact = True
+    def odds_walkable(self, action):
+        return True
+
+    def odds_counted(self, state, action):
+        return None
 
     def act(self, state, action, dice):
         from rules.core import Outcome
