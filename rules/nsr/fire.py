@@ -451,27 +451,29 @@ def _cards(c: Charts, state: NsrState, unit: Unit, g: Group, hits: int, dice: Di
         candidates = fresh or candidates
         reading = fire_card(c, vs_gun, card)
         if reading is None:
-            events.append(
-                Event(
-                    "hit",
-                    f"{label(card)} → no casualty among {possessive(g.target.name)} crew.",
-                    {"unit": g.target.name, "card": card, "outcome": "no_hit", "by": unit.name},
-                )
+            _missed(
+                events, card, g.target.name, unit.name, "no_hit", f"no casualty among {possessive(g.target.name)} crew"
             )
             continue
         who, outcome = reading
         figure = pick(candidates, who)
         if figure is None:
-            events.append(
-                Event(
-                    "hit",
-                    f"{label(card)} → no figure of {g.target.name} may be hit by it (the hit is lost).",
-                    {"unit": g.target.name, "card": card, "outcome": "lost", "by": unit.name},
-                )
+            _missed(
+                events,
+                card,
+                g.target.name,
+                unit.name,
+                "lost",
+                f"no figure of {g.target.name} may be hit by it (the hit is lost)",
             )
             continue
         already.add(figure.name)
         strike(state, g.target, figure, outcome, unit.name, events, cards=[card])
+
+
+def _missed(events: list[Event], card: str, target: str, by: str, outcome: str, why: str) -> None:
+    """A casualty card that hits no one (``outcome``: no_hit, lost), and why."""
+    events.append(Event("hit", f"{label(card)} → {why}.", {"unit": target, "card": card, "outcome": outcome, "by": by}))
 
 
 def fire_card(c: Charts, vs_gun: bool, card: str) -> tuple[str, str] | None:
@@ -657,23 +659,13 @@ def _volley_cards(
             continue
         outcome = _volley_outcome(c, state, unit, target, klass, card, vs_gun, reason, dice, events)
         if outcome is None:
-            events.append(
-                Event(
-                    "hit",
-                    f"{label(card)} → no hit on {target.name}.",
-                    {"unit": target.name, "card": card, "outcome": "no_hit", "by": unit.name},
-                )
-            )
+            _missed(events, card, target.name, unit.name, "no_hit", f"no hit on {target.name}")
             continue
         who = c.t.casualty_card.ranks[rank_key(card)]
         figure = pick(candidates, who)
         if figure is None:
-            events.append(
-                Event(
-                    "hit",
-                    f"{label(card)} → no figure of {target.name} may be hit by it (wasted).",
-                    {"unit": target.name, "card": card, "outcome": "lost", "by": unit.name},
-                )
+            _missed(
+                events, card, target.name, unit.name, "lost", f"no figure of {target.name} may be hit by it (wasted)"
             )
             continue
         hit_already.add(figure.name)
