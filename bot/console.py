@@ -26,7 +26,7 @@ from bot.adapter.next_moves import quick_moves, to_type
 from bot.app.replies import Reply
 from bot.dice import ForcedDice, parse_forced_cards, parse_forced_dice
 from bot.render.shown import printable
-from bot.render.text import cards_text
+from bot.render.text import cards_text, plain
 from rules.core import RuleError
 
 CONSOLE_GUILD_ID = 1
@@ -229,7 +229,7 @@ class Console:
         text = reply.content
         for uid in reply.ping_user_ids:
             text = text.replace(f"<@{uid}>", f"@{self.names.get(uid, 'a player not in this campaign')}")
-        return text
+        return plain(text)
 
     def _save_files(self, reply: Reply) -> list[str]:
         """Attached files (a board or map picture, an export, a report) are saved in ``--files DIR``,

@@ -22,6 +22,7 @@ from bot.app.entries import log_entry
 from bot.app.replies import Caller, Card, Refusal, Reply, mentions, ready_figures
 from bot.app.sole_choice import act_taking_sole_choices, asks_always
 from bot.render.cards import action_cards, board_card, board_files
+from bot.render.shown import shown
 from bot.store import Unit
 from bot.store.records import Campaign, Game, LogEntry
 from rules import RULESETS
@@ -149,7 +150,7 @@ class Actions:
         if was_provable and game.dice_note is not None and reply.cards:
             reply.cards[0].fields.append(("Provable dice", unproven_text(game.dice_note), False))
         if engine.moved_on(state, outcome.events):
-            game_picture(reply, Card(title=f"{campaign.name}: the battlefield"), engine, game, outcome.state)
+            game_picture(reply, Card(title=f"{shown(campaign.name)}: the battlefield"), engine, game, outcome.state)
         return reply
 
     async def answer(
@@ -189,7 +190,7 @@ class Actions:
         now_turn = engine.whose_turn(outcome.state)
         if outcome.pending is not None:
             reply.decision = await open_decision(u, campaign, game, outcome.pending)
-            waiting = f"Waiting for {outcome.pending.decider}: {outcome.pending.prompt}"
+            waiting = f"Waiting for {outcome.pending.decider}: {shown(outcome.pending.prompt)}"
             reply.content = f"{mentions(reply.decision.user_ids)} {waiting}".strip()
             reply.ping_user_ids = list(reply.decision.user_ids)
         elif now_turn is not None and now_turn != before_turn:

@@ -12,6 +12,7 @@ from bot.app.context import Context
 from bot.app.entries import log_entry
 from bot.app.replies import Caller, Card, Reply, side_colour
 from bot.app.yaml_format import plural
+from bot.render.shown import shown
 from bot.store import Unit
 from bot.store.records import Campaign, Figure, Game
 from rules.core import Aftermath as AftermathResult
@@ -124,7 +125,7 @@ def post_battle_cards(results: Sequence[AftermathResult], events: Sequence[Event
     by_side: dict[str, list[str]] = {}
     for result in results:
         mark = {"dead": "☠ ", "resting": "🛌 "}.get(result.status, "")
-        by_side.setdefault(result.side, []).append(f"{mark}**{result.name}** — {result.note}")
+        by_side.setdefault(result.side, []).append(f"{mark}**{shown(result.name)}** — {shown(result.note)}")
     cards = [
         Card(title=f"After the battle: {side.title()}", description="\n".join(lines), colour=side_colour(side))
         for side, lines in by_side.items()

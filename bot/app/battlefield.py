@@ -20,6 +20,7 @@ from typing import Any
 from bot.app.pictures import PictureOrder
 from bot.app.replies import Card, Refusal, Reply
 from bot.render.field_text import field_text
+from bot.render.shown import shown
 from bot.store.records import Campaign, Game
 from rules.battlefield import FieldState, FieldView, MapData, Terrain, map_file
 from rules.core import DataError, Engine, short
@@ -99,13 +100,13 @@ def battle_map(campaign: Campaign, engine: Engine[Any]) -> tuple[MapData, str]:
     the ruleset's first shipped map."""
     draft = draft_of(campaign, engine)
     if draft is not None:
-        return draft, f"The battle is fought on the campaign's map, **{draft.name}**."
+        return draft, f"The battle is fought on the campaign's map, **{shown(draft.name)}**."
     names = engine.scenarios()
     if not names:
         raise Refusal("This ruleset ships no map: the game master makes one first with /map new width: height:.")
     chosen = engine.scenario(names[0])
     return chosen, (
-        f"No map was drafted, so the battle is fought on **{chosen.name}** "
+        f"No map was drafted, so the battle is fought on **{shown(chosen.name)}** "
         f"(a shipped map; /map new scenario: picks another before the next battle)."
     )
 

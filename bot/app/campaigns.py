@@ -10,6 +10,7 @@ from bot.app.decisions import open_decision
 from bot.app.free_roll_dice import reveal as reveal_free_rolls
 from bot.app.inputs import CAMPAIGN_NAME_MAX, clean_name
 from bot.app.replies import Caller, Card, Refusal, Reply, joined, mentions, side_colour
+from bot.render.shown import shown
 from bot.store.records import Campaign
 from rules import RULESETS, get_engine
 from rules.core import Choice, Decision, short
@@ -47,7 +48,7 @@ class CampaignCommands:
             engine = engine_of(campaign)
         title = RULESETS[ruleset][1]
         text = (
-            f"**{name}** begins: {title}. {caller.display_name} is the game master.\n"
+            f"**{shown(name)}** begins: {title}. {shown(caller.display_name)} is the game master.\n"
             f"Players: /campaign join with a side ({joined(list(engine.sides()))}), then /roster add.\n"
             + (
                 "Battles are fought on the bot's map: the game master picks one with /map new."
@@ -71,7 +72,7 @@ class CampaignCommands:
                     cards=[
                         Card(
                             title="Joined",
-                            description=f"{caller.display_name} (game master) plays **{side}**.",
+                            description=f"{shown(caller.display_name)} (game master) plays **{side}**.",
                             colour=side_colour(side),
                         )
                     ]
@@ -94,7 +95,7 @@ class CampaignCommands:
             cards=[
                 Card(
                     title="Asking to join",
-                    description=f"{caller.display_name} asks to play **{side}**; the game master decides.",
+                    description=f"{shown(caller.display_name)} asks to play **{side}**; the game master decides.",
                     colour=side_colour(side),
                 )
             ],
@@ -118,10 +119,10 @@ class CampaignCommands:
                 raise Refusal(f"This campaign already plays on {'the map' if chosen == 'map' else 'a table'}.")
             await u.campaigns.set_settings(campaign.id, {**(campaign.settings or {}), BATTLEFIELD: chosen})
         text = (
-            f"**{campaign.name}** fights its next battles on the bot's map: /map new picks one "
+            f"**{shown(campaign.name)}** fights its next battles on the bot's map: /map new picks one "
             "(or /game start takes a shipped map)."
             if chosen == "map"
-            else f"**{campaign.name}** plays its next battles on your own table: players give distances and sight."
+            else f"**{shown(campaign.name)}** plays its next battles on your own table: players give distances and sight."
         )
         return Reply(cards=[Card(title="Battlefield changed", description=text, colour=side_colour(None))])
 
@@ -132,9 +133,9 @@ class CampaignCommands:
             count = await u.figures.count(campaign.id)
             game = await u.games.in_progress(campaign.id)
             battles = await u.games.count(campaign.id)
-        gm = next((m.display_name for m in members if m.role == "gm"), "?")
-        players = [f"{m.display_name} ({m.side})" for m in members if m.side]
-        card = Card(title=f"Campaign: {campaign.name}", colour=side_colour(None))
+        gm = next((shown(m.display_name) for m in members if m.role == "gm"), "?")
+        players = [f"{shown(m.display_name)} ({m.side})" for m in members if m.side]
+        card = Card(title=f"Campaign: {shown(campaign.name)}", colour=side_colour(None))
         card.fields += [
             ("Ruleset", RULESETS[campaign.ruleset][1], True),
             ("Game master", gm, True),
@@ -152,14 +153,14 @@ class CampaignCommands:
             return "a table"
         draft = (campaign.settings or {}).get(MAP_DRAFT)
         name = draft.get("name") if isinstance(draft, dict) else None
-        return f"the map ({short(str(name))})" if name else "the map (none drafted yet)"
+        return f"the map ({shown(short(str(name)))})" if name else "the map (none drafted yet)"
 
     async def campaign_end(self, caller: Caller) -> Reply:
         async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
             campaign = await campaign_of(u, caller)
             require_gm(campaign, caller, "end the campaign")
             game = await u.games.in_progress(campaign.id, lock=True)
-            card = Card(title="Campaign ended", description=f"{campaign.name} is over. Its records are kept.")
+            card = Card(title="Campaign ended", description=f"{shown(campaign.name)} is over. Its records are kept.")
             if game is not None:
                 await u.games.set_outcome(game, status="ended", winner=game.winner, ended_at=self.ctx.clock())
                 card.fields.append((f"Dice of battle {game.number}", end_text(game), False))

@@ -8,6 +8,7 @@ from bot.app.access import campaign_here, campaign_of, may_decide, member_of
 from bot.app.context import Context
 from bot.app.inputs import command_line
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, joined, side_colour
+from bot.render.shown import shown
 from bot.store import Unit
 from bot.store.records import Campaign, Decision, Game, NewDecision
 from rules.core import Action
@@ -84,7 +85,7 @@ class DecisionCommands:
             campaign = await campaign_of(u, caller)
             decision = await self._decision_for(u, campaign, caller, decision_id)
             if decision.status != "open" and await self._applied(u, caller):
-                again = Reply.note("Already decided", f"{decision.prompt}: **{decision.answer}**.")
+                again = Reply.note("Already decided", f"{shown(decision.prompt)}: **{shown(str(decision.answer))}**.")
                 again.replayed = True
                 return again
             if decision.status != "open":
@@ -196,11 +197,11 @@ class DecisionCommands:
         if value == "approve":
             role = "player" if member.role == "pending" else member.role
             member = await u.members.set(member, side=params.get("side"), role=role)
-            text = f"{member.display_name} now plays **{member.side}**."
+            text = f"{shown(member.display_name)} now plays **{member.side}**."
         else:
             if member.role == "pending":
                 await u.members.remove(member.id)
-            text = f"The game master turned down {member.display_name}'s request."
+            text = f"The game master turned down {shown(member.display_name)}'s request."
         card = Card(
             title="Join " + ("approved" if value == "approve" else "refused"),
             description=text,

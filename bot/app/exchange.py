@@ -58,6 +58,7 @@ from bot.app.yaml_format import (
 )
 from bot.dice import RecordingDice
 from bot.render.cards import roll_line
+from bot.render.shown import shown
 from bot.store import Unit
 from bot.store.exchange import NewFigure
 from bot.store.records import Campaign, Figure, Game, Member
@@ -297,11 +298,11 @@ class ExchangeCommands:
         reply = _import_reply("Campaign imported", caller, filename, plan, dice, engine.roster_entry, always=True)
         card = reply.cards[0]
         card.description = (
-            f"**{campaign.name}** ({RULESETS[campaign.ruleset][1]}), game master "
-            f"{caller.display_name}.\n" + card.description
+            f"**{shown(campaign.name)}** ({RULESETS[campaign.ruleset][1]}), game master "
+            f"{shown(caller.display_name)}.\n" + card.description
         )
         if notes:
-            card.fields.append(("Members", "\n".join(notes), False))
+            card.fields.append(("Members", shown("\n".join(notes)), False))
         return reply
 
     # --- /campaign rules set, show, clear --------------------------------------------------------
@@ -348,9 +349,10 @@ class ExchangeCommands:
         if asks_always(campaign.settings):
             lines.append(f"{ASK_SWITCH}: yes (a choice with one legal answer is still asked)")
         text = (
-            f"{caller.display_name} set the house rules of **{campaign.name}** from {filename}:\n" + "\n".join(lines)
+            f"{shown(caller.display_name)} set the house rules of **{shown(campaign.name)}** from {shown(filename)}:\n"
+            + "\n".join(lines)
             if lines
-            else f"{caller.display_name} cleared the house rules: {RULESETS[campaign.ruleset][1]} as published."
+            else f"{shown(caller.display_name)} cleared the house rules: {RULESETS[campaign.ruleset][1]} as published."
         )
         return Reply(cards=[Card(title="House rules set", description=text)])
 
@@ -359,7 +361,7 @@ class ExchangeCommands:
             campaign = await campaign_of(u, caller)
         rules = campaign.house_rules or None
         title = RULESETS[campaign.ruleset][1]
-        card = Card(title=f"House rules: {campaign.name}")
+        card = Card(title=f"House rules: {shown(campaign.name)}")
         lines = changes(campaign.ruleset, rules)
         card.description = "\n".join(lines) if lines else f"None: {title} as published."
         merged = merged_tables(campaign.ruleset, rules)
@@ -413,7 +415,7 @@ class ExchangeCommands:
             cards=[
                 Card(
                     title="House rules cleared",
-                    description=f"**{campaign.name}** plays {RULESETS[campaign.ruleset][1]} as published.",
+                    description=f"**{shown(campaign.name)}** plays {RULESETS[campaign.ruleset][1]} as published.",
                 )
             ]
         )
@@ -549,7 +551,7 @@ def _import_reply(
     if plan.same:
         parts.append(f"{len(plan.same)} unchanged")
     summary = "; ".join(parts) if parts else f"no {entry}s"
-    text = f"{caller.display_name} imported {filename}: {summary}."
+    text = shown(f"{caller.display_name} imported {filename}: {summary}.")
     card = Card(title=title, description=text)
     if dice.rolled:
         card.fields.append(("Dice", "\n".join(roll_line(r) for r in dice.rolled), False))

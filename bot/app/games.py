@@ -24,6 +24,7 @@ from bot.app.replies import Caller, Card, Refusal, Reply, ready_figures
 from bot.app.sole_choice import asks_always, take_sole_choices
 from bot.app.undo import Undo
 from bot.render.cards import board_card, board_files
+from bot.render.shown import shown
 from bot.store.records import Figure
 from rules.battlefield import map_file
 from rules.core import FigureSpec, short, to_data
@@ -88,7 +89,7 @@ class GameCommands:
             reply = await self.actions.answer(u, campaign, engine, game, entry, caller, None, outcome, "Game on", None)
             if reply.cards:
                 if home:
-                    reply.cards[0].fields.append(("Staying home", ", ".join(home), False))
+                    reply.cards[0].fields.append(("Staying home", shown(", ".join(home)), False))
                 assert game.dice_commitment is not None
                 reply.cards[0].fields.append(("Provable dice", start_text(game.dice_commitment, game.dice_note), False))
                 if between is not None:
@@ -120,7 +121,7 @@ class GameCommands:
         if game.status == "active":
             card.fields.append(("Provable dice", status_text(game), False))
         if waiting:
-            card.fields.append(("Waiting for", f"{waiting[0].decider}: {waiting[0].prompt}", False))
+            card.fields.append(("Waiting for", f"{waiting[0].decider}: {shown(waiting[0].prompt)}", False))
         reply = Reply(cards=[card], files=board_files(board))
         if game.status == "active" and not waiting:
             reply.moves_of = campaign.ruleset

@@ -32,6 +32,7 @@ from bot.app.context import Context
 from bot.app.inputs import command_line
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
 from bot.app.yaml_format import FileProblems, Flow, dump, file_slug, problems_reply, read
+from bot.render.shown import shown
 from bot.store import Unit
 from bot.store.records import Campaign
 from rules import RULESETS
@@ -269,7 +270,7 @@ class MapCommands:
             if view is None:
                 raise Refusal(ON_A_TABLE)
             card = Card(
-                title=f"{campaign.name} — battle {game.number}: {view.field.map.name}", colour=side_colour(None)
+                title=shown(f"{campaign.name} — battle {game.number}: {view.field.map.name}"), colour=side_colour(None)
             )
             card.description = self._size(view.field.map)
             reply = Reply(cards=[card])
@@ -280,7 +281,7 @@ class MapCommands:
         draft = draft_of(campaign, engine)
         if draft is None:
             raise Refusal("There is no map yet: the game master starts one with /map new.")
-        return self._draft_reply(campaign, engine, draft, f"{campaign.name}: the next battle's map")
+        return self._draft_reply(campaign, engine, draft, f"{shown(campaign.name)}: the next battle's map")
 
     # --- deployment: the ruleset's actions
 
@@ -349,7 +350,7 @@ class MapCommands:
 
     @staticmethod
     def _size(the_map: MapData) -> str:
-        return f"**{the_map.name}**: a table {the_map.width:g} by {the_map.height:g} inches."
+        return f"**{shown(the_map.name)}**: a table {the_map.width:g} by {the_map.height:g} inches."
 
 
 # --- helpers -----------------------------------------------------------------------------------

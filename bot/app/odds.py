@@ -17,6 +17,7 @@ from bot.app.inputs import command_line
 from bot.app.odds_work import OddsJob, Refused, work_out
 from bot.app.replies import Caller, Card, Refusal, Reply
 from bot.app.workers import WorkerPool
+from bot.render.shown import shown
 from rules import RULESETS
 from rules.core import Action
 from rules.odds import Odds, OddsReport
@@ -104,9 +105,9 @@ def odds_card(command: str, report: OddsReport) -> Card:
 def _outcome_lines(odds: Odds) -> list[str]:
     if len(odds.outcomes) > OUTCOMES_SHOWN and len(odds.parts) < len(odds.outcomes):
         lines = ["Each result on its own:"]
-        lines += [f"{100 * p:5.1f}% — {label}" for label, p in odds.parts]
+        lines += [f"{100 * p:5.1f}% — {shown(label)}" for label, p in odds.parts]
         return lines
-    lines = [f"{100 * p:5.1f}% — {label}" for label, p in odds.outcomes[:OUTCOMES_SHOWN]]
+    lines = [f"{100 * p:5.1f}% — {shown(label)}" for label, p in odds.outcomes[:OUTCOMES_SHOWN]]
     rest = len(odds.outcomes) - OUTCOMES_SHOWN
     if rest > 0:
         lines.append(f"… and {rest} rarer outcomes")

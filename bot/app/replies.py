@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.dice import RolledDie
+from bot.render.shown import shown
 from rules.core import Board, Choice, Engine, Event, RuleError
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ class Reply:
 
     @classmethod
     def error(cls, message: str) -> Reply:
-        return cls(cards=[Card(title="Not done", description=message, colour=ERROR_COLOUR)], ephemeral=True)
+        return cls(cards=[Card(title="Not done", description=shown(message), colour=ERROR_COLOUR)], ephemeral=True)
 
 
 ERROR_COLOUR = 0xC0392B

@@ -11,6 +11,7 @@ from bot.app.free_roll_dice import commitment_line, record, stream_for
 from bot.app.inputs import command_line
 from bot.app.replies import Caller, Card, Refusal, Reply
 from bot.dice import free_roll
+from bot.render.shown import shown
 from rules import get_engine
 from rules.payloads import RollPayload
 
@@ -60,7 +61,7 @@ class RollCommands:
             if between is not None:
                 typed = command_line("roll", "", {"dice": expression, "reason": reason})
                 between = await record(u, between, dice, caller, typed)
-            said = f"{caller.display_name} rolls {'in secret ' if secret else ''}{result.detail}"
+            said = f"{shown(caller.display_name)} rolls {'in secret ' if secret else ''}{result.detail}"
             event = RollPayload(result.expression, result.total, secret).event(said)
             if game is not None and campaign is not None:
                 params = {"dice": expression, "reason": reason, "secret": True if secret else None}
@@ -86,7 +87,7 @@ class RollCommands:
             )
             return Reply(cards=[card], events=[event], rolls=list(dice.rolled), ephemeral=True)
         card = Card(
-            title=f"{caller.display_name} rolls {result.expression}",
+            title=shown(f"{caller.display_name} rolls {result.expression}"),
             description=f"{result.detail}\n**Total: {result.total}**",
             footer=why if between is None else f"{why} · {commitment_line(between)}",
         )

@@ -25,6 +25,7 @@ from bot.app.context import Context
 from bot.app.decisions import UNDO_KIND, open_decision
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, mentions
 from bot.dice import RolledDie
+from bot.render.shown import shown
 from bot.store import Unit
 from bot.store.records import Campaign, Decision, Game, LoggedAction
 from rules.core import Choice
@@ -102,9 +103,9 @@ class Undo:
             "It rolled dice or turned cards, so it is taken back only if the other side allows it "
             "(or the game master takes it back)."
         )
-        reply = Reply(cards=[Card(title="Undo asked", description=f"{prompt}.\n{why}")], decision=pending)
+        reply = Reply(cards=[Card(title="Undo asked", description=f"{shown(prompt)}.\n{why}")], decision=pending)
         reply.ping_user_ids = list(pending.user_ids)
-        reply.content = f"{mentions(pending.user_ids)} {pending.decider}: {pending.prompt}".strip()
+        reply.content = f"{mentions(pending.user_ids)} {pending.decider}: {shown(pending.prompt)}".strip()
         return reply
 
     async def check_answerer(self, u: Unit, campaign: Campaign, decision: Decision, caller: Caller, value: str) -> None:
@@ -156,7 +157,7 @@ class Undo:
         reply = Reply(cards=[Card(title="Undone", description=undone, footer=footer)])
         if reopened is not None:
             reply.decision, reply.ping_user_ids = reopened, list(reopened.user_ids)
-            waiting = f"Waiting for {reopened.decider} again: {reopened.prompt}"
+            waiting = f"Waiting for {reopened.decider} again: {shown(reopened.prompt)}"
             reply.content = f"{mentions(reopened.user_ids)} {waiting}".strip()
         return reply
 

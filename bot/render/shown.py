@@ -3,7 +3,8 @@
 New names cannot hold markdown, mentions or invisible characters (``bot.app.name_rules``), but
 names made before that check are still in the databases, and event texts and dice reasons carry
 names inside them. Everything that is plain text (what the rules say, what players typed) goes
-through :func:`shown` on its way into an embed; the terminal takes the escapes out again
+through :func:`shown` on its way into an embed or a message (a refusal's whole sentence in
+``Reply.error``; not a footer, which Discord shows as plain text); the terminal takes the escapes out again
 (:func:`hold_escapes`, :func:`release_escapes`) and shows steering characters by their code
 (:func:`printable`).
 """
