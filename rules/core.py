@@ -31,6 +31,7 @@ from rules.payloads import (
     VictoryPayload,
     WoundPayload,
     default_outcome,
+    modifier_data,
     payload_of,
 )
 from rules.plain import clone, from_data, load_checked, merge, to_data
@@ -93,6 +94,7 @@ __all__ = [
     "from_data",
     "load_checked",
     "merge",
+    "modifier_data",
     "payload_of",
     "roll_dice",
     "roster_entry",

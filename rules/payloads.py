@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, cast, overload
 
@@ -231,6 +231,12 @@ def payload_of(event: Event, cls: type[Payload] | None = None) -> Payload | None
     if found is None or (cls is not None and found is not cls):
         return None
     return found.read(event.data) if isinstance(event.data, Mapping) else None
+
+
+def modifier_data(modifiers: Iterable[tuple[str, int]]) -> list[dict[str, Any]]:
+    """The modifiers a roll's text adds, as every ruleset's event data carries them (one format,
+    so a script reads any ruleset's rolls alike): ``[{"reason": "half range", "value": 1}]``."""
+    return [{"reason": reason, "value": value} for reason, value in modifiers]
 
 
 def default_outcome(events: Sequence[Event]) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.battlefield import MovePlan, set_point, where
 from rules.battlefield.deployment import deploy_pieces, place_piece
-from rules.core import Context, DiceSource, Event, Handler, PhasePayload, RuleError, short
+from rules.core import Context, DiceSource, Event, Handler, PhasePayload, RuleError, modifier_data, short
 from rules.medieval import onmap
 from rules.medieval.combat import bravery_test, casualty, roll_off, wound
 from rules.medieval.data import MedievalTables, Weapon, fold
@@ -492,7 +492,7 @@ def _one_shot(
         "roll": roll,
         "shoot": skill,
         "accuracy": weapon.accuracy,
-        "modifiers": [{"reason": why, "value": v} for why, v in mods],
+        "modifiers": modifier_data(mods),
         "modifier": modifier,
         "total": total,
         "needed": t.hit_on,
@@ -610,7 +610,7 @@ def _fight_total(
         "roll": roll,
         "fight": fight,
         "accuracy": accuracy,
-        "modifiers": [{"reason": why, "value": v} for why, v in factors],
+        "modifiers": modifier_data(factors),
         "modifier": modifier,
         "total": roll + fight + accuracy + modifier,
     }

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core import DiceSource, Event, RuleError, roll_dice
+from rules.core import DiceSource, Event, RuleError, modifier_data, roll_dice
 from rules.geometry import Point
 from rules.nsr import onmap, onmap_towns
 from rules.nsr.hits import strike
@@ -407,8 +407,8 @@ def _one_fight(
             text,
             {
                 "round": round_no,
-                "a": {"unit": ua.name, "figure": fa.name, "die": da, "modifiers": dict(mods_a), "total": ta},
-                "b": {"unit": ub.name, "figure": fb.name, "die": db, "modifiers": dict(mods_b), "total": tb},
+                "a": {"unit": ua.name, "figure": fa.name, "die": da, "modifiers": modifier_data(mods_a), "total": ta},
+                "b": {"unit": ub.name, "figure": fb.name, "die": db, "modifiers": modifier_data(mods_b), "total": tb},
                 "ties": [list(t) for t in ties],
                 "winner": wf.name,
                 "loser": lf.name,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rules.core import DiceSource, Event, RuleError, roll_dice, short
+from rules.core import DiceSource, Event, RuleError, modifier_data, roll_dice, short
 from rules.nsr import onmap, onmap_towns
 from rules.nsr.charts import CLASSES
 from rules.nsr.deck import is_joker, label, rank_key, suit, turn_card
@@ -408,7 +408,7 @@ def _hits(c: Charts, state: NsrState, unit: Unit, g: Group, die: int, events: li
                 "class": r.klass,
                 "range": g.range,
                 "die": die,
-                "modifiers": [{"reason": k, "value": v} for k, v in r.mods],
+                "modifiers": modifier_data(r.mods),
                 "score": r.score,
                 "column": column,
                 "fraction": f"{r.cell.numerator}/{r.cell.denominator}",

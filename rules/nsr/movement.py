@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import DiceSource, Event, RuleError, roll_dice
+from rules.core import DiceSource, Event, RuleError, modifier_data, roll_dice
 from rules.nsr import onmap, onmap_towns
 from rules.nsr.forces import formation_name
 from rules.nsr.lookup import Charts
@@ -78,19 +78,24 @@ def _roll_move(
     total = sum(rolled) - sum(v for _, v in taken)
     parts = [f"{count}D6 {'+'.join(map(str, rolled))} = {sum(rolled)}"]
     parts += [f"−{v} ({reason})" for reason, v in taken]
-    mods: list[dict[str, Any]] = [{"reason": reason, "value": -v} for reason, v in taken]
+    mods = [(reason, -v) for reason, v in taken]
     if unit.joker == 1:
         extra = dice.roll(6, f"{unit.name}: Joker Movement 1, one more die")
         total += extra
         parts.append(f"+{extra} (joker)")
-        mods.append({"reason": "joker", "value": extra})
+        mods.append(("joker", extra))
     elif unit.joker == 4:
         extra = dice.roll(6, f"{unit.name}: Joker Movement 4, one D6 less")
         total -= extra
         parts.append(f"−{extra} (joker)")
-        mods.append({"reason": "joker", "value": -extra})
+        mods.append(("joker", -extra))
     total = max(0, total)
-    numbers = {"rolls": rolled, "roll": sum(rolled), "modifiers": mods, "modifier": sum(m["value"] for m in mods)}
+    numbers = {
+        "rolls": rolled,
+        "roll": sum(rolled),
+        "modifiers": modifier_data(mods),
+        "modifier": sum(v for _, v in mods),
+    }
     return total, ", ".join(parts), numbers
 
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.battlefield import point_of
-from rules.core import DecisionPayload, RuleError
+from rules.core import DecisionPayload, RuleError, modifier_data
 from rules.geometry import Point, centre_distance
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe import onmap
@@ -472,7 +472,7 @@ def _sides(
     def side(base: int, mods: list[tuple[str, int]], die: int) -> dict[str, Any]:
         return {
             "points": base,
-            "modifiers": [{"reason": why, "value": value} for why, value in mods],
+            "modifiers": modifier_data(mods),
             "modifier": sum(value for _, value in mods),
             "roll": die,
             "total": base + sum(value for _, value in mods) + die,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core import DiceSource, Event, FigureSpec, RuleError, short
+from rules.core import DiceSource, Event, FigureSpec, RuleError, modifier_data, short
 from rules.sharpe.common import Ctx, mods_text
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, Firearm, Horse
@@ -218,7 +218,7 @@ class CheckResult:
         return {
             "ability": self.ability,
             "roll": self.roll,
-            "modifiers": [{"reason": why, "value": value} for why, value in self.modifiers],
+            "modifiers": modifier_data(self.modifiers),
             "modifier": self.total - self.roll,
             "total": self.total,
             "needed": self.target,

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.core import RuleError
+from rules.core import RuleError, modifier_data
 from rules.sharpe import guns_onmap, onmap
 from rules.sharpe.bound import actor, require_standing
 from rules.sharpe.common import PART_WORDS, Ctx, flag, mods_text, number, whole, word
@@ -357,7 +357,7 @@ def fire(ctx: Ctx, shot: Shot) -> None:
         "range": shot.range,
         "skill": shot.skill,
         "base": shot.base,
-        "modifiers": [{"reason": k, "value": v} for k, v in shot.mods],
+        "modifiers": modifier_data(shot.mods),
         "misfire": False,
     }
     if shot.measured:

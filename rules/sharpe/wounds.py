@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import CasualtyPayload, WoundPayload
+from rules.core import CasualtyPayload, WoundPayload, modifier_data
 from rules.sharpe import mounts, onmap
 from rules.sharpe.common import PART_WORDS, SEVERITY_WORDS, Ctx, mods_text
 from rules.sharpe.order import move_down
@@ -77,7 +77,7 @@ def wound_numbers(located: list[int], dice: list[int], mods: list[tuple[str, int
     return {
         "location_rolls": located,
         "wound_rolls": dice,
-        "wound_modifiers": [{"reason": why, "value": value} for why, value in mods],
+        "wound_modifiers": modifier_data(mods),
         "wound_modifier": sum(value for _, value in mods),
         "score": score,
     }

@@ -21,6 +21,7 @@ from rules.core import (
     RuleError,
     VictoryPayload,
     find_figure,
+    modifier_data,
 )
 from rules.ssg import field as on_map
 from rules.ssg.data import D6, SsgFigure, SsgState, SsgTables, Weapon
@@ -543,7 +544,7 @@ def _one_shot(
         **({"measured": group.measured} if group.measured else {}),
         natural=natural,
         roll=natural,
-        modifiers=[{"reason": LOS_LABELS[k], "value": v} for k, v in mods],
+        modifiers=modifier_data((LOS_LABELS[k], v) for k, v in mods),
         modifier=modifier,
         total=score,
         needed=need,

@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core import CasualtyPayload, DiceSource, Event, RuleError, VictoryPayload, WoundPayload, short
+from rules.core import CasualtyPayload, DiceSource, Event, RuleError, VictoryPayload, WoundPayload, modifier_data, short
 from rules.words import joined, plural
 from rules.yasg.board import Field, adjacent, facing_towards, parse_path, side_towards, square_name
 from rules.yasg.common import Ctx, facing, figure, own_figure, phase_event, side_of
@@ -333,7 +333,7 @@ def _resolve_shot(
         "squares": shot.squares,
         "band": shot.band,
         "class": ctx.judge.letter(shot.firer_class),
-        "modifiers": [list(m) for m in shot.modifiers],
+        "modifiers": modifier_data(shot.modifiers),
         "needed": shot.need,
         "misfire_roll": check,
     }

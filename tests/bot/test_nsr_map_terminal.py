@@ -267,7 +267,7 @@ def test_two_nsr_turns_on_the_village_survive_two_restarts(tmp_path: Path) -> No
     assert (fire["data"]["firers"], fire["data"]["hits"]) == (2, 0) and fire["data"]["range"] < 3
     fights = [e["data"] for e in events(two, "fight")]
     assert fights and all(f["b"]["unit"] == "Rifles" for f in fights)
-    assert all(f["b"]["modifiers"]["defending a building"] == 1 for f in fights)
+    assert all({"reason": "defending a building", "value": 1} in f["b"]["modifiers"] for f in fights)
     assert [(f["winner"], f["a"]["figure"]) for f in fights[:3]] == [
         ("Commander-in-Chief", "Commander-in-Chief"),
         ("Commander-in-Chief", "Private 2"),

@@ -59,8 +59,12 @@ def test_a_charge_closes_the_defenders_stand_and_the_figures_fight(engine: NsrEn
         ("Commander-in-Chief", 14, "NCO", 3, "killed"),
         ("NCO", 13, "Private 1", 7, "captured"),
     ]
-    assert fights[0]["b"]["modifiers"] == {"defending in close order": 1, "leader": 2, "extra opponents": -1}
-    assert fights[0]["a"]["modifiers"] == {"charging": 3, "leader": 3}
+    assert fights[0]["b"]["modifiers"] == [
+        {"reason": "defending in close order", "value": 1},
+        {"reason": "leader", "value": 2},
+        {"reason": "extra opponents", "value": -1},
+    ]
+    assert fights[0]["a"]["modifiers"] == [{"reason": "charging", "value": 3}, {"reason": "leader", "value": 3}]
     assert status(out.state, "Militia") == {"NCO": "killed", "Private 1": "captured"}
     assert events(out, "prisoners")[0]["escorts"] == ["Trooper 1"]
     assert [f.duty for f in get(out.state, "Chasseurs").figures] == ["", "", "escort"]
@@ -151,7 +155,10 @@ def test_one_figure_against_several_fights_them_in_turn(engine: NsrEngine) -> No
     out = melee(engine, state, [3, 2, 1, 10, 1, 10, 1, 10])
     fights = events(out, "fight")
     assert [f["a"]["figure"] for f in fights] == ["Trooper 1", "Trooper 2", "Trooper 3"]
-    assert fights[0]["b"]["modifiers"] == {"defending in close order": 1, "extra opponents": -2}
+    assert fights[0]["b"]["modifiers"] == [
+        {"reason": "defending in close order", "value": 1},
+        {"reason": "extra opponents", "value": -2},
+    ]
     assert events(out, "melee")[-1]["winner"] == "Militia" and "shaken" not in kinds(out)
     assert status(out.state, "Chasseurs") == {f"Trooper {i}": "killed" for i in (1, 2, 3)}
 
@@ -162,8 +169,8 @@ def test_counter_charges_both_test_to_close(engine: NsrEngine) -> None:
     out = melee(engine, state, [3, 4, 10, 1])
     assert [e["unit"] for e in events(out, "close-in")] == ["Chasseurs", "Militia"]
     assert events(out, "close-in")[1]["needed"] == 4  # militia without a leader
-    assert events(out, "fight")[0]["a"]["modifiers"] == {"charging": 3}
-    assert events(out, "fight")[0]["b"]["modifiers"] == {}  # militia: charging +0, and no defending line
+    assert events(out, "fight")[0]["a"]["modifiers"] == [{"reason": "charging", "value": 3}]
+    assert events(out, "fight")[0]["b"]["modifiers"] == []  # militia: charging +0, and no defending line
     assert all(ch.resolved for ch in out.state.charges[:2])
     out = melee(engine, state, [3, 9])
     assert get(out.state, "Militia").pinned and "Chasseurs occupies Militia's position" in texts(out)

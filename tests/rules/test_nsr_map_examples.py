@@ -99,7 +99,9 @@ def test_a_fight_for_the_farmhouse_on_the_village_map(engine: NsrEngine) -> None
     out = act(engine, state, "melee", "French", dice=[1, 1] + [9, 4] * 4 + [3, 3, 3, 3] + [2, 2], cards=["AS"])
     text = texts(out)
     fights = events(out, "fight")
-    assert len(fights) == 4 and all("defending a building" in f["b"]["modifiers"] for f in fights)
+    assert len(fights) == 4 and all(
+        "defending a building" in [m["reason"] for m in f["b"]["modifiers"]] for f in fights
+    )
     assert all(f["outcome"] == "ran" for f in fights)
     assert "1er Ligne closes 2″ to 32.5,10." in text  # to touch the farmhouse's south wall
     assert "Rifles is shaken: it falls back 12″" in text and "comes out of the farmhouse by its door at 32.5,15" in text

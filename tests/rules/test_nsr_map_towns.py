@@ -373,7 +373,9 @@ def test_a_fight_for_a_building_on_the_map(engine: NsrEngine) -> None:
     out = act(engine, state, "melee", "Allied", dice=[1, 1] + [9, 4] * 4 + [3, 3, 3, 3] + [2, 2], cards=["AS"])
     text = texts(out)
     fights = [e.data for e in out.events if e.kind == "fight"]
-    assert len(fights) == 4 and all("defending a building" in f["b"]["modifiers"] for f in fights)
+    assert len(fights) == 4 and all(
+        "defending a building" in [m["reason"] for m in f["b"]["modifiers"]] for f in fights
+    )
     assert "95th closes 0.5″ to 23,19.5" in text  # to the farmhouse's wall
     voltigeurs, rifles = get(out.state, "Voltigeurs"), get(out.state, "95th")
     assert voltigeurs.building == "" and rifles.building == "the farmhouse"

@@ -206,10 +206,10 @@ def test_fire_modifiers_add_to_the_number_needed(tested: YasgEngine) -> None:
     out = act(tested, state, "fire", 6, 9, figure="Harper", target="Ducos")
     shot = events(out, "fire")[0]
     assert shot["modifiers"] == [
-        ["ran last turn", 1],
-        ["moved", 1],
-        ["target ran", 1],
-        ["hard cover, behind a wall", 2],
+        {"reason": "ran last turn", "value": 1},
+        {"reason": "moved", "value": 1},
+        {"reason": "target ran", "value": 1},
+        {"reason": "hard cover, behind a wall", "value": 2},
     ]
     assert shot["needed"] == 5 + 5
     pinned = change(tested, duel(tested), "Harper", pinned=True, wounds=1)
