@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import replace
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import bindparam, func, select, update
 
@@ -98,14 +98,13 @@ class Log:
 
     async def applied(self, interaction_id: int) -> LoggedAction | None:
         """The entry an interaction wrote, with its events and dice (a repeated delivery)."""
-        found = await self._entries(BY_INTERACTION, {"interaction": interaction_id}, with_events=True)
+        found = await self._entries(BY_INTERACTION, {"interaction": interaction_id}, events=True, rolls="entry")
         return found[0] if found else None
 
     async def last_undoable(self, game_id: int, *, except_command: str) -> LoggedAction | None:
-        """The newest entry not undone that saved a state to go back to, with its events and dice."""
-        found = await self._entries(
-            LAST_UNDOABLE, {"game": game_id, "except_command": except_command}, with_events=True
-        )
+        """The newest entry not undone that saved a state to go back to, with its dice (what taking it
+        back would reveal)."""
+        found = await self._entries(LAST_UNDOABLE, {"game": game_id, "except_command": except_command}, rolls="entry")
         return found[0] if found else None
 
     async def with_command(self, game_id: int, command: str) -> list[LoggedAction]:
@@ -118,27 +117,29 @@ class Log:
 
     async def entries(self, game_id: int, *, with_rolls: bool = False) -> list[LoggedAction]:
         """The whole log of a game in order (with the dice of each entry when asked)."""
-        return await self._entries(ENTRIES, {"game": game_id}, with_rolls=with_rolls)
+        return await self._entries(ENTRIES, {"game": game_id}, rolls="game" if with_rolls else "")
 
     async def mark_undone(self, action_id: int) -> None:
         await self._tx.run(MARK_UNDONE, {"entry": action_id})
 
     async def _entries(
-        self, statement: Any, params: dict[str, Any], *, with_events: bool = False, with_rolls: bool = False
+        self, statement: Any, params: dict[str, Any], *, events: bool = False, rolls: Literal["", "entry", "game"] = ""
     ) -> list[LoggedAction]:
-        """Entries, with the events and dice of one entry (``with_events``) or of a whole game (``with_rolls``)."""
+        """Entries, with each one's events (``events``) and dice: read entry by entry (``rolls="entry"``,
+        for a few entries) or for the whole game at once (``rolls="game"``)."""
         rows = await self._tx.rows(statement, params)
         if not rows:
             return []
         found_events: dict[int, list[Event]] = defaultdict(list)
         found_rolls: dict[int, list[RolledDie]] = defaultdict(list)
-        if with_events:
-            for row in rows:
+        for row in rows:
+            if events:
                 for action_id, kind, text, data in await self._tx.rows(EVENTS_OF, {"action": row[0]}):
                     found_events[action_id].append(Event(kind, text, data or {}))
+            if rolls == "entry":
                 for action_id, *rolled in await self._tx.rows(ROLLS_OF, {"action": row[0]}):
                     found_rolls[action_id].append(RolledDie(*rolled))
-        elif with_rolls:
+        if rolls == "game":
             for action_id, *rolled in await self._tx.rows(ROLLS_OF_GAME, {"game": rows[0][1]}):
                 found_rolls[action_id].append(RolledDie(*rolled))
         return [replace(LoggedAction(*row), events=found_events[row[0]], rolls=found_rolls[row[0]]) for row in rows]
