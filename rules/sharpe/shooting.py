@@ -3,7 +3,7 @@ cover, multi-wound weapons (volley gun, artillery) and the optional dodge of a s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -444,22 +444,41 @@ def _wound_count(ctx: Ctx, shot: Shot, parts: list[str]) -> int:
     return 1
 
 
-#: How the reasons of the dice :func:`odds_faces` groups end (the weather's, then the faces).
+#: How the reason of the weather's die names the faces that misfire ("misfire on 1/2").
 MISFIRE_ON = "misfire on "
-HORSE_OR_RIDER = "horse (1-3) or rider (4-6)"
-SOFT_COVER = "soft cover, D6 4-6 hits"
+
+
+def horse_or_rider(t: SharpeTables) -> str:
+    """How the reason of the horseman's die ends, its faces as the tables give them:
+    "horse (1-3) or rider (4-6)"."""
+    return " or ".join(f"{part} ({_faces(faces)})" for part, faces in t.shooting.horseman_hit.items())
+
+
+def soft_cover(t: SharpeTables) -> str:
+    """How the reason of soft cover's die ends: "soft cover, D6 4-6 hits"."""
+    return f"soft cover, D6 {_faces(t.shooting.soft_cover_hit)} hits"
+
+
+def _faces(faces: Sequence[int]) -> str:
+    ordered = sorted(faces)
+    if not ordered:
+        return "none"
+    if ordered == list(range(ordered[0], ordered[-1] + 1)) and len(ordered) > 1:
+        return f"{ordered[0]}-{ordered[-1]}"
+    return "/".join(map(str, ordered))
 
 
 def odds_faces(t: SharpeTables, reason: str) -> tuple[tuple[int, ...], ...] | None:
     """The faces of a shot's D6 that the rules read alike (see ``Engine.odds_faces``): the weather
     die misfires or fires, the horseman's die hits the horse or the rider, soft cover stops the
-    ball or lets it through."""
+    ball or lets it through. Each die's reason names its faces from the tables, so a house rule
+    that moves them moves the reason and the grouping together."""
     if MISFIRE_ON in reason:
         misfire = {int(face) for face in reason.rsplit(MISFIRE_ON, 1)[1].split("/")}
         return _split(misfire)
-    if reason.endswith(HORSE_OR_RIDER):
+    if reason.endswith(horse_or_rider(t)):
         return tuple(tuple(faces) for faces in t.shooting.horseman_hit.values())
-    if reason.endswith(SOFT_COVER):
+    if reason.endswith(soft_cover(t)):
         return _split(set(t.shooting.soft_cover_hit))
     return None
 
@@ -476,7 +495,7 @@ def _one_wound(ctx: Ctx, shot: Shot, victim: Character, head: str, parts: list[s
     if victim.mounted and ctx.t.options.horsemen:
         at = shot.at
         if not at:
-            face = ctx.d6(f"{reason}: {HORSE_OR_RIDER}")
+            face = ctx.d6(f"{reason}: {horse_or_rider(ctx.t)}")
             at = next(k for k, faces in ctx.t.shooting.horseman_hit.items() if face in faces)
             parts.append(f"D6 {face}: the {at}")
         else:
@@ -525,7 +544,7 @@ def _cover(ctx: Ctx, shot: Shot, location: str, reason: str, parts: list[str]) -
         parts.append(f"the {PART_WORDS[location]} is behind hard cover: miss")
         return True
     if shot.cover == "soft":
-        face = ctx.d6(f"{reason}: {SOFT_COVER}")
+        face = ctx.d6(f"{reason}: {soft_cover(ctx.t)}")
         if face not in ctx.t.shooting.soft_cover_hit:
             parts.append(f"soft cover D6 {face}: miss")
             return True

@@ -196,3 +196,27 @@ def test_the_groups_of_a_sharpe_die_share_out_its_six_faces() -> None:
         assert groups is not None and sorted(f for g in groups for f in g) == [1, 2, 3, 4, 5, 6], reason
     assert engine.odds_faces(6, "A → B: location") is None
     assert engine.odds_faces(10, reasons[0]) is None
+
+
+def test_a_house_rule_moving_soft_covers_faces_moves_its_reason_and_its_groups(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reason of soft cover's die names its faces from the tables, and the odds group them
+    from the same tables: a house rule changes both, and the grouped odds stay those of every face."""
+    from rules.sharpe.engine import make_engine as sharpe_engine
+
+    engine = sharpe_engine({"shooting": {"soft_cover_hit": [2, 5, 6]}})
+    state = begin(engine, BRITISH + FRENCH)
+    shot = Action("shoot", "british", {"shooter": "Redcoat", "target": "Dubois", "range": 20, "cover": "soft"}, True)
+    reasons: list[str] = []
+
+    class Noting(SeededDice):
+        def roll(self, sides: int, reason: str) -> int:
+            reasons.append(reason)
+            return 2  # a hit (4 on 2D6), then a 2 on every die after it
+
+    engine.act(state, shot, Noting(0))
+    assert any(r.endswith("soft cover, D6 2/5/6 hits") for r in reasons), reasons
+    assert engine.odds_faces(6, "A → B: soft cover, D6 2/5/6 hits") == ((2, 5, 6), (1, 3, 4))
+    grouped = odds(engine, state, shot, SeededDice(0))
+    monkeypatch.setattr(engine, "odds_faces", lambda sides, reason: None)
+    every_face = odds(engine, state, shot, SeededDice(0))
+    assert dict(grouped.outcomes) == pytest.approx(dict(every_face.outcomes), abs=1e-12)
