@@ -245,9 +245,7 @@ class _Counter:
             if kind is None:  # a joker destroyed the gun: no hit
                 yield missed, q
                 continue
-            read = self.kinds[kind][number]  # type: ignore[index]
-            if self.later is not None:
-                read = self.later.kinds[kind]
+            read = self.later.kinds[kind] if self.later is not None else self._read(kind, number)
             if read.first == "none":
                 yield missed, q
             elif read.first != "hit":
@@ -259,8 +257,14 @@ class _Counter:
                     if second is None:
                         yield (number, turned + 1, deck2, pool, destroyed2, tally), q * q2
                     else:
-                        how = self.kinds[second][number].second  # type: ignore[index]
+                        how = self._read(second, number).second
                         yield self._strike(s, task, read.who, how, deck2, destroyed2), q * q2
+
+    def _read(self, kind: int, task: int) -> Kind:
+        """What a card of ``kind`` (never a joker: _turn sets them aside) reads for ``task``."""
+        readings = self.kinds[kind]
+        assert readings is not None
+        return readings[task]
 
     def _turn(self, deck: Deck, destroyed: bool, gun_at_gun: bool) -> Iterator[tuple[int | None, float, Deck, bool]]:
         """fire._casualty_card: a card that is not a joker (the deck reshuffled when it runs out), or
