@@ -94,7 +94,8 @@ class GameCommands:
                 reply.cards[0].fields.append(("Provable dice", start_text(game.dice_commitment, game.dice_note), False))
                 if between is not None:
                     reply.cards[0].fields.append(("Free rolls revealed", between, False))
-            if reply.content:  # the battle's first "your move"
+            if reply.content and reply.moves_of is None:  # the battle's first "your move", with no
+                # next moves to show: those end with the same pointer to /help
                 reply.content += f"\n/help topic:{campaign.ruleset} lists a turn's commands."
             board = engine.board(outcome.state)
             title = f"{campaign.name}: the table"

@@ -183,7 +183,8 @@ def test_a_whole_sharpe_skirmish_in_the_terminal(tmp_path: Path) -> None:
         "Cooper",
     ]
     assert "ties: Harris 5, Lefevre 2" in order["text"]
-    assert setup[-1]["say"].endswith("british: your move.\n/help topic:sharpe lists a turn's commands.")
+    # the pointer to /help ends the next moves' line ("Or type … (/help topic:sharpe)"), said once
+    assert setup[-1]["say"].endswith("british: your move.") and setup[-1]["next"]
 
     first = play(db, BOUND_ONE)
     refused = [r for r in first if not r["ok"]]

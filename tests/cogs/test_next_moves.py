@@ -41,6 +41,7 @@ async def test_your_move_and_status_offer_the_quick_move_and_what_to_type(
     started = await invoke(bot, "game start", GM, "Gina")
     [sent] = started.sent
     assert "red: your move." in sent["content"] and sent["content"].endswith(HINT)
+    assert sent["content"].count("/help") == 1  # the hint's pointer, not a second line saying it again
     button, select = sent["view"].children
     assert (button.custom_id, button.item.label) == ("next:ssg:next", "/ssg next")
     assert select.custom_id == "ready:ssg" and select.item.placeholder == PICK
