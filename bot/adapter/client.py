@@ -43,10 +43,10 @@ class SkirmishTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Every command and autocomplete: its garbage is collected once it has finished (bot.gc_pacing),
         and a reply that waits too long for its picture is deferred rather than lost."""
+        answer_in_time(interaction)  # first: it lets go of the interaction before the collection
         collector = getattr(self.client, "collector", None)
         if collector is not None:
             collector.command_started(asyncio.current_task())
-        answer_in_time(interaction)
         return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
