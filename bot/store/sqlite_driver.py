@@ -20,7 +20,7 @@ SQLAlchemy's aiosqlite dialect takes this factory as the ``async_creator_fn`` co
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -60,6 +60,14 @@ class InlineCursor:
         self._rows: list[Any] = []
 
     async def __aenter__(self) -> InlineCursor:
+        return self
+
+    def __await__(self) -> Generator[Any, None, InlineCursor]:
+        """``await connection.cursor()``, as SQLAlchemy 2.0's adapter asks for it (2.1 takes the
+        cursor as it is): the cursor is ready at once."""
+        return self._ready().__await__()
+
+    async def _ready(self) -> InlineCursor:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
