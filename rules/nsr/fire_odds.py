@@ -32,7 +32,8 @@ from rules.nsr.sequence import waiting
 from rules.nsr.state import NsrState, Unit
 from rules.plain import clone
 
-#: Beyond this many states a count gives way to the simulation (no order of the rules comes near).
+#: Beyond this many states a count gives way to the simulation, about half a second in: only a rare
+#: order goes past it (a class III volley at two shots a figure, the deck about to be reshuffled).
 MAX_STATES = 150_000
 
 Deck = tuple[int, ...]  # cards left of each kind
