@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import itertools
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image
@@ -42,6 +43,8 @@ UNITS = {
 PLACES = {"1er Ligne": "39.5,6", "Chasseurs": "46,5", "33rd Foot": "39.5,30", "Rifles": "46,30"}
 #: Cards answered (a choice, then the order) before the battle is left where it is.
 MAX_STEPS = 160
+#: Battles the table may play before one has shown a charge, a fight and fire (see the test).
+ATTEMPTS = 3
 #: A player closes STEP inches at a time, and charges only once the enemy is this near (edge to
 #: edge): the lines come within musket range, and fire, before they charge.
 STEP = 4
@@ -52,10 +55,12 @@ async def battle(app: Any) -> tuple[Game, NsrState, DecisionRecord | None]:
     """The battle as the database holds it, and the decision waiting (None when none is)."""
     async with orm(app.store.db) as s:
         game = await s.scalar(select(Game).order_by(Game.id.desc()))
+        assert game is not None
         decision = await s.scalar(
-            select(DecisionRecord).where(DecisionRecord.status == "open").order_by(DecisionRecord.id.desc())
+            select(DecisionRecord)
+            .where(DecisionRecord.status == "open", DecisionRecord.game_id == game.id)
+            .order_by(DecisionRecord.id.desc())
         )
-    assert game is not None
     state: NsrState = get_engine("nsr").load_state(game.state)
     return game, state, decision
 
@@ -114,15 +119,46 @@ def orders_for(state: NsrState, unit: Unit) -> list[tuple[str, dict[str, Any]]]:
     return [*tries, ("nsr hold", {})]
 
 
+@dataclass
+class Fought:
+    """What one battle through Discord got to: the orders and fights carried out, the refusals met."""
+
+    done: set[str] = field(default_factory=set)
+    said_no: list[str] = field(default_factory=list)
+    pictures: int = 1
+    restarted: bool = False
+
+    @property
+    def whole(self) -> bool:
+        """A charge, a move, a fight and some fire: what the test is for."""
+        return {"nsr charge", "nsr move", "melee"} <= self.done and bool(self.done & {"nsr fire", "nsr volley"})
+
+
 async def test_an_nsr_battle_on_the_village_across_a_restart(fake: FakeDiscord, bot: Any) -> None:
+    """The dice are the bot's own, secret and random: a battle may be won (a side routed by fire) before
+    any charge. Then the game master ends the campaign and the table plays another, up to ATTEMPTS."""
     table = new_table(fake, 0)
     app = await seeded_app(bot.db_path)
+    for attempt in range(1, ATTEMPTS + 1):
+        fought = await fight(fake, bot, app, table, f"Talavera {attempt}")
+        if fought.whole:
+            break
+        assert not (await fake.slash(table.gm, "campaign end")).ephemeral
+    assert fought.restarted, "the battle lasted long enough to restart the bot mid-battle"
+    assert fought.whole, (fought.done, fought.said_no[-20:])
+    assert fought.pictures >= 2
+    await app.store.db.close()
+
+
+async def fight(fake: FakeDiscord, bot: Any, app: Any, table: Any, name: str) -> Fought:
+    """A new campaign at ``table``, its battle set out on the village and played through Discord
+    (the bot restarted once, mid-phase) until it is won or MAX_STEPS cards are answered."""
     guild = fake.guild_of(table.channel).id
 
     def as_caller(user: Any) -> Caller:
         return Caller(user.id, user.display_name, guild, table.channel.id)
 
-    await app.campaign_new(as_caller(table.gm), "Talavera", "nsr")
+    await app.campaign_new(as_caller(table.gm), name, "nsr")
     player: dict[str, FakeUser] = {"French": table.red, "Allied": table.blue}
     for side, user in player.items():
         asked = await app.campaign_join(as_caller(user), side)
@@ -145,17 +181,15 @@ async def test_an_nsr_battle_on_the_village_across_a_restart(fake: FakeDiscord, 
     assert state.phase == "movement" and decision is not None
     assert_apart(state)
 
-    done: set[str] = set()
-    said_no: list[str] = []
-    pictures = 1
-    restarted = False
+    result = Fought()
+    done, said_no = result.done, result.said_no
     for _ in range(MAX_STEPS):
         game, state, decision = await battle(app)
         if game.status != "active":
             break
-        if done and state.phase == "movement" and not restarted:
+        if done and state.phase == "movement" and not result.restarted:
             await bot.restart()  # mid-phase, one order given: the game goes on where it was
-            restarted = True
+            result.restarted = True
             status = await fake.slash(table.gm, "game status")
             assert f"Turn {state.turn} · movement phase" in status.text
             picture_size(fake, status)
@@ -183,12 +217,8 @@ async def test_an_nsr_battle_on_the_village_across_a_restart(fake: FakeDiscord, 
                 said_no.append(f"{state.turn} {state.phase} {unit.name} {command} {options}: " + refusal(answer))
             if "Every unit has moved" in answer.text:
                 picture_size(fake, answer)  # the movement phase is over: the picture comes with it
-                pictures += 1
+                result.pictures += 1
         after = (await battle(app))[1]
         assert_apart(after)
 
-    assert restarted, "the battle lasted long enough to restart the bot mid-battle"
-    assert {"nsr charge", "nsr move", "melee"} <= done, (done, said_no[-20:])
-    assert done & {"nsr fire", "nsr volley"}, (done, said_no[-20:])
-    assert pictures >= 2
-    await app.store.db.close()
+    return result
