@@ -48,6 +48,26 @@ async def ssg_table(app: App, forced: ForcedDice, *, roll_off: tuple[int, int] =
     await app.game_start(caller(GM, "Gina"))
 
 
+async def medieval_duel(app: App) -> None:
+    """A medieval campaign at a table: Hugh the knight (red, Rita) against Olaf (blue, Bob); no battle yet."""
+    await app.campaign_new(caller(GM, "Gina"), "M", "medieval", "table")
+    await join(app, RED, "Rita", "red")
+    await join(app, BLUE, "Bob", "blue")
+    await app.roster_add(caller(RED, "Rita"), "Hugh", "Knight")
+    await app.roster_add(caller(BLUE, "Bob"), "Olaf", "Viking Warrior")
+
+
+async def nsr_talavera(app: App) -> None:
+    """An NSR campaign at a table: the 1er Ligne and the Chasseurs (French, Rita) against the 33rd
+    Foot (Allied, Bob); no battle yet."""
+    await app.campaign_new(caller(GM, "Gina"), "Talavera", "nsr", "table")
+    await join(app, RED, "Rita", "French")
+    await join(app, BLUE, "Bob", "Allied")
+    await app.roster_add(caller(RED, "Rita"), "1er Ligne", "line", stats="figures=6")
+    await app.roster_add(caller(RED, "Rita"), "Chasseurs", "mounted", stats="figures=3")
+    await app.roster_add(caller(BLUE, "Bob"), "33rd Foot", "infantry", stats="figures=6")
+
+
 async def join(app: App, user: int, name: str, side: str) -> None:
     """A player asks to join and the game master approves."""
     asked = await app.campaign_join(caller(user, name), side)

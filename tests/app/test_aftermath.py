@@ -11,7 +11,7 @@ from bot.dice import ForcedDice
 from bot.store.schema import Figure, Game
 from rules import get_engine
 from tests.orm import orm
-from tests.support import BLUE, CHANNEL, GM, RED, caller, join, ssg_table
+from tests.support import BLUE, CHANNEL, GM, RED, caller, join, medieval_duel, ssg_table
 
 
 async def figures(app: App) -> dict[str, Figure]:
@@ -68,11 +68,7 @@ async def test_the_game_master_chooses_who_fights(app: App, forced: ForcedDice) 
 
 
 async def test_a_medieval_serious_wound_heals_only_to_light(app: App, forced: ForcedDice) -> None:
-    await app.campaign_new(caller(GM, "Gina"), "M", "medieval", "table")
-    await join(app, RED, "Rita", "red")
-    await join(app, BLUE, "Bob", "blue")
-    await app.roster_add(caller(RED, "Rita"), "Hugh", "Knight")
-    await app.roster_add(caller(BLUE, "Bob"), "Olaf", "Viking Warrior")
+    await medieval_duel(app)
     forced.push_dice([6, 1])
     await app.game_start(caller(GM, "Gina"))
     await app.decide(caller(RED, "Rita"), "first")

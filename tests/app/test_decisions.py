@@ -9,7 +9,7 @@ from bot.app.replies import Refusal
 from bot.app.service import App
 from bot.store.schema import DecisionRecord, Member
 from tests.orm import orm
-from tests.support import BLUE, GM, RED, STRANGER, caller
+from tests.support import BLUE, GM, RED, STRANGER, caller, medieval_duel
 
 
 async def ask(app: App, user: int, side: str):
@@ -77,13 +77,7 @@ async def test_the_game_master_joins_a_side_without_asking(app: App) -> None:
 
 async def test_undo_asks_again_a_decision_the_restored_state_waits_for(app: App, forced) -> None:
     """Medieval: the roll-off winner chooses who goes first; undoing the choice asks it again."""
-    from tests.support import join
-
-    await app.campaign_new(caller(GM, "Gina"), "M", "medieval", "table")
-    await join(app, RED, "Rita", "red")
-    await join(app, BLUE, "Bob", "blue")
-    await app.roster_add(caller(RED, "Rita"), "Hugh", "Knight")
-    await app.roster_add(caller(BLUE, "Bob"), "Olaf", "Viking Warrior")
+    await medieval_duel(app)
     forced.push_dice([6, 1])  # red wins the roll-off
     started = await app.game_start(caller(GM, "Gina"))
     assert started.decision is not None and started.decision.decider == "red"

@@ -15,7 +15,7 @@ from bot.store import Store
 from bot.store.schema import ActionRecord, Campaign, Deadline, DecisionRecord
 from rules import RULESETS, get_engine
 from tests.orm import orm
-from tests.support import BLUE, GM, RED, STRANGER, caller, join, ssg_table
+from tests.support import BLUE, GM, RED, STRANGER, caller, join, medieval_duel, ssg_table
 
 T0 = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)
 H = timedelta(hours=1)
@@ -44,11 +44,7 @@ async def log_commands(app: App) -> list[tuple[str, int, str | None, bool]]:
 
 async def medieval_table(app: App, forced) -> None:
     """Red wins the roll-off and must choose who goes first (a decision with buttons)."""
-    await app.campaign_new(caller(GM, "Gina"), "M", "medieval", "table")
-    await join(app, RED, "Rita", "red")
-    await join(app, BLUE, "Bob", "blue")
-    await app.roster_add(caller(RED, "Rita"), "Hugh", "Knight")
-    await app.roster_add(caller(BLUE, "Bob"), "Olaf", "Viking Warrior")
+    await medieval_duel(app)
     forced.push_dice([6, 1])
     started = await app.game_start(caller(GM, "Gina"))
     assert started.decision is not None and started.decision.decider == "red"

@@ -12,17 +12,12 @@ from bot.store.schema import DecisionRecord, Game
 from rules import get_engine
 from tests.orm import orm
 from tests.replay import load_log, replay
-from tests.support import BLUE, GM, RED, caller, join
+from tests.support import BLUE, GM, RED, caller, nsr_talavera
 
 
 async def _talavera(app: App, forced: ForcedDice, *, house_rules: bytes | None = None):
     """French: two units; Allied: one. The first card is red: the Allied unit moves."""
-    await app.campaign_new(caller(GM, "Gina"), "Talavera", "nsr", "table")
-    await join(app, RED, "Rita", "French")
-    await join(app, BLUE, "Bob", "Allied")
-    await app.roster_add(caller(RED, "Rita"), "1er Ligne", "line", stats="figures=6")
-    await app.roster_add(caller(RED, "Rita"), "Chasseurs", "mounted", stats="figures=3")
-    await app.roster_add(caller(BLUE, "Bob"), "33rd Foot", "infantry", stats="figures=6")
+    await nsr_talavera(app)
     if house_rules is not None:
         await app.rules_set(caller(GM, "Gina"), "house.yaml", house_rules)
     forced.push_cards(["2H"])

@@ -15,7 +15,7 @@ from bot.dice import ForcedDice
 from tests.app.test_maps import game_state
 from tests.app.test_nsr_map_options import on_the_map
 from tests.cogs.test_cogs import command, invoke
-from tests.support import BLUE, GM, RED, caller, join
+from tests.support import BLUE, GM, RED, caller, nsr_talavera
 
 #: What a table of its own types and the bot measures or reads on its map (A-NSR-35 … A-NSR-41):
 #: a default here would be sent as if typed, and the map refuses it.
@@ -107,12 +107,7 @@ async def test_the_terminal_reads_the_same_options(bot: SkirmishBot) -> None:
 async def nsr_table(app: App, forced: ForcedDice) -> None:
     """A table battle (battlefield:table): the 1er Ligne and the Chasseurs for the French, the 33rd
     Foot for the Allies; the first movement card (black) waits for the French to choose."""
-    await app.campaign_new(caller(GM, "Gina"), "Talavera", "nsr", "table")
-    await join(app, RED, "Rita", "French")
-    await join(app, BLUE, "Bob", "Allied")
-    await app.roster_add(caller(RED, "Rita"), "1er Ligne", "line", stats="figures=6")
-    await app.roster_add(caller(RED, "Rita"), "Chasseurs", "mounted", stats="figures=3")
-    await app.roster_add(caller(BLUE, "Bob"), "33rd Foot", "infantry", stats="figures=6")
+    await nsr_talavera(app)
     forced.push_cards(["2S"])
     await app.game_start(caller(GM, "Gina"))
 

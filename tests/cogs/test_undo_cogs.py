@@ -11,7 +11,7 @@ from bot.adapter.delivery import DecisionButton
 from bot.store.schema import ActionRecord
 from tests.cogs.test_cogs import invoke
 from tests.orm import orm
-from tests.support import BLUE, GM, RED, STRANGER, caller, fake_interaction, join, ssg_table
+from tests.support import BLUE, GM, RED, STRANGER, caller, fake_interaction, join, medieval_duel, ssg_table
 
 TEAMMATE = 5
 
@@ -75,11 +75,7 @@ async def test_the_same_interaction_delivered_twice_is_applied_once_and_answered
 
 async def test_a_button_press_delivered_twice_is_applied_once_and_answered_once(bot, app, forced) -> None:
     """Medieval: the roll-off winner's "first" pressed once, delivered twice."""
-    await app.campaign_new(caller(GM, "Gina"), "M", "medieval", "table")
-    await join(app, RED, "Rita", "red")
-    await join(app, BLUE, "Bob", "blue")
-    await app.roster_add(caller(RED, "Rita"), "Hugh", "Knight")
-    await app.roster_add(caller(BLUE, "Bob"), "Olaf", "Viking Warrior")
+    await medieval_duel(app)
     forced.push_dice([6, 1])
     started = await app.game_start(caller(GM, "Gina"))
     assert started.decision is not None
