@@ -31,9 +31,16 @@ class Checked:
     title: str
     ok: bool
     said: str
+    #: The commitment the document gives, to compare with the one shown when its dice began, and
+    #: the card that showed it.
+    commitment: str | None = None
+    shown_on: str = "the battle's start card"
 
-    def line(self) -> str:
-        return f"{self.title}: {self.said}"
+    def lines(self) -> list[str]:
+        said = [f"{self.title}: {self.said}"]
+        if self.commitment:
+            said.append(f"  Commitment {self.commitment}: compare it with {self.shown_on}.")
+        return said
 
 
 class UnreadableFile(Exception):
@@ -96,15 +103,19 @@ def check(document: Mapping[str, Any]) -> Checked:
     result = verify(str(secret), str(commitment), draws)
     said = result.summary().replace("\n", " ")
     said = said[:1].lower() + said[1:]
+    shown = str(commitment), "the first free roll's card" if document.get("free_rolls") else "the battle's start card"
     if note == "seeded":
-        return Checked(title, False, f"its dice were seeded at the terminal, not drawn from the secret. {said}")
+        return Checked(title, False, f"its dice were seeded at the terminal, not drawn from the secret. {said}", *shown)
     if note == "forced":
-        return Checked(title, False, f"some of its dice were forced at the terminal and cannot be checked. {said}")
-    return Checked(title, result.ok, said)
+        return Checked(
+            title, False, f"some of its dice were forced at the terminal and cannot be checked. {said}", *shown
+        )
+    return Checked(title, result.ok, said, *shown)
 
 
 def verify_file(path: Path) -> tuple[int, list[str]]:
-    """The exit status (0: every document proves its dice) and a line per document."""
+    """The exit status (0: every document proves its dice) and the lines that say so: a line per
+    document, each followed by the commitment it was checked against."""
     try:
         if path.stat().st_size > FILE_LIMIT:
             return 2, [f"{path.name} is larger than {FILE_LIMIT // 2**20} MiB: not a report or an export."]
@@ -118,4 +129,4 @@ def verify_file(path: Path) -> tuple[int, list[str]]:
     if not documents:
         return 2, [f"{path.name} holds no dice to check."]
     results = [check(d) for d in documents]
-    return (0 if all(r.ok for r in results) else 1), [r.line() for r in results]
+    return (0 if all(r.ok for r in results) else 1), [line for r in results for line in r.lines()]

@@ -167,7 +167,13 @@ async def test_draw_numbers_run_on_through_actions_free_rolls_and_the_aftermath(
     assert draws[after_shot + 2]["size"] == 8  # the secret roll, revealed with the rest
     assert reasons[after_shot + 3 :] == [r.reason for r in ended.rolls]
     assert checked(document) == (True, f"All {total} dice and cards match.")
-    assert verify_file(path) == (0, [f"Battle 1: all {total} dice and cards match."])
+    assert verify_file(path) == (
+        0,
+        [
+            f"Battle 1: all {total} dice and cards match.",
+            f"  Commitment {promised}: compare it with the battle's start card.",
+        ],
+    )
 
 
 # --- undo --------------------------------------------------------------------------------------------

@@ -377,7 +377,10 @@ def test_the_published_script_and_skirmish_gm_verify_read_a_report(tmp_path: Pat
     cli = subprocess.run(
         [sys.executable, "-m", "bot", "verify", str(report)], capture_output=True, text=True, timeout=60, check=False
     )
-    assert (cli.returncode, cli.stdout) == (0, "Battle 3: all 40 dice and cards match.\n")
+    assert (cli.returncode, cli.stdout) == (
+        0,
+        f"Battle 3: all 40 dice and cards match.\n  Commitment {dice.commitment}: compare it with the battle's start card.\n",
+    )
 
     document["draws"][7]["value"] = document["draws"][7]["value"] % document["draws"][7]["size"] + 1
     report.write_text(dice_markdown(document, report.name))

@@ -283,7 +283,11 @@ def test_a_battle_with_the_secrets_dice_verifies_and_a_changed_report_does_not(r
     assert shown_at_the_table(actions), f"no {ruleset} action rolled a die or turned a card"
 
     checked = verify(path)
-    assert (checked.returncode, checked.stdout) == (0, f"Battle 1: all {len(draws)} dice and cards match.\n")
+    assert (checked.returncode, checked.stdout) == (
+        0,
+        f"Battle 1: all {len(draws)} dice and cards match.\n"
+        f"  Commitment {promised}: compare it with the battle's start card.\n",
+    )
 
     # One die changed: verify fails and names it, what the log says and what the secret gives.
     die = next(d for d in draws if d["kind"] == "die")
@@ -298,7 +302,8 @@ def test_a_battle_with_the_secrets_dice_verifies_and_a_changed_report_does_not(r
     assert (failed.returncode, failed.stdout) == (
         1,
         f"Battle 1: draw {die['k']} does not match: the log says d{die['size']} showing {wrong} for "
-        f"{die['reason']}; the secret gives {die['value']}.\n",
+        f"{die['reason']}; the secret gives {die['value']}.\n"
+        f"  Commitment {promised}: compare it with the battle's start card.\n",
     )
 
     # Another commitment: verify fails and says the commitment is not the secret's.
@@ -309,7 +314,8 @@ def test_a_battle_with_the_secrets_dice_verifies_and_a_changed_report_does_not(r
     assert (failed.returncode, failed.stdout) == (
         1,
         "Battle 1: the commitment does not match the secret: these are not the dice promised at the start. "
-        f"The {len(draws)} dice and cards follow from the revealed secret, but it is not the committed one.\n",
+        f"The {len(draws)} dice and cards follow from the revealed secret, but it is not the committed one.\n"
+        f"  Commitment {other}: compare it with the battle's start card.\n",
     )
 
 
@@ -329,9 +335,9 @@ def test_a_changed_card_is_named_with_the_card_the_secret_gives(tmp_path: Path) 
     tampered.write_text(with_dice(text, change), encoding="utf-8")
     failed = verify(tampered)
     assert failed.returncode == 1
-    assert failed.stdout == (
+    assert failed.stdout.splitlines()[0] == (
         f"Battle 1: draw {card['k']} does not match: the log says card {wrong} of {card['size']} left "
-        f"({card['card']}) for {card['reason']}; the secret gives card {card['value']} of {card['size']} left.\n"
+        f"({card['card']}) for {card['reason']}; the secret gives card {card['value']} of {card['size']} left."
     )
 
 
@@ -362,7 +368,11 @@ def test_the_stream_goes_on_across_processes_and_never_repeats_a_draw_number(tmp
     assert len(second_process) == 3 and second_process[0] == drawn_first + drawn_second - 3
 
     checked = verify(path)
-    assert (checked.returncode, checked.stdout) == (0, f"Battle 1: all {len(draws)} dice and cards match.\n")
+    assert (checked.returncode, checked.stdout) == (
+        0,
+        f"Battle 1: all {len(draws)} dice and cards match.\n"
+        f"  Commitment {promised}: compare it with the battle's start card.\n",
+    )
 
 
 # --- seeded and forced dice --------------------------------------------------------------------------
@@ -464,12 +474,17 @@ def test_a_campaign_export_checks_each_battle_and_the_free_rolls_between_them(tm
     assert checked.returncode == 0, checked.stdout
     lines = checked.stdout.splitlines()
     assert re.fullmatch(r"Battle 1: all \d+ dice and cards match\.", lines[0])
-    assert lines[1:] == ["Free rolls (stream 1): all 4 dice and cards match."]
+    assert re.fullmatch(r"  Commitment [0-9a-f]{64}: compare it with the battle's start card\.", lines[1])
+    assert lines[2:] == [
+        "Free rolls (stream 1): all 4 dice and cards match.",
+        f"  Commitment {free_commitment}: compare it with the first free roll's card.",
+    ]
     assert second_battle not in during.read_text(encoding="utf-8")
 
     checked = verify(after)
     assert checked.returncode == 0, checked.stdout
-    first, second, free_line = checked.stdout.splitlines()
+    first, _, second, second_commitment, free_line, _ = checked.stdout.splitlines()
+    assert second_commitment == f"  Commitment {second_battle}: compare it with the battle's start card."
     assert re.fullmatch(r"Battle 1: all \d+ dice and cards match\.", first)
     assert re.fullmatch(r"Battle 2: all \d+ dice and cards match\.", second)
     assert free_line == "Free rolls (stream 1): all 4 dice and cards match."

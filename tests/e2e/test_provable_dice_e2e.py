@@ -165,4 +165,8 @@ async def test_the_secret_stays_hidden_until_the_end_and_the_report_verifies(
     checked = subprocess.run(
         [sys.executable, "-m", "bot", "verify", str(report)], capture_output=True, text=True, timeout=60, check=False
     )
-    assert (checked.returncode, checked.stdout) == (0, f"Battle 1: all {len(draws)} dice and cards match.\n")
+    assert (checked.returncode, checked.stdout) == (
+        0,
+        f"Battle 1: all {len(draws)} dice and cards match.\n"
+        f"  Commitment {commitment}: compare it with the battle's start card.\n",
+    )
