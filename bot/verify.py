@@ -105,7 +105,11 @@ def check(document: Mapping[str, Any]) -> Checked:
     said = said[:1].lower() + said[1:]
     shown = str(commitment), "the first free roll's card" if document.get("free_rolls") else "the battle's start card"
     if note == "seeded":
-        return Checked(title, False, f"its dice were seeded at the terminal, not drawn from the secret. {said}", *shown)
+        # A battle seeded from its first roll logs no draw of the secret: "all 0 … match" would read as a pass.
+        checked = f" {said}" if draws else " None of them can be checked."
+        return Checked(
+            title, False, f"its dice were seeded at the terminal, not drawn from the secret.{checked}", *shown
+        )
     if note == "forced":
         return Checked(
             title, False, f"some of its dice were forced at the terminal and cannot be checked. {said}", *shown

@@ -30,8 +30,10 @@ from bot.app.aftermath import post_battle_cards
 from bot.app.rosters import history_line
 from bot.app.service import App
 from bot.dice import ForcedDice
+from bot.provable import commitment
 from bot.render.cards import wound_card
 from bot.store.schema import Figure, Game
+from bot.verify import check
 from rules.core import Aftermath, Event
 from tests.orm import orm
 from tests.support import BLUE, GM, RED, caller, join
@@ -227,3 +229,21 @@ async def test_a_man_who_has_sat_out_his_games_is_active_again_when_the_battle_h
     await app.game_end(caller(GM))  # … and has served it when it ends: the roster says so at once
     async with orm(app.store.db) as s:
         assert (await s.scalar(select(Figure).where(Figure.name == "Walt"))).status == "active"
+
+
+def test_verify_never_says_a_seeded_battles_dice_match_when_none_came_from_the_secret() -> None:
+    """The walk-through's battles are seeded from their first roll: their logs hold no draw of the
+    secret, and ``verify`` said "all 0 dice and cards match" after saying they were seeded."""
+    secret = "11" * 32
+    seeded = {
+        "battle": 1,
+        "secret": secret,
+        "commitment": commitment(bytes.fromhex(secret)),
+        "note": "seeded",
+        "draws": [],
+    }
+    checked = check(seeded)
+    assert not checked.ok
+    assert (
+        checked.said == "its dice were seeded at the terminal, not drawn from the secret. None of them can be checked."
+    )
