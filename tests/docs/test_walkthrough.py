@@ -6,8 +6,11 @@ fed, in order, to one ``skirmish-gm play --db <new file> --seed N`` (N from the 
 ``skirmish-gm play`` line), in a folder holding the files the page gives (```yaml blocks whose
 first line is ``# walk-through file: NAME``). Every other ```text block is an answer, abridged: each
 of its lines must be a whole line the bot printed, in the order shown, where ``…`` stands for any
-text and a line that is only ``…`` for lines left out. So the walk-through cannot drift from the bot.
-The README's one-screen first game is played the same way.
+text and a line that is only ``…`` for lines left out; a refusal (``!!``) is printed only where
+the page shows it. A block opening with ``$ skirmish-gm verify`` is what ``verify`` says of the
+campaign file the walk-through exports. So the walk-through cannot drift from the bot. The
+pictures it shows are drawn by scripts in ``docs/pictures/`` that are the page's own commands, up
+to the picture. The README's one-screen first game is played the same way.
 
 Below that, the small fixes the walk-through brought: a figure's history read as sentences, the
 rolls after a battle on the card of their own side (and a fate the card tells already, not twice),
@@ -45,6 +48,9 @@ README = ROOT / "README.md"
 TOUR_HEADING = "## A first game"
 MARK = "# walk-through"
 FILE_MARK = "# walk-through file:"
+VERIFY_MARK = "$ skirmish-gm verify"
+PICTURES = ROOT / "docs" / "pictures"
+PICTURE_SCRIPTS = ("walkthrough-farm.txt", "walkthrough-village.txt")
 FENCE = re.compile(r"^```([\w-]*)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
 
 
@@ -54,6 +60,7 @@ class Walkthrough:
     commands: list[str] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)
     answers: list[str] = field(default_factory=list)
+    verified: list[str] = field(default_factory=list)
 
 
 def read_walkthrough(text: str) -> Walkthrough:
@@ -68,9 +75,24 @@ def read_walkthrough(text: str) -> Walkthrough:
             walk.files[first[len(FILE_MARK) :].strip()] = body
         elif info == "text" and first.startswith(MARK):
             walk.commands += body.splitlines()
+        elif info == "text" and first.startswith(VERIFY_MARK):
+            walk.verified += body.splitlines()[1:]
         elif info == "text":
             walk.answers += body.splitlines()
     return walk
+
+
+def typed(lines: list[str]) -> list[str]:
+    """The command lines of a script or of the page's command blocks: no comments, no blank lines."""
+    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def printed_file(printed: str, suffix: str) -> tuple[str, str]:
+    """The last attached file the terminal printed whose name ends with ``suffix``: (name, text)."""
+    found = re.findall(r"^--- (\S+) ---\n(.*?)\n--- end of \1 ---$", printed, re.M | re.S)
+    named = [(name, text) for name, text in found if name.endswith(suffix)]
+    assert named, f"the walk-through prints a {suffix} file"
+    return named[-1]
 
 
 def read_tour(text: str) -> Walkthrough:
@@ -104,39 +126,75 @@ def not_printed(answers: list[str], printed: list[str]) -> list[str]:
     return missing
 
 
-def play(walk: Walkthrough, folder: Path) -> str:
-    for name, body in walk.files.items():
-        (folder / name).write_text(body, encoding="utf-8")
+def run_bot(folder: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "SKIRMISH_GM_DATA": str(folder / "data"), "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-m", "bot", "play", "--db", str(folder / "campaign.sqlite3"), "--seed", str(walk.seed)],
-        input="\n".join(walk.commands) + "\n",
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
         capture_output=True,
         text=True,
         timeout=120,
         env=env,
         cwd=folder,
     )
-    assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def play(walk: Walkthrough, folder: Path) -> str:
+    for name, body in walk.files.items():
+        (folder / name).write_text(body, encoding="utf-8")
+    done = run_bot(
+        folder,
+        "play",
+        "--db",
+        str(folder / "campaign.sqlite3"),
+        "--seed",
+        str(walk.seed),
+        stdin="\n".join(walk.commands) + "\n",
+    )
+    assert done.returncode == 0, done.stderr
     return done.stdout
 
 
 def test_the_walkthrough_is_what_the_bot_answers(tmp_path: Path) -> None:
     walk = read_walkthrough(WALKTHROUGH.read_text(encoding="utf-8"))
-    commands = [c.strip() for c in walk.commands if c.strip() and not c.lstrip().startswith("#")]
+    commands = typed(walk.commands)
     assert commands[0] == "/as Gina" and commands[1].startswith("/campaign new ")
     assert "/campaign join side:british" in commands and any(c.startswith("/decide ") for c in commands)
-    assert sum(c.startswith("/game start") for c in commands) == 3 and commands[-1].startswith("/game report")
+    assert sum(c.startswith("/game start") for c in commands) == 3 and "/game report" in commands
+    assert any(c.startswith("/map new scenario:") for c in commands), "the walk-through is fought on a shipped map"
+    assert commands[-1] == "/campaign export" and walk.verified
     assert walk.files and len(walk.answers) > 100
 
     printed = play(walk, tmp_path)
     refused = [line for line in printed.splitlines() if line.startswith("!!")]
-    assert refused == [], "every command of the walk-through is carried out"
+    shown = [line for line in walk.answers if line.startswith("!!")]
+    unshown = [line for line in refused if not any(line_pattern(s).fullmatch(line.strip()) for s in shown)]
+    assert unshown == [], "a command is refused only where the page shows its refusal"
     assert not_printed(walk.answers, printed.splitlines()) == []
     report = re.search(r"^--- battle-3\.md ---\n# .+ — battle 3\n", printed, re.M)
-    assert report, "the walk-through ends with the third battle's report"
+    assert report, "the walk-through shows the third battle's report"
     assert printed.count("== After the battle: British ==") == 3
+
+    name, export = printed_file(printed, ".yaml")
+    (tmp_path / name).write_text(export + "\n", encoding="utf-8")
+    checked = run_bot(tmp_path, "verify", name)
+    assert not_printed(walk.verified, checked.stdout.splitlines()) == []
+
+
+def test_the_walkthroughs_pictures_are_drawn_by_its_own_commands() -> None:
+    """Each picture script in docs/pictures/ is the page's commands up to the picture it keeps (its
+    last line), so running it draws the picture the page shows, and it cannot drift from the page."""
+    page = WALKTHROUGH.read_text(encoding="utf-8")
+    commands = typed(read_walkthrough(page).commands)
+    for script in PICTURE_SCRIPTS:
+        lines = typed((PICTURES / script).read_text(encoding="utf-8").splitlines())
+        assert lines == commands[: len(lines)], f"{script} plays the walk-through's commands as written"
+        assert lines[-1].startswith("/map show"), f"{script} ends with the picture it keeps"
+        assert (
+            f"pictures/{script.removesuffix('.txt')}.png" in page and (PICTURES / script).with_suffix(".png").exists()
+        )
 
 
 def test_the_readme_first_game_is_what_the_bot_answers(tmp_path: Path) -> None:
