@@ -167,9 +167,9 @@ def test_crowded_figures_are_numbered_with_a_key_and_spread_ones_named() -> None
     assert keyed_height > picture(crossroads_view(named)).size[1]  # the key takes its own line
 
 
-def test_names_the_font_cannot_draw_are_written_plainly() -> None:
-    view = crossroads_view((Token("René Ørsted—2", "red", 6.0, 6.0, 0.5),))
-    assert figure_labels(view) == {"René Ørsted—2": "Rene ?rsted-2"}
+def test_names_are_drawn_as_written_and_letters_the_font_lacks_plainly() -> None:
+    view = crossroads_view((Token("René Ørsted—2", "red", 6.0, 6.0, 0.5), Token("李 Wei", "blue", 30.0, 30.0, 0.5)))
+    assert figure_labels(view) == {"René Ørsted—2": "René Ørsted—2", "李 Wei": "? Wei"}
 
 
 def test_a_figure_off_every_side_and_more_than_two_sides_are_drawn() -> None:
