@@ -754,7 +754,10 @@ class _Painter:
         centre = self.to_px.point(self.focus.x, self.focus.y)
         s = self.to_px.scale
         move = self.view.focus.move_left * s
-        if move > 0:
+        outline = self.view.focus.reach
+        if outline:
+            d.polygon([self.to_px.point(x, y) for x, y in outline], fill=(*REACH, 40), outline=(*REACH, 230), width=3)
+        elif outline is None and move > 0:
             d.ellipse(
                 (centre[0] - move, centre[1] - move, centre[0] + move, centre[1] + move),
                 fill=(*REACH, 40),
@@ -1070,7 +1073,10 @@ def _legend_items(painter: _Painter, kinds: list[str]) -> list[tuple[str, str]]:
     if "out" in marks:
         items.append(("out", "out of the fight"))
     if painter.focus is not None and view.focus is not None:
-        items.append(("reach", _plain(f"{view.focus.name} may move {_inches(view.focus.move_left)}")))
+        if view.focus.reach == () or view.focus.move_left <= 0:
+            items.append(("still", _plain(f"{view.focus.name} may not move now")))
+        else:
+            items.append(("reach", _plain(f"{view.focus.name} may move {_inches(view.focus.move_left)}")))
         if view.focus.bands:
             items.append(("band", "range bands"))
         items.append(("partly", "partly seen"))
@@ -1132,6 +1138,9 @@ def _legend_symbol(image: Image.Image, d: ImageDraw.ImageDraw, painter: _Painter
         d.line(((cx - 8, cy + 8), (cx + 8, cy - 8)), fill=(90, 84, 76), width=3)
     elif kind == "reach":
         d.rectangle((x, y, x + w, y + h), fill=(*REACH, 40), outline=(*REACH, 230), width=3)
+    elif kind == "still":
+        d.rectangle((x, y, x + w, y + h), outline=(*REACH, 230), width=1)
+        d.line(((x + 4, y + h - 4), (x + w - 4, y + 4)), fill=(*REACH, 230), width=3)
     elif kind == "band":
         _dashed_line(d, [(x, cy), (x + w, cy)], (*BAND, 190), 2, 6)
     elif kind in ("partly", "unseen"):

@@ -55,11 +55,14 @@ class Band:
 
 @dataclass(frozen=True)
 class Focus:
-    """One figure's reach: how far it may still move, its weapon's range bands."""
+    """One figure's reach: how far it may still move, its weapon's range bands. ``reach``: the
+    outline of the ground its move would be accepted to now (rules/battlefield/reach.py), empty
+    when it may not move; None when not worked out (a plain circle of ``move_left`` is drawn)."""
 
     name: str
     move_left: float
     bands: tuple[Band, ...] = ()
+    reach: tuple[tuple[float, float], ...] | None = None
 
 
 @dataclass(frozen=True)
