@@ -152,9 +152,9 @@ def view(t: SsgTables, state: SsgState, focus: str | None) -> FieldView:
     tokens = []
     for fig in state.figures:
         xy = field.positions.get(fig.name)
-        if xy is None or fig.removed:
+        if xy is None:
             continue
-        marks = ("shot",) if fig.shot else ()
+        marks = ("out",) if fig.removed else ("shot",) if fig.shot else ()
         tokens.append(Token(fig.name, fig.side, xy[0], xy[1], t.base_radius, marks=marks))
     focused = None
     if focus:
