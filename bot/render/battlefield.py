@@ -807,9 +807,11 @@ class _Painter:
                 d.polygon(outline, outline=FOCUS_RING, width=6)
             d.polygon(outline, fill=(*colour, 70), outline=INK)
         dot = max(2.0, min(6.0, 0.35 * self.to_px.scale))
-        for x, y in unit.figures:
+        for n, (x, y) in enumerate(unit.figures):
             px, py = self.to_px.point(x, y)
-            d.ellipse((px - dot, py - dot, px + dot, py + dot), fill=colour, outline=INK)
+            # A solid dot for each figure the label counts; the rest (wounded, standing with the unit) hollow.
+            fill = colour if n < unit.strength else WHITE
+            d.ellipse((px - dot, py - dot, px + dot, py + dot), fill=fill, outline=INK if fill is colour else colour, width=1 if fill is colour else 2)
         if not outline:
             return
         cx = sum(p[0] for p in outline) / len(outline)
@@ -1066,6 +1068,8 @@ def _legend_items(painter: _Painter, kinds: list[str]) -> list[tuple[str, str]]:
             items.append((f"side:{side}", _plain(side)))
     if view.zones and view.field.map.zones:
         items.append(("zone", "deployment zone"))
+    if any(len(u.figures) > u.strength for u in view.units):
+        items.append(("uncounted", "wounded figure (not counted)"))
     if any(t.facing is not None for t in view.tokens) or any(u.facing is not None for u in view.units):
         items.append(("facing", "facing"))
     marks = dict.fromkeys([*(m for t in view.tokens for m in t.marks), *(m for u in view.units for m in u.marks)])
@@ -1138,6 +1142,8 @@ def _legend_symbol(image: Image.Image, d: ImageDraw.ImageDraw, painter: _Painter
         d.line(((cx - 8, cy + 8), (cx + 8, cy - 8)), fill=(90, 84, 76), width=3)
     elif kind == "reach":
         d.rectangle((x, y, x + w, y + h), fill=(*REACH, 40), outline=(*REACH, 230), width=3)
+    elif kind == "uncounted":
+        d.ellipse((cx - 6, cy - 6, cx + 6, cy + 6), fill=WHITE, outline=(90, 90, 90), width=2)
     elif kind == "still":
         d.rectangle((x, y, x + w, y + h), outline=(*REACH, 230), width=1)
         d.line(((x + 4, y + h - 4), (x + w - 4, y + 4)), fill=(*REACH, 230), width=3)

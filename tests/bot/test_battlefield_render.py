@@ -36,6 +36,7 @@ from rules.words import heading
 ENGINE = make_engine()
 TERRAIN = ENGINE.terrain()
 RED, BLUE = side_colours(("red", "blue")).values()
+WHITE_RGB = (255, 255, 255)
 
 
 def crossroads_view(
@@ -253,6 +254,20 @@ def test_units_are_drawn_as_blocks_of_their_figures() -> None:
     between = where_drawn(view, (figures[0][0] + figures[1][0]) / 2, figures[0][1])
     assert not near(pixel(image, between), RED) and pixel(image, between) != pixel(image, where_drawn(view, 33.5, 1.5))
     assert len(figures) == 12 and len(outline) == 4
+
+
+def test_a_units_solid_dots_are_the_figures_its_label_counts() -> None:
+    """Four figures stand with the unit, one of them wounded: its label says 3, three dots are
+    solid in its colour and the fourth is hollow, which the legend explains."""
+    placement = UnitPlacement(Point(10, 9), 90, "line", 4)
+    outline = tuple((x, y) for x, y in list(footprint(placement, DEFAULT_SPEC).exterior.coords)[:-1])
+    figures = tuple((p.x, p.y) for p in figure_points(placement, DEFAULT_SPEC))
+    unit = UnitMark("Rifles", "red", outline, figures, 3, "line", 90)
+    view = FieldView(FieldState(ENGINE.scenario("crossroads")), ("red", "blue"), units=(unit,), zones=False)
+    image = picture(view)
+    solid = [near(pixel(image, where_drawn(view, x, y)), RED) for x, y in figures]
+    assert solid == [True, True, True, False]
+    assert near(pixel(image, where_drawn(view, *figures[3])), WHITE_RGB, 20)
 
 
 def test_the_text_lists_each_unit_where_it_stands_and_its_nearest_enemy_unit() -> None:
