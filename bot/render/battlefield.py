@@ -811,6 +811,8 @@ class _Painter:
             px, py = self.to_px.point(x, y)
             # A solid dot for each figure the label counts; the rest (wounded, standing with the unit) hollow.
             fill = colour if n < unit.strength else WHITE
+            if unit.mounted:
+                _diamond(d, px, py, dot + 3)
             d.ellipse((px - dot, py - dot, px + dot, py + dot), fill=fill, outline=INK if fill is colour else colour, width=1 if fill is colour else 2)
         if not outline:
             return
@@ -873,6 +875,8 @@ class _Painter:
             colour = _mix(colour, PAPER, 0.6)
         if token is self.focus:
             d.ellipse((x - r - 6, y - r - 6, x + r + 6, y + r + 6), outline=FOCUS_RING, width=5)
+        if token.mounted:
+            _diamond(d, x, y, r + 5)
         d.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK if not out else (130, 124, 116), width=2)
         if out:
             k = r * 0.7
@@ -943,6 +947,11 @@ def _hatching(size: tuple[int, int]) -> Image.Image:
     """Diagonal stripes (a mask) over a picture of ``size``."""
     xs, ys = np.meshgrid(np.arange(size[0]), np.arange(size[1]))
     return Image.fromarray(np.where((xs + ys) % 11 < 3, HATCH_ALPHA, 0).astype(np.uint8), "L")
+
+
+def _diamond(d: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
+    """The mounted mark: a dark diamond behind a rider's disc or dot, its points beyond the round."""
+    d.polygon(((x, y - r * 1.35), (x + r * 1.35, y), (x, y + r * 1.35), (x - r * 1.35, y)), fill=INK)
 
 
 def _badge(d: ImageDraw.ImageDraw, x: float, y: float, mark: str) -> None:
@@ -1068,6 +1077,8 @@ def _legend_items(painter: _Painter, kinds: list[str]) -> list[tuple[str, str]]:
             items.append((f"side:{side}", _plain(side)))
     if view.zones and view.field.map.zones:
         items.append(("zone", "deployment zone"))
+    if any(t.mounted for t in view.tokens) or any(u.mounted for u in view.units):
+        items.append(("mounted", "mounted"))
     if any(len(u.figures) > u.strength for u in view.units):
         items.append(("uncounted", "wounded figure (not counted)"))
     if any(t.facing is not None for t in view.tokens) or any(u.facing is not None for u in view.units):
@@ -1142,6 +1153,9 @@ def _legend_symbol(image: Image.Image, d: ImageDraw.ImageDraw, painter: _Painter
         d.line(((cx - 8, cy + 8), (cx + 8, cy - 8)), fill=(90, 84, 76), width=3)
     elif kind == "reach":
         d.rectangle((x, y, x + w, y + h), fill=(*REACH, 40), outline=(*REACH, 230), width=3)
+    elif kind == "mounted":
+        _diamond(d, cx, cy, 10)
+        d.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=(200, 200, 200), outline=INK, width=2)
     elif kind == "uncounted":
         d.ellipse((cx - 6, cy - 6, cx + 6, cy + 6), fill=WHITE, outline=(90, 90, 90), width=2)
     elif kind == "still":

@@ -12,7 +12,8 @@ from rules.battlefield.field import FieldState
 @dataclass(frozen=True)
 class Token:
     """One figure on the map. ``marks`` are short words the picture draws as badges: ``wounded``,
-    ``down`` (prone or knocked down), ``pinned``, ``no ammo``, ``out`` (removed or dead)."""
+    ``down`` (prone or knocked down), ``pinned``, ``no ammo``, ``out`` (removed or dead).
+    ``mounted``: a rider (drawn in a diamond, so cavalry does not look like infantry)."""
 
     name: str
     side: str
@@ -21,6 +22,7 @@ class Token:
     radius: float
     facing: float | None = None
     marks: tuple[str, ...] = ()
+    mounted: bool = False
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,8 @@ class UnitMark:
     formation: str = ""
     facing: float | None = None
     marks: tuple[str, ...] = ()
+    #: Cavalry: each figure is drawn in a diamond.
+    mounted: bool = False
 
 
 @dataclass(frozen=True)

@@ -961,6 +961,7 @@ def unit_mark(state: NsrState, unit: Unit, t: NsrTables | None = None) -> UnitMa
         formation,
         facing,
         words,
+        mounted=unit.troop == "mounted",
     )
 
 
