@@ -523,6 +523,10 @@ def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def _overlap_area(a: Box, b: Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
 def _inches(value: float) -> str:
     return f'{round(value, 1):g}"'
 
@@ -629,10 +633,10 @@ class _Painter:
             self.sight(image)
             d = ImageDraw.Draw(image, "RGBA")
             self.reach(d)
-        self.feature_names(d)
+        labels = _layout_labels(self.tokens, self.to_px, self.focus.name if self.focus else None)
+        self.feature_names(d, self._taken(labels))
         for unit in self.view.units:
             self.unit(d, unit)
-        labels = _layout_labels(self.tokens, self.to_px, self.focus.name if self.focus else None)
         for label in labels:
             self.figure(d, label)
         for label in labels:
@@ -684,9 +688,29 @@ class _Painter:
             d.line(((0, py), (width, py)), fill=GRID_STRONG if round(y) % 6 == 0 else GRID_LIGHT, width=1)
             y += fine
 
-    def feature_names(self, d: ImageDraw.ImageDraw) -> None:
+    def _taken(self, labels: Sequence[_Label]) -> list[Box]:
+        """Where the figures are drawn: their discs and names, the units' blocks and names."""
+        taken = [label.box for label in labels if label.box is not None]
+        for token in self.tokens:
+            x, y = self.to_px.point(token.x, token.y)
+            r = _disc_radius(token, self.to_px.scale) + 4
+            taken.append((x - r, y - r, x + r, y + r))
+        for unit in self.view.units:
+            points = [self.to_px.point(x, y) for x, y in unit.outline]
+            if points:
+                xs, ys = [p[0] for p in points], [p[1] for p in points]
+                taken.append((min(xs), min(ys), max(xs), max(ys)))
+            placed = self._unit_label(unit)
+            if placed is not None:
+                x, y, text = placed
+                half = _font(NAME_SIZE).getlength(text) / 2 + 3
+                taken.append((x - half, y - NAME_SIZE * 0.7, x + half, y + NAME_SIZE * 0.7))
+        return taken
+
+    def feature_names(self, d: ImageDraw.ImageDraw, taken: Sequence[Box] = ()) -> None:
         """Each named feature's name (what the cards call it), on it or beside a line, moved
-        along it when another name is already there."""
+        along it when another name, a figure or its label (``taken``) is already there; where
+        every place is crowded, the one least covered."""
         font = _font(15)
         shapes = battlefield_of(self.view.field.map).features
         width, height = self.to_px.size
@@ -710,7 +734,8 @@ class _Painter:
                 centre = ground.centroid
                 spot = centre if ground.contains(centre) else ground.representative_point()
                 lift = 0.6 if feature.kind in ("hill", "building") else 0.0
-                spots = [(spot.x, spot.y + lift)]
+                step = h / self.to_px.scale
+                spots = [(spot.x, spot.y + lift), (spot.x, spot.y + lift + step), (spot.x, spot.y + lift - step)]
                 axis = _crest(ground, ground, 1.0, insets=(0.0,), least=0.0)
                 if axis:
                     line = LineString(axis)
@@ -723,7 +748,12 @@ class _Painter:
                 px, py = self.to_px.point(x, y)
                 boxes.append((px - w / 2, py - h / 2, px + w / 2, py + h / 2))
             inside = [b for b in boxes if b[0] >= 0 and b[1] >= 0 and b[2] <= width and b[3] <= height] or boxes
-            chosen = next((b for b in inside if not any(_overlaps(_grown(b, 12), o) for o in self.names)), inside[0])
+
+            def covered(b: Box) -> float:
+                names = sum(_overlap_area(_grown(b, 12), o) for o in self.names)
+                return names + sum(_overlap_area(b, o) for o in taken)
+
+            chosen = min(inside, key=covered)  # the first free place, else the least covered
             self.names.append(chosen)
             d.text(
                 ((chosen[0] + chosen[2]) / 2, (chosen[1] + chosen[3]) / 2),
@@ -813,7 +843,12 @@ class _Painter:
             fill = colour if n < unit.strength else WHITE
             if unit.mounted:
                 _diamond(d, px, py, dot + 3)
-            d.ellipse((px - dot, py - dot, px + dot, py + dot), fill=fill, outline=INK if fill is colour else colour, width=1 if fill is colour else 2)
+            d.ellipse(
+                (px - dot, py - dot, px + dot, py + dot),
+                fill=fill,
+                outline=INK if fill is colour else colour,
+                width=1 if fill is colour else 2,
+            )
         if not outline:
             return
         cx = sum(p[0] for p in outline) / len(outline)
@@ -831,12 +866,9 @@ class _Painter:
                 ),
                 fill=INK,
             )
-        text = _plain(f"{unit.name} ({unit.strength})")
-        left, _ = self.to_px.point(0.0, 0.0)
-        right, _ = self.to_px.point(self.view.field.map.width, 0.0)
-        half = d.textlength(text, font=_font(NAME_SIZE)) / 2 + 3
-        cx = min(max(cx, left + half), right - half)  # a unit at the table's edge keeps its whole name
-        cy = self._unit_label_y(outline, unit.facing if not out else None)
+        placed = self._unit_label(unit)
+        assert placed is not None
+        cx, cy, text = placed
         d.text(
             (cx, cy),
             text,
@@ -852,6 +884,19 @@ class _Painter:
             bx, by = cx + 14 * i - 7 * (len(badges) - 1), cy + NAME_SIZE
             d.ellipse((bx - 8, by - 8, bx + 8, by + 8), fill=tint, outline=(255, 255, 255))
             d.text((bx, by), letter, fill=(255, 255, 255), font=_font(11), anchor="mm")
+
+    def _unit_label(self, unit: UnitMark) -> tuple[float, float, str] | None:
+        """A unit's label, its name and strength, and where its middle is drawn."""
+        outline = [self.to_px.point(x, y) for x, y in unit.outline]
+        if not outline:
+            return None
+        text = _plain(f"{unit.name} ({unit.strength})")
+        left, _ = self.to_px.point(0.0, 0.0)
+        right, _ = self.to_px.point(self.view.field.map.width, 0.0)
+        half = _font(NAME_SIZE).getlength(text) / 2 + 3
+        cx = sum(p[0] for p in outline) / len(outline)
+        cx = min(max(cx, left + half), right - half)  # a unit at the table's edge keeps its whole name
+        return cx, self._unit_label_y(outline, unit.facing if "out" not in unit.marks else None), text
 
     def _unit_label_y(self, outline: Sequence[tuple[float, float]], facing: float | None) -> float:
         """Where a unit's name goes: just below its block, clear of its figures (above it when the

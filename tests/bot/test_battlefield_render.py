@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import math
 import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -19,6 +20,8 @@ from bot.render.battlefield import (
     CLEAR,
     PARTIAL,
     WIDTH,
+    _overlaps,
+    _Painter,
     draw_field,
     figure_labels,
     side_colours,
@@ -304,3 +307,20 @@ def test_the_text_lists_each_unit_where_it_stands_and_its_nearest_enemy_unit() -
 )
 def test_a_facing_reads_as_a_compass_point_and_whole_degrees(degrees: float, said: str) -> None:
     assert heading(degrees) == said
+
+
+def test_a_terrain_name_makes_way_for_a_figure_and_its_label() -> None:
+    """A figure standing where the copse's and the pond's names would go, and a unit's label
+    where the ploughed field's would: each name moves off them."""
+    placement = UnitPlacement(Point(28, 9.5), 270, "line", 4)
+    outline = tuple((x, y) for x, y in list(footprint(placement, DEFAULT_SPEC).exterior.coords)[:-1])
+    figures = tuple((p.x, p.y) for p in figure_points(placement, DEFAULT_SPEC))
+    unit = UnitMark("Rifles", "blue", outline, figures, 4, "line", 270)
+    tokens = (Token("Rossi", "red", 8.4, 8.9, 0.5), Token("Bartholomew", "red", 8.4, 28.5, 0.5))
+    view = replace(crossroads_view(tokens), units=(unit,))
+    painter = _Painter(view, TERRAIN)
+    _, labels, _ = painter.canvas()
+    figures_drawn = painter._taken(labels)
+    assert len(painter.names) == 9
+    for name in painter.names:
+        assert not any(_overlaps(name, box) for box in figures_drawn), name

@@ -39,4 +39,9 @@ def test_an_nsr_mounted_unit_is_marked_mounted() -> None:
     engine = nsr_engine()
     view = engine.field_view(nsr.on_the_map(engine, nsr.PLACES))
     assert view is not None
-    assert {u.name: u.mounted for u in view.units} == {"1er Ligne": False, "Hussars": True, "33rd Foot": False, "95th": False}
+    assert {u.name: u.mounted for u in view.units} == {
+        "1er Ligne": False,
+        "Hussars": True,
+        "33rd Foot": False,
+        "95th": False,
+    }
