@@ -1021,7 +1021,7 @@ def draw_field(view: FieldView, terrain: Terrain) -> bytes:
     painter = _Painter(view, terrain)
     canvas, labels, kinds = painter.canvas()
     map_w, map_h = canvas.size
-    title = _plain(view.title or view.field.map.name)
+    title = _plain(view.heading)
     left, top = _origin(view)
     small = _font(17)
     legend = _legend_items(painter, kinds)
@@ -1069,7 +1069,7 @@ def draw_field(view: FieldView, terrain: Terrain) -> bytes:
 
 def _origin(view: FieldView) -> tuple[int, int]:
     """Where the table's top-left corner is drawn: centred, under the title and the top edge's numbers."""
-    title = _plain(view.title or view.field.map.name)
+    title = _plain(view.heading)
     return (WIDTH - _map_of(view).size[0]) // 2, (54 if title else 14) + EDGE_ROW
 
 

@@ -86,3 +86,11 @@ class FieldView:
     #: How the ruleset measures between figures: ``centre`` to centre (SSG) or base ``edge`` to
     #: edge (the medieval game's range), so a list of distances says the one that counts.
     distances: Literal["centre", "edge"] = "centre"
+    #: Who acts now, where the ruleset knows: the figure or unit to act, else the side.
+    acting: str = ""
+
+    @property
+    def heading(self) -> str:
+        """The picture's title: the map, the turn and phase (``title``), and who acts now."""
+        title = self.title or self.field.map.name
+        return f"{title} · {self.acting} to act" if self.acting else title

@@ -392,8 +392,9 @@ def field_view(t: SharpeTables, state: SharpeState, focus: str | None, move_left
         tuple(t.sides),
         tokens,
         focus=shown,
-        title=f"Bound {state.bound}" if not deploying(state) else "Deployment",
+        title=f"{field.map.name} · " + (f"bound {state.bound}" if not deploying(state) else "deployment"),
         zones=deploying(state),
+        acting="" if state.over or deploying(state) else state.active or "",
     )
 
 

@@ -164,5 +164,8 @@ def view(t: SsgTables, state: SsgState, focus: str | None) -> FieldView:
         left = max(0.0, t.move_max_inches - fig.moved) if fig.side == state.active else t.move_max_inches
         bands = (Band("short", weapon.short), Band("long", weapon.long))
         focused = Focus(fig.name, left, bands)
-    title = f"{field.map.name} · turn {state.turn} · {state.active} · {state.phase}"
-    return FieldView(field, tuple(state.sides), tuple(tokens), focused, title, zones=state.phase == "deployment")
+    title = f"{field.map.name} · turn {state.turn} · {state.phase}"
+    acting = state.active if state.phase != "over" else ""
+    return FieldView(
+        field, tuple(state.sides), tuple(tokens), focused, title, zones=state.phase == "deployment", acting=acting
+    )

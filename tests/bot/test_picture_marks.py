@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from bot.render.battlefield import INK, where_drawn
 from rules.battlefield import Token
+from rules.medieval.engine import make_engine as medieval_engine
 from rules.nsr.engine import make_engine as nsr_engine
 from rules.ssg.engine import make_engine as ssg_engine
 from tests.bot.test_battlefield_render import crossroads_view, near, picture, pixel
+from tests.rules import test_medieval_map as medieval
 from tests.rules import test_nsr_map as nsr
+from tests.rules import test_sharpe_map as sharpe
 from tests.rules import test_ssg_map as ssg
+from tests.rules.test_sharpe_helpers import new_engine
 
 
 def test_a_removed_ssg_figure_is_drawn_crossed_where_it_fell() -> None:
@@ -45,3 +49,19 @@ def test_an_nsr_mounted_unit_is_marked_mounted() -> None:
         "33rd Foot": False,
         "95th": False,
     }
+
+
+def test_every_title_says_the_turn_or_phase_and_who_acts() -> None:
+    ssg_, sharpe_, medieval_, nsr_ = ssg_engine(), new_engine(), medieval_engine(), nsr_engine()
+    views = [
+        ssg_.field_view(ssg.standing(ssg_)),
+        sharpe_.field_view(sharpe.on_map(sharpe_)),
+        medieval_.field_view(medieval.on_map(medieval_)),
+        nsr_.field_view(nsr.on_the_map(nsr_, nsr.PLACES)),
+    ]
+    assert [view.heading if view else None for view in views] == [
+        "Test ground · turn 1 · movement · red to act",
+        "Test ground · bound 1 · Harris to act",
+        "Test field · turn 1 · red to act",
+        "Test valley · turn 1 · movement · 1er Ligne to act",
+    ]
