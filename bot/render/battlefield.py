@@ -507,6 +507,18 @@ class _Map:
         return shapely.transform(geometry, lambda c: np.column_stack([c[:, 0] * s, (h - c[:, 1]) * s]))
 
 
+class _Window(_Map):
+    """A part of the table, ``x0,y0`` to ``x1,y1`` in inches, at ``scale`` pixels to the inch
+    (a magnified inset)."""
+
+    def __init__(self, x0: float, y0: float, x1: float, y1: float, scale: float) -> None:
+        super().__init__(x1 - x0, y1 - y0, scale)
+        self.x0, self.y1 = x0, y1
+
+    def point(self, x: float, y: float) -> XY:
+        return (x - self.x0) * self.scale, (self.y1 - y) * self.scale
+
+
 @dataclass
 class _Label:
     """A figure's label: its name (``text_name``, as the font draws it) beside its disc in
@@ -540,6 +552,28 @@ def _disc_radius(token: Token, scale: float) -> float:
 
 
 NAME_SIZE = 19
+#: A melee inset's longest side, in pixels, and how much it magnifies at most and at least.
+INSET = 300
+MOST_ZOOM, LEAST_ZOOM = 5.0, 1.3
+JOIN: Colour = (170, 20, 20)
+
+
+def contact_groups(view: FieldView) -> list[list[tuple[str, str]]]:
+    """The places where figures are in contact: each a list of the pairs there (pairs sharing a
+    figure are one place). A pair is one the ruleset counts (``view.contacts``) or two enemies
+    whose bases touch; a figure out of the fight is in none."""
+    standing = {t.name: t for t in view.tokens if "out" not in t.marks}
+    pairs = [(a, b) for a, b in view.contacts if a in standing and b in standing]
+    for a, b in itertools.combinations(standing.values(), 2):
+        touching = math.hypot(a.x - b.x, a.y - b.y) <= a.radius + b.radius + 0.05
+        if a.side != b.side and touching and (a.name, b.name) not in pairs and (b.name, a.name) not in pairs:
+            pairs.append((a.name, b.name))
+    groups: list[list[tuple[str, str]]] = []
+    for pair in pairs:
+        joined = [g for g in groups if any(set(pair) & set(p) for p in g)]
+        merged = [p for g in joined for p in g] + [pair]
+        groups = [g for g in groups if g not in joined] + [merged]
+    return groups
 
 
 def _layout_labels(tokens: Sequence[Token], to_px: _Map, focus: str | None = None) -> list[_Label]:
@@ -633,17 +667,59 @@ class _Painter:
             self.sight(image)
             d = ImageDraw.Draw(image, "RGBA")
             self.reach(d)
+        self.ground = image.copy()
         labels = _layout_labels(self.tokens, self.to_px, self.focus.name if self.focus else None)
         self.feature_names(d, self._taken(labels))
         for unit in self.view.units:
             self.unit(d, unit)
-        for label in labels:
-            self.figure(d, label)
-        for label in labels:
-            self.facing_mark(d, label.token)
+        self.figures(d, labels, 2)
         if self.focus is not None:
             self.band_labels(d, labels)
         return image, labels, kinds
+
+    def figures(self, d: ImageDraw.ImageDraw, labels: Sequence[_Label], join: int) -> None:
+        """The figures, their names and facings, each pair in contact joined by a line ``join`` wide."""
+        where = {t.name: self.to_px.point(t.x, t.y) for t in self.tokens}
+        for label in labels:
+            self.figure(d, label)
+        for group in contact_groups(self.view):
+            for a, b in group:
+                if a in where and b in where:
+                    d.line((where[a], where[b]), fill=(*JOIN, 230), width=join)
+        for label in labels:
+            self.facing_mark(d, label.token)
+        for label in labels:
+            self.badges(d, label.token)
+
+    def insets(self) -> list[tuple[Image.Image, str]]:
+        """Each place where figures are in contact, magnified (the ground as the map draws it, the
+        figures drawn again at the larger scale so their names and marks have room), with the
+        words under it."""
+        found = []
+        main = self.to_px
+        for group in contact_groups(self.view):
+            names = {n for pair in group for n in pair}
+            fighting = [t for t in self.tokens if t.name in names]
+            pad = max(t.radius for t in fighting) + 0.9
+            x0, x1 = min(t.x for t in fighting) - pad, max(t.x for t in fighting) + pad
+            y0, y1 = min(t.y for t in fighting) - pad, max(t.y for t in fighting) + pad
+            zoom = max(LEAST_ZOOM, min(MOST_ZOOM, INSET / (max(x1 - x0, y1 - y0) * main.scale)))
+            window = _Window(x0, y0, x1, y1, main.scale * zoom)
+            left, top = main.point(x0, y1)
+            right, bottom = main.point(x1, y0)
+            crop = self.ground.crop((round(left), round(top), round(right), round(bottom)))
+            image = crop.resize(window.size, Image.Resampling.BICUBIC)
+            near = [
+                t for t in self.tokens if x0 - t.radius < t.x < x1 + t.radius and y0 - t.radius < t.y < y1 + t.radius
+            ]
+            self.to_px = window
+            try:
+                focus = self.focus.name if self.focus else None
+                self.figures(ImageDraw.Draw(image, "RGBA"), _layout_labels(near, window, focus), 5)
+            finally:
+                self.to_px = main
+            found.append((image, _plain(", ".join(f"{a} and {b}" for a, b in group) + " in contact")))
+        return found
 
     def terrain_(self, d: ImageDraw.ImageDraw) -> list[str]:
         ground = _Ground(d, self.to_px.scale)
@@ -949,6 +1025,11 @@ class _Painter:
                 stroke_width=3,
                 stroke_fill=(255, 255, 255, 220),
             )
+
+    def badges(self, d: ImageDraw.ImageDraw, token: Token) -> None:
+        """A figure's marks round its disc, drawn after every disc so a neighbour hides none."""
+        x, y = self.to_px.point(token.x, token.y)
+        r = _disc_radius(token, self.to_px.scale)
         badges = [m for m in token.marks if m != "out"]
         for i, mark in enumerate(badges[:4]):
             angle = math.radians(45 + 90 * i)
@@ -1030,7 +1111,20 @@ def draw_field(view: FieldView, terrain: Terrain) -> bytes:
     key_text = [f"{label.text} {label.text_name}" for label in keyed]
     key_rows = _flow([int(small.getlength(t)) + 26 for t in key_text], WIDTH - 90) if key_text else []
     notes = [_plain(line) for line in view.notes if line.strip()]
-    height = top + map_h + EDGE_ROW + 44 + LEGEND_ROW * len(legend_rows) + 26 * len(key_rows) + 24 * len(notes) + 14
+    insets = painter.insets()
+    inset_rows = _flow([image.width + 16 for image, _ in insets], WIDTH - 24)
+    inset_height = sum(max(insets[i][0].height for i in row) + 34 for row in inset_rows)
+    height = (
+        top
+        + map_h
+        + EDGE_ROW
+        + 44
+        + inset_height
+        + LEGEND_ROW * len(legend_rows)
+        + 26 * len(key_rows)
+        + 24 * len(notes)
+        + 14
+    )
     image = Image.new("RGB", (WIDTH, height), WHITE)
     image.paste(canvas, (left, top))
     d = ImageDraw.Draw(image, "RGBA")
@@ -1041,6 +1135,15 @@ def draw_field(view: FieldView, terrain: Terrain) -> bytes:
     y = top + map_h + EDGE_ROW
     _scale_bar(d, painter.to_px, left, y + 6)
     y += 44
+    for row in inset_rows:
+        x = 12
+        for i in row:
+            inset, words = insets[i]
+            image.paste(inset, (x, y))
+            d.rectangle((x - 2, y - 2, x + inset.width + 1, y + inset.height + 1), outline=INK, width=2)
+            d.text((x, y + inset.height + 16), words, fill=INK, font=_font(15), anchor="lm")
+            x += inset.width + 16
+        y += max(insets[i][0].height for i in row) + 34
     for row in legend_rows:
         x = 12.0
         for i in row:
@@ -1132,6 +1235,8 @@ def _legend_items(painter: _Painter, kinds: list[str]) -> list[tuple[str, str]]:
     items.extend((f"mark:{m}", MARKS[m][2] if m in MARKS else _plain(m)) for m in marks if m != "out")
     if "out" in marks:
         items.append(("out", "out of the fight"))
+    if contact_groups(view):
+        items.append(("contact", "in contact (magnified below the map)"))
     if painter.focus is not None and view.focus is not None:
         if view.focus.reach == () or view.focus.move_left <= 0:
             items.append(("still", _plain(f"{view.focus.name} may not move now")))
@@ -1198,6 +1303,10 @@ def _legend_symbol(image: Image.Image, d: ImageDraw.ImageDraw, painter: _Painter
         d.line(((cx - 8, cy + 8), (cx + 8, cy - 8)), fill=(90, 84, 76), width=3)
     elif kind == "reach":
         d.rectangle((x, y, x + w, y + h), fill=(*REACH, 40), outline=(*REACH, 230), width=3)
+    elif kind == "contact":
+        d.line(((x + 8, cy), (x + w - 8, cy)), fill=(*JOIN, 230), width=4)
+        for px in (x + 9, x + w - 9):
+            d.ellipse((px - 8, cy - 8, px + 8, cy + 8), fill=(200, 200, 200), outline=INK, width=2)
     elif kind == "mounted":
         _diamond(d, cx, cy, 10)
         d.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=(200, 200, 200), outline=INK, width=2)

@@ -88,6 +88,9 @@ class FieldView:
     distances: Literal["centre", "edge"] = "centre"
     #: Who acts now, where the ruleset knows: the figure or unit to act, else the side.
     acting: str = ""
+    #: Pairs of figures in contact (in melee) as the ruleset counts it; the picture joins each
+    #: pair and magnifies where they stand. Enemy bases that touch are joined too.
+    contacts: tuple[tuple[str, str], ...] = ()
 
     @property
     def heading(self) -> str:

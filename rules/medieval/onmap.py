@@ -437,4 +437,5 @@ def field_view(t: MedievalTables, state: MedState, focus: str | None) -> FieldVi
         distances="edge",
         zones=state.phase == "deployment",
         acting=acting,
+        contacts=tuple((a, b) for a, b in state.contacts),
     )

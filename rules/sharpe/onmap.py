@@ -395,6 +395,7 @@ def field_view(t: SharpeTables, state: SharpeState, focus: str | None, move_left
         title=f"{field.map.name} · " + (f"bound {state.bound}" if not deploying(state) else "deployment"),
         zones=deploying(state),
         acting="" if state.over or deploying(state) else state.active or "",
+        contacts=tuple((c.a, c.b) for c in state.contacts),
     )
 
 

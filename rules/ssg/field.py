@@ -167,5 +167,12 @@ def view(t: SsgTables, state: SsgState, focus: str | None) -> FieldView:
     title = f"{field.map.name} · turn {state.turn} · {state.phase}"
     acting = state.active if state.phase != "over" else ""
     return FieldView(
-        field, tuple(state.sides), tuple(tokens), focused, title, zones=state.phase == "deployment", acting=acting
+        field,
+        tuple(state.sides),
+        tuple(tokens),
+        focused,
+        title,
+        zones=state.phase == "deployment",
+        acting=acting,
+        contacts=tuple((a, b) for a, b in state.contacts),
     )

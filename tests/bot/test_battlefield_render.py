@@ -18,10 +18,12 @@ from bench.pictures import busy_map
 from bot.render.battlefield import (
     BLOCKED,
     CLEAR,
+    JOIN,
     PARTIAL,
     WIDTH,
     _overlaps,
     _Painter,
+    contact_groups,
     draw_field,
     figure_labels,
     side_colours,
@@ -324,3 +326,29 @@ def test_a_terrain_name_makes_way_for_a_figure_and_its_label() -> None:
     assert len(painter.names) == 9
     for name in painter.names:
         assert not any(_overlaps(name, box) for box in figures_drawn), name
+
+
+def test_a_melee_is_magnified_below_the_map_with_its_pairs_joined() -> None:
+    """Three figures piled up in contact (and two far apart): one place, its two pairs joined,
+    magnified in an inset under the map where each disc is several times larger."""
+    pile = (
+        Token("Hugh", "red", 18.0, 18.0, 0.5, 0, ("wounded",)),
+        Token("Olaf", "blue", 18.9, 18.2, 0.5, 180, ("down",)),
+        Token("Sven", "blue", 17.6, 18.9, 0.5, 270),
+        Token("Walt", "red", 5.0, 5.0, 0.5),
+        Token("Bjorn", "blue", 30.0, 30.0, 0.5),
+    )
+    view = replace(crossroads_view(pile), contacts=(("Hugh", "Sven"),))
+    assert contact_groups(view) == [[("Hugh", "Sven"), ("Hugh", "Olaf")]]
+    apart = crossroads_view(tuple(replace(t, x=t.x + 4 * n) for n, t in enumerate(pile)))
+    assert contact_groups(apart) == []
+    image, plain = picture(view), picture(apart)
+    assert image.size[1] > plain.size[1] + 200
+    _, map_bottom = where_drawn(view, 0, 0)
+    inset = np.asarray(image.crop((0, map_bottom + 60, WIDTH, map_bottom + 60 + 300)))
+
+    def count(colour: tuple[int, int, int]) -> int:
+        return int((np.abs(inset.astype(int) - colour).max(axis=2) <= 30).sum())
+
+    disc = math.pi * (0.5 * (where_drawn(view, 1, 0)[0] - where_drawn(view, 0, 0)[0])) ** 2
+    assert count(RED) > 4 * disc and count(BLUE) > 8 * disc and count(JOIN) > 100
