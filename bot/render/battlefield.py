@@ -1136,13 +1136,13 @@ def draw_field(view: FieldView, terrain: Terrain) -> bytes:
     _scale_bar(d, painter.to_px, left, y + 6)
     y += 44
     for row in inset_rows:
-        x = 12
+        at = 12
         for i in row:
             inset, words = insets[i]
-            image.paste(inset, (x, y))
-            d.rectangle((x - 2, y - 2, x + inset.width + 1, y + inset.height + 1), outline=INK, width=2)
-            d.text((x, y + inset.height + 16), words, fill=INK, font=_font(15), anchor="lm")
-            x += inset.width + 16
+            image.paste(inset, (at, y))
+            d.rectangle((at - 2, y - 2, at + inset.width + 1, y + inset.height + 1), outline=INK, width=2)
+            d.text((at, y + inset.height + 16), words, fill=INK, font=_font(15), anchor="lm")
+            at += inset.width + 16
         y += max(insets[i][0].height for i in row) + 34
     for row in legend_rows:
         x = 12.0
