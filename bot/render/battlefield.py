@@ -535,6 +535,10 @@ def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def _between(a: XY, b: XY, t: float) -> XY:
+    return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+
+
 def _overlap_area(a: Box, b: Box) -> float:
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
@@ -576,12 +580,14 @@ def contact_groups(view: FieldView) -> list[list[tuple[str, str]]]:
     return groups
 
 
-def _layout_labels(tokens: Sequence[Token], to_px: _Map, focus: str | None = None) -> list[_Label]:
-    """Each figure's name beside its disc where it collides with no other name or disc (below,
-    above, right, left); a number with a key otherwise. The focus is placed first, the fallen
-    last; the numbers run down the table and across, as the key is read."""
+def _layout_labels(
+    tokens: Sequence[Token], to_px: _Map, focus: str | None = None, avoid: Sequence[Box] = ()
+) -> list[_Label]:
+    """Each figure's name beside its disc where it collides with no other name or disc, nor
+    ``avoid`` (below, above, right, left); a number with a key otherwise. The focus is placed
+    first, the fallen last; the numbers run down the table and across, as the key is read."""
     font = _font(NAME_SIZE)
-    discs = []
+    discs = list(avoid)
     for t in tokens:
         x, y = to_px.point(t.x, t.y)
         r = _disc_radius(t, to_px.scale) + 3
@@ -610,7 +616,7 @@ def _layout_labels(tokens: Sequence[Token], to_px: _Map, focus: str | None = Non
                 continue
             if any(_overlaps(spot, other) for other in placed):
                 continue
-            if any(_overlaps(spot, disc) for m, disc in enumerate(discs) if m != n):
+            if any(_overlaps(spot, disc) for m, disc in enumerate(discs) if m != n + len(avoid)):
                 continue
             chosen = spot
             break
@@ -715,7 +721,18 @@ class _Painter:
             self.to_px = window
             try:
                 focus = self.focus.name if self.focus else None
-                self.figures(ImageDraw.Draw(image, "RGBA"), _layout_labels(near, window, focus), 5)
+                where = {t.name: window.point(t.x, t.y) for t in near}
+                joins = [
+                    (x - 4, y - 4, x + 4, y + 4)
+                    for a, b in group
+                    if a in where and b in where
+                    for k in range(1, 8)
+                    for x, y in [_between(where[a], where[b], k / 8)]
+                ]
+                labels = _layout_labels(near, window, focus, joins)
+                if any(label.keyed for label in labels):  # no room clear of the joins: names over them
+                    labels = _layout_labels(near, window, focus)
+                self.figures(ImageDraw.Draw(image, "RGBA"), labels, 5)
             finally:
                 self.to_px = main
             found.append((image, _plain(", ".join(f"{a} and {b}" for a, b in group) + " in contact")))
