@@ -2,7 +2,7 @@
 (every kind, buildings with doors and windows) and 40 figures, with and without a focus (a
 figure's reach, range bands and sight shaded), with a melee (three places of figures in contact,
 each magnified in an inset); NSR's village (19 features) with 12 units; and how long an SSG
-engine takes to work out a focus's reach on 30 features (``field_view``: it asks the move along 36
+engine takes to work out a focus's reach on 30 features (``field_view``: it asks the move along 24
 bearings, rules/battlefield/reach.py).
 
     python -m bench.pictures                # 30 drawings of each, after 3 unmeasured

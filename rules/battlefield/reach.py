@@ -21,9 +21,9 @@ from rules.battlefield.view import FieldView
 from rules.geometry import Point
 from rules.vocabulary import Action, DiceSource, Outcome, RuleError
 
-#: Bearings searched; halvings on each (to a 256th of the figure's move).
-RAYS = 36
-HALVINGS = 8
+#: Bearings searched (every 15°); halvings on each (to a 64th of the figure's move).
+RAYS = 24
+HALVINGS = 6
 #: The first short steps tried (inches): a figure none of whose short steps is accepted may not move.
 FIRST_STEP = 0.1
 
