@@ -89,6 +89,9 @@ def test_medieval_reach_goes_round_the_pond_and_none_when_prone() -> None:
     assert check_reach(engine, state, "Walt", "red", {"figure": "Walt"}) > 0
     no_reach(engine, edit(engine, state, {"Walt": {"prone": True}}), "Walt")
     no_reach(engine, state, "Olaf")
+    walked = medieval.play(engine, state, "move", figure="Walt", to="12,4").state
+    acted = medieval.play(engine, walked, "activate", figure="Hugh").state
+    no_reach(engine, acted, "Walt")  # done for this turn once Hugh is activated
 
 
 def test_sharpe_reach_is_slowed_by_the_copse_and_only_for_the_man_to_act() -> None:
