@@ -1,6 +1,9 @@
 """How long the battlefield's picture takes to draw: a busy 36-inch table of 30 terrain features
 (every kind, buildings with doors and windows) and 40 figures, with and without a focus (a
-figure's reach, range bands and sight shaded); and NSR's village (19 features) with 12 units.
+figure's reach, range bands and sight shaded), with a melee (three places of figures in contact,
+each magnified in an inset); NSR's village (19 features) with 12 units; and how long an SSG
+engine takes to work out a focus's reach on 30 features (``field_view``: it asks the move along 24
+bearings, rules/battlefield/reach.py).
 
     python -m bench.pictures                # 30 drawings of each, after 3 unmeasured
     python -m bench.pictures --runs 100 --save /tmp/busy   # also keep the two pictures
@@ -15,9 +18,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from bench.geometry import nsr_state as nsr_village
+from bench.geometry import shooting_state
 from bot.render.battlefield import draw_field
 from rules.battlefield import Band, FieldState, FieldView, Focus, MapData, MapFeature, Opening, Token
 from rules.battlefield.maps import map_problems
@@ -70,6 +75,16 @@ def busy_view(focus: bool) -> FieldView:
     return FieldView(field, ("red", "blue"), tuple(tokens), chosen, "A busy table", ("40 figures, 30 features",))
 
 
+def melee_view() -> FieldView:
+    """The busy table with three pile-ups: each figure of the front ranks' first three touching an enemy."""
+    view = busy_view(False)
+    moved = list(view.tokens)
+    for n in range(3):
+        red = moved[n]
+        moved[20 + n] = replace(moved[20 + n], x=red.x + 0.9, y=red.y + 0.3)
+    return replace(view, tokens=tuple(moved), contacts=tuple((moved[n].name, moved[20 + n].name) for n in range(3)))
+
+
 def timings(view: FieldView, terrain: Terrain, runs: int, warmup: int = 3) -> tuple[list[float], list[float]]:
     """Each drawing's time and the CPU time this process spent on it, in milliseconds."""
     for _ in range(warmup):
@@ -103,6 +118,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     nsr_view = nsr_engine.field_view(nsr_state)
     assert nsr_view is not None and len(nsr_view.units) == 12
     views = [("without focus", busy_view(False), terrain), ("with focus", busy_view(True), terrain)]
+    views.append(("with a melee", melee_view(), terrain))
     views.append(("12 NSR units", nsr_view, nsr_engine.terrain()))
     for label, view, ground in views:
         times, cpu = timings(view, ground, args.runs)
@@ -114,6 +130,18 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
         if args.save:
             args.save.mkdir(parents=True, exist_ok=True)
             (args.save / f"busy-{label.replace(' ', '-')}.png").write_bytes(draw_field(view, ground))
+    moving = replace(shooting_state(), phase="movement")
+    wall, cpu = [], []
+    for _ in range(max(3, args.runs // 3)):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        engine.field_view(moving, "R0")
+        wall.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+    figures["reach"] = {"median_ms": statistics.median(wall), "p95_ms": p95(wall), "cpu_ms": statistics.median(cpu)}
+    print(
+        f"{'a reach':14} median {statistics.median(wall):6.1f} ms   p95 {p95(wall):6.1f} ms"
+        f"   CPU {statistics.median(cpu):6.1f} ms a focus's field_view (median)   ({len(wall)} views)"
+    )
     return figures
 
 

@@ -177,8 +177,9 @@ class GridSquare:
 
 @dataclass(frozen=True)
 class GridPiece:
-    """A figure on the grid: ``label`` (short), ``side``, ``facing`` ("n", "ne" …), ``marks`` such
-    as "pinned" or "fallen", and ``pips`` (wound points)."""
+    """A figure on the grid: ``label`` (short, the same all game), ``side``, ``facing`` ("n", "ne"
+    …), ``marks`` such as "pinned" or "fallen", ``pips`` (wound points) and ``tag`` (what may
+    change, such as its class letter)."""
 
     x: int
     y: int
@@ -188,16 +189,19 @@ class GridPiece:
     facing: str | None = None
     marks: tuple[str, ...] = ()
     pips: int = 0
+    tag: str = ""
 
 
 @dataclass(frozen=True)
 class Grid:
-    """A square board for rulesets played on one; (0, 0) is the top-left square."""
+    """A square board for rulesets played on one; (0, 0) is the top-left square. ``title``: the
+    turn, the phase and who acts, drawn above it."""
 
     width: int
     height: int
     squares: tuple[GridSquare, ...] = ()
     pieces: tuple[GridPiece, ...] = ()
+    title: str = ""
 
 
 @dataclass(frozen=True)

@@ -507,6 +507,18 @@ class _Map:
         return shapely.transform(geometry, lambda c: np.column_stack([c[:, 0] * s, (h - c[:, 1]) * s]))
 
 
+class _Window(_Map):
+    """A part of the table, ``x0,y0`` to ``x1,y1`` in inches, at ``scale`` pixels to the inch
+    (a magnified inset)."""
+
+    def __init__(self, x0: float, y0: float, x1: float, y1: float, scale: float) -> None:
+        super().__init__(x1 - x0, y1 - y0, scale)
+        self.x0, self.y1 = x0, y1
+
+    def point(self, x: float, y: float) -> XY:
+        return (x - self.x0) * self.scale, (self.y1 - y) * self.scale
+
+
 @dataclass
 class _Label:
     """A figure's label: its name (``text_name``, as the font draws it) beside its disc in
@@ -523,6 +535,14 @@ def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+def _between(a: XY, b: XY, t: float) -> XY:
+    return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+
+
+def _overlap_area(a: Box, b: Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
 def _inches(value: float) -> str:
     return f'{round(value, 1):g}"'
 
@@ -536,14 +556,38 @@ def _disc_radius(token: Token, scale: float) -> float:
 
 
 NAME_SIZE = 19
+#: A melee inset's longest side, in pixels, and how much it magnifies at most and at least.
+INSET = 300
+MOST_ZOOM, LEAST_ZOOM = 5.0, 1.3
+JOIN: Colour = (170, 20, 20)
 
 
-def _layout_labels(tokens: Sequence[Token], to_px: _Map, focus: str | None = None) -> list[_Label]:
-    """Each figure's name beside its disc where it collides with no other name or disc (below,
-    above, right, left); a number with a key otherwise. The focus is placed first, the fallen
-    last; the numbers run down the table and across, as the key is read."""
+def contact_groups(view: FieldView) -> list[list[tuple[str, str]]]:
+    """The places where figures are in contact: each a list of the pairs there (pairs sharing a
+    figure are one place). A pair is one the ruleset counts (``view.contacts``) or two enemies
+    whose bases touch; a figure out of the fight is in none."""
+    standing = {t.name: t for t in view.tokens if "out" not in t.marks}
+    pairs = [(a, b) for a, b in view.contacts if a in standing and b in standing]
+    for a, b in itertools.combinations(standing.values(), 2):
+        touching = math.hypot(a.x - b.x, a.y - b.y) <= a.radius + b.radius + 0.05
+        if a.side != b.side and touching and (a.name, b.name) not in pairs and (b.name, a.name) not in pairs:
+            pairs.append((a.name, b.name))
+    groups: list[list[tuple[str, str]]] = []
+    for pair in pairs:
+        joined = [g for g in groups if any(set(pair) & set(p) for p in g)]
+        merged = [p for g in joined for p in g] + [pair]
+        groups = [g for g in groups if g not in joined] + [merged]
+    return groups
+
+
+def _layout_labels(
+    tokens: Sequence[Token], to_px: _Map, focus: str | None = None, avoid: Sequence[Box] = ()
+) -> list[_Label]:
+    """Each figure's name beside its disc where it collides with no other name or disc, nor
+    ``avoid`` (below, above, right, left); a number with a key otherwise. The focus is placed
+    first, the fallen last; the numbers run down the table and across, as the key is read."""
     font = _font(NAME_SIZE)
-    discs = []
+    discs = list(avoid)
     for t in tokens:
         x, y = to_px.point(t.x, t.y)
         r = _disc_radius(t, to_px.scale) + 3
@@ -572,7 +616,7 @@ def _layout_labels(tokens: Sequence[Token], to_px: _Map, focus: str | None = Non
                 continue
             if any(_overlaps(spot, other) for other in placed):
                 continue
-            if any(_overlaps(spot, disc) for m, disc in enumerate(discs) if m != n):
+            if any(_overlaps(spot, disc) for m, disc in enumerate(discs) if m != n + len(avoid)):
                 continue
             chosen = spot
             break
@@ -629,17 +673,70 @@ class _Painter:
             self.sight(image)
             d = ImageDraw.Draw(image, "RGBA")
             self.reach(d)
-        self.feature_names(d)
+        self.ground = image.copy()
+        labels = _layout_labels(self.tokens, self.to_px, self.focus.name if self.focus else None)
+        self.feature_names(d, self._taken(labels))
         for unit in self.view.units:
             self.unit(d, unit)
-        labels = _layout_labels(self.tokens, self.to_px, self.focus.name if self.focus else None)
-        for label in labels:
-            self.figure(d, label)
-        for label in labels:
-            self.facing_mark(d, label.token)
+        self.figures(d, labels, 2)
         if self.focus is not None:
             self.band_labels(d, labels)
         return image, labels, kinds
+
+    def figures(self, d: ImageDraw.ImageDraw, labels: Sequence[_Label], join: int) -> None:
+        """The figures, their names and facings, each pair in contact joined by a line ``join`` wide."""
+        where = {t.name: self.to_px.point(t.x, t.y) for t in self.tokens}
+        for label in labels:
+            self.figure(d, label)
+        for group in contact_groups(self.view):
+            for a, b in group:
+                if a in where and b in where:
+                    d.line((where[a], where[b]), fill=(*JOIN, 230), width=join)
+        for label in labels:
+            self.facing_mark(d, label.token)
+        for label in labels:
+            self.badges(d, label.token)
+
+    def insets(self) -> list[tuple[Image.Image, str]]:
+        """Each place where figures are in contact, magnified (the ground as the map draws it, the
+        figures drawn again at the larger scale so their names and marks have room), with the
+        words under it."""
+        found = []
+        main = self.to_px
+        for group in contact_groups(self.view):
+            names = {n for pair in group for n in pair}
+            fighting = [t for t in self.tokens if t.name in names]
+            pad = max(t.radius for t in fighting) + 0.9
+            x0, x1 = min(t.x for t in fighting) - pad, max(t.x for t in fighting) + pad
+            y0, y1 = min(t.y for t in fighting) - pad, max(t.y for t in fighting) + pad
+            zoom = max(LEAST_ZOOM, min(MOST_ZOOM, INSET / (max(x1 - x0, y1 - y0) * main.scale)))
+            window = _Window(x0, y0, x1, y1, main.scale * zoom)
+            left, top = main.point(x0, y1)
+            right, bottom = main.point(x1, y0)
+            crop = self.ground.crop((round(left), round(top), round(right), round(bottom)))
+            image = crop.resize(window.size, Image.Resampling.BICUBIC)
+            near = [
+                t for t in self.tokens if x0 - t.radius < t.x < x1 + t.radius and y0 - t.radius < t.y < y1 + t.radius
+            ]
+            self.to_px = window
+            try:
+                focus = self.focus.name if self.focus else None
+                where = {t.name: window.point(t.x, t.y) for t in near}
+                joins = [
+                    (x - 4, y - 4, x + 4, y + 4)
+                    for a, b in group
+                    if a in where and b in where
+                    for k in range(1, 8)
+                    for x, y in [_between(where[a], where[b], k / 8)]
+                ]
+                labels = _layout_labels(near, window, focus, joins)
+                if any(label.keyed for label in labels):  # no room clear of the joins: names over them
+                    labels = _layout_labels(near, window, focus)
+                self.figures(ImageDraw.Draw(image, "RGBA"), labels, 5)
+            finally:
+                self.to_px = main
+            found.append((image, _plain(", ".join(f"{a} and {b}" for a, b in group) + " in contact")))
+        return found
 
     def terrain_(self, d: ImageDraw.ImageDraw) -> list[str]:
         ground = _Ground(d, self.to_px.scale)
@@ -684,9 +781,29 @@ class _Painter:
             d.line(((0, py), (width, py)), fill=GRID_STRONG if round(y) % 6 == 0 else GRID_LIGHT, width=1)
             y += fine
 
-    def feature_names(self, d: ImageDraw.ImageDraw) -> None:
+    def _taken(self, labels: Sequence[_Label]) -> list[Box]:
+        """Where the figures are drawn: their discs and names, the units' blocks and names."""
+        taken = [label.box for label in labels if label.box is not None]
+        for token in self.tokens:
+            x, y = self.to_px.point(token.x, token.y)
+            r = _disc_radius(token, self.to_px.scale) + 4
+            taken.append((x - r, y - r, x + r, y + r))
+        for unit in self.view.units:
+            points = [self.to_px.point(x, y) for x, y in unit.outline]
+            if points:
+                xs, ys = [p[0] for p in points], [p[1] for p in points]
+                taken.append((min(xs), min(ys), max(xs), max(ys)))
+            placed = self._unit_label(unit)
+            if placed is not None:
+                x, y, text = placed
+                half = _font(NAME_SIZE).getlength(text) / 2 + 3
+                taken.append((x - half, y - NAME_SIZE * 0.7, x + half, y + NAME_SIZE * 0.7))
+        return taken
+
+    def feature_names(self, d: ImageDraw.ImageDraw, taken: Sequence[Box] = ()) -> None:
         """Each named feature's name (what the cards call it), on it or beside a line, moved
-        along it when another name is already there."""
+        along it when another name, a figure or its label (``taken``) is already there; where
+        every place is crowded, the one least covered."""
         font = _font(15)
         shapes = battlefield_of(self.view.field.map).features
         width, height = self.to_px.size
@@ -710,7 +827,8 @@ class _Painter:
                 centre = ground.centroid
                 spot = centre if ground.contains(centre) else ground.representative_point()
                 lift = 0.6 if feature.kind in ("hill", "building") else 0.0
-                spots = [(spot.x, spot.y + lift)]
+                step = h / self.to_px.scale
+                spots = [(spot.x, spot.y + lift), (spot.x, spot.y + lift + step), (spot.x, spot.y + lift - step)]
                 axis = _crest(ground, ground, 1.0, insets=(0.0,), least=0.0)
                 if axis:
                     line = LineString(axis)
@@ -723,7 +841,12 @@ class _Painter:
                 px, py = self.to_px.point(x, y)
                 boxes.append((px - w / 2, py - h / 2, px + w / 2, py + h / 2))
             inside = [b for b in boxes if b[0] >= 0 and b[1] >= 0 and b[2] <= width and b[3] <= height] or boxes
-            chosen = next((b for b in inside if not any(_overlaps(_grown(b, 12), o) for o in self.names)), inside[0])
+
+            def covered(b: Box) -> float:
+                names = sum(_overlap_area(_grown(b, 12), o) for o in self.names)
+                return names + sum(_overlap_area(b, o) for o in taken)
+
+            chosen = min(inside, key=covered)  # the first free place, else the least covered
             self.names.append(chosen)
             d.text(
                 ((chosen[0] + chosen[2]) / 2, (chosen[1] + chosen[3]) / 2),
@@ -754,7 +877,10 @@ class _Painter:
         centre = self.to_px.point(self.focus.x, self.focus.y)
         s = self.to_px.scale
         move = self.view.focus.move_left * s
-        if move > 0:
+        outline = self.view.focus.reach
+        if outline:
+            d.polygon([self.to_px.point(x, y) for x, y in outline], fill=(*REACH, 40), outline=(*REACH, 230), width=3)
+        elif outline is None and move > 0:
             d.ellipse(
                 (centre[0] - move, centre[1] - move, centre[0] + move, centre[1] + move),
                 fill=(*REACH, 40),
@@ -804,9 +930,18 @@ class _Painter:
                 d.polygon(outline, outline=FOCUS_RING, width=6)
             d.polygon(outline, fill=(*colour, 70), outline=INK)
         dot = max(2.0, min(6.0, 0.35 * self.to_px.scale))
-        for x, y in unit.figures:
+        for n, (x, y) in enumerate(unit.figures):
             px, py = self.to_px.point(x, y)
-            d.ellipse((px - dot, py - dot, px + dot, py + dot), fill=colour, outline=INK)
+            # A solid dot for each figure the label counts; the rest (wounded, standing with the unit) hollow.
+            fill = colour if n < unit.strength else WHITE
+            if unit.mounted:
+                _diamond(d, px, py, dot + 3)
+            d.ellipse(
+                (px - dot, py - dot, px + dot, py + dot),
+                fill=fill,
+                outline=INK if fill is colour else colour,
+                width=1 if fill is colour else 2,
+            )
         if not outline:
             return
         cx = sum(p[0] for p in outline) / len(outline)
@@ -824,12 +959,9 @@ class _Painter:
                 ),
                 fill=INK,
             )
-        text = _plain(f"{unit.name} ({unit.strength})")
-        left, _ = self.to_px.point(0.0, 0.0)
-        right, _ = self.to_px.point(self.view.field.map.width, 0.0)
-        half = d.textlength(text, font=_font(NAME_SIZE)) / 2 + 3
-        cx = min(max(cx, left + half), right - half)  # a unit at the table's edge keeps its whole name
-        cy = self._unit_label_y(outline, unit.facing if not out else None)
+        placed = self._unit_label(unit)
+        assert placed is not None
+        cx, cy, text = placed
         d.text(
             (cx, cy),
             text,
@@ -845,6 +977,19 @@ class _Painter:
             bx, by = cx + 14 * i - 7 * (len(badges) - 1), cy + NAME_SIZE
             d.ellipse((bx - 8, by - 8, bx + 8, by + 8), fill=tint, outline=(255, 255, 255))
             d.text((bx, by), letter, fill=(255, 255, 255), font=_font(11), anchor="mm")
+
+    def _unit_label(self, unit: UnitMark) -> tuple[float, float, str] | None:
+        """A unit's label, its name and strength, and where its middle is drawn."""
+        outline = [self.to_px.point(x, y) for x, y in unit.outline]
+        if not outline:
+            return None
+        text = _plain(f"{unit.name} ({unit.strength})")
+        left, _ = self.to_px.point(0.0, 0.0)
+        right, _ = self.to_px.point(self.view.field.map.width, 0.0)
+        half = _font(NAME_SIZE).getlength(text) / 2 + 3
+        cx = sum(p[0] for p in outline) / len(outline)
+        cx = min(max(cx, left + half), right - half)  # a unit at the table's edge keeps its whole name
+        return cx, self._unit_label_y(outline, unit.facing if "out" not in unit.marks else None), text
 
     def _unit_label_y(self, outline: Sequence[tuple[float, float]], facing: float | None) -> float:
         """Where a unit's name goes: just below its block, clear of its figures (above it when the
@@ -868,6 +1013,8 @@ class _Painter:
             colour = _mix(colour, PAPER, 0.6)
         if token is self.focus:
             d.ellipse((x - r - 6, y - r - 6, x + r + 6, y + r + 6), outline=FOCUS_RING, width=5)
+        if token.mounted:
+            _diamond(d, x, y, r + 5)
         d.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK if not out else (130, 124, 116), width=2)
         if out:
             k = r * 0.7
@@ -895,6 +1042,11 @@ class _Painter:
                 stroke_width=3,
                 stroke_fill=(255, 255, 255, 220),
             )
+
+    def badges(self, d: ImageDraw.ImageDraw, token: Token) -> None:
+        """A figure's marks round its disc, drawn after every disc so a neighbour hides none."""
+        x, y = self.to_px.point(token.x, token.y)
+        r = _disc_radius(token, self.to_px.scale)
         badges = [m for m in token.marks if m != "out"]
         for i, mark in enumerate(badges[:4]):
             angle = math.radians(45 + 90 * i)
@@ -940,6 +1092,11 @@ def _hatching(size: tuple[int, int]) -> Image.Image:
     return Image.fromarray(np.where((xs + ys) % 11 < 3, HATCH_ALPHA, 0).astype(np.uint8), "L")
 
 
+def _diamond(d: ImageDraw.ImageDraw, x: float, y: float, r: float) -> None:
+    """The mounted mark: a dark diamond behind a rider's disc or dot, its points beyond the round."""
+    d.polygon(((x, y - r * 1.35), (x + r * 1.35, y), (x, y + r * 1.35), (x - r * 1.35, y)), fill=INK)
+
+
 def _badge(d: ImageDraw.ImageDraw, x: float, y: float, mark: str) -> None:
     letter, colour, _ = MARKS.get(mark, (mark[:1].upper() or "?", (90, 90, 90), mark))
     d.ellipse((x - 10, y - 10, x + 10, y + 10), fill=colour, outline=WHITE, width=2)
@@ -962,7 +1119,7 @@ def draw_field(view: FieldView, terrain: Terrain) -> bytes:
     painter = _Painter(view, terrain)
     canvas, labels, kinds = painter.canvas()
     map_w, map_h = canvas.size
-    title = _plain(view.title or view.field.map.name)
+    title = _plain(view.heading)
     left, top = _origin(view)
     small = _font(17)
     legend = _legend_items(painter, kinds)
@@ -971,7 +1128,20 @@ def draw_field(view: FieldView, terrain: Terrain) -> bytes:
     key_text = [f"{label.text} {label.text_name}" for label in keyed]
     key_rows = _flow([int(small.getlength(t)) + 26 for t in key_text], WIDTH - 90) if key_text else []
     notes = [_plain(line) for line in view.notes if line.strip()]
-    height = top + map_h + EDGE_ROW + 44 + LEGEND_ROW * len(legend_rows) + 26 * len(key_rows) + 24 * len(notes) + 14
+    insets = painter.insets()
+    inset_rows = _flow([image.width + 16 for image, _ in insets], WIDTH - 24)
+    inset_height = sum(max(insets[i][0].height for i in row) + 34 for row in inset_rows)
+    height = (
+        top
+        + map_h
+        + EDGE_ROW
+        + 44
+        + inset_height
+        + LEGEND_ROW * len(legend_rows)
+        + 26 * len(key_rows)
+        + 24 * len(notes)
+        + 14
+    )
     image = Image.new("RGB", (WIDTH, height), WHITE)
     image.paste(canvas, (left, top))
     d = ImageDraw.Draw(image, "RGBA")
@@ -982,6 +1152,15 @@ def draw_field(view: FieldView, terrain: Terrain) -> bytes:
     y = top + map_h + EDGE_ROW
     _scale_bar(d, painter.to_px, left, y + 6)
     y += 44
+    for row in inset_rows:
+        at = 12
+        for i in row:
+            inset, words = insets[i]
+            image.paste(inset, (at, y))
+            d.rectangle((at - 2, y - 2, at + inset.width + 1, y + inset.height + 1), outline=INK, width=2)
+            d.text((at, y + inset.height + 16), words, fill=INK, font=_font(15), anchor="lm")
+            at += inset.width + 16
+        y += max(insets[i][0].height for i in row) + 34
     for row in legend_rows:
         x = 12.0
         for i in row:
@@ -1010,7 +1189,7 @@ def draw_field(view: FieldView, terrain: Terrain) -> bytes:
 
 def _origin(view: FieldView) -> tuple[int, int]:
     """Where the table's top-left corner is drawn: centred, under the title and the top edge's numbers."""
-    title = _plain(view.title or view.field.map.name)
+    title = _plain(view.heading)
     return (WIDTH - _map_of(view).size[0]) // 2, (54 if title else 14) + EDGE_ROW
 
 
@@ -1063,14 +1242,23 @@ def _legend_items(painter: _Painter, kinds: list[str]) -> list[tuple[str, str]]:
             items.append((f"side:{side}", _plain(side)))
     if view.zones and view.field.map.zones:
         items.append(("zone", "deployment zone"))
+    if any(t.mounted for t in view.tokens) or any(u.mounted for u in view.units):
+        items.append(("mounted", "mounted"))
+    if any(len(u.figures) > u.strength for u in view.units):
+        items.append(("uncounted", "wounded figure (not counted)"))
     if any(t.facing is not None for t in view.tokens) or any(u.facing is not None for u in view.units):
         items.append(("facing", "facing"))
     marks = dict.fromkeys([*(m for t in view.tokens for m in t.marks), *(m for u in view.units for m in u.marks)])
     items.extend((f"mark:{m}", MARKS[m][2] if m in MARKS else _plain(m)) for m in marks if m != "out")
     if "out" in marks:
         items.append(("out", "out of the fight"))
+    if contact_groups(view):
+        items.append(("contact", "in contact (magnified below the map)"))
     if painter.focus is not None and view.focus is not None:
-        items.append(("reach", _plain(f"{view.focus.name} may move {_inches(view.focus.move_left)}")))
+        if view.focus.reach == () or view.focus.move_left <= 0:
+            items.append(("still", _plain(f"{view.focus.name} may not move now")))
+        else:
+            items.append(("reach", _plain(f"{view.focus.name} may move {_inches(view.focus.move_left)}")))
         if view.focus.bands:
             items.append(("band", "range bands"))
         items.append(("partly", "partly seen"))
@@ -1132,6 +1320,18 @@ def _legend_symbol(image: Image.Image, d: ImageDraw.ImageDraw, painter: _Painter
         d.line(((cx - 8, cy + 8), (cx + 8, cy - 8)), fill=(90, 84, 76), width=3)
     elif kind == "reach":
         d.rectangle((x, y, x + w, y + h), fill=(*REACH, 40), outline=(*REACH, 230), width=3)
+    elif kind == "contact":
+        d.line(((x + 8, cy), (x + w - 8, cy)), fill=(*JOIN, 230), width=4)
+        for px in (x + 9, x + w - 9):
+            d.ellipse((px - 8, cy - 8, px + 8, cy + 8), fill=(200, 200, 200), outline=INK, width=2)
+    elif kind == "mounted":
+        _diamond(d, cx, cy, 10)
+        d.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=(200, 200, 200), outline=INK, width=2)
+    elif kind == "uncounted":
+        d.ellipse((cx - 6, cy - 6, cx + 6, cy + 6), fill=WHITE, outline=(90, 90, 90), width=2)
+    elif kind == "still":
+        d.rectangle((x, y, x + w, y + h), outline=(*REACH, 230), width=1)
+        d.line(((x + 4, y + h - 4), (x + w - 4, y + 4)), fill=(*REACH, 230), width=3)
     elif kind == "band":
         _dashed_line(d, [(x, cy), (x + w, cy)], (*BAND, 190), 2, 6)
     elif kind in ("partly", "unseen"):

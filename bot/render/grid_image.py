@@ -21,6 +21,7 @@ from rules.words import column_name
 CELL = 48
 MARGIN = 28
 KEY_LINE = 22
+TITLE_ROW = 34
 MAX_SIDE = 60
 Colour = tuple[int, int, int]
 
@@ -51,7 +52,8 @@ FACING = {
 }
 SPARE_COLOURS: Sequence[Colour] = ((39, 174, 96), (142, 68, 173), (211, 84, 0), (44, 62, 80), (22, 160, 133))
 PIP: Colour = (200, 20, 20)
-PIP_SPOTS = ((6, 7), (14, 7), (6, 15), (14, 15))
+#: Wound pips down the square's left side (from its top-left corner), clear of the name below.
+PIP_SPOTS = ((5, 17), (5, 25), (5, 33), (13, 33))
 PINNED: Colour = (245, 166, 35)
 GOLD: Colour = (240, 196, 25)
 
@@ -80,12 +82,17 @@ class _Painter:
         self.colours = side_colours(self.sides)
         board_w = MARGIN * 2 + self.width * CELL
         self.key_rows = self._key_rows(board_w)
-        size = (board_w, MARGIN * 2 + self.height * CELL + KEY_LINE * len(self.key_rows) + (6 if self.key_rows else 0))
+        #: Room above the board for its title.
+        self.top = TITLE_ROW if grid.title else 0
+        size = (
+            board_w,
+            self.top + MARGIN * 2 + self.height * CELL + KEY_LINE * len(self.key_rows) + (6 if self.key_rows else 0),
+        )
         self.image = Image.new("RGB", size, (255, 255, 255))
         self.draw = ImageDraw.Draw(self.image)
 
     def box(self, x: int, y: int) -> tuple[int, int, int, int]:
-        left, top = MARGIN + x * CELL, MARGIN + y * CELL
+        left, top = MARGIN + x * CELL, self.top + MARGIN + y * CELL
         return left, top, left + CELL, top + CELL
 
     def on_board(self, x: int, y: int) -> bool:
@@ -106,6 +113,14 @@ class _Painter:
             if self.on_board(piece.x, piece.y):
                 self.figure(piece)
         self.key()
+        if self.grid.title:
+            self.draw.text(
+                (self.image.width / 2, TITLE_ROW / 2 + 2),
+                _plain(self.grid.title),
+                fill=INK,
+                font=_font(18),
+                anchor="mm",
+            )
         out = io.BytesIO()
         self.image.save(out, format="PNG")
         return out.getvalue()
@@ -113,15 +128,16 @@ class _Painter:
     def coordinates(self) -> None:
         small = _font(12)
         d = self.draw
+        top = self.top + MARGIN
         right = MARGIN + self.width * CELL
-        bottom = MARGIN + self.height * CELL
-        d.rectangle((MARGIN, MARGIN, right, bottom), outline=INK, width=2)
+        bottom = top + self.height * CELL
+        d.rectangle((MARGIN, top, right, bottom), outline=INK, width=2)
         for x in range(self.width):
             cx = MARGIN + x * CELL + CELL // 2
-            d.text((cx, MARGIN // 2), column_name(x), fill=INK, font=small, anchor="mm")
+            d.text((cx, top - MARGIN // 2), column_name(x), fill=INK, font=small, anchor="mm")
             d.text((cx, bottom + MARGIN // 2), column_name(x), fill=INK, font=small, anchor="mm")
         for y in range(self.height):
-            cy = MARGIN + y * CELL + CELL // 2
+            cy = top + y * CELL + CELL // 2
             d.text((MARGIN // 2, cy), str(y + 1), fill=INK, font=small, anchor="mm")
             d.text((right + MARGIN // 2, cy), str(y + 1), fill=INK, font=small, anchor="mm")
 
@@ -230,29 +246,38 @@ class _Painter:
             base2 = (cx + ux * (r - 3) + uy * 9, cy + uy * (r - 3) - ux * 9)
             d.polygon((tip, base1, base2), fill=INK)
         text = _contrast(colour)
-        letter, rest = piece.label[:1], piece.label[1:4]
+        label, tag = piece.label[:3], piece.tag[:2]
         if fallen:  # lying down: a flat disc, the label on one line
             d.ellipse((cx - r - 4, cy - r * 0.7, cx + r + 4, cy + r * 0.7), fill=colour, outline=INK, width=2)
-            d.text((cx, cy), piece.label[:4], fill=text, font=_font(13), anchor="mm")
+            d.text((cx, cy), f"{label} {tag}".strip(), fill=text, font=_font(12), anchor="mm")
         else:
             d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=2)
-            d.text((cx, cy - 3 if rest else cy), letter, fill=text, font=_font(17), anchor="mm")
-            if rest:
-                d.text((cx, cy + 10), rest, fill=text, font=_font(10), anchor="mm")
-        for dx, dy in PIP_SPOTS[: piece.pips]:  # the bottom-left corner, clear of any facing nose
-            px, py = left + dx, bottom - dy
+            d.text((cx, cy - 3 if tag else cy), label, fill=text, font=_font(15), anchor="mm")
+            if tag:
+                d.text((cx, cy + 9), tag, fill=text, font=_font(10), anchor="mm")
+        d.text(
+            (cx, bottom - 4),
+            _fitted(piece.name, CELL - 2),
+            fill=INK,
+            font=_font(NAME_SIZE),
+            anchor="ms",
+            stroke_width=2,
+            stroke_fill=(255, 255, 255),
+        )
+        for dx, dy in PIP_SPOTS[: piece.pips]:
+            px, py = left + dx, top + dy
             d.ellipse((px - 4, py - 4, px + 4, py + 4), fill=PIP, outline=(255, 255, 255))
         if "leader" in piece.marks:
             _star(d, left + 8, top + 8, 7, GOLD)
         if "pinned" in piece.marks:
             _badge(d, right - 9, top + 8, "P", PINNED, INK)
         if fallen:
-            _badge(d, right - 9, bottom - 10, "F", (120, 60, 150), (255, 255, 255))
+            _badge(d, right - 9, bottom - 19, "F", (120, 60, 150), (255, 255, 255))
         elif "unloaded" in piece.marks or "misfire" in piece.marks:
             ring = (200, 20, 20) if "misfire" in piece.marks else (90, 90, 90)
-            d.ellipse((right - 14, bottom - 15, right - 4, bottom - 5), fill=(255, 255, 255), outline=ring, width=2)
+            d.ellipse((right - 12, bottom - 24, right - 2, bottom - 14), fill=(255, 255, 255), outline=ring, width=2)
             if "misfire" in piece.marks:
-                d.line((right - 13, bottom - 14, right - 5, bottom - 6), fill=ring, width=2)
+                d.line((right - 11, bottom - 23, right - 3, bottom - 15), fill=ring, width=2)
 
     # --- the key
 
@@ -279,7 +304,10 @@ class _Painter:
         items.extend(("edge:" + k, k) for k in edges)
         if any(s.uphill for s in self.grid.squares):
             items.append(("uphill", "uphill side"))
-        items.extend((f"piece:{p.side}", _plain(f"{p.label} {p.name}")) for p in self.grid.pieces)
+        items.extend(
+            (f"piece:{p.side}", _plain(f"{p.label} {p.name}" + (f" ({p.tag})" if p.tag else "")))
+            for p in self.grid.pieces
+        )
         rows: list[list[tuple[str, str]]] = [[]]
         used = 8
         for item in items:
@@ -292,7 +320,7 @@ class _Painter:
         return rows if rows[0] else []
 
     def key(self) -> None:
-        top = MARGIN * 2 + self.height * CELL + 2
+        top = self.top + MARGIN * 2 + self.height * CELL + 2
         font = _font(12)
         d = self.draw
         for row in self.key_rows:
@@ -355,6 +383,20 @@ class _Painter:
                 d.line((cx + dx, cy - 8, cx + dx, cy - 3), fill=(140, 100, 50), width=2)
         elif kind not in TERRAIN_FILL:
             d.text((cx - 5, cy - 7), kind[:1].upper(), fill=INK, font=_font(11))
+
+
+NAME_SIZE = 10
+
+
+def _fitted(name: str, width: int) -> str:
+    """``name`` as the font draws it, cut with an ellipsis to ``width`` pixels (the key has it whole)."""
+    text = _plain(name)
+    font = _font(NAME_SIZE)
+    if font.getlength(text) <= width:
+        return text
+    while text and font.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
 
 
 def _contrast(colour: Colour) -> Colour:

@@ -50,8 +50,13 @@ def _edge_mark(kind: str) -> str:
     return EDGE_MARK.get(kind, (kind[:1] or "|"))
 
 
+def code(piece: GridPiece) -> str:
+    """The piece's short code in the text: its tag (a YASG class letter) and its label, 3 at most."""
+    return f"{piece.tag}{piece.label}"[:3]
+
+
 def _piece_cell(piece: GridPiece, small: bool) -> str:
-    label = piece.label[:3]
+    label = code(piece)
     if small:
         label = label.lower()
     arrow = ARROW.get(piece.facing or "", "")
@@ -101,7 +106,7 @@ def _key(grid: Grid, small: set[str]) -> list[str]:
         sides = list(dict.fromkeys(p.side for p in grid.pieces))
         lines.append(f"Capitals: {sides[0]}; small letters: {sides[1]}. ^ > v < facing; ! pinned, _ fallen, * leader.")
     for p in grid.pieces:
-        label = p.label[:3].lower() if p.side in small else p.label[:3]
+        label = code(p).lower() if p.side in small else code(p)
         details = [p.side, f"{column_name(p.x)}{p.y + 1}"]
         if p.facing:
             details.append(f"facing {p.facing.upper()}")

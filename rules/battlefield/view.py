@@ -12,7 +12,8 @@ from rules.battlefield.field import FieldState
 @dataclass(frozen=True)
 class Token:
     """One figure on the map. ``marks`` are short words the picture draws as badges: ``wounded``,
-    ``down`` (prone or knocked down), ``pinned``, ``no ammo``, ``out`` (removed or dead)."""
+    ``down`` (prone or knocked down), ``pinned``, ``no ammo``, ``out`` (removed or dead).
+    ``mounted``: a rider (drawn in a diamond, so cavalry does not look like infantry)."""
 
     name: str
     side: str
@@ -21,6 +22,7 @@ class Token:
     radius: float
     facing: float | None = None
     marks: tuple[str, ...] = ()
+    mounted: bool = False
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,8 @@ class UnitMark:
     formation: str = ""
     facing: float | None = None
     marks: tuple[str, ...] = ()
+    #: Cavalry: each figure is drawn in a diamond.
+    mounted: bool = False
 
 
 @dataclass(frozen=True)
@@ -55,11 +59,14 @@ class Band:
 
 @dataclass(frozen=True)
 class Focus:
-    """One figure's reach: how far it may still move, its weapon's range bands."""
+    """One figure's reach: how far it may still move, its weapon's range bands. ``reach``: the
+    outline of the ground its move would be accepted to now (rules/battlefield/reach.py), empty
+    when it may not move; None when not worked out (a plain circle of ``move_left`` is drawn)."""
 
     name: str
     move_left: float
     bands: tuple[Band, ...] = ()
+    reach: tuple[tuple[float, float], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -79,3 +86,14 @@ class FieldView:
     #: How the ruleset measures between figures: ``centre`` to centre (SSG) or base ``edge`` to
     #: edge (the medieval game's range), so a list of distances says the one that counts.
     distances: Literal["centre", "edge"] = "centre"
+    #: Who acts now, where the ruleset knows: the figure or unit to act, else the side.
+    acting: str = ""
+    #: Pairs of figures in contact (in melee) as the ruleset counts it; the picture joins each
+    #: pair and magnifies where they stand. Enemy bases that touch are joined too.
+    contacts: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def heading(self) -> str:
+        """The picture's title: the map, the turn and phase (``title``), and who acts now."""
+        title = self.title or self.field.map.name
+        return f"{title} · {self.acting} to act" if self.acting else title

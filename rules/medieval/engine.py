@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.battlefield import FieldState, FieldView, MapData
+from rules.battlefield.reach import with_reach
 from rules.core import (
     Action,
     Aftermath,
@@ -267,7 +268,9 @@ class MedievalEngine(Engine[MedState]):
 
     def field_view(self, state: MedState, focus: str | None = None) -> FieldView | None:
         """The map with every placed figure (marked wounded, down or out) and ``focus``'s reach."""
-        return None if state.field is None else onmap.field_view(self.tables, state, focus)
+        if state.field is None:
+            return None
+        return with_reach(onmap.field_view(self.tables, state, focus), self, state)
 
     def moved_on(self, before: MedState, events: Sequence[Event]) -> bool:
         """A side's turn ended (figures move one at a time in it, with no movement phase), or

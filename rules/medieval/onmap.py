@@ -426,6 +426,16 @@ def field_view(t: MedievalTables, state: MedState, focus: str | None) -> FieldVi
         seen = Focus(fig.name, move_left(t, state, fig), bands)
     title = f"{field.map.name} · deployment" if state.phase == "deployment" else f"{field.map.name} · turn {state.turn}"
     notes = tuple(f"{a} and {b} in hand-to-hand" for a, b in state.contacts)
+    acting = "" if state.phase in ("deployment", "over") else state.current or state.active or ""
     return FieldView(
-        field, tuple(state.sides), tokens, seen, title, notes, distances="edge", zones=state.phase == "deployment"
+        field,
+        tuple(state.sides),
+        tokens,
+        seen,
+        title,
+        notes,
+        distances="edge",
+        zones=state.phase == "deployment",
+        acting=acting,
+        contacts=tuple((a, b) for a, b in state.contacts),
     )

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.battlefield import FieldState, FieldView, MapData
+from rules.battlefield.reach import with_reach
 from rules.core import (
     Action,
     Aftermath,
@@ -116,7 +117,9 @@ class NsrEngine(Engine[NsrState]):
 
     def field_view(self, state: NsrState, focus: str | None = None) -> FieldView | None:
         """Every unit on the map as its block of figures (A-NSR-40); None on a table."""
-        return None if state.field is None else onmap.field_view(self.tables, state, focus)
+        if state.field is None:
+            return None
+        return with_reach(onmap.field_view(self.tables, state, focus), self, state, key="unit")
 
     def moved_on(self, before: NsrState, events: Sequence[Event]) -> bool:
         """A-NSR-40: the picture follows the deployment (the first movement phase begins), the end

@@ -961,6 +961,7 @@ def unit_mark(state: NsrState, unit: Unit, t: NsrTables | None = None) -> UnitMa
         formation,
         facing,
         words,
+        mounted=unit.troop == "mounted",
     )
 
 
@@ -996,7 +997,17 @@ def field_view(t: NsrTables, state: NsrState, focus: str | None) -> FieldView:
         zones=state.phase == "deployment",
         units=units,
         distances="edge",
+        acting=_acting(state),
     )
+
+
+def _acting(state: NsrState) -> str:
+    """Who acts now: the unit a card activated, else the side choosing a unit for its card."""
+    if state.over or state.phase == "deployment":
+        return ""
+    if state.active:
+        return state.active
+    return state.pending.decider if state.pending is not None else ""
 
 
 def melee_ground(t: NsrTables, state: NsrState, charger: Unit, target: Unit) -> tuple[str, str]:

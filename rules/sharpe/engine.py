@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import rules.core as core
 from rules.battlefield import FieldState, FieldView, MapData
+from rules.battlefield.reach import with_reach
 from rules.core import (
     Action,
     Board,
@@ -266,6 +267,8 @@ class SharpeEngine(Engine[SharpeState]):
                 )
             ch = next(c for c in state.characters if c.name == name)
             focus, left = ch.name, movement.move_left(self.tables, state, ch)
+            paces = [({"figure": ch.name, "pace": p}, most) for p, most in movement.paces_left(self.tables, state, ch)]
+            return with_reach(onmap.field_view(self.tables, state, focus, left), self, state, paces)
         return onmap.field_view(self.tables, state, focus, left)
 
     def target_advice(self, state: SharpeState, shooter: str, weapon: str | None = None) -> targets.TargetAdvice:

@@ -46,13 +46,21 @@ def move_left(t: SharpeTables, state: SharpeState, ch: Character) -> float:
     """How far ``ch`` may still go this bound at the fastest pace open to him (for the picture)."""
     if ch.out or ch.down or ch.unconscious or ch.knocked_out:
         return 0.0
+    return paces_left(t, state, ch)[0][1]
+
+
+def paces_left(t: SharpeTables, state: SharpeState, ch: Character) -> list[tuple[str, float]]:
+    """The paces he might move at, fastest first, each with the inches it leaves him this bound:
+    on foot run, walk, crawl (only crawl with a serious leg wound); mounted, one step either side
+    of his horse's pace."""
     if ch.mounted and ch.horse is not None:
         steps = t.movement.mounted_paces
-        pace = steps[min(steps.index(ch.horse.start_pace) + 1, len(steps) - 1)]
+        at = steps.index(ch.horse.start_pace)
+        paces = list(reversed(steps[max(0, at - 1) : at + 2]))
     else:
-        pace = "crawl" if ch.crawl_only else "run"
+        paces = ["crawl"] if ch.crawl_only else sorted(t.movement.foot, key=lambda p: -t.movement.foot[p])
     moved = ch.moved if ch.moved_bound == state.bound else 0.0
-    return max(0.0, pace_inches(t, ch, pace) - moved)
+    return [(pace, max(0.0, pace_inches(t, ch, pace) - moved)) for pace in paces]
 
 
 def move(ctx: Ctx, p: Mapping[str, Any]) -> None:

@@ -376,7 +376,7 @@ def field_view(t: SharpeTables, state: SharpeState, focus: str | None, move_left
     field = field_of(state)
     tokens = (
         tuple(
-            Token(c.name, c.side, xy[0], xy[1], radius(t, c), field.facing.get(c.name), marks(c))
+            Token(c.name, c.side, xy[0], xy[1], radius(t, c), field.facing.get(c.name), marks(c), c.mounted)
             for c in state.characters
             if (xy := field.positions.get(c.name)) is not None
         )
@@ -392,8 +392,10 @@ def field_view(t: SharpeTables, state: SharpeState, focus: str | None, move_left
         tuple(t.sides),
         tokens,
         focus=shown,
-        title=f"Bound {state.bound}" if not deploying(state) else "Deployment",
+        title=f"{field.map.name} · " + (f"bound {state.bound}" if not deploying(state) else "deployment"),
         zones=deploying(state),
+        acting="" if state.over or deploying(state) else state.active or "",
+        contacts=tuple((c.a, c.b) for c in state.contacts),
     )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.battlefield import FieldState, FieldView, MapData
+from rules.battlefield.reach import with_reach
 from rules.core import (
     Action,
     Board,
@@ -128,7 +129,9 @@ class SsgEngine(Engine[SsgState]):
         return Outcome(state, events)
 
     def field_view(self, state: SsgState, focus: str | None = None) -> FieldView | None:
-        return None if state.field is None else on_map.view(self.tables, state, focus)
+        if state.field is None:
+            return None
+        return with_reach(on_map.view(self.tables, state, focus), self, state)
 
     def moved_on(self, before: SsgState, events: Sequence[Event]) -> bool:
         """The end of a movement phase, or of the deployment."""

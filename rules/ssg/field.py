@@ -152,9 +152,9 @@ def view(t: SsgTables, state: SsgState, focus: str | None) -> FieldView:
     tokens = []
     for fig in state.figures:
         xy = field.positions.get(fig.name)
-        if xy is None or fig.removed:
+        if xy is None:
             continue
-        marks = ("shot",) if fig.shot else ()
+        marks = ("out",) if fig.removed else ("shot",) if fig.shot else ()
         tokens.append(Token(fig.name, fig.side, xy[0], xy[1], t.base_radius, marks=marks))
     focused = None
     if focus:
@@ -164,5 +164,15 @@ def view(t: SsgTables, state: SsgState, focus: str | None) -> FieldView:
         left = max(0.0, t.move_max_inches - fig.moved) if fig.side == state.active else t.move_max_inches
         bands = (Band("short", weapon.short), Band("long", weapon.long))
         focused = Focus(fig.name, left, bands)
-    title = f"{field.map.name} · turn {state.turn} · {state.active} · {state.phase}"
-    return FieldView(field, tuple(state.sides), tuple(tokens), focused, title, zones=state.phase == "deployment")
+    title = f"{field.map.name} · turn {state.turn} · {state.phase}"
+    acting = state.active if state.phase != "over" else ""
+    return FieldView(
+        field,
+        tuple(state.sides),
+        tuple(tokens),
+        focused,
+        title,
+        zones=state.phase == "deployment",
+        acting=acting,
+        contacts=tuple((a, b) for a, b in state.contacts),
+    )

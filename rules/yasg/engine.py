@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from rules.core import (
@@ -268,7 +269,8 @@ class YasgEngine(Engine[YasgState]):
         if over:
             facts.append(("Winner", state.winner or "none (a draw)"))
         lines = tuple(FigureLine(f.name, f.side, self._status(state, f), out=f.out) for f in state.figures)
-        return Board(headline=headline, facts=tuple(facts), figures=lines, finished=over, grid=self._grid(state))
+        grid = replace(self._grid(state), title=headline)
+        return Board(headline=headline, facts=tuple(facts), figures=lines, finished=over, grid=grid)
 
     def _status(self, state: YasgState, fig: YasgFigure) -> str:
         if fig.out:
@@ -318,9 +320,11 @@ class YasgEngine(Engine[YasgState]):
             if not fig.standing:
                 continue
             assert fig.x is not None and fig.y is not None
-            label = f"{self.judge.letter(self.judge.current_class(fig))}{number}"
+            letter = self.judge.letter(self.judge.current_class(fig))
             marks = (("leader",) if fig.leader else ()) + tuple(self._marks(state, fig))
-            pieces.append(GridPiece(fig.x, fig.y, fig.name, label, fig.side, fig.facing, marks, fig.wounds))
+            pieces.append(
+                GridPiece(fig.x, fig.y, fig.name, str(number), fig.side, fig.facing, marks, fig.wounds, letter)
+            )
         return Grid(state.width, state.height, squares, tuple(pieces))
 
     # --- storage

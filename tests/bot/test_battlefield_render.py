@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import math
 import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -17,8 +18,12 @@ from bench.pictures import busy_map
 from bot.render.battlefield import (
     BLOCKED,
     CLEAR,
+    JOIN,
     PARTIAL,
     WIDTH,
+    _overlaps,
+    _Painter,
+    contact_groups,
     draw_field,
     figure_labels,
     side_colours,
@@ -36,6 +41,7 @@ from rules.words import heading
 ENGINE = make_engine()
 TERRAIN = ENGINE.terrain()
 RED, BLUE = side_colours(("red", "blue")).values()
+WHITE_RGB = (255, 255, 255)
 
 
 def crossroads_view(
@@ -167,9 +173,9 @@ def test_crowded_figures_are_numbered_with_a_key_and_spread_ones_named() -> None
     assert keyed_height > picture(crossroads_view(named)).size[1]  # the key takes its own line
 
 
-def test_names_the_font_cannot_draw_are_written_plainly() -> None:
-    view = crossroads_view((Token("René Ørsted—2", "red", 6.0, 6.0, 0.5),))
-    assert figure_labels(view) == {"René Ørsted—2": "Rene ?rsted-2"}
+def test_names_are_drawn_as_written_and_letters_the_font_lacks_plainly() -> None:
+    view = crossroads_view((Token("René Ørsted—2", "red", 6.0, 6.0, 0.5), Token("李 Wei", "blue", 30.0, 30.0, 0.5)))
+    assert figure_labels(view) == {"René Ørsted—2": "René Ørsted—2", "李 Wei": "? Wei"}
 
 
 def test_a_figure_off_every_side_and_more_than_two_sides_are_drawn() -> None:
@@ -255,6 +261,20 @@ def test_units_are_drawn_as_blocks_of_their_figures() -> None:
     assert len(figures) == 12 and len(outline) == 4
 
 
+def test_a_units_solid_dots_are_the_figures_its_label_counts() -> None:
+    """Four figures stand with the unit, one of them wounded: its label says 3, three dots are
+    solid in its colour and the fourth is hollow, which the legend explains."""
+    placement = UnitPlacement(Point(10, 9), 90, "line", 4)
+    outline = tuple((x, y) for x, y in list(footprint(placement, DEFAULT_SPEC).exterior.coords)[:-1])
+    figures = tuple((p.x, p.y) for p in figure_points(placement, DEFAULT_SPEC))
+    unit = UnitMark("Rifles", "red", outline, figures, 3, "line", 90)
+    view = FieldView(FieldState(ENGINE.scenario("crossroads")), ("red", "blue"), units=(unit,), zones=False)
+    image = picture(view)
+    solid = [near(pixel(image, where_drawn(view, x, y)), RED) for x, y in figures]
+    assert solid == [True, True, True, False]
+    assert near(pixel(image, where_drawn(view, *figures[3])), WHITE_RGB, 20)
+
+
 def test_the_text_lists_each_unit_where_it_stands_and_its_nearest_enemy_unit() -> None:
     """The terminal's text of an NSR field: no "No figure is on the map yet." while units stand on it."""
 
@@ -289,3 +309,46 @@ def test_the_text_lists_each_unit_where_it_stands_and_its_nearest_enemy_unit() -
 )
 def test_a_facing_reads_as_a_compass_point_and_whole_degrees(degrees: float, said: str) -> None:
     assert heading(degrees) == said
+
+
+def test_a_terrain_name_makes_way_for_a_figure_and_its_label() -> None:
+    """A figure standing where the copse's and the pond's names would go, and a unit's label
+    where the ploughed field's would: each name moves off them."""
+    placement = UnitPlacement(Point(28, 9.5), 270, "line", 4)
+    outline = tuple((x, y) for x, y in list(footprint(placement, DEFAULT_SPEC).exterior.coords)[:-1])
+    figures = tuple((p.x, p.y) for p in figure_points(placement, DEFAULT_SPEC))
+    unit = UnitMark("Rifles", "blue", outline, figures, 4, "line", 270)
+    tokens = (Token("Rossi", "red", 8.4, 8.9, 0.5), Token("Bartholomew", "red", 8.4, 28.5, 0.5))
+    view = replace(crossroads_view(tokens), units=(unit,))
+    painter = _Painter(view, TERRAIN)
+    _, labels, _ = painter.canvas()
+    figures_drawn = painter._taken(labels)
+    assert len(painter.names) == 9
+    for name in painter.names:
+        assert not any(_overlaps(name, box) for box in figures_drawn), name
+
+
+def test_a_melee_is_magnified_below_the_map_with_its_pairs_joined() -> None:
+    """Three figures piled up in contact (and two far apart): one place, its two pairs joined,
+    magnified in an inset under the map where each disc is several times larger."""
+    pile = (
+        Token("Hugh", "red", 18.0, 18.0, 0.5, 0, ("wounded",)),
+        Token("Olaf", "blue", 18.9, 18.2, 0.5, 180, ("down",)),
+        Token("Sven", "blue", 17.6, 18.9, 0.5, 270),
+        Token("Walt", "red", 5.0, 5.0, 0.5),
+        Token("Bjorn", "blue", 30.0, 30.0, 0.5),
+    )
+    view = replace(crossroads_view(pile), contacts=(("Hugh", "Sven"),))
+    assert contact_groups(view) == [[("Hugh", "Sven"), ("Hugh", "Olaf")]]
+    apart = crossroads_view(tuple(replace(t, x=t.x + 4 * n) for n, t in enumerate(pile)))
+    assert contact_groups(apart) == []
+    image, plain = picture(view), picture(apart)
+    assert image.size[1] > plain.size[1] + 200
+    _, map_bottom = where_drawn(view, 0, 0)
+    inset = np.asarray(image.crop((0, map_bottom + 60, WIDTH, map_bottom + 60 + 300)))
+
+    def count(colour: tuple[int, int, int]) -> int:
+        return int((np.abs(inset.astype(int) - colour).max(axis=2) <= 30).sum())
+
+    disc = math.pi * (0.5 * (where_drawn(view, 1, 0)[0] - where_drawn(view, 0, 0)[0])) ** 2
+    assert count(RED) > 4 * disc and count(BLUE) > 8 * disc and count(JOIN) > 100

@@ -4,11 +4,12 @@ and walls between squares, and every figure with its side's colour, facing, labe
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 from PIL import Image
 
 from bot.render.cards import BOARD_PICTURE, board_card, board_files
-from bot.render.grid_image import CELL, MARGIN, MAX_SIDE, PINNED, grid_png, side_colours
+from bot.render.grid_image import CELL, MARGIN, MAX_SIDE, PINNED, TITLE_ROW, _fitted, grid_png, side_colours
 from bot.render.grid_text import grid_text
 from rules.core import Board, Grid, GridPiece, GridSquare
 from rules.words import column_name
@@ -109,7 +110,7 @@ def test_terrain_edges_and_marks_are_drawn() -> None:
     centre = (MARGIN + 5 * CELL + CELL // 2, MARGIN + 3 * CELL + CELL // 2 - 2)
     ring = (centre[0], centre[1] - (CELL / 2 - 9) - 2)
     assert near(pixel(image, *ring), PINNED)  # Baker is pinned
-    pip = (MARGIN + 5 * CELL + 6, MARGIN + 4 * CELL - 7)
+    pip = (MARGIN + 5 * CELL + 5, MARGIN + 3 * CELL + 17)
     assert near(pixel(image, *pip), (200, 20, 20))  # with wound pips
 
 
@@ -129,3 +130,22 @@ def test_a_board_with_a_grid_becomes_a_card_with_its_picture() -> None:
     assert card.image == BOARD_PICTURE and card.text_extra and "Ab>" in card.text_extra
     [(name, data)] = board_files(board)
     assert name == BOARD_PICTURE and data.startswith(b"\x89PNG")
+
+
+def test_a_board_has_its_title_and_every_figure_its_name() -> None:
+    """The title above the board; each name under its disc (cut to the square, whole in the key);
+    the label on the disc and its class letter below it."""
+    plain = Image.open(io.BytesIO(grid_png(sample_grid())))
+    titled = Image.open(io.BytesIO(grid_png(replace(sample_grid(), title="Turn 2 · fire phase · red"))))
+    assert titled.size[1] == plain.size[1] + TITLE_ROW
+    row = titled.convert("L").crop((0, 0, titled.size[0], TITLE_ROW))
+    assert row.getextrema()[0] < 100  # ink in the title row
+    named = replace(sample_grid(), pieces=(replace(sample_grid().pieces[0], name="Wolfgang Amadeus"),))
+    strip = (0, CELL - 14, CELL, CELL - 2)
+
+    def name_strip(grid: Grid) -> bytes:
+        image = Image.open(io.BytesIO(grid_png(grid))).convert("L")
+        return image.crop((MARGIN + strip[0], MARGIN + strip[1], MARGIN + strip[2], MARGIN + strip[3])).tobytes()
+
+    assert name_strip(named) != name_strip(sample_grid()) != name_strip(replace(sample_grid(), pieces=()))
+    assert _fitted("Wolfgang Amadeus", CELL - 2).endswith("…") and _fitted("Bo", CELL - 2) == "Bo"

@@ -3,6 +3,7 @@ without steering characters at the terminal, and drawn without a crash in any sc
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,11 +12,13 @@ from bot.app.replies import Card
 from bot.dice import RolledDie
 from bot.render.battlefield import draw_field, figure_labels
 from bot.render.cards import action_cards, casualty_card, roll_line
+from bot.render.fonts import drawable, font, glyph_pixels
+from bot.render.fonts import plain as drawn_plain
 from bot.render.shown import printable, shown, shown_event
 from bot.render.text import card_text, plain
 from rules.battlefield import Token
 from rules.core import CasualtyPayload, Event
-from tests.bot.test_battlefield_render import TERRAIN, crossroads_view
+from tests.bot.test_battlefield_render import TERRAIN, crossroads_view, picture
 
 OLD = "**Old**_Bill <@1> ~~x~~ `c` |s| #h [l](u) \\"
 
@@ -84,3 +87,23 @@ def test_a_picture_draws_a_name_in_any_script_without_a_crash(name: str) -> None
 def test_a_free_roll_keeps_its_markdown_and_a_rules_event_is_escaped() -> None:
     assert shown_event(Event("roll", "Gina rolls 2d6 (3, 4) = `7`")) == "Gina rolls 2d6 (3, 4) = `7`"
     assert shown_event(Event("move", "**Old** moves.")) == r"\*\*Old\*\* moves."
+
+
+ACCENTED = ("René", "Ἀχιλλεύς", "Дмитрий")
+
+
+@pytest.mark.parametrize("name", ACCENTED)
+def test_an_accented_greek_or_cyrillic_name_is_drawn_letter_for_letter(name: str) -> None:
+    """Each letter is drawn with its own glyph (not the font's empty box, not nothing), and the
+    picture's label and title are the name as written, its ink as wide as the font draws it."""
+    assert all(drawable(ch) and glyph_pixels(ch) != glyph_pixels(" ") for ch in name)
+    view = crossroads_view((Token(name, "red", 6.0, 6.0, 0.5), Token("Bo", "blue", 30.0, 30.0, 0.5)), title=name)
+    assert figure_labels(view)[name] == name
+    strip = np.asarray(picture(view).convert("L"))[4:52] < 128
+    columns = np.flatnonzero(strip.any(axis=0))
+    assert abs((columns[-1] - columns[0]) - font(30).getlength(name)) < 8
+
+
+def test_a_letter_the_font_lacks_is_written_as_a_question_mark_not_a_box() -> None:
+    assert drawn_plain("李") == "?"
+    assert drawn_plain("Rene\u0301") == "René"

@@ -20,6 +20,8 @@ def on_the_village(engine: NsrEngine, focus: str | None = None) -> FieldView:
     state = engine.act(state, Action("place", "French", {"unit": "1er Ligne", "at": "39.5,6"}), ScriptedDice()).state
     placed = Action("place", "Allied", {"unit": "33rd Foot", "at": "39.5,30"})
     state = engine.act(state, placed, ScriptedDice(cards=["2S"])).state
+    if focus is not None:
+        state = engine.act(state, Action("choose", "French", {"choice": focus}), ScriptedDice()).state
     view = engine.field_view(state, focus)
     assert view is not None and {m.name for m in view.units} == {"1er Ligne", "33rd Foot"}
     return view
@@ -35,6 +37,6 @@ def test_the_terminal_lists_each_unit_on_the_map() -> None:
 def test_the_picture_draws_a_focused_units_reach_and_ranges() -> None:
     engine = make_engine()
     focused = on_the_village(engine, "1er Ligne")
-    assert focused.focus is not None and focused.focus.move_left == 12
+    assert focused.focus is not None and focused.focus.move_left == 12 and focused.focus.reach
     assert [b.label for b in focused.focus.bands] == ["musket half range", "musket range"]
     assert draw_field(focused, engine.terrain()) != draw_field(on_the_village(engine), engine.terrain())

@@ -51,4 +51,4 @@ async def test_the_board_pictures_key_names_terrain_and_figures(bot: SkirmishBot
     grid = get_engine("yasg").board(get_engine("yasg").load_state(await game_state(app))).grid
     assert grid is not None
     key = [text for row in _Painter(grid).key_rows for _, text in row]
-    assert key == ["british", "french", "leader", "building", "wood", "A1 Sharpe", "B2 Ducos"]
+    assert key == ["british", "french", "leader", "building", "wood", "1 Sharpe (A)", "2 Ducos (B)"]

@@ -642,7 +642,8 @@ def test_field_view_draws_every_unit_on_the_map_as_its_block(engine: NsrEngine) 
     assert len(ligne.figures) == 12 and len(ligne.outline) == 4 and ligne.marks == ("charging",)
     assert marks["33rd Foot"].marks == ("shaken", "down")
     assert view.title == "Test valley · turn 1 · close combat" and "1er Ligne charging 33rd Foot" in view.notes
-    assert view.focus is not None and view.focus.move_left == 12 and view.focus.bands[-1].label == "musket range"
+    assert view.focus is not None and view.focus.bands[-1].label == "musket range"
+    assert view.focus.move_left == 0 and view.focus.reach == ()  # no unit moves in close combat
     del onmap.field_of(state).positions["95th"]
     view = engine.field_view(state)
     assert view is not None and "95th" not in {m.name for m in view.units}

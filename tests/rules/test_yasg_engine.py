@@ -514,6 +514,7 @@ def test_the_board_shows_the_grid_with_terrain_and_figures(engine: YasgEngine) -
     state = open_field(
         engine, terrain=[("C3:D3", "hill", None), ("H2", "building", None)], edges=[("C5", "n", "hedge")]
     )
+    unhurt = {p.name: p for p in engine.board(state).grid.pieces}["Harper"]  # type: ignore[union-attr]
     state = change(engine, state, "Harper", wounds=2, pinned=True, weapon_state="empty")
     board = engine.board(state)
     grid = board.grid
@@ -523,9 +524,15 @@ def test_the_board_shows_the_grid_with_terrain_and_figures(engine: YasgEngine) -
     assert squares[(7, 1)].terrain == "building" and squares[(2, 4)].edges == {"n": "hedge"}
     pieces = {p.name: p for p in grid.pieces}
     harper = pieces["Harper"]
-    assert (harper.label, harper.side, harper.facing, harper.pips) == ("D2", BRITISH, "n", 2)
+    assert (harper.label, harper.tag, harper.side, harper.facing, harper.pips) == ("2", "D", BRITISH, "n", 2)
     assert harper.marks == ("pinned", "unloaded") and pieces["Sharpe"].marks == ("leader",)
-    assert pieces["Leroux"].label == "C4" and (pieces["Leroux"].x, pieces["Leroux"].y) == (5, 0)
+    assert unhurt.label == harper.label and unhurt.tag != harper.tag  # his class drops, his label stays
+    assert grid.title == board.headline == "Turn 1 · movement phase · british"
+    assert (
+        pieces["Leroux"].label == "4"
+        and pieces["Leroux"].tag == "C"
+        and (pieces["Leroux"].x, pieces["Leroux"].y) == (5, 0)
+    )
     assert board.headline == "Turn 1 · movement phase · british"
     facts = dict(board.facts)
     assert facts["In the fight"] == "british 2/2 · french 2/2" and facts["Board"] == "10 × 10"
