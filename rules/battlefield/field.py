@@ -35,7 +35,7 @@ from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.geometry.routing import legs_round
 from rules.geometry.shapes import Battlefield
 from rules.vocabulary import DataError, RuleError
-from rules.words import joined, measured, possessive
+from rules.words import joined, measured, measured_against, possessive
 
 EPSILON = 1e-6
 #: How far past what is left a path may run and still be made: under the twentieth of an inch the
@@ -227,11 +227,12 @@ def plan_move(
         raise RuleError(f"{name} cannot go that way: {exc.message[:1].lower()}{exc.message[1:]}") from None
     travelled = sum(centre_distance(a, b) for a, b in itertools.pairwise(path))
     if used > allowance + MEASURE_TOLERANCE:
-        length = f"is {measured(travelled)} long"
-        if measured(used) != measured(travelled):
-            length += f" and uses {measured(used)} of movement through the terrain"
+        if measured(used) == measured(travelled):
+            length = f"is {measured_against(travelled, allowance)} long"
+        else:
+            length = f"is {measured(travelled)} long and uses {measured_against(used, allowance)} of movement through the terrain"
         what = f"the way round {joined(went_round)}" if went_round else "that path"
-        raise RuleError(f"{name} has {measured(allowance)} of movement left; {what} {length}.")
+        raise RuleError(f"{name} has {measured_against(allowance, used)} of movement left; {what} {length}.")
     blocked = impassable_at(state, terrain, path[-1])
     if blocked:
         raise RuleError(f"{name} cannot stop in {blocked}.")

@@ -36,7 +36,7 @@ from rules.medieval.state import (
     other_side,
     sign,
 )
-from rules.words import blank, choice, inches, joined, measured, number, same_name
+from rules.words import blank, choice, inches, joined, measured_against, number, same_name
 
 EPSILON = 1e-9
 SIDES_OF = ("none", "mine", "theirs")
@@ -399,7 +399,7 @@ def _check_shot(t: MedievalTables, state: MedState, params: Mapping[str, Any]) -
         distance = onmap.shot_range(t, state, fig, target)
         if distance > weapon.range + EPSILON:
             raise RuleError(
-                f"{target.name} is out of range: {measured(distance)} base to base, and {fig.name}'s {name} "
+                f"{target.name} is out of range: {measured_against(distance, weapon.range)} base to base, and {fig.name}'s {name} "
                 f"reaches {inches(weapon.range)}."
             )
         seen = onmap.sight_and_cover(t, state, fig, target, distance)
@@ -778,7 +778,7 @@ def _from_ground(t: MedievalTables, state: MedState, fig: MedFigure, wanted: str
             gap, index = min(lying_at)
             if gap > t.pickup_within_inches + EPSILON:
                 raise RuleError(
-                    f"The nearest {state.ground[index].item} lies {measured(gap)} from {fig.name}'s base: "
+                    f"The nearest {state.ground[index].item} lies {measured_against(gap, t.pickup_within_inches)} from {fig.name}'s base: "
                     f"it picks up what lies within {inches(t.pickup_within_inches)}."
                 )
             found = [index]

@@ -595,3 +595,15 @@ def test_start_on_map_refuses_a_bad_roster_rolling_nothing(engine: MedievalEngin
     with pytest.raises(Exception, match="blue has 0"):
         engine.start_on_map(roster(RED, []), dice, the_map(engine))
     assert dice.rolls == []
+
+
+def test_out_of_range_by_a_hair_shows_the_digits_that_decide_it(engine: MedievalEngine) -> None:
+    state = on_map(engine, Olaf=(4, 18.04))
+    refuse(
+        engine,
+        state,
+        "shoot",
+        "Olaf is out of range: 15.04″ base to base, and Walt's Bow reaches 15″",
+        figure="Walt",
+        target="Olaf",
+    )

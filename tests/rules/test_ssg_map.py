@@ -366,3 +366,16 @@ def test_the_picture_follows_the_end_of_a_movement_phase_and_of_the_deployment(e
     assert not engine.moved_on(ended.state, shooting.events), "the end of a shooting phase moved nobody"
     table = engine.start(roster(), ScriptedDice(6, 1)).state
     assert not engine.moved_on(table, play(engine, table, "next").events)
+
+
+def test_a_refusal_by_a_hair_shows_the_digits_that_decide_it(engine: SsgEngine) -> None:
+    """24.04″ is beyond a rifle's 24″: "24.0″ away" would not show why."""
+    state = standing(engine, "shooting", Rossi=(2.0, 2.0), **{"Big Jim": (19.0, 19.0)})
+    refuse(
+        engine,
+        state,
+        "shoot",
+        "Big Jim is out of range: 24.04″ away, and Rossi's rifle reaches 24″",
+        shooter="Rossi",
+        target="Big Jim",
+    )
