@@ -136,6 +136,9 @@ class Engine(Generic[S]):
     #: The package whose ``maps/`` folder holds the ruleset's shipped maps and whose tables have a
     #: ``terrain:`` section; None: the ruleset is played on a table only (or on its own grid).
     map_package: ClassVar[str | None] = None
+    #: Where a ruleset that keeps a board of its own (YASG's grid) fights and how players see it, as
+    #: a phrase ("the bot's grid board: …"); None: the bot's map or the players' own table.
+    own_board: ClassVar[str | None] = None
 
     tables: Any
 

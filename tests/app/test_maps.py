@@ -131,6 +131,13 @@ async def test_the_battlefield_changes_between_battles_by_the_game_master(app: A
     assert (await settings(app))[BATTLEFIELD] == "table"
 
 
+async def test_yasg_says_it_plays_on_its_own_grid_board_and_where_to_see_it(app: App) -> None:
+    reply = await app.campaign_new(gina(), "Talavera", "yasg")
+    said = reply.cards[0].description
+    assert "own table" not in said and "grid board" in said and "/game status shows it" in said
+    await refused(app, app.map_new(gina(), "crossroads"), "grid board: /yasg board sets it up")
+
+
 async def test_a_ruleset_off_the_map_refuses_the_map(app: App) -> None:
     await app.campaign_new(gina(), "Talavera", "yasg")
     await refused(app, app.campaign_battlefield(gina(), "map"), "not played on the bot's map")
