@@ -282,10 +282,10 @@ def _move_on_map(ctx: Ctx, fig: MedFigure, params: Mapping[str, Any]) -> None:
     plan = _route(ctx, fig, params)
     if not _begin(ctx.t, ctx.state, fig, ctx.dice, ctx.events):
         return
-    _go(ctx, fig, plan)
+    _go(ctx, fig, plan, params=params)
 
 
-def _go(ctx: Ctx, fig: MedFigure, plan: MovePlan, verb: str = "moves") -> None:
+def _go(ctx: Ctx, fig: MedFigure, plan: MovePlan, verb: str = "moves", params: Mapping[str, Any] | None = None) -> None:
     """``fig`` moves along ``plan``; every enemy its base then touches is in hand-to-hand with it."""
     state, t = ctx.state, ctx.t
     assert state.field is not None
@@ -301,7 +301,8 @@ def _go(ctx: Ctx, fig: MedFigure, plan: MovePlan, verb: str = "moves") -> None:
         "to": list(state.field.positions[fig.name]),
         "path": [[round(p.x, 4), round(p.y, 4)] for p in plan.path],
     }
-    ctx.say("move", onmap.moved_text(fig, plan, left, verb), **data)
+    short = onmap.short_of(t, state, fig, params) if params else ""
+    ctx.say("move", onmap.moved_text(fig, plan, left, verb) + short, **data)
     added, _ = onmap.sync_contacts(t, state, fig.name)
     for a, b in added:
         text = f"{a}'s base touches {b}'s: they are in hand-to-hand (fight with /medieval fight)."

@@ -167,7 +167,8 @@ def _toward_point(
 def _up_to_the_obstacle(t: MedievalTables, field: FieldState, start: Point, goal: Point) -> float:
     """How far a charge at a figure standing behind an obstacle goes: until its base touches the
     obstacle (A-MED-24: they fight across it), not on into it. An obstacle the target does not
-    stand against is crossed like any ground; inf when there is none."""
+    stand against, or one where the charger would not yet touch the target across it (its end, or
+    one on the charger's own side of the target), is crossed like any ground; inf when there is none."""
     r = radius(t)
     line = LineString([(start.x, start.y), (goal.x, goal.y)])
     here, there = ShapelyPoint(start.x, start.y), ShapelyPoint(goal.x, goal.y)
@@ -180,9 +181,26 @@ def _up_to_the_obstacle(t: MedievalTables, field: FieldState, start: Point, goal
         if reach.contains(here):
             continue  # already against it: where it goes from there is the player's to say
         entry = line.intersection(reach)
-        if not entry.is_empty:
-            stop = min(stop, min(line.project(ShapelyPoint(x, y)) for x, y in shapely.get_coordinates(entry)))
+        if entry.is_empty:
+            continue
+        at = min(line.project(ShapelyPoint(x, y)) for x, y in shapely.get_coordinates(entry))
+        if touching_at(t, field, toward(field, start, goal, at), goal):
+            stop = min(stop, at)
     return stop
+
+
+def short_of(t: MedievalTables, state: MedState, fig: MedFigure, params: Mapping[str, Any]) -> str:
+    """After a move ``toward:`` a figure that did not reach it for want of movement: how far short it
+    stopped; empty when it touches, aimed at a point or went the ``distance:`` the player gave."""
+    asked = move_request(params, fig.name)
+    if asked.toward is None or asked.toward_point() is not None or not blank(params.get("distance")):
+        return ""
+    other = figure(state, asked.toward)
+    if touching(t, state, fig.name, other.name):
+        return ""
+    field = field_of(state)
+    gap = max(0.0, centre_distance(where(field, fig.name), where(field, other.name)) - 2 * radius(t))
+    return f" It stops {measured(gap)} short of {other.name}: its movement is spent."
 
 
 def moved_text(fig: MedFigure, plan: MovePlan, left: float, verb: str = "moves") -> str:
