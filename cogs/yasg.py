@@ -137,7 +137,7 @@ class YasgCog(
         await self.act(interaction, "yasg", "engage", figure=figure, target=target)
 
     @app_commands.command(
-        name="look", description="Range, arc, line of fire, cover and the number needed, from the board"
+        name="look", description="Range, arc, line of fire, cover and the number needed (only you see it)"
     )
     @app_commands.describe(figure="The figure looking", target="The figure it looks at")
     @app_commands.autocomplete(figure=figure_autocomplete, target=figure_autocomplete)

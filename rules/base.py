@@ -133,6 +133,9 @@ class Engine(Generic[S]):
     #: waits, by anyone; they ask nothing, so their outcome has no pending decision (the one that
     #: waits is still open).
     free_actions: ClassVar[tuple[str, ...]] = ()
+    #: Actions that only answer a question from the board (YASG's look): they change nothing and roll
+    #: nothing, so the application answers them to the asker alone and never logs them.
+    questions: ClassVar[tuple[str, ...]] = ()
     #: The package whose ``maps/`` folder holds the ruleset's shipped maps and whose tables have a
     #: ``terrain:`` section; None: the ruleset is played on a table only (or on its own grid).
     map_package: ClassVar[str | None] = None

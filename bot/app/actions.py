@@ -8,7 +8,7 @@ absent player) and a turn passed when its deadline runs out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -36,6 +36,24 @@ async def replayed(u: Unit, interaction_id: int) -> Reply | None:
         return None
     cards = action_cards(f"Already applied: {done.command}", "", done.side, done.events, done.rolls)
     return Reply(cards=cards, events=list(done.events), rolls=list(done.rolls), ephemeral=True, replayed=True)
+
+
+class _NoDice:
+    """A question's dice: it asks for none (a die asked for is a bug in the ruleset)."""
+
+    def roll(self, sides: int, reason: str) -> int:
+        raise AssertionError(f"a question rolled a die: {reason}")
+
+    def draw(self, cards: Sequence[str], reason: str) -> str:
+        raise AssertionError(f"a question drew a card: {reason}")
+
+
+def answered(engine: Engine[Any], state: Any, action: Action) -> Reply:
+    """A ruleset's question (``engine.questions``, YASG's look): answered from the board to the asker
+    alone, like /odds; nothing is saved or logged, so the log and the report list only actions."""
+    outcome = engine.act(state, action, _NoDice())
+    text = "\n".join(e.text for e in outcome.events)
+    return Reply(cards=[Card(title=action.name.title(), description=text)], events=list(outcome.events), ephemeral=True)
 
 
 class Actions:
@@ -73,6 +91,11 @@ class Actions:
                 if again is not None:
                     return again
             engine = engine_of(campaign)
+            if action_name in engine.questions:
+                is_gm = campaign.gm_id == caller.user_id
+                return answered(
+                    engine, self.ctx.states.load(engine, game), Action(action_name, member.side, dict(params), is_gm)
+                )
             if loaded.waiting is not None and action_name not in engine.free_actions:
                 decision = await u.decisions.get(loaded.waiting)
                 assert decision is not None

@@ -67,6 +67,7 @@ class YasgEngine(Engine[YasgState]):
     #: Whose each action is, its handler decides (a side moves, both fire at once …).
     open_actions = tuple(HANDLERS)
     pass_action = "next"
+    questions = ("look",)
     own_board = "the bot's grid board: /yasg board sets it up and /game status shows it"
 
     tables: YasgTables
