@@ -26,6 +26,7 @@ from rules.battlefield import (
     Focus,
     MovePlan,
     Token,
+    as_far_as,
     battlefield_of,
     cover_of,
     height_at,
@@ -39,8 +40,7 @@ from rules.battlefield import (
 )
 from rules.battlefield.deployment import Piece
 from rules.battlefield.requests import MoveRequest, move_request
-from rules.battlefield.terrain import costs
-from rules.geometry import Base, Point, bases_crossed, centre_distance, cover, edge_distance, in_contact, path_cost
+from rules.geometry import Base, Point, bases_crossed, centre_distance, cover, edge_distance, in_contact
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.medieval.data import MedievalTables
 from rules.medieval.state import MedFigure, MedState, effective, figure, in_action
@@ -146,22 +146,7 @@ def _toward_point(
         if wanted <= 0:
             raise RuleError(f"Give {fig.name}'s move as more than 0″.")
         return toward(field, start, goal, min(wanted, gap))
-    ground = battlefield_of(field.map)
-    slow = costs(t.terrain)
-
-    def fits(d: float) -> bool:
-        return path_cost(ground, [start, toward(field, start, goal, d)], slow) <= left + EPSILON
-
-    try:
-        if fits(gap):
-            return toward(field, start, goal, gap)
-    except RuleError:
-        return toward(field, start, goal, gap)  # the way is impassable: plan_move says why
-    low, high = 0.0, gap
-    for _ in range(BISECTIONS):
-        middle = (low + high) / 2
-        low, high = (middle, high) if fits(middle) else (low, middle)
-    return toward(field, start, goal, low)
+    return as_far_as(field, t.terrain, start, goal, gap, left)
 
 
 def _up_to_the_obstacle(t: MedievalTables, field: FieldState, start: Point, goal: Point) -> float:

@@ -379,3 +379,12 @@ def test_a_refusal_by_a_hair_shows_the_digits_that_decide_it(engine: SsgEngine) 
         shooter="Rossi",
         target="Big Jim",
     )
+
+
+def test_toward_without_a_distance_goes_as_far_as_the_terrain_lets_it(engine: SsgEngine) -> None:
+    """Not refused for the wood's cost: the move stops where its 4″ of movement is used."""
+    state = standing(engine, Rossi=(4.0, 8.0), **{"Big Jim": (4.0, 20.0)})
+    out = play(engine, state, "move", figure="Rossi", toward="Big Jim")
+    move = next(e for e in out.events if e.kind == "move")
+    assert move.data["used"] == pytest.approx(4.0, abs=1e-3) and move.data["distance"] < 4.0
+    assert at(out.state, "Rossi")[0] == pytest.approx(4.0)
