@@ -152,6 +152,8 @@ class CampaignCommands:
 
     @staticmethod
     def _battlefield_text(campaign: Campaign) -> str:
+        if engine_of(campaign).own_board:
+            return "the bot's grid board"
         if battlefield_of(campaign) != "map":
             return "a table"
         draft = (campaign.settings or {}).get(MAP_DRAFT)

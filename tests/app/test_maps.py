@@ -136,6 +136,8 @@ async def test_yasg_says_it_plays_on_its_own_grid_board_and_where_to_see_it(app:
     said = reply.cards[0].description
     assert "own table" not in said and "grid board" in said and "/game status shows it" in said
     await refused(app, app.map_new(gina(), "crossroads"), "grid board: /yasg board sets it up")
+    info = await app.campaign_info(gina())
+    assert ("Battlefield", "the bot's grid board", True) in info.cards[0].fields
 
 
 async def test_a_ruleset_off_the_map_refuses_the_map(app: App) -> None:
