@@ -15,7 +15,7 @@ from typing import Any
 from bot.app.access import NO_CAMPAIGN, engine_of, must_play
 from bot.app.aftermath import Aftermath
 from bot.app.battle_dice import command_dice, progress, stream_of, unproven_text
-from bot.app.battlefield import ON_A_TABLE, game_picture
+from bot.app.battlefield import ON_A_TABLE, game_picture, not_on_map
 from bot.app.context import Context
 from bot.app.decisions import open_decision
 from bot.app.entries import log_entry
@@ -102,7 +102,7 @@ class Actions:
                 raise Refusal(f"Waiting for {decision.decider} to decide: {decision.prompt}")
             state = self.ctx.states.load(engine, game)
             if ruleset is None and engine.field_of(state) is None:
-                raise Refusal(ON_A_TABLE)
+                raise Refusal(not_on_map(engine) if engine.own_board else ON_A_TABLE)
             is_gm = campaign.gm_id == caller.user_id
             side = member.side
             if is_gm:
