@@ -372,6 +372,14 @@ def _fire_progress(ctx: Ctx, state: YasgState, field: Field) -> list[Event]:
     return events
 
 
+def _not_firing(ctx: Ctx, state: YasgState, fig: YasgFigure) -> str:
+    """Why a standing figure has no shot this fire phase, in a few words (figures grouped by it)."""
+    mv = ctx.t.movement
+    if fig.moved > (mv.run_and_fire if fig.ran else mv.walk_and_fire):
+        return "moved too far to fire"
+    return ctx.judge.why_cannot_fire(state, fig) or "no enemy in arc and range"
+
+
 def _start_fire(ctx: Ctx, state: YasgState) -> list[Event]:
     state.phase, state.mover, state.done = "fire", None, []
     field = _field(ctx, state)
@@ -380,7 +388,12 @@ def _start_fire(ctx: Ctx, state: YasgState) -> list[Event]:
         for s in state.sides
     }
     if not any(able.values()):
-        text = f"Turn {state.turn} · fire phase: no figure can fire."
+        why: dict[str, list[str]] = {}
+        for f in state.figures:
+            if f.standing:
+                why.setdefault(_not_firing(ctx, state, f), []).append(f.name)
+        said = "; ".join(f"{joined(names)}: {reason}" for reason, names in why.items())
+        text = f"Turn {state.turn} · fire phase: no figure can fire ({said})."
         return [phase_event(state, text), *_end_fire(ctx, state)]
     order = state.initiative or state.sides
     lines = [f"{s.title()}: {joined(able[s]) if able[s] else 'no shots'}" for s in order]

@@ -267,7 +267,10 @@ def test_the_fire_phase_is_skipped_when_nobody_can_fire(tested: YasgEngine) -> N
     state = scene(tested, F("A", BRITISH, "B", "A10"), F("X", FRENCH, "B", "J1", "s"), phase="movement", first=FRENCH)
     state = tested.load_state({**tested.dump_state(state), "mover": BRITISH})
     out = act(tested, state, "next")
-    assert out.events[0].text == "Turn 1 · fire phase: no figure can fire."
+    assert out.events[0].text == "Turn 1 · fire phase: no figure can fire (A and X: no enemy in arc and range)."
+    walked = change(tested, state, "A", moved=2)
+    said = act(tested, walked, "next").events[0].text
+    assert said == "Turn 1 · fire phase: no figure can fire (A: moved too far to fire; X: no enemy in arc and range)."
     assert out.state.phase == "morale" and out.state.turn == 2
 
 
