@@ -18,6 +18,8 @@ FACINGS = [
     app_commands.Choice(name=word, value=value)
     for word, value in (("north", "n"), ("east", "e"), ("south", "s"), ("west", "w"))
 ]
+#: /help's example values: YASG names squares, not inches (bot/adapter/help.py).
+SQUARES = {"samples": {"to": "E4", "square": "E2", "squares": "C4:F4", "kind": "wood"}}
 
 
 class YasgCog(
@@ -44,7 +46,9 @@ class YasgCog(
     ) -> None:
         await self.act(interaction, "yasg", "board", width=width, height=height, map=map)
 
-    @app_commands.command(name="terrain", description="Setup: make squares hill, crops, wood, rubble, building or open")
+    @app_commands.command(
+        name="terrain", description="Setup: make squares hill, crops, wood, rubble, building or open", extras=SQUARES
+    )
     @app_commands.describe(
         squares="Squares or rectangles, like C4 E5:F6",
         kind="open, hill, crops, wood, rubble or building",
@@ -59,7 +63,9 @@ class YasgCog(
     ) -> None:
         await self.act(interaction, "yasg", "terrain", squares=squares, kind=kind, uphill=uphill)
 
-    @app_commands.command(name="edge", description="Setup: a hedge or wall along one side of squares (none clears it)")
+    @app_commands.command(
+        name="edge", description="Setup: a hedge or wall along one side of squares (none clears it)", extras=SQUARES
+    )
     @app_commands.describe(
         squares="Squares or rectangles, like C4:F4", side="The side of those squares", kind="hedge, wall or none"
     )
@@ -69,7 +75,7 @@ class YasgCog(
     ) -> None:
         await self.act(interaction, "yasg", "edge", squares=squares, side=side, kind=kind)
 
-    @app_commands.command(name="place", description="Setup: put your figure on a square, facing a way")
+    @app_commands.command(name="place", description="Setup: put your figure on a square, facing a way", extras=SQUARES)
     @app_commands.describe(
         figure="Your figure", square="A square, like C4", facing="Which way it faces (default: the middle)"
     )
@@ -85,7 +91,7 @@ class YasgCog(
         await self.act(interaction, "yasg", "place", figure=figure, square=square, facing=facing)
 
     @app_commands.command(
-        name="move", description="Movement: walk 2 or run 4 squares through sides (1 or 3 to fire too)"
+        name="move", description="Movement: walk 2 or run 4 squares through sides (1 or 3 to fire too)", extras=SQUARES
     )
     @app_commands.describe(
         figure="Your figure",
@@ -131,7 +137,7 @@ class YasgCog(
         await self.act(interaction, "yasg", "engage", figure=figure, target=target)
 
     @app_commands.command(
-        name="look", description="Range, arc, line of fire, cover and the number needed, from the board"
+        name="look", description="Range, arc, line of fire, cover and the number needed (only you see it)"
     )
     @app_commands.describe(figure="The figure looking", target="The figure it looks at")
     @app_commands.autocomplete(figure=figure_autocomplete, target=figure_autocomplete)

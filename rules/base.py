@@ -133,9 +133,15 @@ class Engine(Generic[S]):
     #: waits, by anyone; they ask nothing, so their outcome has no pending decision (the one that
     #: waits is still open).
     free_actions: ClassVar[tuple[str, ...]] = ()
+    #: Actions that only answer a question from the board (YASG's look): they change nothing and roll
+    #: nothing, so the application answers them to the asker alone and never logs them.
+    questions: ClassVar[tuple[str, ...]] = ()
     #: The package whose ``maps/`` folder holds the ruleset's shipped maps and whose tables have a
     #: ``terrain:`` section; None: the ruleset is played on a table only (or on its own grid).
     map_package: ClassVar[str | None] = None
+    #: Where a ruleset that keeps a board of its own (YASG's grid) fights and how players see it, as
+    #: a phrase ("the bot's grid board: …"); None: the bot's map or the players' own table.
+    own_board: ClassVar[str | None] = None
 
     tables: Any
 

@@ -51,6 +51,17 @@ def measured(value: float) -> str:
     return f"{value:.1f}″"
 
 
+def measured_against(value: float, limit: float) -> str:
+    """A measure that decided a comparison with ``limit``: in tenths (``24.3″``), or with as many more
+    digits as it takes to read apart from the limit (``24.04″`` against a reach of 24″), so that the
+    sentence shows why the bot refused."""
+    for places in range(1, 7):
+        text = f"{value:.{places}f}"
+        if text != f"{limit:.{places}f}":
+            return f"{text}″"
+    return f"{value:.6f}″"
+
+
 COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east")
 
 

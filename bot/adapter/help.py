@@ -113,12 +113,14 @@ def command_help(command: Command) -> str:
 
 
 def example(command: Command) -> str:
-    """A line that reads like a real use of ``command``: its required options with sample values."""
+    """A line that reads like a real use of ``command``: its required options with sample values
+    (a command's ``extras["samples"]`` first)."""
     parts = [f"/{command.qualified_name}"]
+    samples = {**SAMPLES, **command.extras.get("samples", {})}  # a cog's own (YASG's squares)
     for p in command.parameters:
         if not p.required:
             continue
-        value = str(p.choices[0].value) if p.choices else SAMPLES.get(p.display_name)
+        value = str(p.choices[0].value) if p.choices else samples.get(p.display_name)
         value = value or BY_TYPE.get(p.type, p.display_name.upper())
         parts.append(f"{p.display_name}:{value}")
     return " ".join(parts)

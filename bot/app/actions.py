@@ -8,14 +8,14 @@ absent player) and a turn passed when its deadline runs out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
 from bot.app.access import NO_CAMPAIGN, engine_of, must_play
 from bot.app.aftermath import Aftermath
 from bot.app.battle_dice import command_dice, progress, stream_of, unproven_text
-from bot.app.battlefield import ON_A_TABLE, game_picture
+from bot.app.battlefield import ON_A_TABLE, game_picture, not_on_map
 from bot.app.context import Context
 from bot.app.decisions import open_decision
 from bot.app.entries import log_entry
@@ -36,6 +36,24 @@ async def replayed(u: Unit, interaction_id: int) -> Reply | None:
         return None
     cards = action_cards(f"Already applied: {done.command}", "", done.side, done.events, done.rolls)
     return Reply(cards=cards, events=list(done.events), rolls=list(done.rolls), ephemeral=True, replayed=True)
+
+
+class _NoDice:
+    """A question's dice: it asks for none (a die asked for is a bug in the ruleset)."""
+
+    def roll(self, sides: int, reason: str) -> int:
+        raise AssertionError(f"a question rolled a die: {reason}")
+
+    def draw(self, cards: Sequence[str], reason: str) -> str:
+        raise AssertionError(f"a question drew a card: {reason}")
+
+
+def answered(engine: Engine[Any], state: Any, action: Action) -> Reply:
+    """A ruleset's question (``engine.questions``, YASG's look): answered from the board to the asker
+    alone, like /odds; nothing is saved or logged, so the log and the report list only actions."""
+    outcome = engine.act(state, action, _NoDice())
+    text = "\n".join(e.text for e in outcome.events)
+    return Reply(cards=[Card(title=action.name.title(), description=text)], events=list(outcome.events), ephemeral=True)
 
 
 class Actions:
@@ -73,13 +91,18 @@ class Actions:
                 if again is not None:
                     return again
             engine = engine_of(campaign)
+            if action_name in engine.questions:
+                is_gm = campaign.gm_id == caller.user_id
+                return answered(
+                    engine, self.ctx.states.load(engine, game), Action(action_name, member.side, dict(params), is_gm)
+                )
             if loaded.waiting is not None and action_name not in engine.free_actions:
                 decision = await u.decisions.get(loaded.waiting)
                 assert decision is not None
                 raise Refusal(f"Waiting for {decision.decider} to decide: {decision.prompt}")
             state = self.ctx.states.load(engine, game)
             if ruleset is None and engine.field_of(state) is None:
-                raise Refusal(ON_A_TABLE)
+                raise Refusal(not_on_map(engine) if engine.own_board else ON_A_TABLE)
             is_gm = campaign.gm_id == caller.user_id
             side = member.side
             if is_gm:

@@ -50,13 +50,28 @@ def default_battlefield(engine: Engine[Any]) -> str:
     return "map" if engine.plays_on_map else "table"
 
 
+def where_fought(engine: Engine[Any], mode: str) -> str:
+    """Where a campaign playing ``mode`` fights its battles, as a phrase: the ruleset's own board
+    (YASG's grid), the bot's map or the players' table."""
+    if engine.own_board:
+        return engine.own_board
+    if mode == "map":
+        return "the bot's map: the game master picks one with /map new"
+    return "your own table: players give distances and sight"
+
+
+def not_on_map(engine: Engine[Any]) -> str:
+    """The refusal of the bot's map to a ruleset it does not measure, saying where it is played."""
+    return f"{engine.title} is not played on the bot's map but on {where_fought(engine, 'table')}."
+
+
 def check_battlefield(engine: Engine[Any], mode: str) -> str:
     """``mode`` as the setting keeps it; a map refused for a ruleset the bot cannot measure."""
     chosen = " ".join(str(mode or "").split()).casefold()
     if chosen not in BATTLEFIELDS:
         raise Refusal(f"The battlefield is map or table, not {short(str(mode))}.")
     if chosen == "map" and not engine.plays_on_map:
-        raise Refusal(f"{engine.title} is not played on the bot's map: choose battlefield:table.")
+        raise Refusal(not_on_map(engine))
     return chosen
 
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from bot.app.access import campaign_of, check_side, engine_of, member_of, require_gm
 from bot.app.battle_dice import end_text
-from bot.app.battlefield import BATTLEFIELD, MAP_DRAFT, battlefield_of, check_battlefield, default_battlefield
+from bot.app.battlefield import (
+    BATTLEFIELD,
+    MAP_DRAFT,
+    battlefield_of,
+    check_battlefield,
+    default_battlefield,
+    where_fought,
+)
 from bot.app.context import Context
 from bot.app.decisions import open_decision
 from bot.app.free_roll_dice import reveal as reveal_free_rolls
@@ -50,11 +57,7 @@ class CampaignCommands:
         text = (
             f"**{shown(name)}** begins: {title}. {shown(caller.display_name)} is the game master.\n"
             f"Players: /campaign join with a side ({joined(list(engine.sides()))}), then /roster add.\n"
-            + (
-                "Battles are fought on the bot's map: the game master picks one with /map new."
-                if mode == "map"
-                else "Battles are played on your own table: players give distances and sight."
-            )
+            + f"Battles are fought on {where_fought(engine, mode)}."
             + f"\nNew here? /help lists every command; /help topic:{ruleset} shows a turn of {title}."
         )
         return Reply(cards=[Card(title="New campaign", description=text, colour=side_colour(None))])
@@ -122,7 +125,7 @@ class CampaignCommands:
             f"**{shown(campaign.name)}** fights its next battles on the bot's map: /map new picks one "
             "(or /game start takes a shipped map)."
             if chosen == "map"
-            else f"**{shown(campaign.name)}** plays its next battles on your own table: players give distances and sight."
+            else f"**{shown(campaign.name)}** plays its next battles on {where_fought(engine, chosen)}."
         )
         return Reply(cards=[Card(title="Battlefield changed", description=text, colour=side_colour(None))])
 
@@ -149,6 +152,8 @@ class CampaignCommands:
 
     @staticmethod
     def _battlefield_text(campaign: Campaign) -> str:
+        if engine_of(campaign).own_board:
+            return "the bot's grid board"
         if battlefield_of(campaign) != "map":
             return "a table"
         draft = (campaign.settings or {}).get(MAP_DRAFT)

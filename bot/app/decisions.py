@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from bot.app.access import campaign_here, campaign_of, may_decide, member_of
 from bot.app.context import Context
 from bot.app.inputs import command_line
-from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, joined, side_colour
+from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, joined, mentions, side_colour
 from bot.render.shown import shown
 from bot.store import Unit
 from bot.store.records import Campaign, Decision, Game, NewDecision
@@ -198,17 +198,19 @@ class DecisionCommands:
             role = "player" if member.role == "pending" else member.role
             member = await u.members.set(member, side=params.get("side"), role=role)
             text = f"{shown(member.display_name)} now plays **{member.side}**."
+            ping = f"you play {member.side}: add your figures with /roster add."
         else:
             if member.role == "pending":
                 await u.members.remove(member.id)
             text = f"The game master turned down {shown(member.display_name)}'s request."
+            ping = f"the game master turned down your request to play {params.get('side')}."
         card = Card(
             title="Join " + ("approved" if value == "approve" else "refused"),
             description=text,
             colour=side_colour(params.get("side")),
             footer=f"by {caller.display_name}",
         )
-        return Reply(cards=[card], ping_user_ids=[member.user_id], content=f"<@{member.user_id}>")
+        return Reply(cards=[card], ping_user_ids=[member.user_id], content=f"{mentions([member.user_id])} {ping}")
 
 
 def chosen_value(decision: Decision, choice: str | None, index: int | None) -> str:

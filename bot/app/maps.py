@@ -25,6 +25,7 @@ from bot.app.battlefield import (
     draft_of,
     draft_view,
     game_key,
+    not_on_map,
     order_picture,
     problem_sentence,
 )
@@ -89,7 +90,7 @@ class MapCommands:
     def _engine_on_map(campaign: Campaign) -> Engine[Any]:
         engine = engine_of(campaign)
         if not engine.plays_on_map:
-            raise Refusal(f"{engine.title} is not played on the bot's map.")
+            raise Refusal(not_on_map(engine))
         if battlefield_of(campaign) != "map":
             raise Refusal(
                 "This campaign plays on a table: the game master switches with /campaign battlefield mode:map."

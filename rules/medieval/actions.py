@@ -36,7 +36,7 @@ from rules.medieval.state import (
     other_side,
     sign,
 )
-from rules.words import blank, choice, inches, joined, measured, number, same_name
+from rules.words import blank, choice, inches, joined, measured_against, number, same_name
 
 EPSILON = 1e-9
 SIDES_OF = ("none", "mine", "theirs")
@@ -282,10 +282,10 @@ def _move_on_map(ctx: Ctx, fig: MedFigure, params: Mapping[str, Any]) -> None:
     plan = _route(ctx, fig, params)
     if not _begin(ctx.t, ctx.state, fig, ctx.dice, ctx.events):
         return
-    _go(ctx, fig, plan)
+    _go(ctx, fig, plan, params=params)
 
 
-def _go(ctx: Ctx, fig: MedFigure, plan: MovePlan, verb: str = "moves") -> None:
+def _go(ctx: Ctx, fig: MedFigure, plan: MovePlan, verb: str = "moves", params: Mapping[str, Any] | None = None) -> None:
     """``fig`` moves along ``plan``; every enemy its base then touches is in hand-to-hand with it."""
     state, t = ctx.state, ctx.t
     assert state.field is not None
@@ -301,7 +301,8 @@ def _go(ctx: Ctx, fig: MedFigure, plan: MovePlan, verb: str = "moves") -> None:
         "to": list(state.field.positions[fig.name]),
         "path": [[round(p.x, 4), round(p.y, 4)] for p in plan.path],
     }
-    ctx.say("move", onmap.moved_text(fig, plan, left, verb), **data)
+    short = onmap.short_of(t, state, fig, params) if params else ""
+    ctx.say("move", onmap.moved_text(fig, plan, left, verb) + short, **data)
     added, _ = onmap.sync_contacts(t, state, fig.name)
     for a, b in added:
         text = f"{a}'s base touches {b}'s: they are in hand-to-hand (fight with /medieval fight)."
@@ -399,7 +400,7 @@ def _check_shot(t: MedievalTables, state: MedState, params: Mapping[str, Any]) -
         distance = onmap.shot_range(t, state, fig, target)
         if distance > weapon.range + EPSILON:
             raise RuleError(
-                f"{target.name} is out of range: {measured(distance)} base to base, and {fig.name}'s {name} "
+                f"{target.name} is out of range: {measured_against(distance, weapon.range)} base to base, and {fig.name}'s {name} "
                 f"reaches {inches(weapon.range)}."
             )
         seen = onmap.sight_and_cover(t, state, fig, target, distance)
@@ -778,7 +779,7 @@ def _from_ground(t: MedievalTables, state: MedState, fig: MedFigure, wanted: str
             gap, index = min(lying_at)
             if gap > t.pickup_within_inches + EPSILON:
                 raise RuleError(
-                    f"The nearest {state.ground[index].item} lies {measured(gap)} from {fig.name}'s base: "
+                    f"The nearest {state.ground[index].item} lies {measured_against(gap, t.pickup_within_inches)} from {fig.name}'s base: "
                     f"it picks up what lies within {inches(t.pickup_within_inches)}."
                 )
             found = [index]

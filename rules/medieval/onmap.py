@@ -26,6 +26,7 @@ from rules.battlefield import (
     Focus,
     MovePlan,
     Token,
+    as_far_as,
     battlefield_of,
     cover_of,
     height_at,
@@ -39,8 +40,7 @@ from rules.battlefield import (
 )
 from rules.battlefield.deployment import Piece
 from rules.battlefield.requests import MoveRequest, move_request
-from rules.battlefield.terrain import costs
-from rules.geometry import Base, Point, bases_crossed, centre_distance, cover, edge_distance, in_contact, path_cost
+from rules.geometry import Base, Point, bases_crossed, centre_distance, cover, edge_distance, in_contact
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.medieval.data import MedievalTables
 from rules.medieval.state import MedFigure, MedState, effective, figure, in_action
@@ -146,28 +146,14 @@ def _toward_point(
         if wanted <= 0:
             raise RuleError(f"Give {fig.name}'s move as more than 0″.")
         return toward(field, start, goal, min(wanted, gap))
-    ground = battlefield_of(field.map)
-    slow = costs(t.terrain)
-
-    def fits(d: float) -> bool:
-        return path_cost(ground, [start, toward(field, start, goal, d)], slow) <= left + EPSILON
-
-    try:
-        if fits(gap):
-            return toward(field, start, goal, gap)
-    except RuleError:
-        return toward(field, start, goal, gap)  # the way is impassable: plan_move says why
-    low, high = 0.0, gap
-    for _ in range(BISECTIONS):
-        middle = (low + high) / 2
-        low, high = (middle, high) if fits(middle) else (low, middle)
-    return toward(field, start, goal, low)
+    return as_far_as(field, t.terrain, start, goal, gap, left)
 
 
 def _up_to_the_obstacle(t: MedievalTables, field: FieldState, start: Point, goal: Point) -> float:
     """How far a charge at a figure standing behind an obstacle goes: until its base touches the
     obstacle (A-MED-24: they fight across it), not on into it. An obstacle the target does not
-    stand against is crossed like any ground; inf when there is none."""
+    stand against, or one where the charger would not yet touch the target across it (its end, or
+    one on the charger's own side of the target), is crossed like any ground; inf when there is none."""
     r = radius(t)
     line = LineString([(start.x, start.y), (goal.x, goal.y)])
     here, there = ShapelyPoint(start.x, start.y), ShapelyPoint(goal.x, goal.y)
@@ -180,9 +166,26 @@ def _up_to_the_obstacle(t: MedievalTables, field: FieldState, start: Point, goal
         if reach.contains(here):
             continue  # already against it: where it goes from there is the player's to say
         entry = line.intersection(reach)
-        if not entry.is_empty:
-            stop = min(stop, min(line.project(ShapelyPoint(x, y)) for x, y in shapely.get_coordinates(entry)))
+        if entry.is_empty:
+            continue
+        at = min(line.project(ShapelyPoint(x, y)) for x, y in shapely.get_coordinates(entry))
+        if touching_at(t, field, toward(field, start, goal, at), goal):
+            stop = min(stop, at)
     return stop
+
+
+def short_of(t: MedievalTables, state: MedState, fig: MedFigure, params: Mapping[str, Any]) -> str:
+    """After a move ``toward:`` a figure that did not reach it for want of movement: how far short it
+    stopped; empty when it touches, aimed at a point or went the ``distance:`` the player gave."""
+    asked = move_request(params, fig.name)
+    if asked.toward is None or asked.toward_point() is not None or not blank(params.get("distance")):
+        return ""
+    other = figure(state, asked.toward)
+    if touching(t, state, fig.name, other.name):
+        return ""
+    field = field_of(state)
+    gap = max(0.0, centre_distance(where(field, fig.name), where(field, other.name)) - 2 * radius(t))
+    return f" It stops {measured(gap)} short of {other.name}: its movement is spent."
 
 
 def moved_text(fig: MedFigure, plan: MovePlan, left: float, verb: str = "moves") -> str:

@@ -11,7 +11,7 @@ from rules.nsr.forces import formation_name
 from rules.nsr.lookup import Charts
 from rules.nsr.state import Charge, NsrState, Unit, unit_named
 from rules.nsr.values import choice, yes
-from rules.words import blank, number, plural, possessive
+from rules.words import blank, measured_against, number, plural, possessive
 
 GOING = ("cross_country", "road")
 NO_CHARGE_TROOPS = ("artillery", "command")
@@ -265,7 +265,7 @@ def charge(
         if way.needed > reach + onmap.EPSILON and unit.joker != 6:  # Joker 6 charges all the same
             raise RuleError(
                 f"{target.name} is out of {possessive(unit.name)} charge reach: "
-                f"{way.needed:.1f}″ to go, {reach:g}″ at most."
+                f"{measured_against(way.needed, reach)} to go, {reach:g}″ at most."
             )
     elif not blank(params.get("distance")):
         distance = number(params.get("distance"), f"Give the distance from {unit.name} to {target.name} in inches.")

@@ -34,7 +34,7 @@ from rules.nsr import onmap
 from rules.nsr.charts import NsrTables
 from rules.nsr.state import Building, Figure, NsrState, Unit
 from rules.vocabulary import RuleError
-from rules.words import joined, match_name, name_key, plural, possessive, short
+from rules.words import joined, match_name, measured_against, name_key, plural, possessive, short
 
 #: A-NSR-42: a unit goes in at a door within one base depth (an inch) of its footprint.
 ENTRY_REACH = 1.0
@@ -691,7 +691,9 @@ def check_gun_reach(t: NsrTables, state: NsrState, unit: Unit, found: MapBuildin
     heads = np.array([(p.x, p.y) for p in heads_of(placed)])
     distance = float(np.min(shapely.distance(shapely.points(heads), found.shape)))
     if distance > reach + EPSILON:
-        raise RuleError(f"{found.name} is out of range: {shot} reaches {reach:g}″, not {distance:.1f}″.")
+        raise RuleError(
+            f"{found.name} is out of range: {shot} reaches {reach:g}″, not {measured_against(distance, reach)}."
+        )
     walls = [(p.x, p.y) for p in (*found.corners, *(w.outside for w in found.ways))]
     clear, hider = _clear_lines(t, state, heads, np.array(walls))
     if not clear.any():

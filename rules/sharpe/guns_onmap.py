@@ -12,6 +12,7 @@ from rules.battlefield import Focus, face_toward, plan_move, point_of, set_point
 from rules.battlefield.requests import move_request
 from rules.core import RuleError
 from rules.geometry import Base, Point, centre_distance, in_contact
+from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe import actions, onmap
 from rules.sharpe.bound import actor, require_standing
 from rules.sharpe.common import Ctx
@@ -19,7 +20,7 @@ from rules.sharpe.gunbase import gun_radius
 from rules.sharpe.movement import allowance
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, Gun, SharpeState
-from rules.words import blank, measured
+from rules.words import blank, measured, measured_against
 
 #: Bases nearer than this to an exact spot count as on it.
 EPSILON = 1e-6
@@ -40,7 +41,7 @@ def at_the_gun(t: SharpeTables, state: SharpeState, ch: Character, gun: Gun, doi
     field = onmap.field_of(state)
     gap = centre_distance(where(field, ch.name), where(field, gun.name)) - onmap.radius(t, ch) - gun_radius(t)
     raise RuleError(
-        f"{ch.name} must stand at {gun.name} to {doing} it (bases touching): he is {measured(gap)} from it."
+        f"{ch.name} must stand at {gun.name} to {doing} it (bases touching): he is {measured_against(gap, CONTACT_TOLERANCE)} from it."
     )
 
 

@@ -37,7 +37,7 @@ from rules.sharpe.wounds import (
     severity_text,
     wound_numbers,
 )
-from rules.words import blank, measured
+from rules.words import blank, measured_against
 
 SIDES = ("front", "right", "left", "rear")
 BLOWS = ("punch", "kick", "headbutt")
@@ -119,7 +119,7 @@ def _on_map(ctx: Ctx, attacker: Character, defender: Character, p: Mapping[str, 
     gap = onmap.gap_between(ctx.t, ctx.state, attacker, defender)
     if gap > CONTACT_TOLERANCE:
         raise RuleError(
-            f"{attacker.name} is {measured(gap)} from {defender.name}: move into contact first "
+            f"{attacker.name} is {measured_against(gap, CONTACT_TOLERANCE)} from {defender.name}: move into contact first "
             f"(/sharpe move toward:{defender.name})."
         )
 

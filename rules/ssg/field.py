@@ -14,6 +14,7 @@ from rules.battlefield import (
     Focus,
     MovePlan,
     Token,
+    as_far_as,
     line_of_sight,
     plan_move,
     point_of,
@@ -79,7 +80,7 @@ def plan(t: SsgTables, state: SsgState, fig: SsgFigure, params: Mapping[str, Any
         raise RuleError(
             f"{fig.name} is within {t.contact_inches:g}″ of {near[0]} and may not move until the melee is fought."
         )
-    waypoints = _waypoints(state, fig, start, params, left)
+    waypoints = _waypoints(t, state, fig, start, params, left)
     enemies = {
         f.name: p
         for f in state.figures
@@ -90,12 +91,16 @@ def plan(t: SsgTables, state: SsgState, fig: SsgFigure, params: Mapping[str, Any
     )
 
 
-def _waypoints(state: SsgState, fig: SsgFigure, start: Point, params: Mapping[str, Any], left: float) -> list[Point]:
+def _waypoints(
+    t: SsgTables, state: SsgState, fig: SsgFigure, start: Point, params: Mapping[str, Any], left: float
+) -> list[Point]:
     asked = move_request(params, fig.name)
     if asked.toward is None:
         return asked.path
     goal = asked.toward_point() or _figure_point(state, fig, str(asked.toward))
-    distance = left if asked.distance is None else number(asked.distance, "Give distance in inches.")
+    if asked.distance is None:  # as far as the movement left takes it through the terrain
+        return [as_far_as(the_field(state), t.terrain, start, goal, min(left, centre_distance(start, goal)), left)]
+    distance = number(asked.distance, "Give distance in inches.")
     if distance <= 0:
         raise RuleError(f"Give {fig.name}'s move as more than 0″.")
     return [toward(the_field(state), start, goal, distance)]

@@ -25,7 +25,7 @@ from rules.core import (
 )
 from rules.ssg import field as on_map
 from rules.ssg.data import D6, SsgFigure, SsgState, SsgTables, Weapon
-from rules.words import blank, inches, measured, number, plural, whole
+from rules.words import blank, inches, measured, measured_against, number, plural, whole
 
 EPSILON = 1e-9
 LOS_VALUES = ("clear", "partial", "blocked")
@@ -478,7 +478,7 @@ def _measured_group(
     distance, seen = on_map.measured(t, state, shooter, target)
     if distance > weapon.long + EPSILON:
         raise RuleError(
-            f"{target.name} is out of range: {measured(distance)} away, and {shooter.name}'s {shooter.weapon} "
+            f"{target.name} is out of range: {measured_against(distance, weapon.long)} away, and {shooter.name}'s {shooter.weapon} "
             f"reaches {inches(weapon.long)}."
         )
     why = seen.describe(target.name)

@@ -68,6 +68,8 @@ class YasgEngine(Engine[YasgState]):
     #: Whose each action is, its handler decides (a side moves, both fire at once …).
     open_actions = tuple(HANDLERS)
     pass_action = "next"
+    questions = ("look",)
+    own_board = "the bot's grid board: /yasg board sets it up and /game status shows it"
 
     tables: YasgTables
 
@@ -77,6 +79,14 @@ class YasgEngine(Engine[YasgState]):
             raise DataError(problems)
         self.tables = self.t = tables
         self.judge = Judge(tables)
+
+    def about(self) -> Sequence[tuple[str, str]]:
+        shaken = self.judge.shaken_effects()
+        board = f"Battles are fought on {self.own_board}; moves and ranges count squares."
+        return [
+            ("The board", board),
+            *([("Shaken", f"A figure that ran last turn is shaken: {shaken}.")] if shaken else []),
+        ]
 
     def odds_outcome(self, events: Sequence[Event]) -> str:
         """An action's result for /odds. A shot's damage is taken only when the fire phase ends,
@@ -296,7 +306,7 @@ class YasgEngine(Engine[YasgState]):
         if state.phase != "setup" and self.judge.fallen(fig, state.turn):
             marks.append("fallen")
         if fig.shaken:
-            marks.append("shaken")
+            marks.append("shaken (ran last turn)" if words else "shaken")
         if fig.weapon_state == "empty":
             marks.append(f"{fig.weapon} empty" if words else "unloaded")
         elif fig.weapon_state == "misfired":

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rules.core import RuleError
+from rules.words import plural
 from rules.yasg.board import Field, Square, distance, edge_key, in_arc, side_towards, square_name
 from rules.yasg.data import Band, YasgTables
 from rules.yasg.state import YasgFigure, YasgState
@@ -112,6 +113,15 @@ class Judge:
             number += self.t.morale.shaken_class_penalty
             why.append("ran last turn")
         return number, why
+
+    def shaken_effects(self) -> str:
+        """What being shaken (having run last turn) costs a figure, as the tables say (A-YASG-7, -11):
+        empty when a campaign's house rules make it cost nothing."""
+        morale, firing = self.t.morale.shaken_class_penalty, self.t.firing.modifiers.shaken
+        return ", ".join(
+            ([f"morale {plural(morale, 'class', 'classes')} worse"] if morale else [])
+            + ([f"{firing} more needed to fire"] if firing else [])
+        )
 
     def morale_need(self, number: int) -> int:
         """Pass if the d10 is more than this."""

@@ -209,7 +209,9 @@ def _move_event(
     facing_now = (
         f"turning from {was.upper()} to face {turn_to.upper()}" if was != turn_to else f"facing {turn_to.upper()}"
     )
-    text = f"{fig.name} {verb} {route} ({plural(cost, 'square')}{extra}), {facing_now}; it {fire}."
+    text = f"{fig.name} {verb} {route} ({plural(cost, 'square')}{extra}), {facing_now}; it {fire}"
+    shaken = ctx.judge.shaken_effects() if pace == "run" else ""
+    text += f", and is shaken next turn ({shaken})." if shaken else "."
     if fig.weapon_state == "empty" and ctx.t.load_automatically:
         text += f" Its {fig.weapon} stays empty this turn."
     data = {
@@ -370,6 +372,14 @@ def _fire_progress(ctx: Ctx, state: YasgState, field: Field) -> list[Event]:
     return events
 
 
+def _not_firing(ctx: Ctx, state: YasgState, fig: YasgFigure) -> str:
+    """Why a standing figure has no shot this fire phase, in a few words (figures grouped by it)."""
+    mv = ctx.t.movement
+    if fig.moved > (mv.run_and_fire if fig.ran else mv.walk_and_fire):
+        return "moved too far to fire"
+    return ctx.judge.why_cannot_fire(state, fig) or "no enemy in arc and range"
+
+
 def _start_fire(ctx: Ctx, state: YasgState) -> list[Event]:
     state.phase, state.mover, state.done = "fire", None, []
     field = _field(ctx, state)
@@ -378,7 +388,12 @@ def _start_fire(ctx: Ctx, state: YasgState) -> list[Event]:
         for s in state.sides
     }
     if not any(able.values()):
-        text = f"Turn {state.turn} · fire phase: no figure can fire."
+        why: dict[str, list[str]] = {}
+        for f in state.figures:
+            if f.standing:
+                why.setdefault(_not_firing(ctx, state, f), []).append(f.name)
+        said = "; ".join(f"{joined(names)}: {reason}" for reason, names in why.items())
+        text = f"Turn {state.turn} · fire phase: no figure can fire ({said})."
         return [phase_event(state, text), *_end_fire(ctx, state)]
     order = state.initiative or state.sides
     lines = [f"{s.title()}: {joined(able[s]) if able[s] else 'no shots'}" for s in order]
@@ -486,16 +501,22 @@ def engage(ctx: Ctx, params: Mapping[str, Any]) -> None:
     state, side, by_gm = ctx.state, ctx.side, ctx.by_gm
     _require(state, "close combat", "Close-combat targets are chosen")
     fig = own_figure(state, params.get("figure"), side, by_gm, "choose targets for")
-    if fig.side in state.done:
-        raise RuleError(f"{fig.side} are done with the close combat phase: their targets are set.")
     enemy = figure(state, params.get("target"), "the enemy it fights")
     field = _field(ctx, state)
     contacts = ctx.judge.contacts(state, field, fig)
     if enemy not in contacts:
         there = joined([e.name for e in contacts], "or") or "no enemy"
-        raise RuleError(f"{fig.name} is not in contact with {enemy.name}: it can fight {there}.")
+        raise RuleError(
+            f"{fig.name} ({_where(fig)}) is not adjacent to {enemy.name} ({_where(enemy)}): it can fight {there}."
+        )
+    if fig.side in state.done:
+        raise RuleError(f"{fig.side} are done with the close combat phase: their targets are set.")
     fig.engage = enemy.name
     ctx.say("engage", f"{fig.name} will fight {enemy.name}.", figure=fig.name, target=enemy.name)
+
+
+def _where(fig: YasgFigure) -> str:
+    return square_name(fig.square) if fig.square else "off the board"
 
 
 def _close_combat(ctx: Ctx, state: YasgState, dice: DiceSource) -> list[Event]:

@@ -24,7 +24,7 @@ def _require_setup(state: YasgState, doing: str) -> None:
 
 def board_words(state: YasgState) -> str:
     size = f"{state.width} × {state.height} squares"
-    return f"the map “{state.map_name}” ({size})" if state.map_name else f"{size} of open ground"
+    return f"the “{state.map_name}” board ({size})" if state.map_name else f"{size} of open ground"
 
 
 def _squares_words(squares: Sequence[tuple[int, int]]) -> str:

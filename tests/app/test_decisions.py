@@ -37,6 +37,17 @@ async def test_a_player_waits_for_the_game_master_to_approve(app: App) -> None:
     await app.roster_add(caller(RED), "Rossi", "rifle")
 
 
+async def test_the_ping_on_an_answered_join_says_what_was_decided(app: App) -> None:
+    """The mention that notifies the player carries the answer, not a bare @name."""
+    await app.campaign_new(caller(GM, "Gina"), "C", "ssg", "table")
+    await ask(app, RED, "red")
+    approved = await app.decide(caller(GM), "approve")
+    assert approved.content == f"<@{RED}> you play red: add your figures with /roster add."
+    await ask(app, BLUE, "blue")
+    refused = await app.decide(caller(GM), "refuse")
+    assert refused.content == f"<@{BLUE}> the game master turned down your request to play blue."
+
+
 async def test_refusing_removes_the_request(app: App) -> None:
     await app.campaign_new(caller(GM), "C", "ssg", "table")
     decision = await ask(app, BLUE, "blue")

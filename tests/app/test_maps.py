@@ -29,7 +29,7 @@ from rules.battlefield import map_file
 from rules.core import RuleError
 from tests.orm import orm
 from tests.replay import load_log, replay
-from tests.support import BLUE, GM, RED, STRANGER, caller, ssg_campaign
+from tests.support import BLUE, GM, RED, STRANGER, caller, join, ssg_campaign
 
 
 def gina() -> Caller:
@@ -129,6 +129,22 @@ async def test_the_battlefield_changes_between_battles_by_the_game_master(app: A
     await app.game_end(gina())
     await app.campaign_battlefield(gina(), "table")
     assert (await settings(app))[BATTLEFIELD] == "table"
+
+
+async def test_yasg_says_it_plays_on_its_own_grid_board_and_where_to_see_it(app: App) -> None:
+    reply = await app.campaign_new(gina(), "Talavera", "yasg")
+    said = reply.cards[0].description
+    assert "own table" not in said and "grid board" in said and "/game status shows it" in said
+    await refused(app, app.map_new(gina(), "crossroads"), "grid board: /yasg board sets it up")
+    info = await app.campaign_info(gina())
+    assert ("Battlefield", "the bot's grid board", True) in info.cards[0].fields
+    await app.campaign_join(gina(), "british")
+    await app.roster_add(gina(), "Sharpe", "A", stats="leader=yes")
+    await join(app, RED, "Rita", "french")
+    await app.roster_add(caller(RED, "Rita"), "Ducos", "B", stats="leader=yes")
+    await app.game_start(gina())
+    placing = app.act(gina(), None, "place", {"figure": "Ducos", "at": "3,3"}, "/map place")
+    await refused(app, placing, "not played on the bot's map but on the bot's grid board")
 
 
 async def test_a_ruleset_off_the_map_refuses_the_map(app: App) -> None:

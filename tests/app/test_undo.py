@@ -187,16 +187,15 @@ async def test_a_look_is_never_the_action_taken_back(app: App, forced: ForcedDic
     before = (await game_row(app)).state
     await app.act(gm(), "yasg", "place", {"figure": "Sharpe", "square": "D8", "facing": "north"}, "/yasg place Sharpe")
     placed = (await game_row(app)).state
+    logged = await log_rows(app)
     looked = await app.act(gm(), "yasg", "look", {"figure": "Sharpe", "target": "Ducos"}, "/yasg look")
-    assert [e.kind for e in looked.events] == ["look"]
+    assert [e.kind for e in looked.events] == ["look"] and looked.ephemeral  # a question: only the asker sees it
     assert (await game_row(app)).state == placed
+    assert await log_rows(app) == logged  # not an action: the log and the report never list it
     undone = await app.game_undo(gm())
     assert "/yasg place Sharpe" in undone.cards[0].description
     assert (await game_row(app)).state == before
-    assert [(command, undone) for _, command, undone, _ in await log_rows(app)][-2:] == [
-        ("/yasg place Sharpe", True),
-        ("/yasg look", False),
-    ]
+    assert [(command, undone) for _, command, undone, _ in await log_rows(app)][-1:] == [("/yasg place Sharpe", True)]
 
 
 async def test_status_and_odds_are_never_logged(app: App, forced: ForcedDice) -> None:

@@ -81,3 +81,11 @@ async def test_a_rulesets_fixed_paragraphs_are_in_its_help(bot: SkirmishBot) -> 
     text = help_reply(bot.tree, "sharpe").cards[0].description
     assert "**Target priority**" in text and "nearest enemy" in text
     assert "**Ground scale**" in help_reply(bot.tree, "medieval").cards[0].description
+
+
+async def test_yasg_help_speaks_in_squares_and_says_what_shaken_means(bot: SkirmishBot) -> None:
+    assert "Example: `/yasg move figure:Rossi to:E4`" in help_reply(bot.tree, "/yasg move").cards[0].description
+    assert "Example: `/yasg place figure:Rossi square:E2`" in help_reply(bot.tree, "/yasg place").cards[0].description
+    about = help_text(bot.tree, "yasg")
+    assert "Shaken" in about and "ran last turn" in about
+    assert "grid board" in about and "/game status" in about

@@ -341,7 +341,7 @@ async def play_yasg(life: Life) -> None:
     move, then in the fire phase a figure fires (its odds asked first, exact)."""
     started = life.started
     assert started is not None
-    assert "Setup on the map “open field” (12 × 12 squares)" in started.text
+    assert "Setup on the “open field” board (12 × 12 squares)" in started.text
     rita, bob = life.user_of("british"), life.user_of("french")
     for user, side, row, facing in ((rita, "british", 4, "S"), (bob, "french", 8, "N")):
         for name, column in zip(life.case.figures[side], "FG", strict=False):

@@ -789,6 +789,24 @@ def test_wound_state_machine_a_med_1(engine: MedievalEngine, before: str, die: i
     assert words in event(out, "wound").text
 
 
+@pytest.mark.parametrize(
+    "before, die, heading",
+    [
+        ("full", 2, "Light Wound"),
+        ("light", 2, "Light Wound, now seriously wounded"),
+        ("light", 4, "Serious Wound"),
+        ("serious", 2, "Light Wound"),
+        ("serious", 4, "Serious Wound, now killed"),
+    ],
+)
+def test_the_wound_cards_heading_says_the_state_a_wound_leaves(
+    engine: MedievalEngine, before: str, die: int, heading: str
+) -> None:
+    """A second light wound makes a man seriously wounded: a card headed "Light Wound" alone misleads."""
+    out = hit_with(engine, [], die, health=before)
+    assert event(out, "wound").data["heading"] == heading
+
+
 def test_a_serious_wound_on_a_healed_figure_clears_the_healed_mark(engine: MedievalEngine) -> None:
     state = edit(engine, begin(engine), {"Bjorn": {"health": "light", "healed_from_serious": True}})
     out = play(engine, state, "shoot", 6, 4, figure="Walt", target="Bjorn", range=5.0, shots=1)

@@ -564,7 +564,7 @@ def test_a_whole_battle_on_the_ford_to_a_winner(engine: MedievalEngine) -> None:
         said += [e.text for e in out.events]
         state = out.state
     assert engine.finished(state) and state.winner == "red"
-    assert "Hugh moves 6.0″ to 23.2,14.2 (0.0″ left)." in said  # toward Olaf: as far as it may
+    assert "Hugh moves 6.0″ to 23.2,14.2 (0.0″ left). It stops 11.0″ short of Olaf: its movement is spent." in said
     assert any("(shot 1 of 2; 14.1″ base to base, in the open)" in text for text in said)
     assert "Hugh moves 3.8″ to 23.2,18.0 (5.3″ of movement through the terrain; 0.7″ left)." in said  # the ford
     assert dict(engine.board(state).facts)["Map"] == "The Ford (48″ by 36″)"
@@ -595,3 +595,31 @@ def test_start_on_map_refuses_a_bad_roster_rolling_nothing(engine: MedievalEngin
     with pytest.raises(Exception, match="blue has 0"):
         engine.start_on_map(roster(RED, []), dice, the_map(engine))
     assert dice.rolls == []
+
+
+def test_out_of_range_by_a_hair_shows_the_digits_that_decide_it(engine: MedievalEngine) -> None:
+    state = on_map(engine, Olaf=(4, 18.04))
+    refuse(
+        engine,
+        state,
+        "shoot",
+        "Olaf is out of range: 15.04″ base to base, and Walt's Bow reaches 15″",
+        figure="Walt",
+        target="Olaf",
+    )
+
+
+def test_a_charge_past_a_wall_the_target_stands_against_reaches_it(engine: MedievalEngine) -> None:
+    """A-MED-24 stops a charge at an obstacle only where the bases then touch across it: Olaf stands
+    against the wall, but on Ned's side of it, so Ned runs on into contact, not 0.45″ short."""
+    state = on_map(engine, Ned=(17.7, 14.2), Olaf=(22.82, 12.23))
+    out = play(engine, state, "move", figure="Ned", toward="Olaf")
+    assert out.state.contacts == [["Ned", "Olaf"]], event(out, "move").text
+
+
+def test_a_charge_that_runs_out_of_movement_says_how_far_short_it_stopped(engine: MedievalEngine) -> None:
+    state = on_map(engine, Olaf=(7, 11))
+    out = play(engine, state, "move", figure="Ned", toward="Olaf")
+    assert event(out, "move").text.endswith("(0.0″ left). It stops 2.1″ short of Olaf: its movement is spent.")
+    given = play(engine, state, "move", figure="Ned", toward="Olaf", distance=3)
+    assert "short" not in event(given, "move").text

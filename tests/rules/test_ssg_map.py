@@ -366,3 +366,25 @@ def test_the_picture_follows_the_end_of_a_movement_phase_and_of_the_deployment(e
     assert not engine.moved_on(ended.state, shooting.events), "the end of a shooting phase moved nobody"
     table = engine.start(roster(), ScriptedDice(6, 1)).state
     assert not engine.moved_on(table, play(engine, table, "next").events)
+
+
+def test_a_refusal_by_a_hair_shows_the_digits_that_decide_it(engine: SsgEngine) -> None:
+    """24.04″ is beyond a rifle's 24″: "24.0″ away" would not show why."""
+    state = standing(engine, "shooting", Rossi=(2.0, 2.0), **{"Big Jim": (19.0, 19.0)})
+    refuse(
+        engine,
+        state,
+        "shoot",
+        "Big Jim is out of range: 24.04″ away, and Rossi's rifle reaches 24″",
+        shooter="Rossi",
+        target="Big Jim",
+    )
+
+
+def test_toward_without_a_distance_goes_as_far_as_the_terrain_lets_it(engine: SsgEngine) -> None:
+    """Not refused for the wood's cost: the move stops where its 4″ of movement is used."""
+    state = standing(engine, Rossi=(4.0, 8.0), **{"Big Jim": (4.0, 20.0)})
+    out = play(engine, state, "move", figure="Rossi", toward="Big Jim")
+    move = next(e for e in out.events if e.kind == "move")
+    assert move.data["used"] == pytest.approx(4.0, abs=1e-3) and move.data["distance"] < 4.0
+    assert at(out.state, "Rossi")[0] == pytest.approx(4.0)

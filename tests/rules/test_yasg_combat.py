@@ -267,7 +267,10 @@ def test_the_fire_phase_is_skipped_when_nobody_can_fire(tested: YasgEngine) -> N
     state = scene(tested, F("A", BRITISH, "B", "A10"), F("X", FRENCH, "B", "J1", "s"), phase="movement", first=FRENCH)
     state = tested.load_state({**tested.dump_state(state), "mover": BRITISH})
     out = act(tested, state, "next")
-    assert out.events[0].text == "Turn 1 · fire phase: no figure can fire."
+    assert out.events[0].text == "Turn 1 · fire phase: no figure can fire (A and X: no enemy in arc and range)."
+    walked = change(tested, state, "A", moved=2)
+    said = act(tested, walked, "next").events[0].text
+    assert said == "Turn 1 · fire phase: no figure can fire (A: moved too far to fire; X: no enemy in arc and range)."
     assert out.state.phase == "morale" and out.state.turn == 2
 
 
@@ -429,7 +432,14 @@ def test_each_figure_fights_one_enemy_of_its_owners_choice(engine: YasgEngine) -
     )
     assert "Harper → Leroux (or Ducos)" in start.events[-1].text
     assert start.state.done == [FRENCH] and engine.whose_turn(start.state) == BRITISH
-    refuse(engine, start.state, "engage", "Harper is not in contact with Sharpe", figure="Harper", target="Sharpe")
+    refuse(
+        engine,
+        start.state,
+        "engage",
+        "Harper (E5) is not adjacent to Sharpe (A10): it can fight Leroux or Ducos.",
+        figure="Harper",
+        target="Sharpe",
+    )
     refuse(engine, start.state, "engage", "Ducos fights for french", figure="Ducos", target="Harper")
     chosen = act(engine, start.state, "engage", figure="Harper", target="Ducos")
     assert chosen.events[0].text == "Harper will fight Ducos."
@@ -553,3 +563,35 @@ def test_look_reports_what_the_board_says(engine: YasgEngine) -> None:
     assert "outside Harper's arc of fire" in side.events[0].text
     friend = act(engine, state, "look", figure="Harper", target="Sharpe")
     assert "a friend" in friend.events[0].text
+
+
+def test_engaging_a_figure_out_of_contact_says_so_even_when_the_side_has_no_choice(engine: YasgEngine) -> None:
+    """French have one enemy each in contact, so their targets are set; a figure named that is not
+    adjacent is refused for that, with where each stands."""
+    start = melee(
+        engine,
+        F("Harper", BRITISH, "B", "E5", "e"),
+        F("Sharpe", BRITISH, "A", "A10"),
+        F("Ducos", FRENCH, "B", "E4", "s"),
+    )
+    assert FRENCH in start.state.done
+    refuse(
+        engine,
+        start.state,
+        "engage",
+        "Ducos (E4) is not adjacent to Sharpe (A10): it can fight Harper.",
+        by_gm=True,
+        figure="Ducos",
+        target="Sharpe",
+    )
+
+
+def test_running_says_the_figure_will_be_shaken_and_the_status_says_what_shaken_means(engine: YasgEngine) -> None:
+    state = scene(engine, F("Harper", BRITISH, "B", "E9"), F("Ducos", FRENCH, "B", "E1", "n"), phase="movement")
+    ran = act(engine, state, "move", 2, figure="Harper", to="E7", pace="run")
+    assert "shaken next turn (morale 1 class worse, 1 more needed to fire)" in texts(ran)
+    walked = act(engine, state, "move", figure="Harper", to="E8")
+    assert "shaken" not in texts(walked)
+    turn = act(engine, act(engine, ran.state, "next").state, "next").state
+    harper = next(line for line in engine.board(turn).figures if line.name == "Harper")
+    assert "shaken (ran last turn)" in harper.status

@@ -545,3 +545,9 @@ def test_the_game_master_may_act_for_either_side(engine: YasgEngine) -> None:
     state = open_field(engine)
     out = engine.act(state, Action("move", None, {"figure": "Harper", "to": "F7"}, by_gm=True), ScriptedDice())
     assert fig(out.state, "Harper").square == (5, 6)
+
+
+def test_the_start_names_the_board_not_a_map(engine: YasgEngine) -> None:
+    """YASG is not played on the bot's map (/map is refused): its start speaks of the farm board."""
+    out = engine.start(roster(("Sharpe", BRITISH, "A"), ("Ducos", FRENCH, "B")), ScriptedDice())
+    assert out.events[-1].text.startswith("Setup on the “farm” board (12 × 12 squares).")
