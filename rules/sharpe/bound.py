@@ -50,6 +50,13 @@ def require_able(ctx: Ctx, ch: Character, doing: str) -> None:
         raise RuleError(f"{ch.name} cannot {doing}: he is {why}.")
 
 
+def require_unbroken(ctx: Ctx, ch: Character, act: str, more: str = "") -> None:
+    """A-SHARPE-16: a broken side may only defend and withdraw (``broken_may`` says what else);
+    ``more`` names what was refused (", not move into contact with Dubois")."""
+    if ch.side in ctx.state.broken and act not in ctx.t.broken_may:
+        raise RuleError(f"The {ch.side} are broken: {ch.name} may only defend and withdraw{more}.")
+
+
 def require_standing(ctx: Ctx, ch: Character, doing: str) -> None:
     require_able(ctx, ch, doing)
     if ch.down:

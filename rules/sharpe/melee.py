@@ -12,7 +12,7 @@ from rules.core import DecisionPayload, RuleError, modifier_data
 from rules.geometry import Point, centre_distance
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe import onmap
-from rules.sharpe.bound import actor, require_standing
+from rules.sharpe.bound import actor, require_standing, require_unbroken
 from rules.sharpe.common import Ctx, flag, mods_text, whole, word
 from rules.sharpe.decisions import LABELS, decision_of
 from rules.sharpe.profile import (
@@ -91,8 +91,7 @@ def rides_past(ch: Character) -> bool:
 
 
 def _may_attack(ctx: Ctx, ch: Character) -> None:
-    if ch.side in ctx.state.broken and "attack" not in ctx.t.broken_may:
-        raise RuleError(f"The {ch.side} are broken: {ch.name} may only defend and withdraw.")
+    require_unbroken(ctx, ch, "attack")
     if ch.attacked_bound == ctx.bound:
         raise RuleError(f"{ch.name} has made his attack this bound: one attack per bound.")
     if ch.shot_bound == ctx.bound:

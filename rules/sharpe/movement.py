@@ -12,13 +12,13 @@ from rules.core import RuleError
 from rules.geometry import centre_distance
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe import mounts, onmap
-from rules.sharpe.bound import actor, require_able, require_standing
+from rules.sharpe.bound import actor, require_able, require_standing, require_unbroken
 from rules.sharpe.common import Ctx, flag, number, whole, word
 from rules.sharpe.profile import CheckResult, ability_check, wound_reduction
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
 from rules.sharpe.wounds import bolt, control_check, fall_off, fall_wound
-from rules.words import blank, inches, measured, names_list
+from rules.words import blank, inches, joined, measured, names_list
 
 EPSILON = 1e-9
 FOOT_ORDER = ("crawl", "walk", "run")
@@ -86,6 +86,8 @@ def move(ctx: Ctx, p: Mapping[str, Any]) -> None:
     if ch.loading_bound == ctx.bound and pace in ctx.t.movement.breaks_reload:
         raise RuleError(f"{ch.name} is loading a gun this bound: he may only crawl or walk.")
     enemy = ctx.enemy(ch, p["contact"], "move into contact with") if p.get("contact") else None
+    if enemy is not None:
+        require_unbroken(ctx, ch, "attack", f", not move into contact with {enemy.name}")
     if ch.moved_bound != ctx.bound:
         ch.moved = 0.0
         ch.pace = ""
@@ -156,6 +158,7 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
     bodies = () if ch.mounted else tuple(onmap.lying(t, state, ch.name))
     plan = plan_move(field, t.terrain, ch.name, waypoints, left, radii, allow_touching=touching + bodies)
     _not_on_a_body(t, state, ch, plan.path[-1])
+    _no_charge_when_broken(ctx, ch, plan.path[-1])
     _no_horse_over_a_high_wall(t, state, ch, plan.path)
     if ch.mounted and ch.horse is not None:
         turned = onmap.turning(field.facing.get(ch.name), plan.path)
@@ -287,6 +290,14 @@ def _no_horse_over_a_high_wall(t: SharpeTables, state: Any, ch: Character, path:
         raise RuleError(
             f"{ch.name}'s horse cannot clear {jump.what}, {jump.height_ft:g} ft high: only a man on foot vaults a high wall."
         )
+
+
+def _no_charge_when_broken(ctx: Ctx, ch: Character, end: Any) -> None:
+    """A-SHARPE-16: a broken man's move may not bring him into contact with an enemy he was not touching."""
+    already = {e.name for e in onmap.touching_enemies(ctx.t, ctx.state, ch)}
+    reached = [e.name for e in onmap.touching_enemies(ctx.t, ctx.state, ch, end) if e.name not in already]
+    if reached:
+        require_unbroken(ctx, ch, "attack", f", not move into contact with {joined(reached)}")
 
 
 def _not_on_a_body(t: SharpeTables, state: Any, ch: Character, end: Any) -> None:

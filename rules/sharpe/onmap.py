@@ -344,9 +344,10 @@ def used_on(t: SharpeTables, field: FieldState, path: Sequence[Point]) -> float:
     return path_cost(battlefield_of(field.map), list(path), costs(t.terrain))
 
 
-def touching_enemies(t: SharpeTables, state: SharpeState, ch: Character) -> list[Character]:
+def touching_enemies(t: SharpeTables, state: SharpeState, ch: Character, at: Point | None = None) -> list[Character]:
+    """The enemies whose bases touch ``ch``'s, where he stands or (``at``) where a move would end."""
     field = field_of(state)
-    here = point_of(field, ch.name)
+    here = at or point_of(field, ch.name)
     if here is None:
         return []
     mine = Base(here, radius(t, ch))

@@ -179,6 +179,20 @@ def test_moving_into_an_enemy_is_contact(engine: SharpeEngine) -> None:
     assert out.state.field is not None and out.state.field.positions["Harris"] == [5.0, 5.8]
 
 
+def test_a_broken_man_may_not_move_into_contact_on_the_map_a_sharpe_16(engine: SharpeEngine) -> None:
+    """The british broken: Harris may withdraw, never reach an enemy (toward: him, or a path ending
+    against his base); no card invites him to attack."""
+    state = on_map(engine, Dubois=(5.0, 7.0))
+    state.broken = ["british"]
+    for where in ({"toward": "Dubois"}, {"to": "5,5.8"}):
+        message = refused(engine, state, "move", "broken", pace="walk", **where)
+        assert (
+            message == "The british are broken: Harris may only defend and withdraw, not move into contact with Dubois."
+        )
+    out = play(engine, state, "move", pace="walk", to="5,2")
+    assert not out.state.contacts and not texts(out, "contact")
+
+
 # --- 3. shooting measured
 
 

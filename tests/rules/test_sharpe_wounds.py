@@ -289,6 +289,19 @@ def test_morale_when_the_officer_falls_a_sharpe_16() -> None:
     assert play(engine, state, "move", distance=3).state  # withdrawing is allowed
 
 
+def test_a_broken_man_may_not_run_into_contact_a_sharpe_16() -> None:
+    """Broken: "they may only defend and withdraw", so a move into contact is refused, not invited."""
+    engine, state = morale_game()
+    state.broken = ["french"]
+    state.active = "Sergent"
+    message = refused(engine, state, "move", "broken", distance=3, contact="Sharpe")
+    assert message == (
+        "The french are broken: Sergent may only defend and withdraw, not move into contact with Sharpe."
+    )
+    state.broken = []
+    assert "may attack him now" in texts(play(engine, state, "move", distance=3, contact="Sharpe"), "contact")[0]
+
+
 def test_morale_holds_and_is_tested_once_per_fall() -> None:
     engine, state = morale_game()
     out = play(engine, state, "shoot", 2, 3, 6, 6, 6, 1, target="Capitaine", range=10)
