@@ -349,12 +349,15 @@ class SharpeCog(
     ) -> None:
         await self.act(interaction, "sharpe", "weather", weather=weather, night=night)
 
-    @app_commands.command(name="concede", description="Your side gives up")
-    @app_commands.describe(side="Game master: either side")
+    @app_commands.command(name="concede", description="Your side gives up: the battle ends at once")
+    @app_commands.describe(confirm="True: you mean it (without it nothing ends)", side="Game master: either side")
     async def concede(
-        self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 32] | None = None
+        self,
+        interaction: discord.Interaction,
+        confirm: bool | None = None,
+        side: app_commands.Range[str, 1, 32] | None = None,
     ) -> None:
-        await self.act(interaction, "sharpe", "concede", side=side)
+        await self.act(interaction, "sharpe", "concede", confirm=confirm, side=side)
 
 
 async def setup(bot: commands.Bot) -> None:

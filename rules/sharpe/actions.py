@@ -360,6 +360,8 @@ def weather(ctx: Ctx, p: Mapping[str, Any]) -> None:
 
 
 def concede(ctx: Ctx, p: Mapping[str, Any]) -> None:
+    """A-SHARPE-52: a side gives up, in any turn, even while a choice waits; only with ``confirm``,
+    so a stray command ends nothing."""
     side = ctx.side
     if not blank(p.get("side")):
         side = match_name(ctx.t.sides, str(p.get("side")))
@@ -369,8 +371,14 @@ def concede(ctx: Ctx, p: Mapping[str, Any]) -> None:
             raise RuleError("You may concede only for your own side.")
     if side not in ctx.t.sides:
         raise RuleError("Say which side concedes.")
+    winner = next(s for s in ctx.t.sides if s != side)
+    if not flag(p.get("confirm"), "confirm"):
+        raise RuleError(
+            f"Conceding ends the battle at once: the {winner} win. "
+            f"If the {side} mean it, send /sharpe concede confirm:True."
+        )
     state = ctx.state
     state.over, state.active, state.pending = True, None, None
-    state.winner = next(s for s in ctx.t.sides if s != side)
+    state.winner = winner
     state.ended_how = f"the {side} conceded"
     ctx.tell(VictoryPayload(state.winner, side), f"The {side} concede: the {state.winner} win.")
