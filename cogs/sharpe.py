@@ -297,8 +297,10 @@ class SharpeCog(
     ) -> None:
         await self.act(interaction, "sharpe", "pickup", weapon=weapon, figure=figure, give_to=give_to)
 
-    @app_commands.command(name="load", description="Spend this bound loading a gun (20 man-bounds)")
-    @app_commands.describe(gun="Default: his side's gun", figure=ACTIVE)
+    @app_commands.command(name="load", description="Spend this bound loading his firearm, or a gun (20 man-bounds)")
+    @app_commands.describe(
+        gun="A gun to work at (default: his own firearm if it is empty, else his side's gun)", figure=ACTIVE
+    )
     @app_commands.autocomplete(gun=figure_autocomplete, figure=figure_autocomplete)
     async def load(self, interaction: discord.Interaction, gun: Name | None = None, figure: Name | None = None) -> None:
         await self.act(interaction, "sharpe", "load", gun=gun, figure=figure)

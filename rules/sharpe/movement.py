@@ -12,7 +12,7 @@ from rules.core import RuleError
 from rules.geometry import centre_distance
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe import mounts, onmap
-from rules.sharpe.bound import actor, require_able, require_standing, require_unbroken
+from rules.sharpe.bound import actor, loading_what, require_able, require_standing, require_unbroken
 from rules.sharpe.common import Ctx, flag, number, whole, word
 from rules.sharpe.profile import CheckResult, ability_check, wound_reduction
 from rules.sharpe.schema import SharpeTables
@@ -84,7 +84,7 @@ def move(ctx: Ctx, p: Mapping[str, Any]) -> None:
             f"{ch.name} may move {inches(most)} at a {pace}{where} this bound and has {inches(max(0.0, most - already))} left."
         )
     if ch.loading_bound == ctx.bound and pace in ctx.t.movement.breaks_reload:
-        raise RuleError(f"{ch.name} is loading a gun this bound: he may only crawl or walk.")
+        raise RuleError(f"{ch.name} is loading {loading_what(ctx, ch)} this bound: he may only crawl or walk.")
     enemy = ctx.enemy(ch, p["contact"], "move into contact with") if p.get("contact") else None
     if enemy is not None:
         require_unbroken(ctx, ch, "attack", f", not move into contact with {enemy.name}")
@@ -125,7 +125,7 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
     field = onmap.field_of(state)
     backwards = flag(p.get("backwards"), "backwards")
     if ch.loading_bound == ctx.bound and pace in t.movement.breaks_reload:
-        raise RuleError(f"{ch.name} is loading a gun this bound: he may only crawl or walk.")
+        raise RuleError(f"{ch.name} is loading {loading_what(ctx, ch)} this bound: he may only crawl or walk.")
     most = allowance(ctx, ch, pace, False)
     left = max(0.0, most - moved_this_bound(ctx, ch))
     asked = move_request(p, ch.name)
