@@ -297,10 +297,8 @@ class SharpeCog(
     ) -> None:
         await self.act(interaction, "sharpe", "pickup", weapon=weapon, figure=figure, give_to=give_to)
 
-    @app_commands.command(name="load", description="Spend this bound loading his firearm, or a gun (20 man-bounds)")
-    @app_commands.describe(
-        gun="A gun to work at (default: his own firearm if it is empty, else his side's gun)", figure=ACTIVE
-    )
+    @app_commands.command(name="load", description="Load his empty firearm, or a gun")
+    @app_commands.describe(gun="Default: his firearm, else his side's gun", figure=ACTIVE)
     @app_commands.autocomplete(gun=figure_autocomplete, figure=figure_autocomplete)
     async def load(self, interaction: discord.Interaction, gun: Name | None = None, figure: Name | None = None) -> None:
         await self.act(interaction, "sharpe", "load", gun=gun, figure=figure)
@@ -351,8 +349,8 @@ class SharpeCog(
     ) -> None:
         await self.act(interaction, "sharpe", "weather", weather=weather, night=night)
 
-    @app_commands.command(name="concede", description="Your side gives up: the battle ends at once")
-    @app_commands.describe(confirm="True: you mean it (without it nothing ends)", side="Game master: either side")
+    @app_commands.command(name="concede", description="Your side gives up")
+    @app_commands.describe(confirm="True: you mean it", side="Game master: either side")
     async def concede(
         self,
         interaction: discord.Interaction,
