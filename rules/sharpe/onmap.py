@@ -393,9 +393,19 @@ def field_view(t: SharpeTables, state: SharpeState, focus: str | None, move_left
         tuple(t.sides),
         tokens,
         focus=shown,
-        title=f"Bound {state.bound}" if not deploying(state) else "Deployment",
+        title=title(state),
         zones=deploying(state),
     )
+
+
+def title(state: SharpeState) -> str:
+    """The picture's title: the bound and the man whose turn it is ("Bound 3 · Harris (british) to act")."""
+    if deploying(state):
+        return "Deployment"
+    if state.over:
+        return f"Bound {state.bound} · {f'the {state.winner} won' if state.winner else 'a draw'}"
+    ch = next((c for c in state.characters if c.name == state.active), None)
+    return f"Bound {state.bound}" + (f" · {ch.name} ({ch.side}) to act" if ch is not None else "")
 
 
 def shown_weapon(t: SharpeTables, ch: Character) -> str | None:

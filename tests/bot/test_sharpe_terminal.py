@@ -185,7 +185,7 @@ def test_a_whole_sharpe_skirmish_in_the_terminal(tmp_path: Path) -> None:
     ]
     assert "ties: Harris 5, Lefevre 2" in order["text"]
     # the pointer to /help ends the next moves' line ("Or type … (/help topic:sharpe)"), said once
-    assert setup[-1]["say"].endswith("british: your move.") and setup[-1]["next"]
+    assert setup[-1]["say"].endswith("british: your move — Sharpe to act.") and setup[-1]["next"]
 
     first = play(db, BOUND_ONE)
     refused = [r for r in first if not r["ok"]]

@@ -107,6 +107,22 @@ def test_deployment_then_the_order_is_rolled_a_sharpe_32(engine: SharpeEngine) -
     assert view.focus is not None and view.focus.move_left == 9
 
 
+def test_the_man_to_act_is_named_for_the_ping_and_in_the_pictures_title(engine: SharpeEngine) -> None:
+    """The order of movement picks one man: "your move" and the picture's title name him."""
+    state = deploying(engine)
+    assert engine.acting(state) is None
+    assert engine.field_view(state).title == "Deployment"  # type: ignore[union-attr]
+    state = on_map(engine)
+    assert engine.acting(state) == "Harris"
+    assert engine.field_view(state).title == "Bound 1 · Harris (british) to act"  # type: ignore[union-attr]
+    state = play(engine, state, "done").state
+    assert engine.acting(state) == "Dubois"
+    assert engine.field_view(state).title == "Bound 1 · Dubois (french) to act"  # type: ignore[union-attr]
+    over = play(engine, state, "concede", confirm=True).state
+    assert engine.acting(over) is None
+    assert engine.field_view(over).title == "Bound 1 · the british won"  # type: ignore[union-attr]
+
+
 def test_done_while_deploying_sets_out_the_rest(engine: SharpeEngine) -> None:
     out = play(engine, deploying(engine), "done", side="british")
     assert out.state.field is not None and {"Harris", "Perkins"} <= set(out.state.field.positions)
