@@ -148,7 +148,9 @@ def wound(
         events.append(Event("unharmed", text, {"figure": victim.name, "by": attacker.name, **data}))
     else:
         outcome = row.label.lower()  # as every ruleset's outcomes read: "serious wound", "killed"
-        payload = WoundPayload(victim.name, victim.side, attacker.name, row.label, (now,) if now else (), outcome)
+        # The card's heading: the chart's row, and what it made of him where that is more (a second light wound).
+        heading = row.label if after in (before, row.result) else f"{row.label} → {HEALTH_LABELS[after]}"
+        payload = WoundPayload(victim.name, victim.side, attacker.name, heading, (now,) if now else (), outcome)
         events.append(payload.event(text, **data))
     if row.result == "knocked_about" and in_action(victim):
         _knocked_about(t, state, attacker, victim, dice, events)

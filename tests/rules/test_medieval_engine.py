@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from rules import get_engine, ruleset_titles
-from rules.core import Action, DataError, FigureSpec, Outcome, RuleError
+from bot.render.cards import wound_card
+from rules.core import Action, DataError, FigureSpec, Outcome, RuleError, WoundPayload, payload_of
 from rules.medieval.engine import MedievalEngine, make_engine
 from rules.medieval.state import MedFigure, MedState
 from tests.dice import RandomDice, ScriptedDice
@@ -787,6 +788,25 @@ def test_wound_state_machine_a_med_1(engine: MedievalEngine, before: str, die: i
     assert fig(out.state, "Bjorn").health == after
     assert event(out, "wound").data["before"] == before
     assert words in event(out, "wound").text
+
+
+@pytest.mark.parametrize(
+    "before, die, heading",
+    [
+        ("full", 2, "Light Wound"),
+        ("light", 2, "Light Wound → seriously wounded"),
+        ("serious", 2, "Light Wound"),
+        ("serious", 4, "Serious Wound → killed"),
+    ],
+)
+def test_the_wound_cards_heading_says_what_the_wound_made_of_him(
+    engine: MedievalEngine, before: str, die: int, heading: str
+) -> None:
+    """A man who goes from lightly to seriously wounded is not headed "Light Wound" alone."""
+    out = hit_with(engine, [], die, health=before)
+    wound = payload_of(event(out, "wound"), WoundPayload)
+    assert wound is not None and wound.heading == heading
+    assert wound_card(event(out, "wound")).title == f"🩸 Wound: Bjorn — {heading}"
 
 
 def test_a_serious_wound_on_a_healed_figure_clears_the_healed_mark(engine: MedievalEngine) -> None:
