@@ -98,6 +98,11 @@ def test_two_light_leg_wounds_are_a_serious_one_a_sharpe_10() -> None:
     _, ctx, victim = wound("legs", L)
     apply_wound(ctx, victim, "legs", L, by="Harris", source="melee")
     assert victim.crawl_only
+    second = ctx.events[-1]
+    assert second.data["effects"][1] == "his light wounds to the legs add up to a serious one"
+    assert second.text.startswith(
+        "Dubois: light wound to the legs — no further action or movement this bound; his light wounds"
+    )
 
 
 def test_serious_arm_wound_drops_what_is_in_the_hand() -> None:
