@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from rules import get_engine, ruleset_titles
 from bot.render.cards import wound_card
+from rules import get_engine, ruleset_titles
 from rules.core import Action, DataError, FigureSpec, Outcome, RuleError, WoundPayload, payload_of
 from rules.medieval.engine import MedievalEngine, make_engine
 from rules.medieval.state import MedFigure, MedState
