@@ -158,8 +158,10 @@ def test_wounds_move_a_man_down_the_order_a_sharpe_13() -> None:
     ctx = Ctx(engine.tables, state, ScriptedDice())
     apply_wound(ctx, ctx.get("A"), "legs", L, by="C", source="melee")
     assert state.order == ["B", "A", "C", "D", "E"]
+    assert "moves down the order: he now acts after B" in ctx.events[-1].text  # not "to 2"
     apply_wound(ctx, ctx.get("C"), "legs", S, by="A", source="melee")
     assert state.order == ["B", "A", "D", "E", "C"]  # not past the end
+    assert "moves down the order: he now acts after E" in ctx.events[-1].text
     reroll = new_engine(reroll_order_every_bound=True)
     state = begin(reroll, [fig(n, "british" if n < "C" else "french", "line_infantry") for n in names])
     ctx = Ctx(reroll.tables, state, ScriptedDice())
