@@ -123,6 +123,15 @@ def test_the_man_to_act_is_named_for_the_ping_and_in_the_pictures_title(engine: 
     assert engine.field_view(over).title == "Bound 1 · the british won"  # type: ignore[union-attr]
 
 
+def test_the_status_while_placing_says_who_is_still_to_place(engine: SharpeEngine) -> None:
+    """No empty "Order:" and no "Active: —" before the order is rolled."""
+    board = engine.board(deploying(engine))
+    assert board.headline == "Deployment: still to place Harris, Perkins and Dubois"
+    facts = dict(board.facts)
+    assert facts["Order"] == "rolled once every man is on the map"
+    assert "Active" not in facts and "Character" not in facts
+
+
 def test_done_while_deploying_sets_out_the_rest(engine: SharpeEngine) -> None:
     out = play(engine, deploying(engine), "done", side="british")
     assert out.state.field is not None and {"Harris", "Perkins"} <= set(out.state.field.positions)
