@@ -156,6 +156,8 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
     else:
         waypoints = asked.path
     bodies = () if ch.mounted else tuple(onmap.lying(t, state, ch.name))
+    if asked.toward is not None and blank(asked.distance):
+        waypoints = _within_reach(t, field, ch.name, waypoints, left, radii, touching + bodies)
     plan = plan_move(field, t.terrain, ch.name, waypoints, left, radii, allow_touching=touching + bodies)
     _not_on_a_body(t, state, ch, plan.path[-1])
     _no_charge_when_broken(ctx, ch, plan.path[-1])
@@ -270,6 +272,30 @@ def _furthest(t: SharpeTables, field: Any, start: Any, goal: Any, gap: float, le
         middle = (low + high) / 2
         low, high = (middle, high) if fits(middle) else (low, middle)
     return low if low > 1e-3 else gap
+
+
+def _within_reach(
+    t: SharpeTables,
+    field: Any,
+    name: str,
+    waypoints: list[Any],
+    left: float,
+    radii: Mapping[str, float],
+    touching: tuple[str, ...],
+) -> list[Any]:
+    """``toward:`` with no distance goes as far as his movement allows: when the way round a man in
+    the line is longer than what is left, he goes along it as far as he can (40 halvings)."""
+    try:
+        whole = plan_move(field, t.terrain, name, waypoints, float("inf"), radii, allow_touching=touching)
+    except RuleError:
+        return waypoints  # the move itself says why
+    if whole.used <= left + EPSILON or not whole.went_round:
+        return waypoints
+    low, high = 0.0, whole.travelled
+    for _ in range(40):
+        middle = (low + high) / 2
+        low, high = (middle, high) if onmap.used_on(t, field, onmap.cut(whole.path, middle)) <= left else (low, middle)
+    return onmap.cut(whole.path, low)[1:] if low > EPSILON else waypoints
 
 
 def _leaps(t: SharpeTables, state: Any, ch: Character, path: list[Any]) -> list[onmap.Leap]:

@@ -184,6 +184,17 @@ def test_toward_goes_as_far_as_the_pace_allows(engine: SharpeEngine) -> None:
     assert out.state.field is not None and out.state.field.positions["Harris"] == [5.0, 12.0]
 
 
+def test_toward_with_a_comrade_in_the_way_goes_as_far_as_the_way_round_allows(engine: SharpeEngine) -> None:
+    """Perkins stands in the line: a run toward Dubois goes round him as far as 9″ reach, rather
+    than being refused because the way round to 9″ along the line is a little longer."""
+    state = on_map(engine, Perkins=(5.0, 7.0))
+    out = play(engine, state, "move", pace="run", toward="Dubois")
+    [moved] = texts(out, "move")
+    assert moved.startswith("Harris runs 9.0″ to ") and moved.endswith("(0.0″ left).")
+    assert out.state.field is not None and 11.0 < out.state.field.positions["Harris"][1] < 12.0
+    refused(engine, state, "move", "the way round perkins", pace="run", toward="Dubois", distance=9)  # as asked
+
+
 def test_a_wall_on_the_path_is_jumped_with_a_check_a_sharpe_34(engine: SharpeEngine) -> None:
     state = on_map(engine, Harris=(8.0, 26.0))
     out = play(engine, state, "move", 2, pace="walk", to="12,26")
