@@ -297,8 +297,8 @@ class SharpeCog(
     ) -> None:
         await self.act(interaction, "sharpe", "pickup", weapon=weapon, figure=figure, give_to=give_to)
 
-    @app_commands.command(name="load", description="Spend this bound loading a gun (20 man-bounds)")
-    @app_commands.describe(gun="Default: his side's gun", figure=ACTIVE)
+    @app_commands.command(name="load", description="Load his empty firearm, or a gun")
+    @app_commands.describe(gun="Default: his firearm, else his side's gun", figure=ACTIVE)
     @app_commands.autocomplete(gun=figure_autocomplete, figure=figure_autocomplete)
     async def load(self, interaction: discord.Interaction, gun: Name | None = None, figure: Name | None = None) -> None:
         await self.act(interaction, "sharpe", "load", gun=gun, figure=figure)
@@ -350,11 +350,14 @@ class SharpeCog(
         await self.act(interaction, "sharpe", "weather", weather=weather, night=night)
 
     @app_commands.command(name="concede", description="Your side gives up")
-    @app_commands.describe(side="Game master: either side")
+    @app_commands.describe(confirm="True: you mean it", side="Game master: either side")
     async def concede(
-        self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 32] | None = None
+        self,
+        interaction: discord.Interaction,
+        confirm: bool | None = None,
+        side: app_commands.Range[str, 1, 32] | None = None,
     ) -> None:
-        await self.act(interaction, "sharpe", "concede", side=side)
+        await self.act(interaction, "sharpe", "concede", confirm=confirm, side=side)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -195,6 +195,11 @@ class Engine(Generic[S]):
         when /game undo goes back to a state that was waiting."""
         return None
 
+    def acting(self, state: S) -> str | None:
+        """The one figure whose turn it is, where the rules pick him (Sharpe's order of movement),
+        for "your move" to name; None by default, and when a side chooses who acts."""
+        return None
+
     def ready(self, state: S, side: str) -> Sequence[str]:
         """The figures or units of ``side`` that may still act in this phase, in roster order: the
         select under "your move" offers them (bot/adapter/next_moves.py). Empty by default, and

@@ -218,7 +218,9 @@ class Actions:
             reply.ping_user_ids = list(reply.decision.user_ids)
         elif now_turn is not None and now_turn != before_turn:
             reply.ping_user_ids = await u.members.user_ids_of(campaign.id, now_turn)
-            reply.content = f"{mentions(reply.ping_user_ids)} {now_turn}: your move.".strip()
+            acting = engine.acting(outcome.state)
+            named = f" — {shown(acting)} to act" if acting else ""
+            reply.content = f"{mentions(reply.ping_user_ids)} {now_turn}: your move{named}.".strip()
             reply.moves_of = campaign.ruleset
             reply.ready = ready_figures(engine, outcome.state, now_turn, board)
         return reply

@@ -9,7 +9,7 @@ from typing import Any
 from rules.battlefield.deployment import deploy_pieces, place_piece
 from rules.core import RuleError, VictoryPayload, short
 from rules.sharpe import mounts, onmap
-from rules.sharpe.bound import actor, advance, cannot_act, require_able, require_standing
+from rules.sharpe.bound import actor, advance, cannot_act, require_able, require_standing, waiting_firearm
 from rules.sharpe.common import Ctx, flag, whole, word
 from rules.sharpe.gunbase import side_of
 from rules.sharpe.movement import fall_over
@@ -184,13 +184,57 @@ def pickup(ctx: Ctx, p: Mapping[str, Any]) -> None:
     )
 
 
-def load_gun(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def load(ctx: Ctx, p: Mapping[str, Any]) -> None:
+    """``load``: with no gun named, a man whose own firearm waits to be loaded loads it (A-SHARPE-14);
+    otherwise he works at his side's gun (19)."""
+    ch = actor(ctx, p.get("figure"))
+    if blank(p.get("gun")):
+        firearm = waiting_firearm(ch)
+        if firearm is not None:
+            _load_firearm(ctx, ch, firearm)
+            return
+        if not (ctx.t.options.artillery and any(g.side == ch.side for g in ctx.state.guns)):
+            raise RuleError(_nothing_to_load(ctx, ch))
+    load_gun(ctx, ch, p.get("gun"))
+
+
+def _nothing_to_load(ctx: Ctx, ch: Character) -> str:
+    labels = [ctx.t.weapons[f.weapon].label for f in ch.firearms]
+    if not labels:
+        return f"{ch.name} carries no firearm and the {ch.side} have no gun: he has nothing to load."
+    many = len(labels) > 1
+    return f"{ch.name}'s {joined(labels)} {'are' if many else 'is'} loaded: {'they need' if many else 'it needs'} no loading."
+
+
+def _load_firearm(ctx: Ctx, ch: Character, firearm: Firearm) -> None:
+    """His own firearm loads over clean bounds by itself (bound.py); ``load`` says when it fires
+    and marks this bound as spent loading (no running, no fighting, no shot)."""
+    require_able(ctx, ch, "load")
+    label = ctx.t.weapons[firearm.weapon].label
+    fired_now = ctx.bound in (firearm.fired_bound, firearm.picked_up_bound)
+    if ch.busy_bound == ctx.bound and not fired_now:
+        raise RuleError(
+            f"{ch.name} has been busy this bound (he ran, jumped, fought or shot): "
+            f"his {label}'s loading counts from the next bound."
+        )
+    ch.loading_gun, ch.loading_bound = "", ctx.bound
+    first = ctx.bound + 1 if fired_now else ctx.bound
+    ready = first + firearm.reload_left
+    verb = "re-primes" if firearm.repriming else "loads"
+    text = (
+        f"{ch.name} {verb} his {label}: {plural(firearm.reload_left, 'clean bound')} from "
+        f"{'the next' if fired_now else 'this one'}, so it fires in bound {ready} "
+        "(a bound he runs, fights, is hit or suppressed does not count)."
+    )
+    ctx.say("reload", text, figure=ch.name, weapon=firearm.weapon, ready_bound=ready)
+
+
+def load_gun(ctx: Ctx, ch: Character, wanted: Any) -> None:
     """19: an artillery piece takes 20 man-bounds to load, at most four men at a time."""
     if not ctx.t.options.artillery:
         raise RuleError("Artillery is not used in this campaign.")
-    ch = actor(ctx, p.get("figure"))
     require_standing(ctx, ch, "load a gun")
-    gun = ctx.gun(p.get("gun")) if not blank(p.get("gun")) else _own_gun(ctx, ch)
+    gun = ctx.gun(wanted) if not blank(wanted) else _own_gun(ctx, ch)
     weapon = ctx.t.weapons[gun.weapon]
     if gun.side != ch.side:
         raise RuleError(f"{gun.name} belongs to the {gun.side}.")
@@ -360,6 +404,8 @@ def weather(ctx: Ctx, p: Mapping[str, Any]) -> None:
 
 
 def concede(ctx: Ctx, p: Mapping[str, Any]) -> None:
+    """A-SHARPE-52: a side gives up, in any turn, even while a choice waits; only with ``confirm``,
+    so a stray command ends nothing."""
     side = ctx.side
     if not blank(p.get("side")):
         side = match_name(ctx.t.sides, str(p.get("side")))
@@ -369,8 +415,14 @@ def concede(ctx: Ctx, p: Mapping[str, Any]) -> None:
             raise RuleError("You may concede only for your own side.")
     if side not in ctx.t.sides:
         raise RuleError("Say which side concedes.")
+    winner = next(s for s in ctx.t.sides if s != side)
+    if not flag(p.get("confirm"), "confirm"):
+        raise RuleError(
+            f"Conceding ends the battle at once: the {winner} win. "
+            f"If the {side} mean it, send /sharpe concede confirm:True."
+        )
     state = ctx.state
     state.over, state.active, state.pending = True, None, None
-    state.winner = next(s for s in ctx.t.sides if s != side)
+    state.winner = winner
     state.ended_how = f"the {side} conceded"
     ctx.tell(VictoryPayload(state.winner, side), f"The {side} concede: the {state.winner} win.")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from rules.core import Board, FigureLine
 from rules.sharpe.common import PART_WORDS
+from rules.sharpe.onmap import deploying, unplaced
 from rules.sharpe.profile import current, points
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, Gun, SharpeState
+from rules.words import joined
 
 ORDER_MAX = 900
 
@@ -16,17 +18,22 @@ def board(t: SharpeTables, state: SharpeState) -> Board:
         headline = f"Game over: {'the ' + state.winner + ' won' if state.winner else 'a draw'} ({state.ended_how})"
     elif state.pending is not None:
         headline = f"Bound {state.bound} · waiting for the {state.pending.decider}: {state.pending.prompt}"
+    elif deploying(state):
+        headline = f"Deployment: still to place {joined(unplaced(state))}"
     else:
         active = next((c for c in state.characters if c.name == state.active), None)
         headline = f"Bound {state.bound} · {active.name} ({active.side}) to act" if active else f"Bound {state.bound}"
     active = next((c for c in state.characters if c.name == state.active), None)
-    facts: list[tuple[str, str]] = [
-        ("Bound", str(state.bound)),
-        ("Active", active.side if active and not state.over else "—"),
-        ("Character", active.name if active and not state.over else "—"),
-        ("Order", _order(state)),
-        ("Weather", f"{state.weather}, {'night' if state.night else 'day'}"),
-    ]
+    facts: list[tuple[str, str]] = [("Bound", str(state.bound))]
+    if deploying(state):
+        facts.append(("Order", "rolled once every man is on the map"))
+    else:
+        facts += [
+            ("Active", active.side if active and not state.over else "—"),
+            ("Character", active.name if active and not state.over else "—"),
+            ("Order", _order(state)),
+        ]
+    facts.append(("Weather", f"{state.weather}, {'night' if state.night else 'day'}"))
     if state.guns:
         facts.append(("Guns", "; ".join(_gun(t, g) for g in state.guns)))
     if state.broken:

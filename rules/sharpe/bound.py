@@ -6,7 +6,7 @@ from rules.core import BoundPayload, RuleError, VictoryPayload
 from rules.sharpe import mounts
 from rules.sharpe.common import Ctx
 from rules.sharpe.order import roll_order
-from rules.sharpe.state import Character, Gun
+from rules.sharpe.state import Character, Firearm, Gun
 from rules.sharpe.wounds import carried_off, morale_triggers, standing
 from rules.words import blank, plural
 
@@ -48,6 +48,13 @@ def require_able(ctx: Ctx, ch: Character, doing: str) -> None:
     why = cannot_act(ctx, ch)
     if why:
         raise RuleError(f"{ch.name} cannot {doing}: he is {why}.")
+
+
+def require_unbroken(ctx: Ctx, ch: Character, act: str, more: str = "") -> None:
+    """A-SHARPE-16: a broken side may only defend and withdraw (``broken_may`` says what else);
+    ``more`` names what was refused (", not move into contact with Dubois")."""
+    if ch.side in ctx.state.broken and act not in ctx.t.broken_may:
+        raise RuleError(f"The {ch.side} are broken: {ch.name} may only defend and withdraw{more}.")
 
 
 def require_standing(ctx: Ctx, ch: Character, doing: str) -> None:
@@ -158,12 +165,25 @@ def _clean(ctx: Ctx, ch: Character) -> bool:
     return ch.busy_bound != ctx.bound and not ch.out and not ch.unconscious and not ch.knocked_out
 
 
+def waiting_firearm(ch: Character) -> Firearm | None:
+    """A-SHARPE-14: the firearm a man's clean bounds load now: one at a time, in the order fired."""
+    waiting = sorted((f for f in ch.firearms if not f.loaded), key=lambda f: f.fired_bound)
+    return waiting[0] if waiting else None
+
+
+def loading_what(ctx: Ctx, ch: Character) -> str:
+    """What ``ch`` loads this bound (``load``): a gun's name, or his own firearm."""
+    firearm = waiting_firearm(ch)
+    if ch.loading_gun or firearm is None:
+        return ch.loading_gun or "a gun"
+    return f"his {ctx.t.weapons[firearm.weapon].label}"
+
+
 def _reload(ctx: Ctx, ch: Character) -> None:
     """A-SHARPE-14: one firearm at a time, in the order fired; the firing bound itself does not count."""
-    waiting = sorted((f for f in ch.firearms if not f.loaded), key=lambda f: f.fired_bound)
-    if not waiting:
+    firearm = waiting_firearm(ch)
+    if firearm is None:
         return
-    firearm = waiting[0]
     if firearm.fired_bound >= ctx.bound or firearm.picked_up_bound >= ctx.bound:
         return
     label = ctx.t.weapons[firearm.weapon].label

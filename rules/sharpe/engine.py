@@ -244,6 +244,10 @@ class SharpeEngine(Engine[SharpeState]):
         active = next((c for c in state.characters if c.name == state.active), None)
         return active.side if active else None
 
+    def acting(self, state: SharpeState) -> str | None:
+        """The man the order of movement gives the turn to (none while placing, or once it is over)."""
+        return None if state.over or onmap.deploying(state) else state.active
+
     def winner(self, state: SharpeState) -> str | None:
         return state.winner
 

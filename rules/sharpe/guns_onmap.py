@@ -70,11 +70,12 @@ def lay(state: SharpeState, gun: Gun, target: Character) -> None:
 
 
 def load(ctx: Ctx, p: Mapping[str, Any]) -> None:
-    """``load`` as at a table (20 man-bounds, four men at most); on the map the loader stands at the gun."""
-    actions.load_gun(ctx, p)
-    if ctx.state.field is None:
-        return
+    """``load`` as at a table (his own firearm, or a gun: 20 man-bounds, four men at most); on the
+    map a gun's loader stands at it."""
+    actions.load(ctx, p)
     ch = actor(ctx, p.get("figure"))
+    if ctx.state.field is None or not ch.loading_gun:
+        return
     gun = next(g for g in ctx.state.guns if g.name == ch.loading_gun)
     at_the_gun(ctx.t, ctx.state, ch, gun, "load")
 

@@ -12,7 +12,7 @@ from rules.core import DecisionPayload, RuleError, modifier_data
 from rules.geometry import Point, centre_distance
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe import onmap
-from rules.sharpe.bound import actor, require_standing
+from rules.sharpe.bound import actor, loading_what, require_standing, require_unbroken
 from rules.sharpe.common import Ctx, flag, mods_text, whole, word
 from rules.sharpe.decisions import LABELS, decision_of
 from rules.sharpe.profile import (
@@ -91,14 +91,13 @@ def rides_past(ch: Character) -> bool:
 
 
 def _may_attack(ctx: Ctx, ch: Character) -> None:
-    if ch.side in ctx.state.broken and "attack" not in ctx.t.broken_may:
-        raise RuleError(f"The {ch.side} are broken: {ch.name} may only defend and withdraw.")
+    require_unbroken(ctx, ch, "attack")
     if ch.attacked_bound == ctx.bound:
         raise RuleError(f"{ch.name} has made his attack this bound: one attack per bound.")
     if ch.shot_bound == ctx.bound:
         raise RuleError(f"{ch.name} fired this bound: nobody shoots and attacks in the same bound.")
     if ch.loading_bound == ctx.bound:
-        raise RuleError(f"{ch.name} is loading a gun this bound.")
+        raise RuleError(f"{ch.name} is loading {loading_what(ctx, ch)} this bound.")
     if ch.mounted and ch.horse is not None and ch.horse.lost_control:
         raise RuleError(f"{ch.name}'s horse is out of control: he cannot attack until he masters it.")
 

@@ -12,13 +12,13 @@ from rules.core import RuleError
 from rules.geometry import centre_distance
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe import mounts, onmap
-from rules.sharpe.bound import actor, require_able, require_standing
+from rules.sharpe.bound import actor, loading_what, require_able, require_standing, require_unbroken
 from rules.sharpe.common import Ctx, flag, number, whole, word
 from rules.sharpe.profile import CheckResult, ability_check, wound_reduction
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
 from rules.sharpe.wounds import bolt, control_check, fall_off, fall_wound
-from rules.words import blank, inches, measured, names_list
+from rules.words import blank, inches, joined, measured, names_list
 
 EPSILON = 1e-9
 FOOT_ORDER = ("crawl", "walk", "run")
@@ -92,8 +92,10 @@ def move(ctx: Ctx, p: Mapping[str, Any]) -> None:
             f"{ch.name} may move {inches(most)} at a {pace}{where} this bound and has {inches(max(0.0, most - already))} left."
         )
     if ch.loading_bound == ctx.bound and pace in ctx.t.movement.breaks_reload:
-        raise RuleError(f"{ch.name} is loading a gun this bound: he may only crawl or walk.")
+        raise RuleError(f"{ch.name} is loading {loading_what(ctx, ch)} this bound: he may only crawl or walk.")
     enemy = ctx.enemy(ch, p["contact"], "move into contact with") if p.get("contact") else None
+    if enemy is not None:
+        require_unbroken(ctx, ch, "attack", f", not move into contact with {enemy.name}")
     if ch.moved_bound != ctx.bound:
         ch.moved = 0.0
         ch.pace = ""
@@ -131,7 +133,7 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
     field = onmap.field_of(state)
     backwards = flag(p.get("backwards"), "backwards")
     if ch.loading_bound == ctx.bound and pace in t.movement.breaks_reload:
-        raise RuleError(f"{ch.name} is loading a gun this bound: he may only crawl or walk.")
+        raise RuleError(f"{ch.name} is loading {loading_what(ctx, ch)} this bound: he may only crawl or walk.")
     most = allowance(ctx, ch, pace, False)
     left = max(0.0, most - moved_this_bound(ctx, ch))
     asked = move_request(p, ch.name)
@@ -162,8 +164,11 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
     else:
         waypoints = asked.path
     bodies = () if ch.mounted else tuple(onmap.lying(t, state, ch.name))
+    if asked.toward is not None and blank(asked.distance):
+        waypoints = _within_reach(t, field, ch.name, waypoints, left, radii, touching + bodies)
     plan = plan_move(field, t.terrain, ch.name, waypoints, left, radii, allow_touching=touching + bodies)
     _not_on_a_body(t, state, ch, plan.path[-1])
+    _no_charge_when_broken(ctx, ch, plan.path[-1])
     _no_horse_over_a_high_wall(t, state, ch, plan.path)
     if ch.mounted and ch.horse is not None:
         turned = onmap.turning(field.facing.get(ch.name), plan.path)
@@ -277,6 +282,30 @@ def _furthest(t: SharpeTables, field: Any, start: Any, goal: Any, gap: float, le
     return low if low > 1e-3 else gap
 
 
+def _within_reach(
+    t: SharpeTables,
+    field: Any,
+    name: str,
+    waypoints: list[Any],
+    left: float,
+    radii: Mapping[str, float],
+    touching: tuple[str, ...],
+) -> list[Any]:
+    """``toward:`` with no distance goes as far as his movement allows: when the way round a man in
+    the line is longer than what is left, he goes along it as far as he can (40 halvings)."""
+    try:
+        whole = plan_move(field, t.terrain, name, waypoints, float("inf"), radii, allow_touching=touching)
+    except RuleError:
+        return waypoints  # the move itself says why
+    if whole.used <= left + EPSILON or not whole.went_round:
+        return waypoints
+    low, high = 0.0, whole.travelled
+    for _ in range(40):
+        middle = (low + high) / 2
+        low, high = (middle, high) if onmap.used_on(t, field, onmap.cut(whole.path, middle)) <= left else (low, middle)
+    return onmap.cut(whole.path, low)[1:] if low > EPSILON else waypoints
+
+
 def _leaps(t: SharpeTables, state: Any, ch: Character, path: list[Any]) -> list[onmap.Leap]:
     """The obstacle a rider jumps (A-SHARPE-34), or all a man on foot leaps, vaults or climbs
     (A-SHARPE-45, A-SHARPE-46)."""
@@ -295,6 +324,14 @@ def _no_horse_over_a_high_wall(t: SharpeTables, state: Any, ch: Character, path:
         raise RuleError(
             f"{ch.name}'s horse cannot clear {jump.what}, {jump.height_ft:g} ft high: only a man on foot vaults a high wall."
         )
+
+
+def _no_charge_when_broken(ctx: Ctx, ch: Character, end: Any) -> None:
+    """A-SHARPE-16: a broken man's move may not bring him into contact with an enemy he was not touching."""
+    already = {e.name for e in onmap.touching_enemies(ctx.t, ctx.state, ch)}
+    reached = [e.name for e in onmap.touching_enemies(ctx.t, ctx.state, ch, end) if e.name not in already]
+    if reached:
+        require_unbroken(ctx, ch, "attack", f", not move into contact with {joined(reached)}")
 
 
 def _not_on_a_body(t: SharpeTables, state: Any, ch: Character, end: Any) -> None:

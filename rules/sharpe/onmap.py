@@ -344,9 +344,10 @@ def used_on(t: SharpeTables, field: FieldState, path: Sequence[Point]) -> float:
     return path_cost(battlefield_of(field.map), list(path), costs(t.terrain))
 
 
-def touching_enemies(t: SharpeTables, state: SharpeState, ch: Character) -> list[Character]:
+def touching_enemies(t: SharpeTables, state: SharpeState, ch: Character, at: Point | None = None) -> list[Character]:
+    """The enemies whose bases touch ``ch``'s, where he stands or (``at``) where a move would end."""
     field = field_of(state)
-    here = point_of(field, ch.name)
+    here = at or point_of(field, ch.name)
     if here is None:
         return []
     mine = Base(here, radius(t, ch))
@@ -392,11 +393,28 @@ def field_view(t: SharpeTables, state: SharpeState, focus: str | None, move_left
         tuple(t.sides),
         tokens,
         focus=shown,
-        title=f"{field.map.name} · " + (f"bound {state.bound}" if not deploying(state) else "deployment"),
+        title=f"{field.map.name} · {title(state)}",
         zones=deploying(state),
-        acting="" if state.over or deploying(state) else state.active or "",
+        acting=acting(state),
         contacts=tuple((c.a, c.b) for c in state.contacts),
     )
+
+
+def title(state: SharpeState) -> str:
+    """The picture's title after the map's name: the bound, or how it ended ("Bound 1 · the british won")."""
+    if deploying(state):
+        return "Deployment"
+    if state.over:
+        return f"Bound {state.bound} · {f'the {state.winner} won' if state.winner else 'a draw'}"
+    return f"Bound {state.bound}"
+
+
+def acting(state: SharpeState) -> str:
+    """The man whose turn it is, with his side, as the picture's title names him ("Harris (british)")."""
+    if state.over or deploying(state):
+        return ""
+    ch = next((c for c in state.characters if c.name == state.active), None)
+    return f"{ch.name} ({ch.side})" if ch is not None else ""
 
 
 def shown_weapon(t: SharpeTables, ch: Character) -> str | None:

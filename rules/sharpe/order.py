@@ -57,4 +57,4 @@ def move_down(ctx: Ctx, ch: Character, severity: str) -> str:
         return ""
     order.remove(ch.name)
     order.insert(new, ch.name)
-    return f"moves down the order to {new + 1}"
+    return f"moves down the order: he now acts after {order[new - 1]}"

@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.core import RuleError, modifier_data
 from rules.sharpe import guns_onmap, onmap
-from rules.sharpe.bound import actor, require_standing
+from rules.sharpe.bound import actor, loading_what, require_standing, require_unbroken
 from rules.sharpe.common import PART_WORDS, Ctx, flag, mods_text, number, whole, word
 from rules.sharpe.decisions import decision_of
 from rules.sharpe.profile import (
@@ -116,8 +116,7 @@ def prepare(ctx: Ctx, p: Mapping[str, Any]) -> Shot:
 
 
 def _may_shoot(ctx: Ctx, ch: Character) -> None:
-    if ch.side in ctx.state.broken and "shoot" not in ctx.t.broken_may:
-        raise RuleError(f"The {ch.side} are broken: {ch.name} may only defend and withdraw.")
+    require_unbroken(ctx, ch, "shoot")
     if ch.shot_bound == ctx.bound:
         raise RuleError(f"{ch.name} has fired already this bound.")
     if ch.attacked_bound == ctx.bound:
@@ -125,7 +124,7 @@ def _may_shoot(ctx: Ctx, ch: Character) -> None:
     if ch.parried_bound == ctx.bound:
         raise RuleError(f"{ch.name} parried or riposted an attack this bound, so he cannot shoot.")
     if ch.loading_bound == ctx.bound:
-        raise RuleError(f"{ch.name} is loading a gun this bound.")
+        raise RuleError(f"{ch.name} is loading {loading_what(ctx, ch)} this bound.")
     if ch.mounted and ch.horse is not None and ch.horse.lost_control:
         raise RuleError(f"{ch.name}'s horse is out of control: he cannot shoot.")
 

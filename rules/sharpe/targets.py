@@ -1,6 +1,9 @@
 """Target priorities (7) shown from the map (A-SHARPE-50): for one shooter, the enemies he can see
-and reach, nearest first as the rules advise ("Always shoot the enemy closest to you unless there
-is an easier target further away"), each further one that is easier noted, with its range band and
+and reach in the order the rules advise, each line saying why it stands there: for a rifle the
+officers first ("rifles should always try to knock out officers first"), then those further off that
+are easier than the nearest, or horsemen no harder to hit ("Always shoot the enemy closest to you
+unless there is an easier target further away … a cavalry man at 23 paces" is more dangerous than
+"an infantry man 20 paces away"), then the nearest, then the rest by distance; range band and
 cover measured as a shot measures them (A-SHARPE-35). A question, not an action: it changes nothing
 and rolls no die."""
 
@@ -29,7 +32,8 @@ SEES_OUT = ("he is ", "it is ")
 
 @dataclass(frozen=True)
 class Candidate:
-    """One enemy the shooter sees and reaches, as a shot would measure him."""
+    """One enemy the shooter sees and reaches, as a shot would measure him; ``officer`` only when
+    the shooter's rifle puts officers first."""
 
     name: str
     distance: float
@@ -38,6 +42,8 @@ class Candidate:
     cover: str
     feature: str | None
     notes: tuple[str, ...] = ()
+    mounted: bool = False
+    officer: bool = False
 
     def line(self, rank: int) -> str:
         cover = "in the open" if self.cover == "none" else f"{self.cover} cover: {self.feature}"
@@ -88,11 +94,16 @@ def ease_of(band: Band) -> int:
     return AUTOMATIC if band.auto_hit else band.mod
 
 
+def no_harder(a: Candidate, b: Candidate) -> bool:
+    """``a`` is as easy a shot as ``b`` or easier: his band and his cover are worse in neither."""
+    return a.ease >= b.ease and OPENNESS[a.cover] >= OPENNESS[b.cover]
+
+
 def easier(a: Candidate, b: Candidate) -> list[str]:
     """Why ``a`` is an easier shot than ``b`` (empty: it is not): a better range band or more open,
     and worse in neither."""
     better_band, better_cover = a.ease > b.ease, OPENNESS[a.cover] > OPENNESS[b.cover]
-    if a.ease < b.ease or OPENNESS[a.cover] < OPENNESS[b.cover] or not (better_band or better_cover):
+    if not no_harder(a, b) or not (better_band or better_cover):
         return []
     why = [a.band] if better_band else []
     if better_cover:
@@ -134,12 +145,17 @@ def _firearm(t: SharpeTables, ch: Character, wanted: str | None) -> str:
 
 
 def _candidate(t: SharpeTables, on: Measured, target: Character, band: Band, weapon: Weapon) -> Candidate:
-    notes = []
-    if target.mounted:
-        notes.append("a horseman: more dangerous than a man on foot")
-    if weapon.choose_horse_or_rider and t.kinds[target.kind].role == "officer":
-        notes.append("an officer: riflemen knock out officers first")
-    return Candidate(target.name, on.range, band_words(band), ease_of(band), on.cover, on.feature, tuple(notes))
+    officer = weapon.choose_horse_or_rider and t.kinds[target.kind].role == "officer"
+    return Candidate(
+        target.name,
+        on.range,
+        band_words(band),
+        ease_of(band),
+        on.cover,
+        on.feature,
+        mounted=target.mounted,
+        officer=officer,
+    )
 
 
 def advise(t: SharpeTables, state: SharpeState, shooter: str, weapon: str | None = None) -> TargetAdvice:
@@ -171,18 +187,45 @@ def advise(t: SharpeTables, state: SharpeState, shooter: str, weapon: str | None
             beyond.append(f"{enemy.name} ({measured(on.range)})")
             continue
         found.append(_candidate(t, on, enemy, band, arm))
-    found.sort(key=lambda c: (c.distance, c.name))
-    return TargetAdvice(who, arm.label, tuple(_noted(found)), tuple(unseen), tuple(beyond))
+    return TargetAdvice(who, arm.label, tuple(ranked(found)), tuple(unseen), tuple(beyond))
 
 
-def _noted(ordered: list[Candidate]) -> list[Candidate]:
-    """The nearest is the priority; a further one that is easier says so."""
-    if not ordered:
+#: Where a target stands in the rules' order, before its distance.
+OFFICER, BEFORE_THE_NEAREST, NEAREST, REST = range(4)
+
+
+def ranked(found: list[Candidate]) -> list[Candidate]:
+    """The rules' order, each candidate noted with the reason for his place, so no line says first
+    what the list puts later."""
+    if not found:
         return []
-    nearest = ordered[0]
-    out = [replace(nearest, notes=("the nearest: the rules' first choice", *nearest.notes))]
-    for later in ordered[1:]:
-        why = easier(later, nearest)
-        notes = (f"easier than {nearest.name}: {', '.join(why)}", *later.notes) if why else later.notes
-        out.append(replace(later, notes=notes))
-    return out
+    nearest = min(found, key=lambda c: (c.distance, c.name))
+    placed = [_placed(c, nearest) for c in found]
+    placed.sort(key=lambda p: (p[0], p[1].distance, p[1].name))
+    return [c for _, c in placed]
+
+
+def _placed(c: Candidate, nearest: Candidate) -> tuple[int, Candidate]:
+    notes: list[str] = []
+    rank = REST
+    why = easier(c, nearest) if c is not nearest else []
+    if c is nearest:
+        rank = NEAREST
+        notes.append("the nearest")
+    elif why:
+        rank = BEFORE_THE_NEAREST
+        notes.append(f"easier than {nearest.name}, the nearest: {', '.join(why)}")
+    if c.mounted:
+        if c is nearest or why or nearest.mounted:
+            notes.append("a horseman: more dangerous than a man on foot")
+        elif no_harder(c, nearest):
+            rank = BEFORE_THE_NEAREST
+            notes.append(
+                f"a horseman, as easy a shot as {nearest.name}, the nearest: more dangerous than a man on foot"
+            )
+        else:
+            notes.append(f"a horseman, but a harder shot than {nearest.name}, the nearest")
+    if c.officer:
+        rank = OFFICER
+        notes.append("an officer: riflemen knock out officers first")
+    return rank, replace(c, notes=tuple(notes))

@@ -210,6 +210,8 @@ def _location_effects(ctx: Ctx, victim: Character, location: str, severity: str,
     same = [w for w in victim.wounds if w.location == location]
     serious = severity == "serious" or (severity == "light" and len(same) >= 2)  # A-SHARPE-10
     effects: list[str] = []
+    if serious and severity == "light":
+        effects.append(f"his light wounds to the {PART_WORDS[location]} add up to a serious one")
     if location == "legs":
         if severity == "light":
             victim.no_move_bound = ctx.bound + 1

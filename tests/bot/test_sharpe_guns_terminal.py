@@ -79,7 +79,7 @@ def test_a_gun_on_the_farm_at_the_terminal(tmp_path: Path) -> None:
     asked = first[1]
     assert asked["events"] == [] and asked["dice"] == []
     assert "Targets for Old Bess (artillery piece)" in asked["text"]
-    assert "1. Leroux: 40.0″, long range (−2), in the open — the nearest: the rules' first choice" in asked["text"]
+    assert "1. Leroux: 40.0″, long range (−2), in the open — the nearest" in asked["text"]
     assert "2. Dubois: 40.1″, long range (−2), in the open" in asked["text"]
     [haul] = events(first, "haul")
     assert haul["text"] == (

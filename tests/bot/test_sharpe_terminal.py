@@ -136,6 +136,7 @@ BOUND_TWO_AND_THREE = """\
 /decide choice:parry
 /dice 3
 /sharpe concede
+/sharpe concede confirm:yes
 /game status
 """
 
@@ -184,7 +185,7 @@ def test_a_whole_sharpe_skirmish_in_the_terminal(tmp_path: Path) -> None:
     ]
     assert "ties: Harris 5, Lefevre 2" in order["text"]
     # the pointer to /help ends the next moves' line ("Or type … (/help topic:sharpe)"), said once
-    assert setup[-1]["say"].endswith("british: your move.") and setup[-1]["next"]
+    assert setup[-1]["say"].endswith("british: your move — Sharpe to act.") and setup[-1]["next"]
 
     first = play(db, BOUND_ONE)
     refused = [r for r in first if not r["ok"]]
@@ -214,7 +215,8 @@ def test_a_whole_sharpe_skirmish_in_the_terminal(tmp_path: Path) -> None:
 
     # A new process on the same file: bound 2 goes on where bound 1 ended.
     rest = play(db, BOUND_TWO_AND_THREE)
-    assert all(r["ok"] for r in rest), [r for r in rest if not r["ok"]]
+    [asked_to_confirm] = [r for r in rest if not r["ok"]]  # a bare concede ends nothing (A-SHARPE-52)
+    assert asked_to_confirm["command"] == "/sharpe concede" and "confirm:True" in asked_to_confirm["error"]
     melee = event_texts(rest, "melee")
     assert "C 6 + D6 2 = 8 vs riposte C 5 + D6 3 = 8: a draw" in melee[0]
     assert "C 3 + D6 4 = 7 vs parry C 5 + D6 3 = 8: parried — Sharpe recoils 1 pace" in melee[1]

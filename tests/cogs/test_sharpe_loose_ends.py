@@ -86,5 +86,5 @@ async def test_target_priority_is_said_once_in_campaign_info_not_in_every_status
     await table_game(app, forced)
     info = await invoke(bot, "campaign info", RED, "Rita")
     fields = {f.name: f.value for f in info.sent[0]["embeds"][0].fields}
-    assert fields["Target priority"].startswith("Shoot the nearest enemy unless an easier one is further off")
+    assert fields["Target priority"].startswith("Riflemen go for officers first; otherwise shoot the nearest enemy")
     assert "Target priority" not in said(await invoke(bot, "game status", RED, "Rita"))

@@ -34,7 +34,7 @@ async def log_text(bot) -> str:
     return log.sent[0]["embeds"][0].description
 
 
-async def test_targets_are_listed_privately_nearest_first_and_nothing_changes(bot, app, forced) -> None:
+async def test_targets_are_listed_privately_in_the_rules_order_and_nothing_changes(bot, app, forced) -> None:
     await sharpe_game(app, forced)
     before = await log_text(bot)
     interaction = await invoke(bot, "sharpe targets", BLUE, "Bob", shooter="harris")
@@ -43,10 +43,10 @@ async def test_targets_are_listed_privately_nearest_first_and_nothing_changes(bo
     embed = sent["embeds"][0]
     assert embed.title == "Targets for Harris (Baker rifle)"
     assert embed.description.splitlines() == [
-        "1. Dubois: 38.0″, normal range, in the open — the nearest: the rules' first choice",
-        "2. Leroux: 38.3″, normal range, in the open — an officer: riflemen knock out officers first",
+        "1. Leroux: 38.3″, normal range, in the open — an officer: riflemen knock out officers first",
+        "2. Dubois: 38.0″, normal range, in the open — the nearest",
     ]
-    assert "nearest enemy" in embed.footer.text
+    assert "nearest enemy" in embed.footer.text and "officers first" in embed.footer.text
     assert await log_text(bot) == before  # asking recorded no action and rolled nothing
 
 

@@ -166,7 +166,7 @@ async def test_a_sharpe_skirmish_on_the_farm_through_discord_across_a_restart(fa
             continue
         if state.bound > MAX_BOUNDS and not conceded:
             conceded = True
-            last = await fake.slash(table.blue, "sharpe concede", side="french")
+            last = await fake.slash(table.blue, "sharpe concede", confirm=True, side="french")
             continue
         if decision is not None:
             decider = player[decision.decider]

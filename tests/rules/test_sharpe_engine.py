@@ -331,11 +331,28 @@ def test_concede() -> None:
     engine = make_engine()
     state = begin(engine, specs())
     with pytest.raises(RuleError, match="only for your own side"):
-        engine.act(state, Action("concede", "french", {"side": "british"}), ScriptedDice())
-    out = play(engine, state, "concede", side="french")
+        engine.act(state, Action("concede", "french", {"side": "british", "confirm": True}), ScriptedDice())
+    out = play(engine, state, "concede", side="french", confirm=True)
     assert out.state.winner == "british" and "The french concede" in texts(out, "victory")[0]
-    gm = engine.act(state, Action("concede", "british", {"side": "british"}, by_gm=True), ScriptedDice())
+    gm = engine.act(
+        state, Action("concede", "british", {"side": "british", "confirm": "yes"}, by_gm=True), ScriptedDice()
+    )
     assert gm.state.winner == "french"
+
+
+def test_conceding_is_confirmed_and_may_be_said_in_either_turn_a_sharpe_52() -> None:
+    """Without confirm: nothing ends; the sentence says what conceding does and how to mean it."""
+    engine = make_engine()
+    state = begin(engine, specs())
+    assert engine.whose_turn(state) == "british"
+    for confirm in (None, False, "no"):
+        message = refused(engine, state, "concede", "confirm", side="french", confirm=confirm)
+        assert message == (
+            "Conceding ends the battle at once: the british win. "
+            "If the french mean it, send /sharpe concede confirm:True."
+        )
+    out = play(engine, state, "concede", side="french", confirm=True)  # in the british turn
+    assert out.state.over and out.state.winner == "british"
 
 
 # --- storage and the board -----------------------------------------------------------------------------------

@@ -107,6 +107,31 @@ def test_deployment_then_the_order_is_rolled_a_sharpe_32(engine: SharpeEngine) -
     assert view.focus is not None and view.focus.move_left == 9
 
 
+def test_the_man_to_act_is_named_for_the_ping_and_in_the_pictures_title(engine: SharpeEngine) -> None:
+    """The order of movement picks one man: "your move" and the picture's title name him."""
+    state = deploying(engine)
+    assert engine.acting(state) is None
+    assert engine.field_view(state).heading == "Test ground · Deployment"  # type: ignore[union-attr]
+    state = on_map(engine)
+    assert engine.acting(state) == "Harris"
+    assert engine.field_view(state).heading == "Test ground · Bound 1 · Harris (british) to act"  # type: ignore[union-attr]
+    state = play(engine, state, "done").state
+    assert engine.acting(state) == "Dubois"
+    assert engine.field_view(state).heading == "Test ground · Bound 1 · Dubois (french) to act"  # type: ignore[union-attr]
+    over = play(engine, state, "concede", confirm=True).state
+    assert engine.acting(over) is None
+    assert engine.field_view(over).heading == "Test ground · Bound 1 · the british won"  # type: ignore[union-attr]
+
+
+def test_the_status_while_placing_says_who_is_still_to_place(engine: SharpeEngine) -> None:
+    """No empty "Order:" and no "Active: —" before the order is rolled."""
+    board = engine.board(deploying(engine))
+    assert board.headline == "Deployment: still to place Harris, Perkins and Dubois"
+    facts = dict(board.facts)
+    assert facts["Order"] == "rolled once every man is on the map"
+    assert "Active" not in facts and "Character" not in facts
+
+
 def test_done_while_deploying_sets_out_the_rest(engine: SharpeEngine) -> None:
     out = play(engine, deploying(engine), "done", side="british")
     assert out.state.field is not None and {"Harris", "Perkins"} <= set(out.state.field.positions)
@@ -159,6 +184,17 @@ def test_toward_goes_as_far_as_the_pace_allows(engine: SharpeEngine) -> None:
     assert out.state.field is not None and out.state.field.positions["Harris"] == [5.0, 12.0]
 
 
+def test_toward_with_a_comrade_in_the_way_goes_as_far_as_the_way_round_allows(engine: SharpeEngine) -> None:
+    """Perkins stands in the line: a run toward Dubois goes round him as far as 9″ reach, rather
+    than being refused because the way round to 9″ along the line is a little longer."""
+    state = on_map(engine, Perkins=(5.0, 7.0))
+    out = play(engine, state, "move", pace="run", toward="Dubois")
+    [moved] = texts(out, "move")
+    assert moved.startswith("Harris runs 9.0″ to ") and moved.endswith("(0.0″ left).")
+    assert out.state.field is not None and 11.0 < out.state.field.positions["Harris"][1] < 12.0
+    refused(engine, state, "move", "the way round perkins", pace="run", toward="Dubois", distance=9)  # as asked
+
+
 def test_a_wall_on_the_path_is_jumped_with_a_check_a_sharpe_34(engine: SharpeEngine) -> None:
     state = on_map(engine, Harris=(8.0, 26.0))
     out = play(engine, state, "move", 2, pace="walk", to="12,26")
@@ -177,6 +213,20 @@ def test_moving_into_an_enemy_is_contact(engine: SharpeEngine) -> None:
     out = play(engine, state, "move", pace="walk", toward="Dubois")
     assert out.state.contacts and "reaches Dubois" in texts(out, "contact")[0]
     assert out.state.field is not None and out.state.field.positions["Harris"] == [5.0, 5.8]
+
+
+def test_a_broken_man_may_not_move_into_contact_on_the_map_a_sharpe_16(engine: SharpeEngine) -> None:
+    """The british broken: Harris may withdraw, never reach an enemy (toward: him, or a path ending
+    against his base); no card invites him to attack."""
+    state = on_map(engine, Dubois=(5.0, 7.0))
+    state.broken = ["british"]
+    for where in ({"toward": "Dubois"}, {"to": "5,5.8"}):
+        message = refused(engine, state, "move", "broken", pace="walk", **where)
+        assert (
+            message == "The british are broken: Harris may only defend and withdraw, not move into contact with Dubois."
+        )
+    out = play(engine, state, "move", pace="walk", to="5,2")
+    assert not out.state.contacts and not texts(out, "contact")
 
 
 # --- 3. shooting measured

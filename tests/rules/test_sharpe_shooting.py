@@ -313,6 +313,51 @@ def test_running_breaks_the_reload_walking_does_not() -> None:
     assert miss(engine, state, "Redcoat")
 
 
+def test_a_rifleman_loads_his_own_rifle_a_sharpe_14() -> None:
+    """/sharpe load for a man with no gun: he loads his own firearm, which needs clean bounds (no
+    running, no fighting, no shot); loading, he may only crawl or walk."""
+    engine, state = duel_with("Harris")
+    assert refused(engine, state, "load", "loaded") == "Harris's Baker rifle is loaded: it needs no loading."
+    state = miss(engine, state, "Harris")
+    assert texts(play(engine, state, "load")) == [
+        "Harris loads his Baker rifle: 2 clean bounds from the next, so it fires in bound 4 "
+        "(a bound he runs, fights, is hit or suppressed does not count)."
+    ]
+    state = bounds(engine, state, 1)
+    loading = play(engine, state, "load")
+    assert texts(loading) == [
+        "Harris loads his Baker rifle: 2 clean bounds from this one, so it fires in bound 4 "
+        "(a bound he runs, fights, is hit or suppressed does not count)."
+    ]
+    refused(
+        engine,
+        loading.state,
+        "move",
+        "loading his Baker rifle this bound: he may only crawl or walk",
+        pace="run",
+        distance=9,
+    )
+    refused(engine, loading.state, "attack", "loading his Baker rifle this bound", defender="Dubois")
+    assert play(engine, loading.state, "move", pace="walk", distance=3).state
+    state = play(engine, state, "move", pace="run", distance=9).state
+    assert refused(engine, state, "load", "busy") == (
+        "Harris has been busy this bound (he ran, jumped, fought or shot): "
+        "his Baker rifle's loading counts from the next bound."
+    )
+
+
+def test_a_man_with_no_firearm_and_no_gun_has_nothing_to_load() -> None:
+    engine = new_engine()
+    state = begin(
+        engine, [fig("Jacques", "french", "line_infantry", weapons="bayonet"), fig("Harris", "british", "rifleman")]
+    )
+    char(state, "Jacques").firearms.clear()
+    assert (
+        refused(engine, state, "load", "nothing")
+        == "Jacques carries no firearm and the french have no gun: he has nothing to load."
+    )
+
+
 def test_misfire_means_one_bound_of_repriming() -> None:
     engine, state = duel_with("Harris")
     state = play(engine, state, "shoot", 6, 6, target="Dubois", range=20).state

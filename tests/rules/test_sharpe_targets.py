@@ -4,6 +4,7 @@ shot measures them; a question that changes nothing and rolls no die."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -73,20 +74,54 @@ def asked(engine: SharpeEngine, state: SharpeState, shooter: str, weapon: str | 
     return lines
 
 
-def test_nearest_first_easier_ones_further_off_noted_a_sharpe_50(engine: SharpeEngine) -> None:
+def test_the_rules_order_officers_for_a_rifle_then_easier_then_the_nearest_a_sharpe_50(engine: SharpeEngine) -> None:
+    """The list is the order the rules give, and each line says why it stands there: a rifle's
+    officer first, then a target further off that is easier than the nearest, then the nearest."""
     assert char(skirmish(engine), "Murat").mounted
     assert asked(engine, skirmish(engine), "harris") == [
-        "1. Dubois: 6.0″, short range (+1), soft cover: the hedge — the nearest: the rules' first choice",
-        "2. Murat: 9.0″, short range (+1), in the open — easier than Dubois: in the open; "
+        "1. Leroux: 21.0″, normal range, hard cover: the wall — an officer: riflemen knock out officers first",
+        "2. Murat: 9.0″, short range (+1), in the open — easier than Dubois, the nearest: in the open; "
         "a horseman: more dangerous than a man on foot",
-        "3. Leroux: 21.0″, normal range, hard cover: the wall — an officer: riflemen knock out officers first",
+        "3. Dubois: 6.0″, short range (+1), soft cover: the hedge — the nearest",
         "Not seen: Martin (Martin is too deep in the wood to be seen).",
+    ]
+
+
+def test_no_line_says_first_what_the_list_puts_later(engine: SharpeEngine) -> None:
+    """Wherever they stand: a rifle's officers come before everyone else; a line noted easier than
+    the nearest, or a horseman as easy a shot, comes before the nearest (unless the nearest is an
+    officer); the nearest comes before the rest."""
+    spots = [(16.0, 15.0), (10.0, 24.0), (31.0, 15.0), (12.0, 20.0), (20.0, 25.0), (10.0, 29.0), (40.0, 15.0)]
+    for dubois, murat, leroux in itertools.permutations(spots, 3):
+        lines = asked(engine, skirmish(engine, Dubois=dubois, Murat=murat, Leroux=leroux), "Harris")
+        notes = [line.split(" — ")[1] if " — " in line else "" for line in lines if line[0].isdigit()]
+        officers = [i for i, n in enumerate(notes) if "officers first" in n]
+        assert officers == list(range(len(officers))), lines
+        [nearest] = [i for i, n in enumerate(notes) if n.startswith("the nearest")]
+        for i, note in enumerate(notes):
+            if "easier than" in note or "as easy a shot" in note:
+                assert i < nearest or nearest in officers, lines
+            elif i not in officers and i != nearest:
+                assert i > nearest, lines
+
+
+def test_a_horseman_no_harder_to_hit_goes_before_a_nearer_man_on_foot(engine: SharpeEngine) -> None:
+    """The rules: "an infantry man 20 paces away is less dangerous than a cavalry man at 23 paces away"."""
+    state = skirmish(
+        engine, Dubois=(10.0, 26.0), Murat=(12.0, 27.5), Leroux=(47.0, 5.0)
+    )  # Leroux deep in the wood, unseen
+    assert asked(engine, state, "Harris")[:2] == [
+        "1. Murat: 12.7″, normal range, in the open — a horseman, as easy a shot as Dubois, the nearest: "
+        "more dangerous than a man on foot",
+        "2. Dubois: 11.0″, normal range, in the open — the nearest",
     ]
 
 
 def test_nothing_further_off_beats_the_nearest_in_the_open(engine: SharpeEngine) -> None:
     """The nearest at short range in the open: nothing further off is easier."""
-    state = skirmish(engine, Dubois=(10.0, 26.5), Murat=(19.0, 15.0), Leroux=(55.0, 28.0))
+    state = skirmish(
+        engine, Dubois=(10.0, 26.5), Murat=(19.0, 15.0), Leroux=(47.0, 5.0)
+    )  # Leroux deep in the wood, unseen
     lines = asked(engine, state, "Harris")
     assert lines[0].startswith("1. Murat: 9.0″, short range (+1), in the open — the nearest")
     assert lines[1] == "2. Dubois: 11.5″, normal range, in the open"
@@ -110,7 +145,7 @@ def test_a_gun_and_the_crewman_at_it_get_the_guns_advice(engine: SharpeEngine) -
     for shooter in ("Old Bess", "Gunner"):
         lines = asked(engine, state, shooter)
         assert (
-            lines[0] == "1. Murat: 9.0″, automatic hit, in the open — the nearest: the rules' first choice; "
+            lines[0] == "1. Murat: 9.0″, automatic hit, in the open — the nearest; "
             "a horseman: more dangerous than a man on foot"
         )
         assert lines[1].startswith("2. Dubois: 11.7″, normal range, soft cover: the hedge")

@@ -98,6 +98,11 @@ def test_two_light_leg_wounds_are_a_serious_one_a_sharpe_10() -> None:
     _, ctx, victim = wound("legs", L)
     apply_wound(ctx, victim, "legs", L, by="Harris", source="melee")
     assert victim.crawl_only
+    second = ctx.events[-1]
+    assert second.data["effects"][1] == "his light wounds to the legs add up to a serious one"
+    assert second.text.startswith(
+        "Dubois: light wound to the legs — no further action or movement this bound; his light wounds"
+    )
 
 
 def test_serious_arm_wound_drops_what_is_in_the_hand() -> None:
@@ -153,8 +158,10 @@ def test_wounds_move_a_man_down_the_order_a_sharpe_13() -> None:
     ctx = Ctx(engine.tables, state, ScriptedDice())
     apply_wound(ctx, ctx.get("A"), "legs", L, by="C", source="melee")
     assert state.order == ["B", "A", "C", "D", "E"]
+    assert "moves down the order: he now acts after B" in ctx.events[-1].text  # not "to 2"
     apply_wound(ctx, ctx.get("C"), "legs", S, by="A", source="melee")
     assert state.order == ["B", "A", "D", "E", "C"]  # not past the end
+    assert "moves down the order: he now acts after E" in ctx.events[-1].text
     reroll = new_engine(reroll_order_every_bound=True)
     state = begin(reroll, [fig(n, "british" if n < "C" else "french", "line_infantry") for n in names])
     ctx = Ctx(reroll.tables, state, ScriptedDice())
@@ -287,6 +294,19 @@ def test_morale_when_the_officer_falls_a_sharpe_16() -> None:
     refused(engine, state, "shoot", "broken", target="Sharpe", range=10)
     refused(engine, state, "attack", "broken", defender="Sharpe")
     assert play(engine, state, "move", distance=3).state  # withdrawing is allowed
+
+
+def test_a_broken_man_may_not_run_into_contact_a_sharpe_16() -> None:
+    """Broken: "they may only defend and withdraw", so a move into contact is refused, not invited."""
+    engine, state = morale_game()
+    state.broken = ["french"]
+    state.active = "Sergent"
+    message = refused(engine, state, "move", "broken", distance=3, contact="Sharpe")
+    assert message == (
+        "The french are broken: Sergent may only defend and withdraw, not move into contact with Sharpe."
+    )
+    state.broken = []
+    assert "may attack him now" in texts(play(engine, state, "move", distance=3, contact="Sharpe"), "contact")[0]
 
 
 def test_morale_holds_and_is_tested_once_per_fall() -> None:
