@@ -299,7 +299,9 @@ def charge(
         return True
     counter = any(ch.charger == target.name and ch.target == unit.name and not ch.resolved for ch in state.charges)
     rear = None if way is None else way.rear and not counter and not target.building  # A-NSR-43: a building has no rear
-    state.charges.append(Charge(charger=unit.name, target=target.name, counter=counter, rear=rear))
+    spot = onmap.field_of(state).positions.get(target.name) if way is not None else None
+    target_at = None if spot is None else list(spot)
+    state.charges.append(Charge(charger=unit.name, target=target.name, counter=counter, rear=rear, target_at=target_at))
     kind = "counter-charges" if counter else "charges"
     events.append(
         Event(

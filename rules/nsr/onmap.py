@@ -55,7 +55,7 @@ from rules.battlefield.view import Band, FieldView, Focus, UnitMark
 from rules.geometry import Battlefield, Feature, Point, Table, centre_distance
 from rules.nsr.charts import NsrTables
 from rules.nsr.forces import formation_name
-from rules.nsr.state import NsrState, Unit, unit_named
+from rules.nsr.state import Charge, NsrState, Unit, unit_named
 from rules.vocabulary import RuleError
 from rules.words import blank, joined, match_name, number, short
 
@@ -800,12 +800,16 @@ def charge_move(state: NsrState, unit: Unit, way: ChargeWay, inches: float) -> s
     return f"it faces {math.floor(end.facing * 10 + 0.5) / 10:g}° and moves {_inches(went)} to {at(end.centre)}"
 
 
-def reached(t: NsrTables, state: NsrState, charger: Unit, target: Unit) -> bool:
-    """A-NSR-37: the charge reaches when some of the target still stands within the charge
-    distance of the charger, edge to edge (seed 3.A.1: else it has moved away or fallen)."""
+def reached(t: NsrTables, state: NsrState, charge: Charge) -> bool:
+    """A-NSR-37: the charge reaches when some of the target still stands where it was charged (its
+    losses may have narrowed its footprint, not moved its figures) or within the charge distance of
+    the charger, edge to edge (seed 3.A.1: else it has moved away or fallen)."""
+    charger, target = unit_named(state, charge.charger), unit_named(state, charge.target)
     mine, theirs = placement_of(state, charger), placement_of(state, target)
     if mine is None or theirs is None or not target.standing():
         return False
+    if charge.target_at is not None and centre_distance(theirs.centre, Point(*charge.target_at)) <= EPSILON:
+        return True
     return edge_gap(footprint(mine, SPEC), footprint(theirs, SPEC)) <= t.distances.charge_stop + 10 * CLEARANCE
 
 

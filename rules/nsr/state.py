@@ -125,6 +125,8 @@ class Charge:
     resolved: bool = False
     #: On the map: the charger set off from behind the target's rear (A-NSR-37); None on a table.
     rear: bool | None = None
+    #: On the map: the target's centre when it was charged (A-NSR-37); None on a table.
+    target_at: list[float] | None = None
 
 
 @dataclass

@@ -529,6 +529,23 @@ def test_a_charge_whose_target_moved_away_occupies_where_it_stood(engine: NsrEng
     assert "moved away or fallen)." in texts(out) and moved_to(out.state, "1er Ligne") == "10,12"
 
 
+def test_a_charged_unit_that_lost_figures_where_it_stood_is_still_fought(engine: NsrEngine) -> None:
+    """Seed 3.A.1-2: fire thinned the 33rd Foot (its line, side on to the charge, now 2 inches wide,
+    not 6) but moved none of it: the charger must still pass its close-in test, not occupy."""
+    state = moved_on(engine, {"33rd Foot": "10,18"})
+    onmap.field_of(state).facing["33rd Foot"] = 0.0
+    out = act(engine, state, "charge", "French", target="33rd Foot", dice=[6, 6, 6], cards=["KH"])
+    state = out.state
+    for f in get(state, "33rd Foot").figures[:8]:
+        f.status = "killed"
+    state.charges.append(Charge("Hussars", "95th"))
+    state.phase, state.active, state.card, state.pending = "close_combat", "", "", None
+    out = act(engine, state, "melee", "French", unit="1er Ligne", dice=[10])
+    assert "occupies" not in texts(out)
+    assert "it falls back 6″ (moves 6″ back to 10,6) and is pinned" in texts(out)
+    round_trip(engine, out.state)
+
+
 def test_the_charger_closes_to_touch_and_defenders_within_three_inches_move_up(engine: NsrEngine) -> None:
     """Seed 3.A.4: bases touching; the 95th, an inch from the 33rd Foot, moves up to it."""
     state = charged(engine, {"1er Ligne": "10,12", "33rd Foot": "10,16", "95th": "18,19"})
