@@ -169,9 +169,9 @@ def table_class(c: Charts, target: Unit) -> tuple[str, str]:
     if target.prone:
         return rule.prone, "prone"
     formation = target.formation.replace("_", " ")
-    if target.formation in c.t.close_order_formations:
-        return rule.close_order, f"{formation}, close order"
-    return rule.open_order, f"{formation}, open order"
+    if target.formation in c.t.open_order_formations:
+        return rule.open_order, "open order" if formation == "open order" else f"{formation}, open order"
+    return rule.close_order, f"{formation}, close order"
 
 
 def shielded(klass: str, target: Unit) -> bool:

@@ -562,9 +562,9 @@ def target_class(t: NsrTables, state: NsrState, unit: Unit, target: Unit) -> tup
             return rule.rough_ground, f"in {feature.label}"
     if rough and most_inside(theirs, shapely.union_all([f.geometry for f in rough]), SPEC):
         return rule.rough_ground, "in rough ground"
-    if theirs.formation in t.close_order_formations:
-        return rule.close_order, "close order in the open"
-    return rule.open_order, "open order in the open"
+    if theirs.formation in t.open_order_formations:
+        return rule.open_order, "open order in the open"
+    return rule.close_order, "close order in the open"
 
 
 def measured(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any]) -> dict[str, Any]:

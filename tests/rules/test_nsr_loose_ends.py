@@ -51,7 +51,8 @@ def test_a_gun_still_fires_at_a_unit_inside_a_building(engine: NsrEngine) -> Non
     [
         ("line", False, "I", "class I: line, close order"),
         ("march_column", False, "I", "class I: march column, close order"),
-        ("open_order", False, "II", "class II: open order, open order"),
+        ("square", False, "I", "class I: square, close order"),
+        ("open_order", False, "II", "class II: open order"),
         ("line", True, "III", "class III: prone"),
     ],
 )
