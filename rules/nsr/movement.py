@@ -370,6 +370,7 @@ def hold(
     if state.phase == "movement" and _must_charge(c, state, unit):
         raise RuleError(f"{unit.name} drew Joker Movement 6: it must charge the nearest enemy unit (/nsr charge).")
     events.append(Event("hold", f"{unit.name} {doing}.", {"unit": unit.name, "phase": state.phase}))
+    unit.held = unit.held or state.phase == "movement"
     return True
 
 
@@ -404,6 +405,7 @@ def joker_movement(
     unit.joker = result
     if result == 2:
         events.append(Event("hold", f"{unit.name} does not move this turn.", {"unit": unit.name, "phase": "movement"}))
+        unit.held = True
         return True
     if result == 3:
         back = sum(roll_dice(dice, c.t.distances.joker_fall_back_d6, 6, f"{unit.name}: Joker Movement 3, fall back"))

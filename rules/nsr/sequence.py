@@ -216,7 +216,7 @@ def end_turn(c: Charts, state: NsrState, dice: DiceSource, events: list[Event]) 
         )
         return
     for unit in state.units:
-        unit.moved = unit.fired = unit.charged = unit.fought = unit.hit_this_turn = False
+        unit.moved = unit.held = unit.fired = unit.charged = unit.fought = unit.hit_this_turn = False
         unit.joker, unit.smoke, unit.pistols_fired = 0, 0, []
         for f in unit.figures:
             if f.duty == "carrying":

@@ -253,8 +253,26 @@ def test_the_board_shows_every_unit_and_the_deck(engine: NsrEngine) -> None:
     assert facts["Commanders-in-Chief"] == "French: 1er Ligne; Allied: 33rd Foot"
     lines = {line.name: line.status for line in board.figures}
     assert lines["1er Ligne"] == "line · line · 12/12 fit · ACTING NOW"
-    assert lines["Hussars"] == "mounted · line · 6/6 fit · moved and charged this turn"
+    assert lines["Hussars"] == "mounted · line · 6/6 fit · charged this turn"
     assert "pinned" in lines["95th"]
+
+
+def test_the_board_says_a_unit_held_or_did_not_fire_when_it_only_had_its_card(engine: NsrEngine) -> None:
+    """A unit that held on its movement card and passed on its fire card neither moved nor fired."""
+    state = stage(engine, small_battle(), "movement", "1er Ligne")
+    out = act(engine, state, "hold", cards=["3S"])
+    assert dict((f.name, f.status) for f in engine.board(out.state).figures)["1er Ligne"].endswith("· held this turn")
+    state = stage(engine, small_battle(), "fire", "1er Ligne")
+    get(state, "1er Ligne").moved = get(state, "1er Ligne").held = True
+    out = act(engine, state, "hold", cards=[NEXT])
+    line = dict((f.name, f.status) for f in engine.board(out.state).figures)["1er Ligne"]
+    assert line.endswith("· held and did not fire this turn")
+    fired = act(
+        engine, state, "fire", target="33rd Foot", range=3, dice=[1], cards=["2C", "3C", NEXT], **{"class": "I"}
+    )
+    assert dict((f.name, f.status) for f in engine.board(fired.state).figures)["1er Ligne"].endswith(
+        "· held and fired this turn"
+    )
 
 
 def test_the_state_round_trips_through_json(engine: NsrEngine) -> None:
