@@ -57,7 +57,7 @@ from rules.nsr.charts import NsrTables
 from rules.nsr.forces import formation_name
 from rules.nsr.state import Charge, NsrState, Unit, unit_named
 from rules.vocabulary import RuleError
-from rules.words import blank, joined, match_name, number, short
+from rules.words import blank, heading, joined, match_name, number, short
 
 #: Base sizes and ranks: the player's reading formations.py gives (A-NSR-32).
 SPEC = DEFAULT_SPEC
@@ -125,8 +125,11 @@ def check_ground(t: NsrTables, state: NsrState, unit: Unit, placed: UnitPlacemen
     /nsr occupy instead) or on another unit's ground (touching is allowed)."""
     field = field_of(state)
     ground = battlefield_of(field.map)
-    shape = check_on_table(placed, ground.table, SPEC, unit.name)
-    where = f"{unit.name} in {placed.formation.replace('_', ' ')} at {at(placed.centre)}"
+    where = f"{unit.name} {standing(placed)}, at {at(placed.centre)}"
+    if not on_table(placed, ground.table, SPEC):
+        table = ground.table
+        raise RuleError(f"{where} would stand off the {table.width:g} by {table.height:g} inch table.")
+    shape = footprint(placed, SPEC)
     if zone is not None:
         area = zone_shape(field.map, zone)
         if area is None:
@@ -305,6 +308,15 @@ def _set(state: NsrState, unit: Unit, placed: UnitPlacement) -> None:
     field.facing[unit.name] = round(placed.facing, 4)
 
 
+def standing(placed: UnitPlacement) -> str:
+    """How a unit stands, for a refusal that turns on its size: ``in line, 10″ wide and 2″ deep,
+    facing north (90°)``."""
+    width, depth = size(placed, SPEC)
+    return (
+        f"in {placed.formation.replace('_', ' ')}, {width:g}″ wide and {depth:g}″ deep, facing {heading(placed.facing)}"
+    )
+
+
 def at(point: Point) -> str:
     return f"{round(point.x, 2):g},{round(point.y, 2):g}"
 
@@ -355,8 +367,6 @@ def turn(t: NsrTables, state: NsrState, unit: Unit, facing: float) -> str:
     placed = placement_of(state, unit, facing=facing)
     if placed is None:
         raise RuleError(f"{unit.name} is not on the map.")
-    table = battlefield_of(field_of(state).map).table
-    check_on_table(placed, table, SPEC, unit.name)
     check_ground(t, state, unit, placed)
     field_of(state).facing[unit.name] = round(placed.facing, 4)
     return f"turns to face {math.floor(placed.facing * 10 + 0.5) / 10:g}°"
@@ -413,7 +423,7 @@ def route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any], 
     for leg in legs:
         crossed = _first_overlap(leg, *blocks)
         if crossed:
-            raise RuleError(f"{unit.name}'s path runs through {crossed}: go round it.")
+            raise RuleError(f"{unit.name}'s path runs through {crossed}: go round it. It moves {standing(placed)}.")
     road = _road_ground(tuple(f for f in ground.features if f.kind in t.ground.road))
     on_road = road is not None and all(
         road.covers(LineString([(a.x, a.y), (b.x, b.y)])) for a, b in itertools.pairwise(path)
