@@ -544,11 +544,15 @@ def sightlines(
     wanted = np.ones(len(aims), dtype=bool)
     in_building = inside(t, state, target) is not None
     if area is not None and in_building and not shapely.intersects(area, ground):
-        return Sightlines(0, float(distances.min()), frozenset(), "its building is not in the volley's area")
+        return Sightlines(
+            0, float(distances.min()), frozenset(), f"{possessive(target.name)} building is not in the volley's area"
+        )
     if area is not None and not in_building:
         wanted = np.asarray(shapely.covers(area, shapely.points(aims)), dtype=bool)
         if not wanted.any():
-            return Sightlines(0, float(distances.min()), frozenset(), "no figure of it stands in the volley's area")
+            return Sightlines(
+                0, float(distances.min()), frozenset(), f"no figure of {target.name} stands in the volley's area"
+            )
     clear, hider = _clear_lines(t, state, shooters, aims)
     clear &= wanted[None, :]
     firing: _Mask = np.asarray(clear.any(axis=1), dtype=np.bool_)

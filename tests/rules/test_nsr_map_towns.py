@@ -448,7 +448,14 @@ def test_a_volleys_area_is_the_ground_in_front_of_the_unit(engine: NsrEngine) ->
     in front only the figures there are hit, the other cards wasted."""
     aside = firing(hamlet(engine, {"1er Ligne": "23,6", "33rd Foot": "33,10"}), "1er Ligne")
     onmap.field_of(aside).facing["33rd Foot"] = 270.0
-    refuse(engine, aside, "volley", "no figure of it stands in the volley's area", "French", target="33rd Foot")
+    refuse(
+        engine,
+        aside,
+        "volley",
+        "cannot fire at 33rd Foot: no figure of 33rd Foot stands in the volley's area",
+        "French",
+        target="33rd Foot",
+    )
     half = firing(hamlet(engine, {"1er Ligne": "23,6", "33rd Foot": "28,10"}), "1er Ligne")
     onmap.field_of(half).facing["33rd Foot"] = 270.0
     lines = onmap_towns.sightlines(
@@ -483,7 +490,14 @@ def test_a_volley_at_a_unit_inside_needs_its_building_in_front(engine: NsrEngine
     )
     assert lines.firers > 0
     onmap.field_of(state).facing["33rd Foot"] = 90.0
-    refuse(engine, state, "volley", "its building is not in the volley's area", "Allied", target="1er Ligne")
+    refuse(
+        engine,
+        state,
+        "volley",
+        "cannot fire at 1er Ligne: 1er Ligne's building is not in the volley's area",
+        "Allied",
+        target="1er Ligne",
+    )
 
 
 def test_a_gun_bombards_a_building_in_range_and_sight(engine: NsrEngine) -> None:
