@@ -383,6 +383,14 @@ def fire_roll(c: Charts, unit: Unit, g: Group, die: int) -> FireRoll:
     return FireRoll(tuple(mods), score, klass, figures, cell, chart_hits, hits, steps, tuple(notes))
 
 
+def _range_words(state: NsrState, g: Group) -> str:
+    """The range as the fire card gives it; on the map, what it is measured between (A-NSR-36), as
+    the map's list of nearest enemies measures block edge to block edge."""
+    if state.field is None:
+        return f"{g.range:g}″"
+    return f"{g.range:g}″ (from its nearest figure to {possessive(g.target.name)} edge)"
+
+
 def _hits(c: Charts, state: NsrState, unit: Unit, g: Group, die: int, events: list[Event]) -> int:
     r = fire_roll(c, unit, g, die)
     column = COLUMN_LABELS[c.column(r.score)]
@@ -391,7 +399,7 @@ def _hits(c: Charts, state: NsrState, unit: Unit, g: Group, die: int, events: li
     extra = f" ({'; '.join(r.notes)})" if r.notes else ""
     shooters = f"{g.weapon} (crew of {g.firers})" if g.weapon in ("ball", "grapeshot") else plural(g.firers, g.weapon)
     text = (
-        f"{unit.name} fires at {g.target.name}: {shooters}, class {r.klass}, {g.range:g}″; "
+        f"{unit.name} fires at {g.target.name}: {shooters}, class {r.klass}, {_range_words(state, g)}; "
         f"die {calc} reads column {column}: {r.cell.numerator}/{r.cell.denominator} → {plural(r.chart_hits, 'hit')}"
         f"{r.steps}{extra}."
     )

@@ -392,7 +392,10 @@ def test_the_seeds_eleven_muskets_at_a_unit_in_the_open(engine: NsrEngine) -> No
     A-NSR-36: the range from the front rank's heads (y 4.5) to the target's front edge (y 15)."""
     state = firing(engine, {"1er Ligne": "20,4", "Hussars": "40,4", "33rd Foot": "20,16"})
     out = act(engine, state, "fire", "French", target="33rd Foot", firers=11, dice=[4], cards=["2C", "3C", "KH"])
-    assert "11 muskets, class I, 10.5″; die 4 reads column 2-5: 1/4 → 2 hits." in out.events[0].text
+    assert (
+        "11 muskets, class I, 10.5″ (from its nearest figure to 33rd Foot's edge); die 4 reads column 2-5: 1/4 → 2 hits."
+        in out.events[0].text
+    )
 
 
 def test_the_class_follows_the_ground_most_of_the_target_stands_on(engine: NsrEngine) -> None:
@@ -418,7 +421,7 @@ def test_a_unit_behind_a_solid_wall_is_class_iv_from_across_it(engine: NsrEngine
     )
     refuse(engine, state, "fire", "only artillery may fire at it", "French", target="33rd Foot")
     out = act(engine, state, "fire", "French", target="33rd Foot", exposed="yes", dice=[1], cards=["KH", "2C"])
-    assert "class IV, 11.75″" in out.events[0].text
+    assert "class IV, 11.75″ (from its nearest figure" in out.events[0].text
     onmap.field_of(state).positions["1er Ligne"] = [40.0, 30.0]
     onmap.field_of(state).facing["1er Ligne"] = 270.0
     assert onmap.target_class(tables, state, get(state, "1er Ligne"), get(state, "33rd Foot"))[0] == "I"

@@ -71,7 +71,10 @@ def test_the_seeds_eleven_muskets_at_a_unit_in_the_open_on_the_village_map(engin
     [shot] = events(out, "fire")
     assert (shot["firers"], shot["class"], shot["range"], shot["die"], shot["modifiers"]) == (11, "I", 8.0, 4, [])
     assert (shot["column"], shot["fraction"], shot["hits"]) == ("2-5", "1/4", 2)
-    assert "1er Ligne fires at 33rd Foot: 11 muskets, class I, 8″; die 4 reads column 2-5: 1/4 → 2 hits." in texts(out)
+    assert (
+        "1er Ligne fires at 33rd Foot: 11 muskets, class I, 8″ (from its nearest figure to 33rd Foot's edge); "
+        "die 4 reads column 2-5: 1/4 → 2 hits."
+    ) in texts(out)
     hits = events(out, "hit")
     assert [(h["card"], h["outcome"]) for h in hits] == [("2C", "light"), ("5H", "killed")]
     foot = get(out.state, "33rd Foot")

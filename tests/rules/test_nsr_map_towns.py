@@ -332,7 +332,10 @@ def test_small_arms_reach_a_unit_inside_only_through_an_opening_facing_them(engi
     get(state, "1er Ligne").last_fired_turn = state.turn
     state.active = "33rd Foot"
     out = act(engine, state, "fire", "Allied", target="1er Ligne", dice=[1], cards=["3C", "KH"])
-    assert "33rd Foot fires at 1er Ligne: 11 muskets, class IV, 5.5″; die 1 +1 (half range) = 2" in texts(out)
+    assert (
+        "33rd Foot fires at 1er Ligne: 11 muskets, class IV, 5.5″ (from its nearest figure to 1er Ligne's edge); "
+        "die 1 +1 (half range) = 2"
+    ) in texts(out)
 
 
 def test_a_unit_inside_does_not_volley(engine: NsrEngine) -> None:
