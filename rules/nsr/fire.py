@@ -92,17 +92,37 @@ def in_reach(c: Charts, state: NsrState, unit: Unit) -> bool:
     """On the map, whether an enemy unit stands within the longest reach of ``unit``'s weapons
     (A-NSR-48: a unit with nothing in reach is not offered a fire card); always True at a table,
     and for a unit inside a building, whose doors and windows may reach further than its block."""
+    return out_of_reach(c, state, unit) is None
+
+
+def out_of_reach(c: Charts, state: NsrState, unit: Unit) -> str | None:
+    """Why no enemy unit is in reach of ``unit``'s weapons on the map (its reach and the nearest
+    enemy's range), or None when one is (or at a table, or inside a building: :func:`in_reach`)."""
     if state.field is None or unit.building:
-        return True
+        return None
     reaches = [c.t.officer_pistol.max_range] if pistol_officers(unit) else []
     weapon = "ball" if unit.weapon == "artillery" else unit.weapon
     if weapon in c.t.firing_chart and (unit.weapon != "artillery" or gun_block(c, state, unit) is None):
         reaches.append(c.t.firing_chart[weapon].max_range)
     if not reaches:
-        return False
+        return f"{unit.name} has no weapon that reaches"
     reach = max(reaches)
     enemies = [u for u in state.units if u.side != unit.side and not u.out and onmap.placement_of(state, u)]
-    return any(onmap.fire_range(state, unit, enemy) <= reach for enemy in enemies)
+    ranges = sorted((onmap.fire_range(state, unit, enemy), enemy.name) for enemy in enemies)
+    if not ranges:
+        return f"{unit.name} has no enemy unit on the map to fire at"
+    nearest, name = ranges[0]
+    if nearest <= reach:
+        return None
+    return f"{possessive(unit.name)} reach is {reach:g}″ and the nearest enemy, {name}, is {nearest:.1f}″ away"
+
+
+def why_not_firing(c: Charts, state: NsrState, unit: Unit) -> str | None:
+    """Briefly, why ``unit`` is offered no fire card this phase (A-NSR-48), or None when it is."""
+    block = fire_block(c, state, unit)
+    if block is not None:
+        return block.split(":")[0].rstrip(".")
+    return out_of_reach(c, state, unit)
 
 
 def pistol_officers(unit: Unit) -> list[Figure]:

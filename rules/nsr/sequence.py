@@ -8,7 +8,7 @@ from typing import Any, Literal
 from rules.core import DiceSource, Event, PhasePayload, RuleError, VictoryPayload
 from rules.nsr.close_combat import pending_charges
 from rules.nsr.deck import is_joker, label, shuffle, side_of, turn_card
-from rules.nsr.fire import fire_block, in_reach, joker_fire
+from rules.nsr.fire import fire_block, in_reach, joker_fire, why_not_firing
 from rules.nsr.hits import summary
 from rules.nsr.lookup import Charts
 from rules.nsr.morale import morale_phase, rout_moves
@@ -61,6 +61,8 @@ def next_card(c: Charts, state: NsrState, dice: DiceSource, events: list[Event])
     while True:
         ready = waiting(c, state)  # turning a card changes the deck alone: who may act stays the same
         if not ready:
+            if state.phase == "fire":
+                _say_who_could_not_fire(c, state, events)
             end_phase(c, state, dice, events)
             return
         card = turn_card(state.deck, state.discards, dice, f"{state.phase.title()} phase: the next card", events)
@@ -81,6 +83,22 @@ def next_card(c: Charts, state: NsrState, dice: DiceSource, events: list[Event])
             continue
         _ask(state, card, side, units, joker, effect_only, events)
         return
+
+
+def _say_who_could_not_fire(c: Charts, state: NsrState, events: list[Event]) -> None:
+    """The fire phase ends when no unit may fire: say why of each unit that had no fire card."""
+    idle = [u for u in state.units if not u.out and not u.fired]
+    reasons = [why for u in idle if (why := why_not_firing(c, state, u)) is not None]
+    if not reasons:
+        return
+    first = "No unit may fire" if not any(u.fired for u in state.units) else "No other unit may fire"
+    events.append(
+        Event(
+            "no-fire",
+            f"{first}: {'; '.join(reasons)}.",
+            {"units": {u.name: why_not_firing(c, state, u) for u in idle}},
+        )
+    )
 
 
 def _ask(
