@@ -748,9 +748,7 @@ def charge_way(t: NsrTables, state: NsrState, unit: Unit, target: Unit, params: 
         try:
             check_ground(t, state, unit, turned)  # says what it would stand on
         except RuleError as exc:
-            raise RuleError(
-                f"{unit.name} cannot turn to face {target.name} for the charge: {exc.message[:1].lower()}{exc.message[1:]}"
-            ) from None
+            raise RuleError(f"{unit.name} cannot turn to face {target.name} for the charge: {exc.message}") from None
     direction = _direction(mine.centre, theirs.centre)
     needed = _charge_distance(t, turned, theirs, direction)
     end = _shifted(turned, direction.x, direction.y, needed)

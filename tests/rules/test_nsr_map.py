@@ -842,3 +842,13 @@ def test_a_charge_that_cannot_turn_to_face_its_target_says_so_before_any_die(eng
         "French",
         target="33rd Foot",
     )
+    hussars = moved_on(engine, {"Hussars": "10,1.5", "33rd Foot": "30,2", "1er Ligne": "30,8"})
+    hussars.active = "Hussars"
+    refuse(
+        engine,
+        hussars,
+        "charge",
+        "Hussars cannot turn to face 33rd Foot for the charge: Hussars in line, 6″ wide and 2″ deep, facing",
+        "French",
+        target="33rd Foot",
+    )
