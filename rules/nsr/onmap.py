@@ -57,7 +57,7 @@ from rules.nsr.charts import NsrTables
 from rules.nsr.forces import formation_name
 from rules.nsr.state import Charge, NsrState, Unit, unit_named
 from rules.vocabulary import RuleError
-from rules.words import blank, heading, joined, match_name, number, short
+from rules.words import blank, heading, joined, match_name, number, possessive, short
 
 #: Base sizes and ranks: the player's reading formations.py gives (A-NSR-32).
 SPEC = DEFAULT_SPEC
@@ -142,7 +142,7 @@ def check_ground(t: NsrTables, state: NsrState, unit: Unit, placed: UnitPlacemen
             raise RuleError(f"{where} would stand in {feature.label}.")
     for other, theirs in footprints(state, unit.name).items():
         if overlaps(shape, theirs):
-            raise RuleError(f"{where} would stand on {other}'s ground: units may touch, not overlap.")
+            raise RuleError(f"{where} would stand on {possessive(other)} ground: units may touch, not overlap.")
     return shape
 
 
@@ -197,7 +197,7 @@ def _facing(state: NsrState, unit: Unit, value: Any, centre: Point) -> float:
     text = str(value).strip()
     if "," in text:
         return bearing(centre, parse_point(text, f"where {unit.name} faces"))
-    message = f"Give {unit.name}'s facing in degrees (0 east, 90 north) or as a point to face."
+    message = f"Give {possessive(unit.name)} facing in degrees (0 east, 90 north) or as a point to face."
     try:
         degrees = float(text) if isinstance(value, str) else value
     except ValueError:
@@ -423,7 +423,9 @@ def route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any], 
     for leg in legs:
         crossed = _first_overlap(leg, *blocks)
         if crossed:
-            raise RuleError(f"{unit.name}'s path runs through {crossed}: go round it. It moves {standing(placed)}.")
+            raise RuleError(
+                f"{possessive(unit.name)} path runs through {crossed}: go round it. It moves {standing(placed)}."
+            )
     road = _road_ground(tuple(f for f in ground.features if f.kind in t.ground.road))
     on_road = road is not None and all(
         road.covers(LineString([(a.x, a.y), (b.x, b.y)])) for a, b in itertools.pairwise(path)
@@ -454,7 +456,9 @@ def _toward(state: NsrState, unit: Unit, placed: UnitPlacement, point: Point | N
     else:
         gap = centre_distance(start, point)
     if not blank(asked.distance):
-        wanted = number(asked.distance, f"Give {unit.name}'s move as a number of inches.", lowest=0, highest=1000)
+        wanted = number(
+            asked.distance, f"Give {possessive(unit.name)} move as a number of inches.", lowest=0, highest=1000
+        )
         gap = min(gap, wanted)
     return toward(field_of(state), start, point, gap)
 
@@ -754,7 +758,9 @@ def charge_way(t: NsrTables, state: NsrState, unit: Unit, target: Unit, params: 
     end = _shifted(turned, direction.x, direction.y, needed)
     blocked = _runs_into(ground.table, obstacles, turned, end, True)
     if blocked:
-        raise RuleError(f"{unit.name}'s charge at {target.name} runs into {blocked}: it cannot charge straight at it.")
+        raise RuleError(
+            f"{possessive(unit.name)} charge at {target.name} runs into {blocked}: it cannot charge straight at it."
+        )
     hull = hull_of(corners(turned, SPEC), corners(end, SPEC))
     line = LineString([(mine.centre.x, mine.centre.y), (end.centre.x, end.centre.y)])
     road = _road_ground(tuple(f for f in ground.features if f.kind in t.ground.road))

@@ -227,7 +227,7 @@ def refuse_description(state: NsrState) -> None:
 def breaching_task(found: MapBuilding, task: str) -> str:
     """A-NSR-42: on the map a wall is breached as its walls are built (rock, or masonry and wood)."""
     if task == "rock_wall":
-        raise RuleError(f"On the map {found.name}'s walls say how strong they are: work at its wall.")
+        raise RuleError(f"On the map {possessive(found.name)} walls say how strong they are: work at its wall.")
     if task == "wall" and found.walls == "rock":
         return "rock_wall"
     return task

@@ -221,7 +221,7 @@ def test_form_reshapes_the_unit_on_its_centre(engine: NsrEngine) -> None:
 
 def test_form_is_refused_when_the_new_shape_overlaps_a_unit_or_leaves_the_table(engine: NsrEngine) -> None:
     crowded = on_the_map(engine, {**PLACES, "Hussars": "10,6.5"})
-    refuse(engine, crowded, "form", "on Hussars's ground", "French", formation="square")
+    refuse(engine, crowded, "form", "on Hussars' ground", "French", formation="square")
     edge = on_the_map(engine, {**PLACES, "1er Ligne": "10,1"})
     refuse(engine, edge, "form", "would stand off the 48 by 36 inch table", "French", formation="square")
 
@@ -342,7 +342,7 @@ def test_a_move_is_refused_before_any_die_through_units_water_or_off_the_table(e
     refuse(engine, state, "move", "On the map the ground says the going", "French", to="16,12", going="road")
     refuse(engine, state, "move", "On the map, say where 1er Ligne goes", "French")
     refuse(engine, state, "move", "already stands at 10,4", "French", to="10,4")
-    refuse(engine, state, "move", "on Hussars's ground", "French", to="16,12", formation="square")
+    refuse(engine, state, "move", "on Hussars' ground", "French", to="16,12", formation="square")
 
 
 def test_a_move_on_a_table_is_as_before(engine: NsrEngine) -> None:
@@ -638,7 +638,7 @@ def test_a_move_takes_its_new_facing_at_the_start(engine: NsrEngine) -> None:
 
 def test_turning_is_refused_onto_other_ground_and_on_a_table(engine: NsrEngine) -> None:
     state = moved_on(engine, {"Hussars": "10,7"})
-    refuse(engine, state, "form", "on Hussars's ground", "French", facing="0")
+    refuse(engine, state, "form", "on Hussars' ground", "French", facing="0")
     refuse(engine, state, "form", "the way it faces, or whether it goes prone", "French")
     table = engine.start(SPECS, ScriptedDice(cards=[FIRST])).state
     table = act(engine, table, "choose", "French", choice="1er Ligne").state

@@ -32,7 +32,7 @@ from rules.nsr import onmap
 from rules.nsr.charts import NsrTables
 from rules.nsr.engine import NsrEngine
 from rules.nsr.state import NsrState, Unit, unit_named
-from rules.words import blank, match_name, number
+from rules.words import blank, match_name, number, possessive
 from tests.rules.test_nsr_helpers import get
 from tests.rules.test_nsr_map_slides import SPECS, VILLAGE_UNITS, scattered, spot, village
 
@@ -72,12 +72,12 @@ def halving_route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str
             kind = t.terrain.get(feature.kind)
             if kind is not None and kind.move_cost is None and overlaps(leg, feature.geometry):
                 raise RuleError(
-                    f"{unit.name}'s path runs through {feature.label}: go round it. It moves {onmap.standing(placed)}."
+                    f"{possessive(unit.name)} path runs through {feature.label}: go round it. It moves {onmap.standing(placed)}."
                 )
         for other, theirs in others.items():
             if overlaps(leg, theirs):
                 raise RuleError(
-                    f"{unit.name}'s path runs through {other}: go round it. It moves {onmap.standing(placed)}."
+                    f"{possessive(unit.name)} path runs through {other}: go round it. It moves {onmap.standing(placed)}."
                 )
     roads = [f.geometry for f in ground.features if f.kind in t.ground.road]
     on_road = bool(roads) and all(
@@ -300,12 +300,12 @@ def test_a_move_toward_a_unit_down_the_high_street_is_on_the_road(engine: NsrEng
         (
             "Hussars",
             "95th",
-            "Hussars's path runs through the stream (south): go round it. It moves in line, 6″ wide and 2″ deep, facing north (90°).",
+            "Hussars' path runs through the stream (south): go round it. It moves in line, 6″ wide and 2″ deep, facing north (90°).",
         ),
         (
             "Dragoons",
             "33rd Foot",
-            "Dragoons's path runs through the church: go round it. It moves in line, 6″ wide and 2″ deep, facing south (270°).",
+            "Dragoons' path runs through the church: go round it. It moves in line, 6″ wide and 2″ deep, facing south (270°).",
         ),
         ("1er Ligne", "1er Ligne", "1er Ligne cannot move toward itself."),
     ],
