@@ -114,7 +114,7 @@ def out_of_reach(c: Charts, state: NsrState, unit: Unit) -> str | None:
     nearest, name = ranges[0]
     if nearest <= reach:
         return None
-    return f"{possessive(unit.name)} reach is {reach:g}″ and the nearest enemy, {name}, is {nearest:.1f}″ away"
+    return f"{possessive(unit.name)} reach is {reach:g}″ and the nearest enemy, {name}, is {nearest:.1f}″ from its nearest figure"
 
 
 def why_not_firing(c: Charts, state: NsrState, unit: Unit) -> str | None:

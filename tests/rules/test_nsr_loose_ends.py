@@ -182,5 +182,8 @@ def test_a_fire_phase_no_unit_may_fire_in_says_why(engine: NsrEngine) -> None:
     out = act(engine, state, "hold", "French", cards=["3S"])
     [said] = events(out, "no-fire")
     assert said["units"]["Hussars"] == "Hussars charged this turn"
-    assert said["units"]["1er Ligne"] == "1er Ligne's reach is 12″ and the nearest enemy, 33rd Foot, is 26.5″ away"
+    assert (
+        said["units"]["1er Ligne"]
+        == "1er Ligne's reach is 12″ and the nearest enemy, 33rd Foot, is 26.5″ from its nearest figure"
+    )
     assert texts(out).index("No unit may fire: ") < texts(out).index("morale phase")
