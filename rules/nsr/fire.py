@@ -11,7 +11,7 @@ from typing import Any
 from rules.core import DiceSource, Event, RuleError, modifier_data, roll_dice, short
 from rules.nsr import onmap, onmap_towns
 from rules.nsr.charts import CLASSES
-from rules.nsr.deck import is_joker, label, rank_key, suit, turn_card
+from rules.nsr.deck import is_joker, opening, rank_key, suit, turn_card
 from rules.nsr.hits import pick, strike
 from rules.nsr.lookup import COLUMN_LABELS, Charts
 from rules.nsr.state import Figure, NsrState, Unit, building_named, unit_named
@@ -501,7 +501,9 @@ def _cards(c: Charts, state: NsrState, unit: Unit, g: Group, hits: int, dice: Di
 
 def _missed(events: list[Event], card: str, target: str, by: str, outcome: str, why: str) -> None:
     """A casualty card that hits no one (``outcome``: no_hit, lost), and why."""
-    events.append(Event("hit", f"{label(card)} → {why}.", {"unit": target, "card": card, "outcome": outcome, "by": by}))
+    events.append(
+        Event("hit", f"{opening(card)} → {why}.", {"unit": target, "card": card, "outcome": outcome, "by": by})
+    )
 
 
 def fire_card(c: Charts, vs_gun: bool, card: str) -> tuple[str, str] | None:
@@ -553,7 +555,7 @@ def _casualty_card(
             events.append(
                 Event(
                     "gun",
-                    f"{label(card)}: {possessive(target.name)} gun is destroyed.",
+                    f"{opening(card)}: {possessive(target.name)} gun is destroyed.",
                     {"unit": target.name, "card": card, "by": unit.name},
                 )
             )
@@ -561,7 +563,7 @@ def _casualty_card(
         events.append(
             Event(
                 "hit",
-                f"{label(card)} is set aside; another card is turned.",
+                f"{opening(card)} is set aside; another card is turned.",
                 {"unit": target.name, "card": card, "outcome": "joker", "by": unit.name},
             )
         )

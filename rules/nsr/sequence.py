@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from rules.core import DiceSource, Event, PhasePayload, RuleError, VictoryPayload
 from rules.nsr.close_combat import pending_charges
-from rules.nsr.deck import is_joker, label, shuffle, side_of, turn_card
+from rules.nsr.deck import is_joker, label, opening, shuffle, side_of, turn_card
 from rules.nsr.fire import fire_block, in_reach, joker_fire, why_not_firing
 from rules.nsr.hits import summary
 from rules.nsr.lookup import Charts
@@ -76,7 +76,7 @@ def next_card(c: Charts, state: NsrState, dice: DiceSource, events: list[Event])
             events.append(
                 Event(
                     "card",
-                    f"{label(card)} — {side} has no unit left to {verb}: the card passes.",
+                    f"{opening(card)} — {side} has no unit left to {verb}: the card passes.",
                     {"card": card, "side": side, "phase": state.phase, "passed": True},
                 )
             )
@@ -107,13 +107,13 @@ def _ask(
     verb = VERB[state.phase]
     chart = "Joker Movement" if state.phase == "movement" else "Joker Fire"
     if effect_only:
-        prompt = f"{label(card)} — {side}: no unit is left to move; choose one for the {chart} chart's effect"
+        prompt = f"{opening(card)} — {side}: no unit is left to move; choose one for the {chart} chart's effect"
     elif joker:
-        prompt = f"{label(card)} — {side}: choose a unit to {verb} (it rolls on the {chart} chart)"
+        prompt = f"{opening(card)} — {side}: choose a unit to {verb} (it rolls on the {chart} chart)"
     elif units:
-        prompt = f"{label(card)} — {side}: choose a unit to {verb}"
+        prompt = f"{opening(card)} — {side}: choose a unit to {verb}"
     else:
-        prompt = f"{label(card)} — {side}: no unit is left to {verb}; pass"
+        prompt = f"{opening(card)} — {side}: no unit is left to {verb}; pass"
     choices = [[u.name, f"{u.name} ({u.troop}, {summary(u).split(',')[0]})"[:80]] for u in units[:MAX_CHOICES]]
     if not choices:
         choices = [[PASS, "Pass (no unit left)"]]

@@ -180,6 +180,7 @@ def test_jokers_belong_to_their_colour(engine: NsrEngine) -> None:
     """A-NSR-6: the black joker is French, the red Allied; the unit rolls the Joker chart on the choice."""
     red = engine.start(small_battle(), ScriptedDice(cards=["RJ"]))
     assert red.pending.decider == "Allied" and "Joker Movement chart" in red.pending.prompt
+    assert red.pending.prompt.startswith("Red joker — Allied: choose a unit to move")
     out = act(engine, red.state, "choose", choice="95th", dice=[1])
     assert get(out.state, "95th").joker == 1 and events(out, "joker")[0]["roll"] == 1
 
