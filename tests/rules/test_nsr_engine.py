@@ -8,7 +8,7 @@ import pytest
 
 from rules.core import Action, DataError, FigureSpec, RuleError
 from rules.nsr.engine import NsrEngine, make_engine
-from rules.nsr.state import PendingChoice
+from rules.nsr.state import NsrState, PendingChoice
 from tests.rules.test_nsr_helpers import (
     NEXT,
     ScriptedDice,
@@ -260,20 +260,19 @@ def test_the_board_shows_every_unit_and_the_deck(engine: NsrEngine) -> None:
 
 def test_the_board_says_a_unit_held_or_did_not_fire_when_it_only_had_its_card(engine: NsrEngine) -> None:
     """A unit that held on its movement card and passed on its fire card neither moved nor fired."""
+
+    def line_of(state: NsrState) -> str:
+        return {f.name: f.status for f in engine.board(state).figures}["1er Ligne"]
+
     state = stage(engine, small_battle(), "movement", "1er Ligne")
-    out = act(engine, state, "hold", cards=["3S"])
-    assert dict((f.name, f.status) for f in engine.board(out.state).figures)["1er Ligne"].endswith("· held this turn")
+    assert line_of(act(engine, state, "hold", cards=["3S"]).state).endswith("· held this turn")
     state = stage(engine, small_battle(), "fire", "1er Ligne")
     get(state, "1er Ligne").moved = get(state, "1er Ligne").held = True
-    out = act(engine, state, "hold", cards=[NEXT])
-    line = dict((f.name, f.status) for f in engine.board(out.state).figures)["1er Ligne"]
-    assert line.endswith("· held and did not fire this turn")
+    assert line_of(act(engine, state, "hold", cards=[NEXT]).state).endswith("· held and did not fire this turn")
     fired = act(
         engine, state, "fire", target="33rd Foot", range=3, dice=[1], cards=["2C", "3C", NEXT], **{"class": "I"}
     )
-    assert dict((f.name, f.status) for f in engine.board(fired.state).figures)["1er Ligne"].endswith(
-        "· held and fired this turn"
-    )
+    assert line_of(fired.state).endswith("· held and fired this turn")
 
 
 def test_the_state_round_trips_through_json(engine: NsrEngine) -> None:
