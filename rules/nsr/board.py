@@ -32,7 +32,11 @@ def unit_status(state: NsrState, unit: Unit) -> str:
     parts += marks
     if unit.building:
         parts.append(f"in {unit.building}")
-    done = [w for w, flag in (("moved", unit.moved), ("charged", unit.charged), ("fired", unit.fired)) if flag]
+    done = []
+    if unit.moved or unit.charged:
+        done.append("charged" if unit.charged else "held" if unit.held else "moved")
+    if unit.fired:
+        done.append("fired" if unit.last_fired_turn == state.turn else "did not fire")
     if done and not state.over:
         parts.append(" and ".join(done) + " this turn")
     if state.active == unit.name:

@@ -163,6 +163,7 @@ class NsrTables:
     vs_artillery_crew: VsArtillery
     officer_pistol: OfficerPistol
     target_class: TargetClass
+    open_order_formations: list[str]
     joker_fire: dict[int, str]
     close_into_combat: dict[str, CloseIn]
     mounted_vs_square: int
@@ -233,6 +234,11 @@ def table_problems(t: NsrTables) -> list[str]:
         f"target_class.{key}: {value!r} is not a target class ({', '.join(CLASSES)})"
         for key, value in vars(t.target_class).items()
         if value not in CLASSES
+    ]
+    problems += [
+        f"open_order_formations: {name!r} is not a formation"
+        for name in t.open_order_formations
+        if not any(name in rows for rows in t.movement_dice.values())
     ]
     for troop, d in t.unit_defaults.items():
         where = f"unit_defaults.{troop}"

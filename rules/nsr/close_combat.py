@@ -64,7 +64,7 @@ def melee(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSourc
     if state.field is not None and not blank(params.get("reached")):
         raise RuleError("On the map the bot measures whether the charge reached: leave reached out.")
     if state.field is not None:
-        reached = onmap.reached(c.t, state, charger, target)  # A-NSR-37
+        reached = onmap.reached(c.t, state, charge)  # A-NSR-37
     else:
         reached = True if blank(params.get("reached")) else yes(params.get("reached"))
     if state.field is not None:

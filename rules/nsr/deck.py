@@ -50,6 +50,12 @@ def label(card: str) -> str:
     return rank(card) + SUIT_SIGNS[suit(card)]
 
 
+def opening(card: str) -> str:
+    """:func:`label` at the start of a sentence: ``7♣``, ``Black joker``."""
+    text = label(card)
+    return text[:1].upper() + text[1:]
+
+
 def side_of(card: str, sides: list[str]) -> str:
     """Black cards belong to the first side (French), red to the second (Allied)."""
     return sides[0] if black(card) else sides[1]

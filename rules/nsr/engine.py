@@ -44,7 +44,7 @@ from rules.nsr.lookup import Charts
 from rules.nsr.orders import CHOOSE, HANDLERS, Ctx
 from rules.nsr.state import NsrState, unit_named
 from rules.tables import load_tables
-from rules.words import unique_names
+from rules.words import possessive, unique_names
 
 SLUG = "nsr"
 TITLE = "Napoleonic Skirmish Rules"
@@ -242,6 +242,8 @@ class NsrEngine(Engine[NsrState]):
             elif e.kind == "fight":
                 per = lost.setdefault(str(data["loser_unit"]), {})
                 per[data["outcome"]] = per.get(data["outcome"], 0) + 1
+            elif e.kind in ("charge", "melee") and (mark := _charge_mark(data)):
+                marks.append(mark)
             elif e.kind in ("shaken", "close-in", "stand", "morale"):
                 unit = data.get("unit")
                 if e.kind == "shaken" or (e.kind == "close-in" and not data.get("closes")):
@@ -350,3 +352,18 @@ def _die_keys(house_rules: Mapping[str, Any] | None) -> dict[str, Any] | None:
 def make_engine(house_rules: Mapping[str, Any] | None = None) -> NsrEngine:
     """The NSR engine with a campaign's house rules laid over ``tables.yaml``."""
     return NsrEngine(load_tables("rules.nsr", NsrTables, _die_keys(house_rules)))
+
+
+def _charge_mark(data: Mapping[str, Any]) -> str:
+    """What became of a charge, for /odds: it reached its 2 inch stop or fell short (the movement
+    phase), came to nothing, took the position, or whose close combat it was (the close combat phase)."""
+    unit, target = data.get("unit"), data.get("target")
+    if "winner" in data:
+        return f"{data['winner']} wins the close combat"
+    if data.get("result") == "occupied":
+        return f"{unit} occupies {possessive(str(target))} position"
+    if data.get("result") == "abandoned":
+        return f"{possessive(str(unit))} charge comes to nothing"
+    if "reached" in data:
+        return f"{possessive(str(unit))} charge {'reaches' if data['reached'] else 'falls short of'} {target}"
+    return ""

@@ -11,7 +11,7 @@ from typing import Any
 from rules.core import DiceSource, Event, RuleError, modifier_data, roll_dice, short
 from rules.nsr import onmap, onmap_towns
 from rules.nsr.charts import CLASSES
-from rules.nsr.deck import is_joker, label, rank_key, suit, turn_card
+from rules.nsr.deck import is_joker, opening, rank_key, suit, turn_card
 from rules.nsr.hits import pick, strike
 from rules.nsr.lookup import COLUMN_LABELS, Charts
 from rules.nsr.state import Figure, NsrState, Unit, building_named, unit_named
@@ -92,17 +92,37 @@ def in_reach(c: Charts, state: NsrState, unit: Unit) -> bool:
     """On the map, whether an enemy unit stands within the longest reach of ``unit``'s weapons
     (A-NSR-48: a unit with nothing in reach is not offered a fire card); always True at a table,
     and for a unit inside a building, whose doors and windows may reach further than its block."""
+    return out_of_reach(c, state, unit) is None
+
+
+def out_of_reach(c: Charts, state: NsrState, unit: Unit) -> str | None:
+    """Why no enemy unit is in reach of ``unit``'s weapons on the map (its reach and the nearest
+    enemy's range), or None when one is (or at a table, or inside a building: :func:`in_reach`)."""
     if state.field is None or unit.building:
-        return True
+        return None
     reaches = [c.t.officer_pistol.max_range] if pistol_officers(unit) else []
     weapon = "ball" if unit.weapon == "artillery" else unit.weapon
     if weapon in c.t.firing_chart and (unit.weapon != "artillery" or gun_block(c, state, unit) is None):
         reaches.append(c.t.firing_chart[weapon].max_range)
     if not reaches:
-        return False
+        return f"{unit.name} has no weapon that reaches"
     reach = max(reaches)
     enemies = [u for u in state.units if u.side != unit.side and not u.out and onmap.placement_of(state, u)]
-    return any(onmap.fire_range(state, unit, enemy) <= reach for enemy in enemies)
+    ranges = sorted((onmap.fire_range(state, unit, enemy), enemy.name) for enemy in enemies)
+    if not ranges:
+        return f"{unit.name} has no enemy unit on the map to fire at"
+    nearest, name = ranges[0]
+    if nearest <= reach:
+        return None
+    return f"{possessive(unit.name)} reach is {reach:g}″ and the nearest enemy, {name}, is {nearest:.1f}″ from its nearest figure"
+
+
+def why_not_firing(c: Charts, state: NsrState, unit: Unit) -> str | None:
+    """Briefly, why ``unit`` is offered no fire card this phase (A-NSR-48), or None when it is."""
+    block = fire_block(c, state, unit)
+    if block is not None:
+        return block.split(":")[0].rstrip(".")
+    return out_of_reach(c, state, unit)
 
 
 def pistol_officers(unit: Unit) -> list[Figure]:
@@ -169,9 +189,9 @@ def table_class(c: Charts, target: Unit) -> tuple[str, str]:
     if target.prone:
         return rule.prone, "prone"
     formation = target.formation.replace("_", " ")
-    if target.formation in c.t.close_order_formations:
-        return rule.close_order, f"{formation}, close order"
-    return rule.open_order, f"{formation}, open order"
+    if target.formation in c.t.open_order_formations:
+        return rule.open_order, "open order" if formation == "open order" else f"{formation}, open order"
+    return rule.close_order, f"{formation}, close order"
 
 
 def shielded(klass: str, target: Unit) -> bool:
@@ -383,6 +403,14 @@ def fire_roll(c: Charts, unit: Unit, g: Group, die: int) -> FireRoll:
     return FireRoll(tuple(mods), score, klass, figures, cell, chart_hits, hits, steps, tuple(notes))
 
 
+def _range_words(state: NsrState, g: Group) -> str:
+    """The range as the fire card gives it; on the map, what it is measured between (A-NSR-36), as
+    the map's list of nearest enemies measures block edge to block edge."""
+    if state.field is None:
+        return f"{g.range:g}″"
+    return f"{g.range:g}″ (from its nearest figure to {possessive(g.target.name)} edge)"
+
+
 def _hits(c: Charts, state: NsrState, unit: Unit, g: Group, die: int, events: list[Event]) -> int:
     r = fire_roll(c, unit, g, die)
     column = COLUMN_LABELS[c.column(r.score)]
@@ -391,7 +419,7 @@ def _hits(c: Charts, state: NsrState, unit: Unit, g: Group, die: int, events: li
     extra = f" ({'; '.join(r.notes)})" if r.notes else ""
     shooters = f"{g.weapon} (crew of {g.firers})" if g.weapon in ("ball", "grapeshot") else plural(g.firers, g.weapon)
     text = (
-        f"{unit.name} fires at {g.target.name}: {shooters}, class {r.klass}, {g.range:g}″; "
+        f"{unit.name} fires at {g.target.name}: {shooters}, class {r.klass}, {_range_words(state, g)}; "
         f"die {calc} reads column {column}: {r.cell.numerator}/{r.cell.denominator} → {plural(r.chart_hits, 'hit')}"
         f"{r.steps}{extra}."
     )
@@ -473,7 +501,9 @@ def _cards(c: Charts, state: NsrState, unit: Unit, g: Group, hits: int, dice: Di
 
 def _missed(events: list[Event], card: str, target: str, by: str, outcome: str, why: str) -> None:
     """A casualty card that hits no one (``outcome``: no_hit, lost), and why."""
-    events.append(Event("hit", f"{label(card)} → {why}.", {"unit": target, "card": card, "outcome": outcome, "by": by}))
+    events.append(
+        Event("hit", f"{opening(card)} → {why}.", {"unit": target, "card": card, "outcome": outcome, "by": by})
+    )
 
 
 def fire_card(c: Charts, vs_gun: bool, card: str) -> tuple[str, str] | None:
@@ -525,7 +555,7 @@ def _casualty_card(
             events.append(
                 Event(
                     "gun",
-                    f"{label(card)}: {possessive(target.name)} gun is destroyed.",
+                    f"{opening(card)}: {possessive(target.name)} gun is destroyed.",
                     {"unit": target.name, "card": card, "by": unit.name},
                 )
             )
@@ -533,7 +563,7 @@ def _casualty_card(
         events.append(
             Event(
                 "hit",
-                f"{label(card)} is set aside; another card is turned.",
+                f"{opening(card)} is set aside; another card is turned.",
                 {"unit": target.name, "card": card, "outcome": "joker", "by": unit.name},
             )
         )

@@ -299,7 +299,9 @@ def charge(
         return True
     counter = any(ch.charger == target.name and ch.target == unit.name and not ch.resolved for ch in state.charges)
     rear = None if way is None else way.rear and not counter and not target.building  # A-NSR-43: a building has no rear
-    state.charges.append(Charge(charger=unit.name, target=target.name, counter=counter, rear=rear))
+    spot = onmap.field_of(state).positions.get(target.name) if way is not None else None
+    target_at = None if spot is None else list(spot)
+    state.charges.append(Charge(charger=unit.name, target=target.name, counter=counter, rear=rear, target_at=target_at))
     kind = "counter-charges" if counter else "charges"
     events.append(
         Event(
@@ -368,6 +370,7 @@ def hold(
     if state.phase == "movement" and _must_charge(c, state, unit):
         raise RuleError(f"{unit.name} drew Joker Movement 6: it must charge the nearest enemy unit (/nsr charge).")
     events.append(Event("hold", f"{unit.name} {doing}.", {"unit": unit.name, "phase": state.phase}))
+    unit.held = unit.held or state.phase == "movement"
     return True
 
 
@@ -402,6 +405,7 @@ def joker_movement(
     unit.joker = result
     if result == 2:
         events.append(Event("hold", f"{unit.name} does not move this turn.", {"unit": unit.name, "phase": "movement"}))
+        unit.held = True
         return True
     if result == 3:
         back = sum(roll_dice(dice, c.t.distances.joker_fall_back_d6, 6, f"{unit.name}: Joker Movement 3, fall back"))

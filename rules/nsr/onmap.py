@@ -55,9 +55,9 @@ from rules.battlefield.view import Band, FieldView, Focus, UnitMark
 from rules.geometry import Battlefield, Feature, Point, Table, centre_distance
 from rules.nsr.charts import NsrTables
 from rules.nsr.forces import formation_name
-from rules.nsr.state import NsrState, Unit, unit_named
+from rules.nsr.state import Charge, NsrState, Unit, unit_named
 from rules.vocabulary import RuleError
-from rules.words import blank, joined, match_name, number, short
+from rules.words import blank, heading, joined, match_name, number, possessive, short
 
 #: Base sizes and ranks: the player's reading formations.py gives (A-NSR-32).
 SPEC = DEFAULT_SPEC
@@ -125,8 +125,11 @@ def check_ground(t: NsrTables, state: NsrState, unit: Unit, placed: UnitPlacemen
     /nsr occupy instead) or on another unit's ground (touching is allowed)."""
     field = field_of(state)
     ground = battlefield_of(field.map)
-    shape = check_on_table(placed, ground.table, SPEC, unit.name)
-    where = f"{unit.name} in {placed.formation.replace('_', ' ')} at {at(placed.centre)}"
+    where = f"{unit.name} {standing(placed)}, at {at(placed.centre)}"
+    if not on_table(placed, ground.table, SPEC):
+        table = ground.table
+        raise RuleError(f"{where} would stand off the {table.width:g} by {table.height:g} inch table.")
+    shape = footprint(placed, SPEC)
     if zone is not None:
         area = zone_shape(field.map, zone)
         if area is None:
@@ -139,7 +142,7 @@ def check_ground(t: NsrTables, state: NsrState, unit: Unit, placed: UnitPlacemen
             raise RuleError(f"{where} would stand in {feature.label}.")
     for other, theirs in footprints(state, unit.name).items():
         if overlaps(shape, theirs):
-            raise RuleError(f"{where} would stand on {other}'s ground: units may touch, not overlap.")
+            raise RuleError(f"{where} would stand on {possessive(other)} ground: units may touch, not overlap.")
     return shape
 
 
@@ -194,7 +197,7 @@ def _facing(state: NsrState, unit: Unit, value: Any, centre: Point) -> float:
     text = str(value).strip()
     if "," in text:
         return bearing(centre, parse_point(text, f"where {unit.name} faces"))
-    message = f"Give {unit.name}'s facing in degrees (0 east, 90 north) or as a point to face."
+    message = f"Give {possessive(unit.name)} facing in degrees (0 east, 90 north) or as a point to face."
     try:
         degrees = float(text) if isinstance(value, str) else value
     except ValueError:
@@ -305,6 +308,15 @@ def _set(state: NsrState, unit: Unit, placed: UnitPlacement) -> None:
     field.facing[unit.name] = round(placed.facing, 4)
 
 
+def standing(placed: UnitPlacement) -> str:
+    """How a unit stands, for a refusal that turns on its size: ``in line, 10″ wide and 2″ deep,
+    facing north (90°)``."""
+    width, depth = size(placed, SPEC)
+    return (
+        f"in {placed.formation.replace('_', ' ')}, {width:g}″ wide and {depth:g}″ deep, facing {heading(placed.facing)}"
+    )
+
+
 def at(point: Point) -> str:
     return f"{round(point.x, 2):g},{round(point.y, 2):g}"
 
@@ -355,8 +367,6 @@ def turn(t: NsrTables, state: NsrState, unit: Unit, facing: float) -> str:
     placed = placement_of(state, unit, facing=facing)
     if placed is None:
         raise RuleError(f"{unit.name} is not on the map.")
-    table = battlefield_of(field_of(state).map).table
-    check_on_table(placed, table, SPEC, unit.name)
     check_ground(t, state, unit, placed)
     field_of(state).facing[unit.name] = round(placed.facing, 4)
     return f"turns to face {math.floor(placed.facing * 10 + 0.5) / 10:g}°"
@@ -413,7 +423,9 @@ def route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any], 
     for leg in legs:
         crossed = _first_overlap(leg, *blocks)
         if crossed:
-            raise RuleError(f"{unit.name}'s path runs through {crossed}: go round it.")
+            raise RuleError(
+                f"{possessive(unit.name)} path runs through {crossed}: go round it. It moves {standing(placed)}."
+            )
     road = _road_ground(tuple(f for f in ground.features if f.kind in t.ground.road))
     on_road = road is not None and all(
         road.covers(LineString([(a.x, a.y), (b.x, b.y)])) for a, b in itertools.pairwise(path)
@@ -444,7 +456,9 @@ def _toward(state: NsrState, unit: Unit, placed: UnitPlacement, point: Point | N
     else:
         gap = centre_distance(start, point)
     if not blank(asked.distance):
-        wanted = number(asked.distance, f"Give {unit.name}'s move as a number of inches.", lowest=0, highest=1000)
+        wanted = number(
+            asked.distance, f"Give {possessive(unit.name)} move as a number of inches.", lowest=0, highest=1000
+        )
         gap = min(gap, wanted)
     return toward(field_of(state), start, point, gap)
 
@@ -562,9 +576,9 @@ def target_class(t: NsrTables, state: NsrState, unit: Unit, target: Unit) -> tup
             return rule.rough_ground, f"in {feature.label}"
     if rough and most_inside(theirs, shapely.union_all([f.geometry for f in rough]), SPEC):
         return rule.rough_ground, "in rough ground"
-    if theirs.formation in t.close_order_formations:
-        return rule.close_order, "close order in the open"
-    return rule.open_order, "open order in the open"
+    if theirs.formation in t.open_order_formations:
+        return rule.open_order, "open order in the open"
+    return rule.close_order, "close order in the open"
 
 
 def measured(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -738,15 +752,15 @@ def charge_way(t: NsrTables, state: NsrState, unit: Unit, target: Unit, params: 
         try:
             check_ground(t, state, unit, turned)  # says what it would stand on
         except RuleError as exc:
-            raise RuleError(
-                f"{unit.name} cannot turn to face {target.name} for the charge: {exc.message[:1].lower()}{exc.message[1:]}"
-            ) from None
+            raise RuleError(f"{unit.name} cannot turn to face {target.name} for the charge: {exc.message}") from None
     direction = _direction(mine.centre, theirs.centre)
     needed = _charge_distance(t, turned, theirs, direction)
     end = _shifted(turned, direction.x, direction.y, needed)
     blocked = _runs_into(ground.table, obstacles, turned, end, True)
     if blocked:
-        raise RuleError(f"{unit.name}'s charge at {target.name} runs into {blocked}: it cannot charge straight at it.")
+        raise RuleError(
+            f"{possessive(unit.name)} charge at {target.name} runs into {blocked}: it cannot charge straight at it."
+        )
     hull = hull_of(corners(turned, SPEC), corners(end, SPEC))
     line = LineString([(mine.centre.x, mine.centre.y), (end.centre.x, end.centre.y)])
     road = _road_ground(tuple(f for f in ground.features if f.kind in t.ground.road))
@@ -800,12 +814,16 @@ def charge_move(state: NsrState, unit: Unit, way: ChargeWay, inches: float) -> s
     return f"it faces {math.floor(end.facing * 10 + 0.5) / 10:g}° and moves {_inches(went)} to {at(end.centre)}"
 
 
-def reached(t: NsrTables, state: NsrState, charger: Unit, target: Unit) -> bool:
-    """A-NSR-37: the charge reaches when some of the target still stands within the charge
-    distance of the charger, edge to edge (seed 3.A.1: else it has moved away or fallen)."""
+def reached(t: NsrTables, state: NsrState, charge: Charge) -> bool:
+    """A-NSR-37: the charge reaches when some of the target still stands where it was charged (its
+    losses may have narrowed its footprint, not moved its figures) or within the charge distance of
+    the charger, edge to edge (seed 3.A.1: else it has moved away or fallen)."""
+    charger, target = unit_named(state, charge.charger), unit_named(state, charge.target)
     mine, theirs = placement_of(state, charger), placement_of(state, target)
     if mine is None or theirs is None or not target.standing():
         return False
+    if charge.target_at is not None and centre_distance(theirs.centre, Point(*charge.target_at)) <= EPSILON:
+        return True
     return edge_gap(footprint(mine, SPEC), footprint(theirs, SPEC)) <= t.distances.charge_stop + 10 * CLEARANCE
 
 

@@ -227,7 +227,7 @@ def refuse_description(state: NsrState) -> None:
 def breaching_task(found: MapBuilding, task: str) -> str:
     """A-NSR-42: on the map a wall is breached as its walls are built (rock, or masonry and wood)."""
     if task == "rock_wall":
-        raise RuleError(f"On the map {found.name}'s walls say how strong they are: work at its wall.")
+        raise RuleError(f"On the map {possessive(found.name)} walls say how strong they are: work at its wall.")
     if task == "wall" and found.walls == "rock":
         return "rock_wall"
     return task
@@ -544,11 +544,15 @@ def sightlines(
     wanted = np.ones(len(aims), dtype=bool)
     in_building = inside(t, state, target) is not None
     if area is not None and in_building and not shapely.intersects(area, ground):
-        return Sightlines(0, float(distances.min()), frozenset(), "its building is not in the volley's area")
+        return Sightlines(
+            0, float(distances.min()), frozenset(), f"{possessive(target.name)} building is not in the volley's area"
+        )
     if area is not None and not in_building:
         wanted = np.asarray(shapely.covers(area, shapely.points(aims)), dtype=bool)
         if not wanted.any():
-            return Sightlines(0, float(distances.min()), frozenset(), "no figure of it stands in the volley's area")
+            return Sightlines(
+                0, float(distances.min()), frozenset(), f"no figure of {target.name} stands in the volley's area"
+            )
     clear, hider = _clear_lines(t, state, shooters, aims)
     clear &= wanted[None, :]
     firing: _Mask = np.asarray(clear.any(axis=1), dtype=np.bool_)

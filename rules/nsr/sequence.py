@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 from rules.core import DiceSource, Event, PhasePayload, RuleError, VictoryPayload
 from rules.nsr.close_combat import pending_charges
-from rules.nsr.deck import is_joker, label, shuffle, side_of, turn_card
-from rules.nsr.fire import fire_block, in_reach, joker_fire
+from rules.nsr.deck import is_joker, label, opening, shuffle, side_of, turn_card
+from rules.nsr.fire import fire_block, in_reach, joker_fire, why_not_firing
 from rules.nsr.hits import summary
 from rules.nsr.lookup import Charts
 from rules.nsr.morale import morale_phase, rout_moves
@@ -61,6 +61,8 @@ def next_card(c: Charts, state: NsrState, dice: DiceSource, events: list[Event])
     while True:
         ready = waiting(c, state)  # turning a card changes the deck alone: who may act stays the same
         if not ready:
+            if state.phase == "fire":
+                _say_who_could_not_fire(c, state, events)
             end_phase(c, state, dice, events)
             return
         card = turn_card(state.deck, state.discards, dice, f"{state.phase.title()} phase: the next card", events)
@@ -74,7 +76,7 @@ def next_card(c: Charts, state: NsrState, dice: DiceSource, events: list[Event])
             events.append(
                 Event(
                     "card",
-                    f"{label(card)} — {side} has no unit left to {verb}: the card passes.",
+                    f"{opening(card)} — {side} has no unit left to {verb}: the card passes.",
                     {"card": card, "side": side, "phase": state.phase, "passed": True},
                 )
             )
@@ -83,19 +85,35 @@ def next_card(c: Charts, state: NsrState, dice: DiceSource, events: list[Event])
         return
 
 
+def _say_who_could_not_fire(c: Charts, state: NsrState, events: list[Event]) -> None:
+    """The fire phase ends when no unit may fire: say why of each unit that had no fire card."""
+    idle = [u for u in state.units if not u.out and not u.fired]
+    reasons = [why for u in idle if (why := why_not_firing(c, state, u)) is not None]
+    if not reasons:
+        return
+    first = "No unit may fire" if not any(u.fired for u in state.units) else "No other unit may fire"
+    events.append(
+        Event(
+            "no-fire",
+            f"{first}: {'; '.join(reasons)}.",
+            {"units": {u.name: why_not_firing(c, state, u) for u in idle}},
+        )
+    )
+
+
 def _ask(
     state: NsrState, card: str, side: str, units: list[Unit], joker: bool, effect_only: bool, events: list[Event]
 ) -> None:
     verb = VERB[state.phase]
     chart = "Joker Movement" if state.phase == "movement" else "Joker Fire"
     if effect_only:
-        prompt = f"{label(card)} — {side}: no unit is left to move; choose one for the {chart} chart's effect"
+        prompt = f"{opening(card)} — {side}: no unit is left to move; choose one for the {chart} chart's effect"
     elif joker:
-        prompt = f"{label(card)} — {side}: choose a unit to {verb} (it rolls on the {chart} chart)"
+        prompt = f"{opening(card)} — {side}: choose a unit to {verb} (it rolls on the {chart} chart)"
     elif units:
-        prompt = f"{label(card)} — {side}: choose a unit to {verb}"
+        prompt = f"{opening(card)} — {side}: choose a unit to {verb}"
     else:
-        prompt = f"{label(card)} — {side}: no unit is left to {verb}; pass"
+        prompt = f"{opening(card)} — {side}: no unit is left to {verb}; pass"
     choices = [[u.name, f"{u.name} ({u.troop}, {summary(u).split(',')[0]})"[:80]] for u in units[:MAX_CHOICES]]
     if not choices:
         choices = [[PASS, "Pass (no unit left)"]]
@@ -216,7 +234,7 @@ def end_turn(c: Charts, state: NsrState, dice: DiceSource, events: list[Event]) 
         )
         return
     for unit in state.units:
-        unit.moved = unit.fired = unit.charged = unit.fought = unit.hit_this_turn = False
+        unit.moved = unit.held = unit.fired = unit.charged = unit.fought = unit.hit_this_turn = False
         unit.joker, unit.smoke, unit.pistols_fired = 0, 0, []
         for f in unit.figures:
             if f.duty == "carrying":

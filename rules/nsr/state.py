@@ -62,8 +62,9 @@ class Unit:
     british: bool = False
     pistols: bool = True
     attached: str = ""
-    moved: bool = False
-    fired: bool = False
+    moved: bool = False  # had its movement card this turn (moving, charging or holding)
+    held: bool = False  # ... and held: it did not move
+    fired: bool = False  # had its fire card this turn (last_fired_turn says whether it fired)
     charged: bool = False
     fought: bool = False
     hit_this_turn: bool = False
@@ -125,6 +126,8 @@ class Charge:
     resolved: bool = False
     #: On the map: the charger set off from behind the target's rear (A-NSR-37); None on a table.
     rear: bool | None = None
+    #: On the map: the target's centre when it was charged (A-NSR-37); None on a table.
+    target_at: list[float] | None = None
 
 
 @dataclass

@@ -193,7 +193,8 @@ def test_two_nsr_turns_on_the_village_survive_two_restarts(tmp_path: Path) -> No
     assert refusals(setup) == [
         (
             '/map place figure:Rifles at:"39.2,20"',
-            "Rifles in open order at 39.2,20 would stand partly outside Allied's deployment zone.",
+            "Rifles in open order, 4″ wide and 3″ deep, facing south (270°), at 39.2,20 would stand partly "
+            "outside Allied's deployment zone.",
         )
     ]
     assert texts(setup, "place") == [
@@ -214,7 +215,10 @@ def test_two_nsr_turns_on_the_village_survive_two_restarts(tmp_path: Path) -> No
     check_forced(one, TURN_ONE)
     assert refusals(one) == [
         ("/nsr charge target:Militia distance:14", "On the map the bot measures the distance: name the target only."),
-        ('/nsr move to:"43,24"', "Rifles in open order at 43,24 would stand in the stream (north)."),
+        (
+            '/nsr move to:"43,24"',
+            "Rifles in open order, 4″ wide and 3″ deep, facing south (270°), at 43,24 would stand in the stream (north).",
+        ),
     ]
     assert texts(one, "move") == [
         "Militia moves (line, cross country): 2D6 4+4 = 8 → up to 8″; moves 8″ to 46,22.",

@@ -172,7 +172,10 @@ async def fight(fake: FakeDiscord, bot: Any, app: Any, table: Any, name: str) ->
     started = await fake.slash(table.gm, "game start")
     assert "Each side places its units in its deployment zone" in started.text
     outside = await place(fake, table.blue, "Rifles", "46,20")
-    assert refusal(outside) == "Rifles in open order at 46,20 would stand partly outside Allied's deployment zone."
+    assert refusal(outside) == (
+        "Rifles in open order, 4″ wide and 3″ deep, facing south (270°), at 46,20 would stand partly outside "
+        "Allied's deployment zone."
+    )
     for name, at in PLACES.items():
         placed = await place(fake, player[side_of[name]], name, at)
         assert not placed.ephemeral and f"{name} ({side_of[name]}) stands at {at}" in placed.text, placed.text

@@ -8,7 +8,7 @@ import pytest
 
 from rules.core import Action, DataError, FigureSpec, RuleError
 from rules.nsr.engine import NsrEngine, make_engine
-from rules.nsr.state import PendingChoice
+from rules.nsr.state import NsrState, PendingChoice
 from tests.rules.test_nsr_helpers import (
     NEXT,
     ScriptedDice,
@@ -180,6 +180,7 @@ def test_jokers_belong_to_their_colour(engine: NsrEngine) -> None:
     """A-NSR-6: the black joker is French, the red Allied; the unit rolls the Joker chart on the choice."""
     red = engine.start(small_battle(), ScriptedDice(cards=["RJ"]))
     assert red.pending.decider == "Allied" and "Joker Movement chart" in red.pending.prompt
+    assert red.pending.prompt.startswith("Red joker — Allied: choose a unit to move")
     out = act(engine, red.state, "choose", choice="95th", dice=[1])
     assert get(out.state, "95th").joker == 1 and events(out, "joker")[0]["roll"] == 1
 
@@ -253,8 +254,25 @@ def test_the_board_shows_every_unit_and_the_deck(engine: NsrEngine) -> None:
     assert facts["Commanders-in-Chief"] == "French: 1er Ligne; Allied: 33rd Foot"
     lines = {line.name: line.status for line in board.figures}
     assert lines["1er Ligne"] == "line · line · 12/12 fit · ACTING NOW"
-    assert lines["Hussars"] == "mounted · line · 6/6 fit · moved and charged this turn"
+    assert lines["Hussars"] == "mounted · line · 6/6 fit · charged this turn"
     assert "pinned" in lines["95th"]
+
+
+def test_the_board_says_a_unit_held_or_did_not_fire_when_it_only_had_its_card(engine: NsrEngine) -> None:
+    """A unit that held on its movement card and passed on its fire card neither moved nor fired."""
+
+    def line_of(state: NsrState) -> str:
+        return {f.name: f.status for f in engine.board(state).figures}["1er Ligne"]
+
+    state = stage(engine, small_battle(), "movement", "1er Ligne")
+    assert line_of(act(engine, state, "hold", cards=["3S"]).state).endswith("· held this turn")
+    state = stage(engine, small_battle(), "fire", "1er Ligne")
+    get(state, "1er Ligne").moved = get(state, "1er Ligne").held = True
+    assert line_of(act(engine, state, "hold", cards=[NEXT]).state).endswith("· held and did not fire this turn")
+    fired = act(
+        engine, state, "fire", target="33rd Foot", range=3, dice=[1], cards=["2C", "3C", NEXT], **{"class": "I"}
+    )
+    assert line_of(fired.state).endswith("· held and fired this turn")
 
 
 def test_the_state_round_trips_through_json(engine: NsrEngine) -> None:

@@ -181,6 +181,7 @@ def test_a_joker_turned_for_a_casualty_is_set_aside(engine: NsrEngine) -> None:
     state = line_fight(engine)
     out = fire(engine, state, range=10, dice=[3], cards=["RJ", "3H", "4C", NEXT])
     assert [e["outcome"] for e in events(out, "hit")] == ["joker", "killed", "light"]
+    assert "Red joker is set aside; another card is turned." in texts(out)
 
 
 def test_casualty_cards_come_from_the_deck_in_play_and_it_is_reshuffled(engine: NsrEngine) -> None:

@@ -51,7 +51,8 @@ def test_a_gun_still_fires_at_a_unit_inside_a_building(engine: NsrEngine) -> Non
     [
         ("line", False, "I", "class I: line, close order"),
         ("march_column", False, "I", "class I: march column, close order"),
-        ("open_order", False, "II", "class II: open order, open order"),
+        ("square", False, "I", "class I: square, close order"),
+        ("open_order", False, "II", "class II: open order"),
         ("line", True, "III", "class III: prone"),
     ],
 )
@@ -168,3 +169,21 @@ def test_on_the_map_a_unit_with_no_enemy_in_reach_is_not_offered_a_fire_card(eng
     state.phase = "fire"
     assert eligible(engine.charts, state, get(state, "Hussars"))
     assert eligible(engine.charts, state, get(state, "1er Ligne"))
+
+
+def test_a_fire_phase_no_unit_may_fire_in_says_why(engine: NsrEngine) -> None:
+    """A-NSR-48: the last unit holds, the fire phase begins and ends at once; it says of each unit
+    why it had no card (its reach and the nearest enemy's range, or the mark that stops it)."""
+    state = moved_on(engine, {})
+    for other in state.units:
+        other.moved = other.name != "1er Ligne"
+    get(state, "Hussars").charged = True
+    state.phase, state.active, state.card, state.pending = "movement", "1er Ligne", "2S", None
+    out = act(engine, state, "hold", "French", cards=["3S"])
+    [said] = events(out, "no-fire")
+    assert said["units"]["Hussars"] == "Hussars charged this turn"
+    assert (
+        said["units"]["1er Ligne"]
+        == "1er Ligne's reach is 12″ and the nearest enemy, 33rd Foot, is 26.5″ from its nearest figure"
+    )
+    assert texts(out).index("No unit may fire: ") < texts(out).index("morale phase")

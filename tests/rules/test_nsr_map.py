@@ -221,7 +221,7 @@ def test_form_reshapes_the_unit_on_its_centre(engine: NsrEngine) -> None:
 
 def test_form_is_refused_when_the_new_shape_overlaps_a_unit_or_leaves_the_table(engine: NsrEngine) -> None:
     crowded = on_the_map(engine, {**PLACES, "Hussars": "10,6.5"})
-    refuse(engine, crowded, "form", "on Hussars's ground", "French", formation="square")
+    refuse(engine, crowded, "form", "on Hussars' ground", "French", formation="square")
     edge = on_the_map(engine, {**PLACES, "1er Ligne": "10,1"})
     refuse(engine, edge, "form", "would stand off the 48 by 36 inch table", "French", formation="square")
 
@@ -342,7 +342,7 @@ def test_a_move_is_refused_before_any_die_through_units_water_or_off_the_table(e
     refuse(engine, state, "move", "On the map the ground says the going", "French", to="16,12", going="road")
     refuse(engine, state, "move", "On the map, say where 1er Ligne goes", "French")
     refuse(engine, state, "move", "already stands at 10,4", "French", to="10,4")
-    refuse(engine, state, "move", "on Hussars's ground", "French", to="16,12", formation="square")
+    refuse(engine, state, "move", "on Hussars' ground", "French", to="16,12", formation="square")
 
 
 def test_a_move_on_a_table_is_as_before(engine: NsrEngine) -> None:
@@ -392,7 +392,10 @@ def test_the_seeds_eleven_muskets_at_a_unit_in_the_open(engine: NsrEngine) -> No
     A-NSR-36: the range from the front rank's heads (y 4.5) to the target's front edge (y 15)."""
     state = firing(engine, {"1er Ligne": "20,4", "Hussars": "40,4", "33rd Foot": "20,16"})
     out = act(engine, state, "fire", "French", target="33rd Foot", firers=11, dice=[4], cards=["2C", "3C", "KH"])
-    assert "11 muskets, class I, 10.5″; die 4 reads column 2-5: 1/4 → 2 hits." in out.events[0].text
+    assert (
+        "11 muskets, class I, 10.5″ (from its nearest figure to 33rd Foot's edge); die 4 reads column 2-5: 1/4 → 2 hits."
+        in out.events[0].text
+    )
 
 
 def test_the_class_follows_the_ground_most_of_the_target_stands_on(engine: NsrEngine) -> None:
@@ -418,7 +421,7 @@ def test_a_unit_behind_a_solid_wall_is_class_iv_from_across_it(engine: NsrEngine
     )
     refuse(engine, state, "fire", "only artillery may fire at it", "French", target="33rd Foot")
     out = act(engine, state, "fire", "French", target="33rd Foot", exposed="yes", dice=[1], cards=["KH", "2C"])
-    assert "class IV, 11.75″" in out.events[0].text
+    assert "class IV, 11.75″ (from its nearest figure" in out.events[0].text
     onmap.field_of(state).positions["1er Ligne"] = [40.0, 30.0]
     onmap.field_of(state).facing["1er Ligne"] = 270.0
     assert onmap.target_class(tables, state, get(state, "1er Ligne"), get(state, "33rd Foot"))[0] == "I"
@@ -529,6 +532,23 @@ def test_a_charge_whose_target_moved_away_occupies_where_it_stood(engine: NsrEng
     assert "moved away or fallen)." in texts(out) and moved_to(out.state, "1er Ligne") == "10,12"
 
 
+def test_a_charged_unit_that_lost_figures_where_it_stood_is_still_fought(engine: NsrEngine) -> None:
+    """Seed 3.A.1-2: fire thinned the 33rd Foot (its line, side on to the charge, now 2 inches wide,
+    not 6) but moved none of it: the charger must still pass its close-in test, not occupy."""
+    state = moved_on(engine, {"33rd Foot": "10,18"})
+    onmap.field_of(state).facing["33rd Foot"] = 0.0
+    out = act(engine, state, "charge", "French", target="33rd Foot", dice=[6, 6, 6], cards=["KH"])
+    state = out.state
+    for f in get(state, "33rd Foot").figures[:8]:
+        f.status = "killed"
+    state.charges.append(Charge("Hussars", "95th"))
+    state.phase, state.active, state.card, state.pending = "close_combat", "", "", None
+    out = act(engine, state, "melee", "French", unit="1er Ligne", dice=[10])
+    assert "occupies" not in texts(out)
+    assert "it falls back 6″ (moves 6″ back to 10,6) and is pinned" in texts(out)
+    round_trip(engine, out.state)
+
+
 def test_the_charger_closes_to_touch_and_defenders_within_three_inches_move_up(engine: NsrEngine) -> None:
     """Seed 3.A.4: bases touching; the 95th, an inch from the 33rd Foot, moves up to it."""
     state = charged(engine, {"1er Ligne": "10,12", "33rd Foot": "10,16", "95th": "18,19"})
@@ -618,7 +638,7 @@ def test_a_move_takes_its_new_facing_at_the_start(engine: NsrEngine) -> None:
 
 def test_turning_is_refused_onto_other_ground_and_on_a_table(engine: NsrEngine) -> None:
     state = moved_on(engine, {"Hussars": "10,7"})
-    refuse(engine, state, "form", "on Hussars's ground", "French", facing="0")
+    refuse(engine, state, "form", "on Hussars' ground", "French", facing="0")
     refuse(engine, state, "form", "the way it faces, or whether it goes prone", "French")
     table = engine.start(SPECS, ScriptedDice(cards=[FIRST])).state
     table = act(engine, table, "choose", "French", choice="1er Ligne").state
@@ -820,6 +840,16 @@ def test_a_charge_that_cannot_turn_to_face_its_target_says_so_before_any_die(eng
         state,
         "charge",
         "1er Ligne cannot turn to face 33rd Foot for the charge: ",
+        "French",
+        target="33rd Foot",
+    )
+    hussars = moved_on(engine, {"Hussars": "10,1.5", "33rd Foot": "30,2", "1er Ligne": "30,8"})
+    hussars.active = "Hussars"
+    refuse(
+        engine,
+        hussars,
+        "charge",
+        "Hussars cannot turn to face 33rd Foot for the charge: Hussars in line, 6″ wide and 2″ deep, facing",
         "French",
         target="33rd Foot",
     )

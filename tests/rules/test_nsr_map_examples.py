@@ -46,6 +46,17 @@ def staged(state: NsrState, phase: str, active: str) -> NsrState:
     return state
 
 
+def test_a_square_on_the_map_is_shot_at_as_close_order(engine: NsrEngine) -> None:
+    """Seed 4.A: class II is open order ("minimum of one inch between each figure"); a square is
+    close order, class I, whatever the close combat chart's own line for it."""
+    state = village(engine, {"1er Ligne": (22.0, 8.0, 90.0), "33rd Foot": (22.0, 17.5, 270.0)}, "fire", "1er Ligne")
+    get(state, "33rd Foot").formation = "square"
+    assert onmap.target_class(engine.tables, state, get(state, "1er Ligne"), get(state, "33rd Foot")) == (
+        "I",
+        "close order in the open",
+    )
+
+
 def test_the_seeds_eleven_muskets_at_a_unit_in_the_open_on_the_village_map(engine: NsrEngine) -> None:
     """Seed, Firing C(1): eleven muskets (a line of twelve: its officer fires a pistol apart) at a
     line in the open on the high street, 8 inches from the front rank's heads to the target's
@@ -60,7 +71,10 @@ def test_the_seeds_eleven_muskets_at_a_unit_in_the_open_on_the_village_map(engin
     [shot] = events(out, "fire")
     assert (shot["firers"], shot["class"], shot["range"], shot["die"], shot["modifiers"]) == (11, "I", 8.0, 4, [])
     assert (shot["column"], shot["fraction"], shot["hits"]) == ("2-5", "1/4", 2)
-    assert "1er Ligne fires at 33rd Foot: 11 muskets, class I, 8″; die 4 reads column 2-5: 1/4 → 2 hits." in texts(out)
+    assert (
+        "1er Ligne fires at 33rd Foot: 11 muskets, class I, 8″ (from its nearest figure to 33rd Foot's edge); "
+        "die 4 reads column 2-5: 1/4 → 2 hits."
+    ) in texts(out)
     hits = events(out, "hit")
     assert [(h["card"], h["outcome"]) for h in hits] == [("2C", "light"), ("5H", "killed")]
     foot = get(out.state, "33rd Foot")

@@ -32,7 +32,7 @@ from rules.nsr import onmap
 from rules.nsr.charts import NsrTables
 from rules.nsr.engine import NsrEngine
 from rules.nsr.state import NsrState, Unit, unit_named
-from rules.words import blank, match_name, number
+from rules.words import blank, match_name, number, possessive
 from tests.rules.test_nsr_helpers import get
 from tests.rules.test_nsr_map_slides import SPECS, VILLAGE_UNITS, scattered, spot, village
 
@@ -71,10 +71,14 @@ def halving_route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str
         for feature in ground.features:
             kind = t.terrain.get(feature.kind)
             if kind is not None and kind.move_cost is None and overlaps(leg, feature.geometry):
-                raise RuleError(f"{unit.name}'s path runs through {feature.label}: go round it.")
+                raise RuleError(
+                    f"{possessive(unit.name)} path runs through {feature.label}: go round it. It moves {onmap.standing(placed)}."
+                )
         for other, theirs in others.items():
             if overlaps(leg, theirs):
-                raise RuleError(f"{unit.name}'s path runs through {other}: go round it.")
+                raise RuleError(
+                    f"{possessive(unit.name)} path runs through {other}: go round it. It moves {onmap.standing(placed)}."
+                )
     roads = [f.geometry for f in ground.features if f.kind in t.ground.road]
     on_road = bool(roads) and all(
         shapely.union_all(roads).buffer(onmap.EPSILON).covers(LineString([(a.x, a.y), (b.x, b.y)]))
@@ -262,22 +266,47 @@ def test_a_move_toward_a_unit_down_the_high_street_is_on_the_road(engine: NsrEng
     assert now[:4] == (((42.0, 18.0), (9.001, 18.0)), 32.999, "road", "the ford")
     assert now[5:] == ("moves 12″ to 30,18, short of 9,18", [30.0, 18.0], 180.0)
     now, then = both(engine, state, "Hussars", {"toward": "2e Ligne"}, "line")
-    assert now == then == ("refused", "Hussars in line at 8,18 would stand in the pond.")
+    assert (
+        now
+        == then
+        == ("refused", "Hussars in line, 6″ wide and 2″ deep, facing west (180°), at 8,18 would stand in the pond.")
+    )
 
 
 @pytest.mark.parametrize(
     ("name", "target", "refused"),
     [
-        ("33rd Foot", "1er Ligne", "33rd Foot's path runs through the barn: go round it."),
+        (
+            "33rd Foot",
+            "1er Ligne",
+            "33rd Foot's path runs through the barn: go round it. It moves in line, 6″ wide and 2″ deep, facing south (270°).",
+        ),
         (
             "2e Ligne",
             "52nd Foot",
-            "2e Ligne in line at 9.71,29 would stand on Militia's ground: units may touch, not overlap.",
+            "2e Ligne in line, 6″ wide and 2″ deep, facing north (90°), at 9.71,29 would stand on Militia's ground: "
+            "units may touch, not overlap.",
         ),
-        ("Gunners", "33rd Foot", "Gunners in limbered at 17,9.77 would stand in the barn."),
-        ("95th", "Voltigeurs", "95th's path runs through the farmhouse: go round it."),
-        ("Hussars", "95th", "Hussars's path runs through the stream (south): go round it."),
-        ("Dragoons", "33rd Foot", "Dragoons's path runs through the church: go round it."),
+        (
+            "Gunners",
+            "33rd Foot",
+            "Gunners in limbered, 2″ wide and 6″ deep, facing north (90°), at 17,9.77 would stand in the barn.",
+        ),
+        (
+            "95th",
+            "Voltigeurs",
+            "95th's path runs through the farmhouse: go round it. It moves in open order, 8″ wide and 3″ deep, facing south (270°).",
+        ),
+        (
+            "Hussars",
+            "95th",
+            "Hussars' path runs through the stream (south): go round it. It moves in line, 6″ wide and 2″ deep, facing north (90°).",
+        ),
+        (
+            "Dragoons",
+            "33rd Foot",
+            "Dragoons' path runs through the church: go round it. It moves in line, 6″ wide and 2″ deep, facing south (270°).",
+        ),
         ("1er Ligne", "1er Ligne", "1er Ligne cannot move toward itself."),
     ],
 )

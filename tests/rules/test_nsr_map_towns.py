@@ -332,7 +332,10 @@ def test_small_arms_reach_a_unit_inside_only_through_an_opening_facing_them(engi
     get(state, "1er Ligne").last_fired_turn = state.turn
     state.active = "33rd Foot"
     out = act(engine, state, "fire", "Allied", target="1er Ligne", dice=[1], cards=["3C", "KH"])
-    assert "33rd Foot fires at 1er Ligne: 11 muskets, class IV, 5.5″; die 1 +1 (half range) = 2" in texts(out)
+    assert (
+        "33rd Foot fires at 1er Ligne: 11 muskets, class IV, 5.5″ (from its nearest figure to 1er Ligne's edge); "
+        "die 1 +1 (half range) = 2"
+    ) in texts(out)
 
 
 def test_a_unit_inside_does_not_volley(engine: NsrEngine) -> None:
@@ -448,7 +451,14 @@ def test_a_volleys_area_is_the_ground_in_front_of_the_unit(engine: NsrEngine) ->
     in front only the figures there are hit, the other cards wasted."""
     aside = firing(hamlet(engine, {"1er Ligne": "23,6", "33rd Foot": "33,10"}), "1er Ligne")
     onmap.field_of(aside).facing["33rd Foot"] = 270.0
-    refuse(engine, aside, "volley", "no figure of it stands in the volley's area", "French", target="33rd Foot")
+    refuse(
+        engine,
+        aside,
+        "volley",
+        "cannot fire at 33rd Foot: no figure of 33rd Foot stands in the volley's area",
+        "French",
+        target="33rd Foot",
+    )
     half = firing(hamlet(engine, {"1er Ligne": "23,6", "33rd Foot": "28,10"}), "1er Ligne")
     onmap.field_of(half).facing["33rd Foot"] = 270.0
     lines = onmap_towns.sightlines(
@@ -483,7 +493,14 @@ def test_a_volley_at_a_unit_inside_needs_its_building_in_front(engine: NsrEngine
     )
     assert lines.firers > 0
     onmap.field_of(state).facing["33rd Foot"] = 90.0
-    refuse(engine, state, "volley", "its building is not in the volley's area", "Allied", target="1er Ligne")
+    refuse(
+        engine,
+        state,
+        "volley",
+        "cannot fire at 1er Ligne: 1er Ligne's building is not in the volley's area",
+        "Allied",
+        target="1er Ligne",
+    )
 
 
 def test_a_gun_bombards_a_building_in_range_and_sight(engine: NsrEngine) -> None:

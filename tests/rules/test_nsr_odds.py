@@ -230,3 +230,18 @@ def test_odds_labels_name_losses_marks_and_the_distance_a_move_may_go() -> None:
     assert label([Event("move", "…", {"unit": "95th", "inches": -2})]) == "no effect"
     hit = Event("hit", "…", {"figure": "Pat", "unit": "95th", "outcome": "killed"})
     assert label([hit, Event("shaken", "…", {"unit": "95th"})]) == "95th: 1 killed; 95th shaken"
+
+
+def test_odds_labels_say_what_became_of_a_charge() -> None:
+    """A charge and its completion are never "no effect": they reach or fall short, take the
+    position or come to nothing, and a close combat has a winner."""
+    label = make_engine().odds_outcome
+    went = {"unit": "1er Ligne", "target": "33rd Foot", "inches": 9, "dice": 3}
+    assert label([Event("charge", "…", {**went, "reached": True})]) == "1er Ligne's charge reaches 33rd Foot"
+    assert label([Event("charge", "…", {**went, "reached": False})]) == "1er Ligne's charge falls short of 33rd Foot"
+    took = {"unit": "1er Ligne", "target": "33rd Foot", "result": "occupied"}
+    assert label([Event("charge", "…", took)]) == "1er Ligne occupies 33rd Foot's position"
+    gave_up = {"unit": "1er Ligne", "target": "33rd Foot", "result": "abandoned"}
+    assert label([Event("charge", "…", gave_up)]) == "1er Ligne's charge comes to nothing"
+    won = Event("melee", "…", {"winner": "33rd Foot", "loser": "1er Ligne", "prisoners": 0, "wounded_taken": []})
+    assert label([Event("melee", "…", {"a": "1er Ligne", "b": "33rd Foot"}), won]) == "33rd Foot wins the close combat"
