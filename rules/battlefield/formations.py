@@ -682,5 +682,7 @@ def last_clear(moving: _Array, direction: tuple[float, float], inches: float, ot
 
     if area(inches) <= OVERLAP_AREA:
         return inches
-    touch = float(approach(moving, direction, ring_edges(other), np.zeros(1, dtype=np.intp), _TOUCH)[0])
-    return _last_clear(area, min(touch, inches), inches)
+    touch = min(float(approach(moving, direction, ring_edges(other), np.zeros(1, dtype=np.intp), _TOUCH)[0]), inches)
+    if area(touch) > OVERLAP_AREA:  # overlapping a hair where it starts: where the outlines touch is no floor
+        return _last_clear(area, 0.0, touch)
+    return _last_clear(area, touch, inches)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pytest
 import shapely
-from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import HealthCheck, assume, event, example, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString
 
@@ -514,6 +514,7 @@ def test_a_move_to_a_point_is_checked_as_it_was(
         st.integers(1, 24),
     ),
 )
+@example((3.239389007794621, 0.0, 279.0), 135.875, ("square", 1, "march_column", 5))  # overlapping a hair at the start
 def test_last_clear_is_where_halving_the_way_to_the_centre_stops(
     mine: tuple[float, float, float], theirs_facing: float, shapes: tuple[str, int, str, int]
 ) -> None:
