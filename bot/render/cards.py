@@ -82,16 +82,18 @@ def wound_card(event: Event) -> Card:
     return card
 
 
-def board_card(title: str, board: Board) -> Card:
-    """``/game status``: the headline, the facts, and every figure grouped by side."""
+def board_card(title: str, board: Board, *, brief: bool = False) -> Card:
+    """``/game status``: the headline, the facts, and every figure grouped by side. ``brief``, the
+    board after an action: the headline and the grid alone (the grid's key names every figure)."""
     card = Card(title=shown(title), description=f"**{shown(board.headline)}**")
-    card.fields.extend((shown(name), shown(value), True) for name, value in board.facts)
-    sides: dict[str, list[str]] = {}
-    for line in board.figures:
-        mark = "~~" if line.out else ""
-        sides.setdefault(line.side, []).append(f"{mark}{shown(line.name)}{mark} — {shown(line.status)}")
-    for side, lines in sides.items():
-        card.fields.append((shown(side.title()), "\n".join(lines), False))
+    if not brief:
+        card.fields.extend((shown(name), shown(value), True) for name, value in board.facts)
+        sides: dict[str, list[str]] = {}
+        for line in board.figures:
+            mark = "~~" if line.out else ""
+            sides.setdefault(line.side, []).append(f"{mark}{shown(line.name)}{mark} — {shown(line.status)}")
+        for side, lines in sides.items():
+            card.fields.append((shown(side.title()), "\n".join(lines), False))
     active = next((value for name, value in board.facts if name.casefold() == "active"), None)
     card.colour = side_colour(active)
     if board.grid is not None:
