@@ -12,7 +12,7 @@ from bot.app.replies import Card, side_colour
 from bot.dice import RolledDie
 from bot.render.grid_image import grid_png
 from bot.render.grid_text import grid_text
-from bot.render.shown import shown, shown_event
+from bot.render.shown import shown, shown_event, told
 from rules.core import Board, CasualtyPayload, Event, VictoryPayload, WoundPayload, payload_of
 
 DIE = "🎲"
@@ -35,7 +35,7 @@ def action_cards(
     """The public dice card for one action, then a casualty card per removal and a victory card."""
     main = Card(
         title=shown(title),
-        description="\n".join(shown_event(e) for e in events) or "Nothing happened.",
+        description="\n".join(shown_event(e) for e in told(events)) or "Nothing happened.",
         colour=side_colour(side),
         footer=f"by {actor}",
     )
