@@ -107,6 +107,16 @@ def test_deployment_then_the_order_is_rolled_a_sharpe_32(engine: SharpeEngine) -
     assert view.focus is not None and view.focus.move_left == 9
 
 
+def test_the_battlefield_is_shown_once_a_bound_not_after_each_mans_turn(engine: SharpeEngine) -> None:
+    state = on_map(engine)
+    harris = play(engine, state, "done", side="british")
+    assert any(e.kind == "turn" for e in harris.events) and not engine.moved_on(state, harris.events)
+    dubois = play(engine, harris.state, "done", side="french")
+    assert not engine.moved_on(harris.state, dubois.events)
+    perkins = play(engine, dubois.state, "done", side="british")
+    assert any(e.kind == "bound" for e in perkins.events) and engine.moved_on(dubois.state, perkins.events)
+
+
 def test_done_while_deploying_sets_out_the_rest(engine: SharpeEngine) -> None:
     out = play(engine, deploying(engine), "done", side="british")
     assert out.state.field is not None and {"Harris", "Perkins"} <= set(out.state.field.positions)
