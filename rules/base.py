@@ -186,8 +186,9 @@ class Engine(Generic[S]):
 
     def moved_on(self, before: S, events: Sequence[Event]) -> bool:
         """Whether an action that started from ``before`` closed a stretch of play figures moved
-        in (a movement phase, the deployment, a side's turn), so its reply shows the battlefield.
-        False on a table."""
+        in (a movement phase, the deployment, a bound, a side's turn), so its reply shows the
+        battlefield (the map's picture, or a grid ruleset's board): once a stretch, not after every
+        figure's move. False on a table."""
         return False
 
     def pending(self, state: S) -> Decision | None:

@@ -169,11 +169,21 @@ class Actions:
         if not engine.finished(outcome.state):  # a battle's close works on its final state: built afresh when read
             u.on_commit(partial(self.ctx.states.keep, game.id, game.version, engine, outcome.state))
         title = f"{(action.side or 'Game master').title()} · {action.name}"
-        reply = await self.answer(u, campaign, engine, game, entry, caller, before_turn, outcome, title, action.side)
+        reply = await self.answer(
+            u,
+            campaign,
+            engine,
+            game,
+            entry,
+            caller,
+            before_turn,
+            outcome,
+            title,
+            action.side,
+            moved_on=engine.moved_on(state, outcome.events),
+        )
         if was_provable and game.dice_note is not None and reply.cards:
             reply.cards[0].fields.append(("Provable dice", unproven_text(game.dice_note), False))
-        if engine.moved_on(state, outcome.events):
-            game_picture(reply, Card(title=f"{shown(campaign.name)}: the battlefield"), engine, game, outcome.state)
         return reply
 
     async def answer(
@@ -188,9 +198,13 @@ class Actions:
         outcome: Outcome[Any],
         title: str,
         side: str | None,
+        *,
+        moved_on: bool = False,
     ) -> Reply:
         """What an action (or a battle's start) tells the table: its cards, the battle's close if it
-        ended, the board when a phase begins, and who must move or decide next."""
+        ended, the battlefield when the action closed a stretch of play (``moved_on``, as
+        :meth:`Engine.moved_on` says: a phase, a bound, a side's turn; not every figure's move), and
+        who must move or decide next."""
         reply = Reply(
             cards=action_cards(title, caller.display_name, side, outcome.events, entry.rolls),
             events=list(outcome.events),
@@ -205,11 +219,14 @@ class Actions:
             reply.events.extend(closed.events)
             reply.rolls.extend(closed.rolls)
         board = None
-        if any(e.kind == "phase" for e in outcome.events):  # a grid board is redrawn as each phase begins
+        if moved_on:
             board = engine.board(outcome.state)
             if board.grid is not None:
-                reply.cards.append(board_card(f"{campaign.name}: the table", board))
+                reply.cards.append(board_card(f"{campaign.name}: the table", board, brief=True))
                 reply.files = board_files(board)
+            else:
+                card = Card(title=f"{shown(campaign.name)}: the battlefield")
+                game_picture(reply, card, engine, game, outcome.state, brief=True)
         now_turn = engine.whose_turn(outcome.state)
         if outcome.pending is not None:
             reply.decision = await open_decision(u, campaign, game, outcome.pending)

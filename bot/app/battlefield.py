@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.app.pictures import PictureOrder
 from bot.app.replies import Card, Refusal, Reply
-from bot.render.field_text import field_text
+from bot.render.field_text import field_brief, field_text
 from bot.render.shown import shown
 from bot.store.records import Campaign, Game
 from rules.battlefield import FieldState, FieldView, MapData, Terrain, map_file
@@ -154,9 +154,12 @@ def game_key(game: Game, focus: str | None = None) -> tuple[Any, ...]:
     return ("game", game.id, game.version, (focus or "").casefold())
 
 
-def order_picture(reply: Reply, card: Card, key: tuple[Any, ...], view: FieldView, terrain: Terrain) -> None:
+def order_picture(
+    reply: Reply, card: Card, key: tuple[Any, ...], view: FieldView, terrain: Terrain, *, brief: bool = False
+) -> None:
     """Show ``view`` in ``card`` (added to the reply if it is not there): its picture ordered, its
-    text view for the terminal (written only if a terminal prints it)."""
+    text view for the terminal (written only if a terminal prints it): the whole battlefield, or
+    (``brief``, after an action) where everyone stands now, without the terrain said once already."""
     if not any(c is card for c in reply.cards):
         reply.cards.append(card)
     index = next(i for i, c in enumerate(reply.cards) if c is card)
@@ -164,16 +167,17 @@ def order_picture(reply: Reply, card: Card, key: tuple[Any, ...], view: FieldVie
 
     def text() -> str:
         earlier = before() if callable(before) else before
-        return "\n".join(part for part in (earlier, field_text(view, terrain)) if part)
+        told = field_brief(view) if brief else field_text(view, terrain)
+        return "\n".join(part for part in (earlier, told) if part)
 
     card.text_extra = text
     reply.picture = PictureOrder(key, view, terrain, index)
 
 
-def game_picture(reply: Reply, card: Card, engine: Engine[Any], game: Game, state: Any) -> bool:
+def game_picture(reply: Reply, card: Card, engine: Engine[Any], game: Game, state: Any, *, brief: bool = False) -> bool:
     """The game's battlefield in ``card``, when the game is played on the map; whether it is."""
     view = engine.field_view(state)
     if view is None:
         return False
-    order_picture(reply, card, game_key(game), view, engine.terrain())
+    order_picture(reply, card, game_key(game), view, engine.terrain(), brief=brief)
     return True

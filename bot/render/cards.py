@@ -12,7 +12,7 @@ from bot.app.replies import Card, side_colour
 from bot.dice import RolledDie
 from bot.render.grid_image import grid_png
 from bot.render.grid_text import grid_text
-from bot.render.shown import shown, shown_event
+from bot.render.shown import shown, shown_event, told
 from rules.core import Board, CasualtyPayload, Event, VictoryPayload, WoundPayload, payload_of
 
 DIE = "🎲"
@@ -35,7 +35,7 @@ def action_cards(
     """The public dice card for one action, then a casualty card per removal and a victory card."""
     main = Card(
         title=shown(title),
-        description="\n".join(shown_event(e) for e in events) or "Nothing happened.",
+        description="\n".join(shown_event(e) for e in told(events)) or "Nothing happened.",
         colour=side_colour(side),
         footer=f"by {actor}",
     )
@@ -82,16 +82,18 @@ def wound_card(event: Event) -> Card:
     return card
 
 
-def board_card(title: str, board: Board) -> Card:
-    """``/game status``: the headline, the facts, and every figure grouped by side."""
+def board_card(title: str, board: Board, *, brief: bool = False) -> Card:
+    """``/game status``: the headline, the facts, and every figure grouped by side. ``brief``, the
+    board after an action: the headline and the grid alone (the grid's key names every figure)."""
     card = Card(title=shown(title), description=f"**{shown(board.headline)}**")
-    card.fields.extend((shown(name), shown(value), True) for name, value in board.facts)
-    sides: dict[str, list[str]] = {}
-    for line in board.figures:
-        mark = "~~" if line.out else ""
-        sides.setdefault(line.side, []).append(f"{mark}{shown(line.name)}{mark} — {shown(line.status)}")
-    for side, lines in sides.items():
-        card.fields.append((shown(side.title()), "\n".join(lines), False))
+    if not brief:
+        card.fields.extend((shown(name), shown(value), True) for name, value in board.facts)
+        sides: dict[str, list[str]] = {}
+        for line in board.figures:
+            mark = "~~" if line.out else ""
+            sides.setdefault(line.side, []).append(f"{mark}{shown(line.name)}{mark} — {shown(line.status)}")
+        for side, lines in sides.items():
+            card.fields.append((shown(side.title()), "\n".join(lines), False))
     active = next((value for name, value in board.facts if name.casefold() == "active"), None)
     card.colour = side_colour(active)
     if board.grid is not None:

@@ -18,8 +18,7 @@ def field_text(view: FieldView, terrain: Terrain, pairs: int = 12) -> str:
     facing and marks, then up to ``pairs`` pairs of enemies, nearest first, with the distance
     between their centres and what each sees of the other."""
     field = view.field
-    lines = [f"{view.title or field.map.name} ({field.map.width:g} x {field.map.height:g} inch table)"]
-    lines.extend(terrain_lines(view))
+    lines = [_heading(view), *terrain_lines(view)]
     if view.units:
         lines.extend(unit_lines(view))
     if not view.tokens:
@@ -27,16 +26,7 @@ def field_text(view: FieldView, terrain: Terrain, pairs: int = 12) -> str:
             lines.append("No figure is on the map yet.")
         return "\n".join([*lines, *view.notes])
     width = max(len(t.name) for t in view.tokens)
-    side_width = max(len(t.side) for t in view.tokens)
-    lines.append("Figures (x,y in inches from the lower-left corner):")
-    for t in sorted(view.tokens, key=lambda t: (_side_order(view, t.side), t.name.casefold())):
-        extra = []
-        if t.facing is not None:
-            extra.append(f"facing {heading(t.facing)}")
-        extra.extend(t.marks)
-        lines.append(
-            f"  {t.side:<{side_width}}  {t.name:<{width}}  {Point(t.x, t.y)!s:>11}  {', '.join(extra)}".rstrip()
-        )
+    lines.extend(figure_lines(view))
     if view.focus is not None:
         bands = ", ".join(f"{b.label} {measured(b.quoted)}" for b in view.focus.bands)
         lines.append(
@@ -57,10 +47,44 @@ def field_text(view: FieldView, terrain: Terrain, pairs: int = 12) -> str:
     return "\n".join(lines)
 
 
-def unit_lines(view: FieldView) -> list[str]:
-    """Each unit where it stands: its centre, formation, facing, figures and marks, then each unit's
-    nearest enemy unit with the gap between their blocks (the edge-to-edge distance a charge or a
-    volley measures)."""
+def field_brief(view: FieldView) -> str:
+    """The battlefield as it stands after a stretch of play, the text the picture stands for at the
+    terminal: where each unit and figure is now, and the notes (charges under way). The terrain,
+    which does not change, and the distances and sight between enemies are left to ``/map show``
+    and ``/game status``."""
+    lines = [_heading(view)]
+    if view.units:
+        lines.extend(unit_lines(view, with_nearest=False))
+    if view.tokens:
+        lines.extend(figure_lines(view))
+    return "\n".join([*lines, *view.notes])
+
+
+def _heading(view: FieldView) -> str:
+    field = view.field
+    return f"{view.title or field.map.name} ({field.map.width:g} x {field.map.height:g} inch table)"
+
+
+def figure_lines(view: FieldView) -> list[str]:
+    """Each figure where it stands (x,y in inches from the lower-left corner), its facing and marks."""
+    width = max(len(t.name) for t in view.tokens)
+    side_width = max(len(t.side) for t in view.tokens)
+    lines = ["Figures (x,y in inches from the lower-left corner):"]
+    for t in sorted(view.tokens, key=lambda t: (_side_order(view, t.side), t.name.casefold())):
+        extra = []
+        if t.facing is not None:
+            extra.append(f"facing {heading(t.facing)}")
+        extra.extend(t.marks)
+        lines.append(
+            f"  {t.side:<{side_width}}  {t.name:<{width}}  {Point(t.x, t.y)!s:>11}  {', '.join(extra)}".rstrip()
+        )
+    return lines
+
+
+def unit_lines(view: FieldView, *, with_nearest: bool = True) -> list[str]:
+    """Each unit where it stands: its centre, formation, facing, figures and marks, then (unless
+    told not to) each unit's nearest enemy unit with the gap between their blocks (the edge-to-edge
+    distance a charge or a volley measures)."""
     units = sorted(view.units, key=lambda u: (_side_order(view, u.side), u.name.casefold()))
     width = max(len(u.name) for u in units)
     side_width = max(len(u.side) for u in units)
@@ -76,6 +100,8 @@ def unit_lines(view: FieldView) -> list[str]:
         extra.extend(u.marks)
         where = str(centre) if centre is not None else "-"
         lines.append(f"  {u.side:<{side_width}}  {u.name:<{width}}  {where:>11}  {', '.join(extra)}")
+    if not with_nearest:
+        return lines
     pairs = []
     for u in units:
         enemies = [e for e in units if e.side != u.side and e.name in blocks and "out" not in e.marks]

@@ -34,7 +34,7 @@ from typing import Any
 from bot.dice import RolledDie
 from bot.render.cards import roll_line
 from bot.render.characters import MARKDOWN
-from bot.render.shown import shown_event
+from bot.render.shown import shown_event, told
 from rules.core import Board, BoundPayload, CasualtyPayload, Event, PhasePayload, payload_of
 
 LOCK = "🔒"
@@ -251,7 +251,7 @@ def _action_lines(action: LogAction) -> Iterator[str]:
         yield f"**{action.seq}.** {head} — {LOCK} *secret roll*"
     else:
         yield f"**{action.seq}.** {head}"
-    for event in action.events:
+    for event in told(action.events):
         text = shown_event(event).replace("\n", "\n  ")
         if action.undone:
             text = strike(text)
@@ -327,7 +327,7 @@ def log_entry(action: LogAction, budget: int) -> str:
     header = _cut(f"**{action.seq}.** {mark}`{_cut(command, room)}`{mark}{who}{tag}", budget)
     lines = [header]
     used = len(header)
-    rest = [f"  {mark}{_cut(shown_event(e), LOG_LINE_MAX)}{mark}" for e in action.events]
+    rest = [f"  {mark}{_cut(shown_event(e), LOG_LINE_MAX)}{mark}" for e in told(action.events)]
     rest += [f"  {mark}{_cut(roll_line(r), LOG_LINE_MAX)}{mark}" for r in action.rolls]
     for index, line in enumerate(rest):
         left = len(rest) - index

@@ -12,6 +12,7 @@ through :func:`shown` on its way into an embed or a message (a refusal's whole s
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from bot.render.characters import MARKDOWN
 from rules.core import Event
@@ -41,6 +42,12 @@ def shown_event(event: Event) -> str:
     """An event's text for a card or a report: the rules write plain text, shown escaped; a free
     roll's text is markdown already and is shown as it is."""
     return event.text if event.kind in MARKDOWN_EVENTS else shown(event.text)
+
+
+def told(events: Iterable[Event]) -> list[Event]:
+    """The events a card or the log prints a line for: an event with no text is data alone (its
+    line folded into another's, as :mod:`bot.app.sole_choice` folds a one-answer choice)."""
+    return [e for e in events if e.text]
 
 
 def _escape_marker(match: re.Match[str]) -> str:

@@ -281,10 +281,11 @@ class SharpeEngine(Engine[SharpeState]):
         return targets.advise(self.tables, state, shooter, weapon)
 
     def moved_on(self, before: SharpeState, events: Sequence[Event]) -> bool:
-        """The last character placed, or a character's turn ended (they act one at a time)."""
+        """The last character placed, or a bound ended: one picture a bound, not one for each
+        man's turn in it (they act one at a time)."""
         if before.field is None:
             return False
-        return any(e.kind in ("deployment-done", "turn") for e in events)
+        return any(e.kind in ("deployment-done", "bound") for e in events)
 
     def board(self, state: SharpeState) -> Board:
         return board(self.tables, state)

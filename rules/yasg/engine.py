@@ -250,6 +250,19 @@ class YasgEngine(Engine[YasgState]):
     def finished(self, state: YasgState) -> bool:
         return state.phase == "over"
 
+    def moved_on(self, before: YasgState, events: Sequence[Event]) -> bool:
+        """The board goes with the set-up's end (the last figure placed), each side's movement's
+        end, and the turn's end (the fire phase's hits and the close combat taken): not with each
+        step of the set-up, the morale phase, or the fire phase when a close combat follows."""
+        if before.phase == "setup":
+            placed = {e.data.get("figure") for e in events if e.kind == "placed"}
+            return bool(placed) and all(f.square is not None or f.name in placed for f in before.figures)
+        phases = [e.data.get("phase") for e in events if e.kind == "phase"]
+        if before.phase == "fire":
+            phases = [p for p in phases if p != "close combat"]
+        ended = any(e.kind == "victory" for e in events)
+        return before.phase in ("movement", "fire", "close combat") and (bool(phases) or ended)
+
     # --- display
 
     def board(self, state: YasgState) -> Board:

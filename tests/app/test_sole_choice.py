@@ -34,10 +34,35 @@ async def test_a_card_only_one_unit_may_take_is_taken_at_once_and_said(app: App,
 
     assert started.decision is None and await _open_decisions(app) == []
     (said,) = [e for e in started.events if e.kind == "only-choice"]
-    assert said.text.startswith("Allied had one choice (2♥ — Allied: choose a unit to move): 33rd Foot")
+    assert said.text == "Then: Allied chooses 33rd Foot to move on 2♥, the only choice."
+    assert said.data["choice"] == "33rd Foot" and said.data["decider"] == "Allied"
+    # one line for the card, the choice and the answer; their events keep their data, with no text
+    lines = started.cards[0].description.splitlines()
+    assert lines[-1] == said.text
+    assert not [line for line in lines if "2♥" in line and line != said.text]
+    [card] = [e for e in started.events if e.kind == "card"]
+    assert card.data["card"] == "2H" and card.text == ""
     assert started.ping_user_ids == [BLUE] and "Allied: your move." in (started.content or "")
     log = await app.game_log(caller(RED))
-    assert "taken at once" in log.cards[0].description
+    assert said.text in log.cards[0].description
+    assert "2♥ — Allied: choose a unit to move" not in log.cards[0].description
+
+
+async def test_a_run_of_one_answer_cards_is_one_line(app: App, forced: ForcedDice) -> None:
+    """The 33rd Foot holds; the next two red cards find no Allied unit left to move, so each passes
+    (its one answer); the black card after them gives the French two units to choose from."""
+    await _talavera(app, forced)
+    forced.push_cards(["3H", "4H", "5S"])
+    held = await app.act(caller(BLUE, "Bob"), "nsr", "hold", {}, "/nsr hold")
+
+    lines = held.cards[0].description.splitlines()
+    assert lines == [
+        "33rd Foot does not move.",
+        "Then: Allied passes on 3♥ and Allied passes on 4♥, each the only choice.",
+        "5♠ — French: choose a unit to move.",
+    ]
+    assert [e.data["card"] for e in held.events if e.kind == "card"] == ["3H", "4H", "5S"]
+    assert held.decision is not None and held.decision.decider == "French"
 
     engine = get_engine("nsr")
     async with orm(app.store.db) as s:

@@ -126,7 +126,7 @@ def test_a_turn_of_a_small_battle_in_the_terminal(tmp_path: Path) -> None:
     assert [e["data"]["phase"] for e in events(moves, "phase")] == ["leaders", "fire"]
     assert "decision" not in moves[-1]  # 4♠: the 1er Ligne is the only French unit that can fire
     [only] = [e for e in moves[-1]["events"] if e["kind"] == "only-choice" and "4♠" in e["text"]]
-    assert only["text"].endswith("1er Ligne (line, 6/6 fit), taken at once.")
+    assert only["text"] == "Then: French chooses 1er Ligne to fire on 4♠, the only choice."
 
     # A new process on the same file: the fire phase, the close combat, the morale phase.
     rest = play(db, FIRE_AND_MELEE, "--dice", FIRE_DICE, "--cards", FIRE_CARDS)

@@ -239,6 +239,19 @@ def test_a_sharpe_skirmish_on_the_farm_over_three_bounds_survives_a_restart(tmp_
     assert "Harris - Martin 25.1″ partial: the dung heap 2.0″ in front of Martin" in view
     [saved] = shown["files"]
     assert Path(saved).parent == pictures
+
+    # What the channel gets: one picture a bound (and one when the last man is placed), not one a
+    # man's turn; after an action, where everyone stands, never the terrain again
+    records = setup + first + second
+    pictured = [r["command"] for r in records if r["ok"] and (r.get("files") or r.get("attached"))]
+    closing = [
+        r["command"] for r in records if r["ok"] and any(e["kind"] in ("bound", "deployment-done") for e in r["events"])
+    ]
+    assert len(closing) == 3  # the last man placed, the ends of bounds 1 and 2
+    looks = ["/map new scenario:farm", "/game start", "/map show", "/map show focus:Harris"]
+    assert sorted(pictured) == sorted([*closing, *looks])
+    acted = [r for r in records if r["ok"] and r["command"].startswith(("/sharpe", "/decide", "/map place"))]
+    assert not [r["command"] for r in acted if "Terrain (" in r["text"] or "Nearest enemies" in r["text"]]
     data = Path(saved).read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     width, height = Image.open(io.BytesIO(data)).size

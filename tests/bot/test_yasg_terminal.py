@@ -295,11 +295,23 @@ def test_a_solo_game_from_the_first_placement_to_the_last_figure_out(tmp_path: P
     assert len([e for e in turn2_morale["events"] if e["kind"] == "morale"]) == 7
     assert "Dice:" in turn2_morale["text"] and turn2_morale["text"].count("morale, passes above") == 7
 
-    # the board: a picture with every phase, and the text grid in the terminal
+    # the board: a picture (and the text grid in the terminal) as each stretch of play closes: the
+    # set-up's last figure placed, each side's movement, the turn's end; not each step of the set-up
+    # (/game start drew the board once), the battle's start, the morale phase, or a fire phase that
+    # a close combat follows
     saved = [p for r in records for p in r.get("files") or r.get("pictures") or []]
-    phase_records = [r for r in records if r["ok"] and any(e["kind"] == "phase" for e in r["events"])]
-    assert len(saved) >= len(phase_records) > 20
     assert len(set(saved)) == len(saved)  # a later run never overwrites an earlier run's picture
+    pictured = [r for r in records if r["ok"] and r.get("files") and r["command"].startswith("/yasg")]
+    setting_up = ("/yasg board", "/yasg terrain", "/yasg edge")
+    assert not [r["command"] for r in pictured if r["command"].startswith(setting_up)]
+    [placed] = [r for r in pictured if r["command"].startswith("/yasg place")]
+    assert placed["command"] == "/yasg place figure:Petit square:H3 facing:south"
+    turn1 = [r for r in first if r["ok"] and any(e["text"].startswith("Turn 1 · ") for e in r["events"])]
+    assert not setup[-1].get("files")  # the battle begins: the board was drawn with the last placement
+    assert [bool(r.get("files")) for r in turn1[:3]] == [False, True, True]  # morale, each side's movement
+    assert all(r["text"].count("A1 = Sharpe") == 1 for r in pictured)  # the grid's key, once
+    assert all("Phase:" not in r["text"] for r in pictured)  # the figures by side are /game status's
+    assert 12 <= len(pictured) <= 4 * 6 + 1  # six turns: at most four stretches a turn, and the set-up
     # the 8 x 10 board's pictures share one width (/game start drew the default 12 x 12 board before it)
     board = [p for r in first + second for p in r.get("files") or []]
     sizes = {Image.open(io.BytesIO(Path(p).read_bytes())).size for p in board}

@@ -132,6 +132,16 @@ def test_the_status_while_placing_says_who_is_still_to_place(engine: SharpeEngin
     assert "Active" not in facts and "Character" not in facts
 
 
+def test_the_battlefield_is_shown_once_a_bound_not_after_each_mans_turn(engine: SharpeEngine) -> None:
+    state = on_map(engine)
+    harris = play(engine, state, "done", side="british")
+    assert any(e.kind == "turn" for e in harris.events) and not engine.moved_on(state, harris.events)
+    dubois = play(engine, harris.state, "done", side="french")
+    assert not engine.moved_on(harris.state, dubois.events)
+    perkins = play(engine, dubois.state, "done", side="british")
+    assert any(e.kind == "bound" for e in perkins.events) and engine.moved_on(dubois.state, perkins.events)
+
+
 def test_done_while_deploying_sets_out_the_rest(engine: SharpeEngine) -> None:
     out = play(engine, deploying(engine), "done", side="british")
     assert out.state.field is not None and {"Harris", "Perkins"} <= set(out.state.field.positions)

@@ -188,8 +188,11 @@ def test_hedges_and_walls_on_square_sides(engine: YasgEngine, setup) -> None:
 
 
 def test_placing_figures(engine: YasgEngine, setup) -> None:
-    state = gm(engine, setup, "board", width=8, height=8)
+    board = act(engine, setup, "board", by_gm=True, width=8, height=8)
+    state = board.state
+    assert not engine.moved_on(setup, board.events), "each step of the set-up is said, not drawn"
     out = act(engine, state, "place", as_side=BRITISH, figure="sharpe", square="d7")
+    assert not engine.moved_on(state, out.events)
     assert (fig(out.state, "Sharpe").square, fig(out.state, "Sharpe").facing) == ((3, 6), "n")  # towards the middle
     assert out.events[0].text == "Sharpe (british, class A, Leader) stands at D7, facing N."
     state = out.state
@@ -214,8 +217,10 @@ def test_placing_figures(engine: YasgEngine, setup) -> None:
     assert engine.whose_turn(state) == FRENCH  # the side still placing
     last = act(engine, state, "place", as_side=FRENCH, figure="Leroux", square="E1")
     assert kinds(last) == ["placed", "phase"] and fig(last.state, "Ducos").facing == "s"
+    assert engine.moved_on(state, last.events), "the set-up's end shows the board"
     begun = act(engine, last.state, "next")
     assert begun.state.phase == "morale" and begun.state.turn == 1 and kinds(begun) == ["phase"]
+    assert not engine.moved_on(last.state, begun.events), "drawn already"
     refuse(engine, begun.state, "place", "only before the battle begins", by_gm=True, figure="Ducos", square="A1")
     refuse(engine, begun.state, "terrain", "only before the battle begins", by_gm=True, squares="A1", kind="wood")
 
@@ -437,6 +442,7 @@ def test_the_movement_phase_passes_to_the_other_side_then_to_fire(engine: YasgEn
     )
     fire = act(engine, out.state, "next")
     assert fire.state.phase == "fire" and "Turn 1 · fire phase (simultaneous)" in fire.events[0].text
+    assert engine.moved_on(state, out.events) and engine.moved_on(out.state, fire.events), "each side's movement"
     assert "British: Sharpe and Harper; French: Ducos and Leroux" in fire.events[0].text
 
 
