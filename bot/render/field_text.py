@@ -62,7 +62,7 @@ def field_brief(view: FieldView) -> str:
 
 def _heading(view: FieldView) -> str:
     field = view.field
-    return f"{view.title or field.map.name} ({field.map.width:g} x {field.map.height:g} inch table)"
+    return f"{view.heading} ({field.map.width:g} x {field.map.height:g} inch table)"
 
 
 def figure_lines(view: FieldView) -> list[str]:
