@@ -283,15 +283,17 @@ class Console:
             options = ", ".join(f"{c.value} ({c.label})" for c in reply.decision.choices)
             text += f"\n>> decision #{reply.decision.decision_id} for {reply.decision.decider}: {options}"
         elif reply.moves_of is not None:
-            text += "\n>> " + self._next_moves(reply.moves_of)
+            text += "\n>> " + self._next_moves(reply)
             if reply.ready:
                 text += "\n>> may still act: " + ", ".join(printable(f.name) for f in reply.ready)
         self._write(text)
 
-    def _next_moves(self, slug: str) -> str:
+    def _next_moves(self, reply: Reply) -> str:
         """What Discord offers as buttons under "your move", as a line: the quick moves, then the rest."""
-        quick = " · ".join(f"/{c.qualified_name}" for c in quick_moves(self.bot, slug))
-        return " ".join(part for part in (f"next: {quick}." if quick else "", to_type(self.bot, slug)) if part)
+        assert reply.moves_of is not None
+        quick = " · ".join(f"/{c.qualified_name}" for c in quick_moves(self.bot, reply.moves_of, reply.now))
+        rest = to_type(self.bot, reply.moves_of, reply.now)
+        return " ".join(part for part in (f"next: {quick}." if quick else "", rest) if part)
 
     def _ok(self, line: str, text: str) -> None:
         if self.json_mode:
@@ -353,7 +355,7 @@ class Console:
             if reply.content:
                 record["say"] = self._content(reply)
             if reply.decision is None and reply.moves_of is not None:
-                record["next"] = [f"/{c.qualified_name}" for c in quick_moves(self.bot, reply.moves_of)]
+                record["next"] = [f"/{c.qualified_name}" for c in quick_moves(self.bot, reply.moves_of, reply.now)]
                 record["ready"] = [f.name for f in reply.ready]
             if reply.decision is not None:
                 record["decision"] = {

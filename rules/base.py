@@ -195,6 +195,13 @@ class Engine(Generic[S]):
         where one acts at a time or the cards choose (Sharpe's order, NSR's cards)."""
         return ()
 
+    def actions_now(self, state: S, side: str) -> Sequence[str]:
+        """The actions ``side`` may take in the phase ``state`` is in: the hints under "your move"
+        name only these (bot/adapter/next_moves.py), and offer one as a button only when ``act``
+        accepts it with no options. By default every action but the answers to a decision; a
+        ruleset whose phases restrict what may be done (deployment, a phase of fire) says so."""
+        return tuple(name for name in self.handlers if name not in self.answers)
+
     def odds_walkable(self, action: str) -> bool:
         """False when the action branches too widely for /odds to walk every sequence of dice and
         cards (an NSR order turns the next card: 54 ways): it is then counted by

@@ -19,7 +19,7 @@ from bot.app.battlefield import ON_A_TABLE, game_picture
 from bot.app.context import Context
 from bot.app.decisions import open_decision
 from bot.app.entries import log_entry
-from bot.app.replies import Caller, Card, Refusal, Reply, mentions, ready_figures
+from bot.app.replies import Caller, Card, Refusal, Reply, mentions
 from bot.app.sole_choice import act_taking_sole_choices, asks_always
 from bot.render.cards import action_cards, board_card, board_files
 from bot.render.shown import shown
@@ -196,6 +196,5 @@ class Actions:
         elif now_turn is not None and now_turn != before_turn:
             reply.ping_user_ids = await u.members.user_ids_of(campaign.id, now_turn)
             reply.content = f"{mentions(reply.ping_user_ids)} {now_turn}: your move.".strip()
-            reply.moves_of = campaign.ruleset
-            reply.ready = ready_figures(engine, outcome.state, now_turn, board)
+            reply.offer_moves(campaign.ruleset, engine, outcome.state, now_turn, board)
         return reply

@@ -49,6 +49,15 @@ SLUG = "nsr"
 TITLE = "Napoleonic Skirmish Rules"
 
 
+#: What may be typed in each phase: the orders of that phase (hold in both), melee in close combat.
+PHASE_ORDERS: dict[str, tuple[str, ...]] = {
+    "deployment": ("place", "deploy"),
+    "movement": ("move", "charge", "form", "occupy", "work", "hold"),
+    "fire": ("fire", "volley", "pistol", "bombard", "hold"),
+    "close_combat": ("melee",),
+}
+
+
 class NsrEngine(Engine[NsrState]):
     slug = SLUG
     title = TITLE
@@ -193,6 +202,10 @@ class NsrEngine(Engine[NsrState]):
             waiting = close_combat.pending_charges(state)
             return unit_named(state, waiting[0].charger).side if waiting else None
         return None
+
+    def actions_now(self, state: NsrState, side: str) -> Sequence[str]:
+        """The orders of the phase (orders.py's phase of each), placing while deploying."""
+        return PHASE_ORDERS.get(state.phase, ())
 
     def winner(self, state: NsrState) -> str | None:
         return state.winner
