@@ -139,10 +139,7 @@ def test_undone_secret_hidden_and_game_master_actions() -> None:
         action(4, Event("move", "Bo moves."), actor="Gina", by_gm=True, side="blue"),
     ]
     text = report_markdown(report(actions))
-    assert (
-        "**1.** ~~Rita (red): `/x act n:1`~~ — *undone: taken back with /game undo; its dice stay in the log*\n- ~~Rossi moves 2″.~~"
-        in text
-    )
+    assert "**1.** ~~Rita (red): `/x act n:1`~~ — *taken back with /game undo*\n- ~~Rossi moves 2″.~~" in text
     assert "**2.** Gina (game master): `/roll dice:1d6 secret:True` — 🔒 *secret roll*\n" in text
     assert "- 🎲 d6 → **4** — Gina: ambush" in text
     assert "**3.** 🔒 The game master rolled in secret: revealed when the battle ends." in text
