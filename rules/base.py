@@ -220,9 +220,13 @@ class Engine(Generic[S]):
         wounded or fell, and misfires, read from the events' typed payloads."""
         return default_outcome(events)
 
+    #: The event kinds :meth:`odds_casualties` reads (the battle report reads their data to count).
+    casualty_kinds: ClassVar[tuple[str, ...]] = ("casualty",)
+
     def odds_casualties(self, events: Sequence[Event]) -> int:
-        """The figures an action's events put out of the fight, as /odds counts them: by default
-        its casualty events."""
+        """The figures an action's events put out of the fight, as /odds counts them and the battle
+        report tallies them (event by event, so a sum over its events): by default its casualty
+        events. Events of kinds outside :attr:`casualty_kinds` count none."""
         return sum(1 for event in events if event.kind == "casualty")
 
     def odds_pair(self, reason: str) -> bool:

@@ -35,7 +35,7 @@ from bot.dice import RolledDie
 from bot.render.cards import roll_line
 from bot.render.characters import MARKDOWN
 from bot.render.shown import shown_event
-from rules.core import Board, BoundPayload, CasualtyPayload, Event, PhasePayload, payload_of
+from rules.core import Board, BoundPayload, Event, PhasePayload, payload_of
 
 LOCK = "🔒"
 TROPHY = "🏆"
@@ -59,6 +59,16 @@ _MD_SPECIAL = re.compile(f"([{re.escape(''.join(MARKDOWN))}])")
 
 
 @dataclass(frozen=True)
+class Fallen:
+    """An event that put figures out of the fight, as its ruleset counts them
+    (``Engine.odds_casualties``), and the side they fought for."""
+
+    event: Event
+    count: int
+    side: str | None = None
+
+
+@dataclass(frozen=True)
 class LogAction:
     """One entry of a game's log, as the reader may see it."""
 
@@ -73,6 +83,8 @@ class LogAction:
     events: Sequence[Event] = ()
     rolls: Sequence[RolledDie] = ()
     aftermath: bool = False  # the rules' consequences for the rosters, written when the battle closes
+    #: Its events that put figures out of the fight (the report's casualties); none once undone.
+    fallen: Sequence[Fallen] = ()
 
 
 @dataclass(frozen=True)
@@ -270,6 +282,11 @@ def _action_lines(action: LogAction) -> Iterator[str]:
         yield f"- {AFTERMATH_QUIET}"
 
 
+def casualties(actions: Sequence[LogAction]) -> int:
+    """The figures the battle's actions put out of the fight (undone and hidden ones put none)."""
+    return sum(f.count for a in actions if not a.undone and not a.hidden for f in a.fallen)
+
+
 def _casualties(actions: Sequence[LogAction]) -> Iterator[str]:
     yield "## Casualties"
     yield ""
@@ -278,13 +295,10 @@ def _casualties(actions: Sequence[LogAction]) -> Iterator[str]:
     for action in actions:
         if action.undone or action.hidden:
             continue
-        for event in action.events:
-            if event.kind == "casualty":
-                fallen = payload_of(event, CasualtyPayload)
-                side = fallen.side if fallen is not None else None
-                if side:
-                    lost[str(side)] = lost.get(str(side), 0) + 1
-                lines.append(f"- {SKULL} {shown_event(event)} *(action {action.seq})*")
+        for fallen in action.fallen:
+            if fallen.side:
+                lost[fallen.side] = lost.get(fallen.side, 0) + fallen.count
+            lines.append(f"- {SKULL} {shown_event(fallen.event)} *(action {action.seq})*")
     if lost:
         yield "Lost: " + ", ".join(f"{escape(side).title()} {count}" for side, count in lost.items()) + "."
         yield ""

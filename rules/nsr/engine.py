@@ -230,6 +230,8 @@ class NsrEngine(Engine[NsrState]):
         unit = unit_named(state, state.active)
         return fire_odds.counted(self.charts, state, unit, action.name, action.params)
 
+    casualty_kinds = ("hit", "fight")
+
     def odds_casualties(self, events: Sequence[Event]) -> int:
         """Every figure a hit or a lost fight killed, wounded or had taken prisoner."""
         lost = 0
