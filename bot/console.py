@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.adapter.client import SkirmishBot
-from bot.adapter.commandline import LineError, ParsedLine, parse_line, split_line, walk
+from bot.adapter.commandline import LineError, ParsedLine, read_line, split_line, walk
 from bot.adapter.errors import player_message
 from bot.adapter.help import help_text
 from bot.adapter.next_moves import quick_moves, to_type
@@ -158,14 +158,13 @@ class Console:
             self._fail(line, "Commands start with /: type /help for the list.")
             return True
         try:
-            tokens = split_line(line)
-            head = tokens[0].lower()
+            head = line.split()[0].lower()
             if head in ("/quit", "/exit"):
                 return False
             if head in ("/help", "/as", "/dice", "/cards"):
-                self._meta(head, tokens[1:], line)
+                self._meta(head, split_line(line)[1:], line)
                 return True
-            parsed = parse_line(self.commands, tokens)
+            parsed = read_line(self.commands, line)
         except RuleError as exc:
             self._fail(line, exc.message)
             return True

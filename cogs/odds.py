@@ -58,7 +58,8 @@ class OddsCog(AppCog, commands.Cog):
                 f"That action is {len(action):,} characters long; /odds reads at most {ACTION_LIMIT}. "
                 'Give it as you would play it, like "ssg shoot shooter:Rossi target:Bo range:14".'
             )
-        parsed = parse_line(walk(self.bot.tree), split_line(action if action.startswith("/") else "/" + action))
+        typed = action.strip() if action.strip().startswith("/") else "/" + action.strip()
+        parsed = parse_line(walk(self.bot.tree), split_line(typed))
         capture = _Capture()
         if parsed.command.parent is None or parsed.command.parent.name not in RULESETS:
             raise Refusal("Ask the odds of a ruleset's action, like ssg shoot or sharpe shoot.")
@@ -67,7 +68,7 @@ class OddsCog(AppCog, commands.Cog):
         if capture.action is None:
             raise Refusal("That command is not an action with dice.")
         ruleset, name, params = capture.action
-        await deliver(interaction, await self.app.odds(caller_of(interaction), ruleset, name, params))
+        await deliver(interaction, await self.app.odds(caller_of(interaction), ruleset, name, params, typed))
 
 
 async def setup(bot: commands.Bot) -> None:

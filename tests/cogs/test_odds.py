@@ -15,7 +15,7 @@ async def test_odds_of_a_shot_are_exact_and_private(bot, app, forced) -> None:
     [sent] = interaction.sent
     assert sent["ephemeral"] is True
     embed = sent["embeds"][0]
-    assert "16.7% — Bo out" in embed.description and " 83.3% — no effect" in embed.description
+    assert "16.7% — Bo out" in embed.description and "\n83.3% — no effect\n" in embed.description
     assert "exact" in embed.footer.text
     state_unchanged = await invoke(bot, "game log", RED)
     assert "/ssg shoot" not in state_unchanged.sent[0]["embeds"][0].description  # asking the odds rolled nothing
