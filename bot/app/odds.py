@@ -157,6 +157,8 @@ def _how(report: OddsReport) -> str:
     found = [odds for _, odds in report.sections]
     runs = sum(odds.runs for odds in found)
     if all(odds.method == "exact" for odds in found):
+        if runs == len(found):
+            return "exact: no die or card decides it"
         return f"exact: every one of {runs:,} dice sequences enumerated"
     if all(odds.method == "counted" for odds in found):
         return f"exact: the cards counted over {runs:,} states of the deck"

@@ -326,7 +326,7 @@ async def play_nsr(life: Life) -> None:
             await life.act(me, "nsr charge", target=target)
             return
         card = await life.odds(me, "nsr move", "simulation")
-        assert card["description"].startswith("`/nsr move ")
+        assert card["description"].startswith("`/nsr move`\n")  # as typed: no option it left out
         moved = await life.act(me, "nsr move")
         assert re.search(
             rf"{re.escape(unit)} moves \(\w+, cross country\): \d+D6 [\d+]+ = \d+(, [−+]\d+ \([\w ]+\))* → up to \d+″\.",
