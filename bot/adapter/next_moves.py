@@ -75,17 +75,22 @@ def figure_commands(client: Any, slug: str, name: str) -> str:
 
 
 def to_type(client: Any, slug: str, now: MovesNow | None) -> str:
-    """The other commands the phase allows, as a line to read: "Or type /ssg move (/help topic:ssg)."
-    They are the ruleset's, and /map's for placing figures while the sides deploy."""
+    """The other commands the phase allows, as a line to read: "Or type /ssg move (/help topic:ssg)":
+    the ruleset's that need options, and /map's for placing figures while the sides deploy; when
+    none does, every one the phase allows (an SSG melee's /ssg melee)."""
     if now is None:
         return ""
     quick = set(getattr(_cog(client, slug), "quick_moves", ()))
-    named = []
-    for group in (_group(client, slug), _group(client, "map")):
-        for command in group.commands if group is not None else ():
-            if isinstance(command, app_commands.Command) and command.name in now.allowed and command.name not in quick:
-                named.append(f"/{command.qualified_name}")
-    return f"Or type {', '.join(dict.fromkeys(named))} (/help topic:{slug})." if named else ""
+    allowed = [
+        command
+        for group in (_group(client, slug), _group(client, "map"))
+        for command in (group.commands if group is not None else ())
+        if isinstance(command, app_commands.Command) and command.name in now.allowed and command.name not in quick
+    ]
+    # Those that need options (a button cannot give them) and /map's; all of them when that is none.
+    needing = [c for c in allowed if c.parent is None or c.parent.name != slug or any(p.required for p in c.parameters)]
+    named = list(dict.fromkeys(f"/{c.qualified_name}" for c in needing or allowed))
+    return f"Or type {', '.join(named)} (/help topic:{slug})." if named else ""
 
 
 class NextMoveButton(
