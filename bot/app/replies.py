@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.dice import RolledDie
+from bot.dice import RolledDie, SeededDice
 from bot.render.shown import shown
-from rules.core import Action, Board, Choice, Engine, Event, LowestFaces, RuleError, action_key
+from rules.core import Action, Board, Choice, Engine, Event, RuleError, action_key
 
 if TYPE_CHECKING:
     from bot.app.pictures import PictureOrder
@@ -82,7 +82,10 @@ class MovesNow:
     """What the side to move may do now, asked of the engine on the state the reply came from:
     the actions its phase allows (``Engine.actions_now``), and whether a command typed with no
     options would be carried out (a dry run of ``act`` with throwaway dice: it is pure, and a
-    refusal means "not now"). So a hint or a button offers only what would be accepted."""
+    refusal means "not now"). So a hint or a button offers only what would be accepted.
+
+    The throwaway dice are random (seeded), not fixed faces: a rule that rolls again on a tie (YASG's
+    initiative) would roll tie after tie for ever on dice that always show the same face."""
 
     engine: Engine[Any]
     state: Any
@@ -101,7 +104,7 @@ class MovesNow:
             return False
         if key not in self._accepted:
             try:
-                self.engine.act(self.state, Action(key, self.side, {}), LowestFaces())
+                self.engine.act(self.state, Action(key, self.side, {}), SeededDice(0))
                 self._accepted[key] = True
             except RuleError:
                 self._accepted[key] = False
