@@ -7,7 +7,7 @@ import pytest
 from bot.dice import SeededDice
 from rules import get_engine
 from rules.core import Action, CasualtyPayload, Event, FigureSpec, WoundPayload
-from rules.odds import MIN_SIMULATIONS, Budget, default_outcome, odds
+from rules.odds import MIN_SIMULATIONS, Budget, default_outcome, odds, odds_report
 
 RED = ["Rossi", "Ada", "Cy", "Dee", "Eli", "Fay"]
 BLUE = ["Big Jim", "Bo", "Bert", "Bill", "Ben", "Bud"]
@@ -113,3 +113,20 @@ def test_without_a_budget_the_limits_are_counts(shooting) -> None:
     engine, state = shooting
     result = odds(engine, state, shot("Cy", "Bo", 5, "clear"), SeededDice(3), exact_limit=10, simulations=700)
     assert result.runs == 700
+
+
+def test_the_odds_of_a_melee_that_rerolls_ties_are_answered() -> None:
+    """/odds first runs the action to see whether it asks a choice before any die: on dice that
+    always showed 1 an SSG duel tied for ever (the worker never answered); it now stops at the
+    first roll."""
+    engine = get_engine("ssg")
+    specs = [FigureSpec(n, "red", "rifle") for n in RED] + [FigureSpec(n, "blue", "rifle") for n in BLUE]
+    state = engine.start(specs, Forced([6, 1])).state
+    state = engine.act(
+        state, Action("move", "red", {"figure": "Rossi", "distance": 2.0, "contact": "Bo"}), Forced([])
+    ).state
+    state = engine.act(state, Action("next", "red"), Forced([])).state
+    [(asked, found)] = odds_report(
+        engine, state, Action("melee", "red", {}), SeededDice(5), Budget(lambda: 0.0)
+    ).sections
+    assert asked == "" and dict(found.outcomes) == pytest.approx({"Bo out": 0.5, "Rossi out": 0.5}, abs=0.03)
