@@ -24,6 +24,13 @@ async def _ssg(bot: SkirmishBot, app: App, forced: ForcedDice) -> None:
         await app.roster_add(caller(BLUE, "Bob"), f"B{n}", "rifle")
 
 
+async def _ssg_started(bot: SkirmishBot, app: App, forced: ForcedDice) -> None:
+    """The table of :func:`_ssg`, its battle started: red first, in the movement phase."""
+    await _ssg(bot, app, forced)
+    forced.push_dice([5, 2])
+    await invoke(bot, "game start", GM, "Gina")
+
+
 async def press(bot: SkirmishBot, user: int, custom_id: str):
     """What discord.py does on a click: match the template, build the item, run its callback."""
     match = NextMoveButton.__discord_ui_compiled_template__.fullmatch(custom_id)
@@ -69,9 +76,7 @@ async def pick(bot: SkirmishBot, user: int, custom_id: str, value: str):
 async def test_a_pick_shows_privately_what_to_type_for_that_figure(
     bot: SkirmishBot, app: App, forced: ForcedDice
 ) -> None:
-    await _ssg(bot, app, forced)
-    forced.push_dice([5, 2])
-    await invoke(bot, "game start", GM, "Gina")
+    await _ssg_started(bot, app, forced)
     picked = await pick(bot, RED, "ready:ssg", "R3")
     [sent] = picked.sent
     assert sent["ephemeral"] is True
@@ -83,9 +88,7 @@ async def test_a_pick_shows_privately_what_to_type_for_that_figure(
 
 
 async def test_a_press_is_the_typed_command(bot: SkirmishBot, app: App, forced: ForcedDice) -> None:
-    await _ssg(bot, app, forced)
-    forced.push_dice([5, 2])
-    await invoke(bot, "game start", GM, "Gina")
+    await _ssg_started(bot, app, forced)
 
     wrong = await press(bot, BLUE, "next:ssg:next")  # not blue's turn: refused privately, as typed
     [refused] = wrong.sent
@@ -135,9 +138,7 @@ async def test_in_yasgs_movement_phase_the_hint_lists_no_set_up_commands(
 async def test_an_ssg_melee_with_pairs_in_contact_offers_the_melee_not_next(
     bot: SkirmishBot, app: App, forced: ForcedDice
 ) -> None:
-    await _ssg(bot, app, forced)
-    forced.push_dice([5, 2])
-    await invoke(bot, "game start", GM, "Gina")
+    await _ssg_started(bot, app, forced)
     await invoke(bot, "ssg move", RED, "Rita", figure="R0", distance=4.0, contact="B0")
     await invoke(bot, "ssg next", RED, "Rita")
     status = await invoke(bot, "game status", RED, "Rita")
