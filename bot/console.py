@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.adapter.client import SkirmishBot
-from bot.adapter.commandline import LineError, ParsedLine, parse_line, split_line, walk
+from bot.adapter.commandline import LineError, ParsedLine, read_line, split_line, walk
 from bot.adapter.errors import player_message
 from bot.adapter.help import help_text
 from bot.adapter.next_moves import quick_moves, to_type
@@ -158,14 +158,13 @@ class Console:
             self._fail(line, "Commands start with /: type /help for the list.")
             return True
         try:
-            tokens = split_line(line)
-            head = tokens[0].lower()
+            head = line.split()[0].lower()
             if head in ("/quit", "/exit"):
                 return False
             if head in ("/help", "/as", "/dice", "/cards"):
-                self._meta(head, tokens[1:], line)
+                self._meta(head, split_line(line)[1:], line)
                 return True
-            parsed = parse_line(self.commands, tokens)
+            parsed = read_line(self.commands, line)
         except RuleError as exc:
             self._fail(line, exc.message)
             return True
@@ -283,15 +282,17 @@ class Console:
             options = ", ".join(f"{c.value} ({c.label})" for c in reply.decision.choices)
             text += f"\n>> decision #{reply.decision.decision_id} for {reply.decision.decider}: {options}"
         elif reply.moves_of is not None:
-            text += "\n>> " + self._next_moves(reply.moves_of)
+            text += "\n>> " + self._next_moves(reply)
             if reply.ready:
                 text += "\n>> may still act: " + ", ".join(printable(f.name) for f in reply.ready)
         self._write(text)
 
-    def _next_moves(self, slug: str) -> str:
+    def _next_moves(self, reply: Reply) -> str:
         """What Discord offers as buttons under "your move", as a line: the quick moves, then the rest."""
-        quick = " · ".join(f"/{c.qualified_name}" for c in quick_moves(self.bot, slug))
-        return " ".join(part for part in (f"next: {quick}." if quick else "", to_type(self.bot, slug)) if part)
+        assert reply.moves_of is not None
+        quick = " · ".join(f"/{c.qualified_name}" for c in quick_moves(self.bot, reply.moves_of, reply.now))
+        rest = to_type(self.bot, reply.moves_of, reply.now)
+        return " ".join(part for part in (f"next: {quick}." if quick else "", rest) if part)
 
     def _ok(self, line: str, text: str) -> None:
         if self.json_mode:
@@ -353,7 +354,7 @@ class Console:
             if reply.content:
                 record["say"] = self._content(reply)
             if reply.decision is None and reply.moves_of is not None:
-                record["next"] = [f"/{c.qualified_name}" for c in quick_moves(self.bot, reply.moves_of)]
+                record["next"] = [f"/{c.qualified_name}" for c in quick_moves(self.bot, reply.moves_of, reply.now)]
                 record["ready"] = [f.name for f in reply.ready]
             if reply.decision is not None:
                 record["decision"] = {

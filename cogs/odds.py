@@ -17,6 +17,7 @@ from rules import RULESETS
 #: The longest action line /odds reads: Discord is told a longer limit, so a longer line reaches
 #: the bot and is refused with a sentence rather than by Discord's own word.
 ACTION_LIMIT = 500
+AS_PLAYED = 'give it as you would play it, like "ssg shoot shooter:Rossi target:Bo range:14".'
 
 
 class _Capture:
@@ -55,10 +56,13 @@ class OddsCog(AppCog, commands.Cog):
     async def odds(self, interaction: discord.Interaction, action: app_commands.Range[str, 1, 6000]) -> None:
         if len(action) > ACTION_LIMIT:
             raise Refusal(
-                f"That action is {len(action):,} characters long; /odds reads at most {ACTION_LIMIT}. "
-                'Give it as you would play it, like "ssg shoot shooter:Rossi target:Bo range:14".'
+                f"That action is {len(action):,} characters long; /odds reads at most {ACTION_LIMIT}; {AS_PLAYED}"
             )
-        parsed = parse_line(walk(self.bot.tree), split_line(action if action.startswith("/") else "/" + action))
+        typed = "/" + action.strip().lstrip("/")
+        words = split_line(typed)
+        if words == ["/"] or (words[0][1:].lower() in RULESETS and (len(words) < 2 or ":" in words[1])):
+            raise Refusal(f"Name the action: {AS_PLAYED}")
+        parsed = parse_line(walk(self.bot.tree), words)
         capture = _Capture()
         if parsed.command.parent is None or parsed.command.parent.name not in RULESETS:
             raise Refusal("Ask the odds of a ruleset's action, like ssg shoot or sharpe shoot.")
@@ -67,7 +71,7 @@ class OddsCog(AppCog, commands.Cog):
         if capture.action is None:
             raise Refusal("That command is not an action with dice.")
         ruleset, name, params = capture.action
-        await deliver(interaction, await self.app.odds(caller_of(interaction), ruleset, name, params))
+        await deliver(interaction, await self.app.odds(caller_of(interaction), ruleset, name, params, typed))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -207,6 +207,13 @@ class Engine(Generic[S]):
         where one acts at a time or the cards choose (Sharpe's order, NSR's cards)."""
         return ()
 
+    def actions_now(self, state: S, side: str) -> Sequence[str]:
+        """The actions ``side`` may take in the phase ``state`` is in: the hints under "your move"
+        name only these (bot/adapter/next_moves.py), and offer one as a button only when ``act``
+        accepts it with no options. By default every action but the answers to a decision; a
+        ruleset whose phases restrict what may be done (deployment, a phase of fire) says so."""
+        return tuple(name for name in self.handlers if name not in self.answers)
+
     def odds_walkable(self, action: str) -> bool:
         """False when the action branches too widely for /odds to walk every sequence of dice and
         cards (an NSR order turns the next card: 54 ways): it is then counted by
@@ -225,9 +232,13 @@ class Engine(Generic[S]):
         wounded or fell, and misfires, read from the events' typed payloads."""
         return default_outcome(events)
 
+    #: The event kinds :meth:`odds_casualties` reads (the battle report reads their data to count).
+    casualty_kinds: ClassVar[tuple[str, ...]] = ("casualty",)
+
     def odds_casualties(self, events: Sequence[Event]) -> int:
-        """The figures an action's events put out of the fight, as /odds counts them: by default
-        its casualty events."""
+        """The figures an action's events put out of the fight, as /odds counts them and the battle
+        report tallies them (event by event, so a sum over its events): by default its casualty
+        events. Events of kinds outside :attr:`casualty_kinds` count none."""
         return sum(1 for event in events if event.kind == "casualty")
 
     def odds_pair(self, reason: str) -> bool:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
-from rules.core import Action, DiceSource, Engine, Event, LowestFaces, RuleError, default_outcome
+from rules.core import Action, DiceSource, Engine, Event, RuleError, default_outcome
 
 __all__ = ["Budget", "Odds", "OddsReport", "default_outcome", "odds", "odds_report"]
 
@@ -185,10 +185,12 @@ def odds(
 def odds_report(engine: Engine[Any], state: Any, action: Action, random_dice: DiceSource, budget: Budget) -> OddsReport:
     """The odds of ``action``; when it first waits for a choice before any die is rolled, the odds
     of each answer the decider may give, in the order the choice offers them."""
-    probe = _Probe()
-    first = engine.act(state, action, probe)
-    asked = first.pending
-    if asked is None or probe.rolled:
+    try:
+        first = engine.act(state, action, _Probe())
+    except _Rolled:
+        first = None
+    asked = first.pending if first is not None else None
+    if first is None or asked is None:
         return OddsReport((("", odds(engine, state, action, random_dice, budget=budget)),))
     sections: list[tuple[str, Odds]] = []
     shares = budget.split(len(asked.choices))
@@ -212,19 +214,19 @@ def odds_report(engine: Engine[Any], state: Any, action: Action, random_dice: Di
     return OddsReport(tuple(sections), asks=asked.prompt)
 
 
-class _Probe(LowestFaces):
-    """Dice that say whether any was rolled (the faces are the lowest: only the question matters)."""
+class _Rolled(Exception):
+    """The action rolled a die or turned a card before any choice."""
 
-    def __init__(self) -> None:
-        self.rolled = False
+
+class _Probe:
+    """Dice that stop the action at its first roll: only whether it rolls before a choice matters
+    (so a rule that rolls again on a tie never spins on fixed faces)."""
 
     def roll(self, sides: int, reason: str) -> int:
-        self.rolled = True
-        return super().roll(sides, reason)
+        raise _Rolled
 
     def draw(self, cards: Sequence[str], reason: str) -> str:
-        self.rolled = True
-        return super().draw(cards, reason)
+        raise _Rolled
 
 
 def _odds_of(

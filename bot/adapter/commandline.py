@@ -104,6 +104,34 @@ def parse_line(commands: dict[str, app_commands.Command[Any, ..., Any]], tokens:
     return ParsedLine(command, values)
 
 
+def read_line(commands: dict[str, app_commands.Command[Any, ..., Any]], line: str) -> ParsedLine:
+    """A whole line, as :func:`parse_line` reads its words; failing that, a command whose one option
+    is a text takes the rest of the line as it, one pair of outer quotes removed, so that quotes
+    inside need no escaping: ``/odds action:"ssg shoot shooter:Rossi target:"Big Jim""``."""
+    try:
+        return parse_line(commands, split_line(line))
+    except LineError as refused:
+        whole = _rest_of_line(commands, line)
+        if whole is None:
+            raise refused from None
+        return whole
+
+
+def _rest_of_line(commands: dict[str, app_commands.Command[Any, ..., Any]], line: str) -> ParsedLine | None:
+    head, sep, raw = line.partition(":")
+    *words, key = head.split() or [""]
+    command = commands.get(" ".join([w.lstrip("/") for w in words[:1]] + words[1:]).lower())
+    if not sep or command is None or len(command.parameters) != 1:
+        return None
+    [param] = command.parameters
+    if param.type is not AppCommandOptionType.string or key.lower() != param.display_name:
+        return None
+    raw = raw.strip()
+    if len(raw) >= 2 and raw[0] == raw[-1] == '"':
+        raw = raw[1:-1]
+    return ParsedLine(command, {param.name: convert(param, raw)})
+
+
 def convert(param: app_commands.Parameter, raw: str) -> Any:
     """A typed value as Discord would send it: numbers, yes/no, a listed choice, within range."""
     kind = param.type

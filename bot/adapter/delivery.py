@@ -65,8 +65,8 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
     kwargs: dict[str, Any] = {**message_kwargs(reply), "ephemeral": reply.ephemeral}
     view = view_for(reply)
     if view is None and reply.moves_of is not None:
-        view = next_moves_view(interaction.client, reply.moves_of, reply.ready)
-        hint = to_type(interaction.client, reply.moves_of)
+        view = next_moves_view(interaction.client, reply.moves_of, reply.now, reply.ready)
+        hint = to_type(interaction.client, reply.moves_of, reply.now)
         if hint:
             kwargs["content"] = f"{kwargs.get('content') or ''}\n{hint}".strip()
     if view is not None:

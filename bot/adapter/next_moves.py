@@ -2,7 +2,9 @@
 quick moves (end the phase or the turn, hold), a select of the figures that may still act, and the
 commands to type for the rest.
 
-Each ruleset's cog names its quick moves (``quick_moves``); a button's custom_id names the command
+Each ruleset's cog names its quick moves (``quick_moves``), offered only when the engine would
+carry them out now (:class:`~bot.app.replies.MovesNow`), and the hint names only the commands the
+phase allows (``Engine.actions_now``); a button's custom_id names the command
 (``next:ssg:next``), and a click runs that command's own callback with the click's interaction, so
 it goes through exactly the path the typed command does: the same checks, the same refusals.
 
@@ -20,7 +22,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app.replies import ReadyFigure
+from bot.app.replies import MovesNow, ReadyFigure
 from bot.render.shown import shown
 
 MAX_QUICK = 4
@@ -39,13 +41,22 @@ def _named(client: Any, slug: str, names: str) -> list[app_commands.Command[Any,
     """The ruleset's commands its cog lists under ``names`` (``quick_moves``, ``figure_moves``)."""
     group = _group(client, slug)
     by_name = {c.name: c for c in group.commands if isinstance(c, app_commands.Command)} if group else {}
-    cog = next(iter(by_name.values())).binding if by_name else None  # the cog whose group this is
-    return [by_name[n] for n in getattr(cog, names, ()) if n in by_name]
+    return [by_name[n] for n in getattr(_cog(client, slug), names, ()) if n in by_name]
 
 
-def quick_moves(client: Any, slug: str) -> list[app_commands.Command[Any, ..., Any]]:
-    """The ruleset's quick moves as its cog names them, in that order."""
-    return _named(client, slug, "quick_moves")[:MAX_QUICK]
+def _cog(client: Any, slug: str) -> object:
+    """The cog whose group is ``/slug`` (None when there is none)."""
+    group = _group(client, slug)
+    commands = [c for c in group.commands if isinstance(c, app_commands.Command)] if group else []
+    return commands[0].binding if commands else None
+
+
+def quick_moves(client: Any, slug: str, now: MovesNow | None) -> list[app_commands.Command[Any, ..., Any]]:
+    """The ruleset's quick moves as its cog names them, in that order: those the engine would carry
+    out now, typed with no options (none when nobody is to move)."""
+    if now is None:
+        return []
+    return [c for c in _named(client, slug, "quick_moves") if now.accepts(c.name)][:MAX_QUICK]
 
 
 def figure_commands(client: Any, slug: str, name: str) -> str:
@@ -63,17 +74,23 @@ def figure_commands(client: Any, slug: str, name: str) -> str:
     return "\n".join(lines)
 
 
-def to_type(client: Any, slug: str) -> str:
-    """The ruleset's commands that need options, as a line to read: "Or type /ssg move, /ssg shoot"."""
-    group = _group(client, slug)
-    if group is None:
+def to_type(client: Any, slug: str, now: MovesNow | None) -> str:
+    """The other commands the phase allows, as a line to read: "Or type /ssg move (/help topic:ssg)":
+    the ruleset's that need options, and /map's for placing figures while the sides deploy; when
+    none does, every one the phase allows (an SSG melee's /ssg melee)."""
+    if now is None:
         return ""
-    needing = [
-        f"/{c.qualified_name}"
-        for c in group.commands
-        if isinstance(c, app_commands.Command) and any(p.required for p in c.parameters)
+    quick = set(getattr(_cog(client, slug), "quick_moves", ()))
+    allowed = [
+        command
+        for group in (_group(client, slug), _group(client, "map"))
+        for command in (group.commands if group is not None else ())
+        if isinstance(command, app_commands.Command) and command.name in now.allowed and command.name not in quick
     ]
-    return f"Or type {', '.join(needing)} (/help topic:{slug})." if needing else ""
+    # Those that need options (a button cannot give them) and /map's; all of them when that is none.
+    needing = [c for c in allowed if c.parent is None or c.parent.name != slug or any(p.required for p in c.parameters)]
+    named = list(dict.fromkeys(f"/{c.qualified_name}" for c in needing or allowed))
+    return f"Or type {', '.join(named)} (/help topic:{slug})." if named else ""
 
 
 class NextMoveButton(
@@ -141,8 +158,10 @@ class ReadySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"rea
         )
 
 
-def next_moves_view(client: Any, slug: str, ready: Sequence[ReadyFigure] = ()) -> discord.ui.View | None:
-    moves = quick_moves(client, slug)
+def next_moves_view(
+    client: Any, slug: str, now: MovesNow | None, ready: Sequence[ReadyFigure] = ()
+) -> discord.ui.View | None:
+    moves = quick_moves(client, slug, now)
     offer = bool(ready) and bool(_named(client, slug, "figure_moves"))
     if not moves and not offer:
         return None

@@ -19,7 +19,7 @@ from bot.app.battlefield import ON_A_TABLE, game_picture, not_on_map
 from bot.app.context import Context
 from bot.app.decisions import open_decision
 from bot.app.entries import log_entry
-from bot.app.replies import Caller, Card, Refusal, Reply, mentions, ready_figures
+from bot.app.replies import Caller, Card, Refusal, Reply, mentions
 from bot.app.sole_choice import act_taking_sole_choices, asks_always
 from bot.render.cards import action_cards, board_card, board_files
 from bot.render.shown import shown
@@ -238,6 +238,5 @@ class Actions:
             acting = engine.acting(outcome.state)
             named = f" — {shown(acting)} to act" if acting else ""
             reply.content = f"{mentions(reply.ping_user_ids)} {now_turn}: your move{named}.".strip()
-            reply.moves_of = campaign.ruleset
-            reply.ready = ready_figures(engine, outcome.state, now_turn, board)
+            reply.offer_moves(campaign.ruleset, engine, outcome.state, now_turn, board)
         return reply

@@ -20,7 +20,7 @@ from bot.app.battlefield import battle_map, game_picture, on_map
 from bot.app.context import Context
 from bot.app.entries import log_entry
 from bot.app.free_roll_dice import reveal as reveal_free_rolls
-from bot.app.replies import Caller, Card, Refusal, Reply, ready_figures
+from bot.app.replies import Caller, Card, Refusal, Reply
 from bot.app.sole_choice import asks_always, take_sole_choices
 from bot.app.undo import Undo
 from bot.render.cards import board_card, board_files
@@ -125,8 +125,7 @@ class GameCommands:
             card.fields.append(("Waiting for", f"{waiting[0].decider}: {shown(waiting[0].prompt)}", False))
         reply = Reply(cards=[card], files=board_files(board))
         if game.status == "active" and not waiting:
-            reply.moves_of = campaign.ruleset
-            reply.ready = ready_figures(engine, state, engine.whose_turn(state), board)
+            reply.offer_moves(campaign.ruleset, engine, state, engine.whose_turn(state), board)
         game_picture(reply, card, engine, game, state)
         return reply
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from math import ceil, sqrt
 from typing import Any
 
 from bot.app.access import campaign_and_player, engine_of
@@ -24,7 +25,10 @@ from rules.odds import Odds, OddsReport
 
 log = logging.getLogger("skirmish_gm.odds")
 
-OUTCOMES_SHOWN = 15
+#: The most lines of outcomes a card lists (an "other" line among them).
+OUTCOMES_SHOWN = 8
+#: An outcome less likely than this is lumped into "other".
+RARE = 0.01
 #: Worker processes for /odds: one, at a lower priority than the bot (the machine's other core
 #: answers commands meanwhile).
 ODDS_WORKERS = 1
@@ -45,8 +49,11 @@ class OddsCommands:
         """Stop the worker (the bot is closing)."""
         self.pool.close()
 
-    async def odds(self, caller: Caller, ruleset: str, action_name: str, params: Mapping[str, Any]) -> Reply:
-        """Exact where the dice are few enough to enumerate, else by simulation; changes nothing."""
+    async def odds(
+        self, caller: Caller, ruleset: str, action_name: str, params: Mapping[str, Any], typed: str | None = None
+    ) -> Reply:
+        """Exact where the dice are few enough to enumerate, else by simulation; changes nothing.
+        The card repeats the action as ``typed`` (the options the player gave, no defaults)."""
         if caller.user_id in self._asking:
             raise Refusal(BUSY)
         self._asking.add(caller.user_id)
@@ -61,7 +68,7 @@ class OddsCommands:
             self._asking.discard(caller.user_id)
         if isinstance(result, Refused):
             raise Refusal(result.sentence)
-        return Reply(cards=[odds_card(command_line(ruleset, action_name, params), result)], ephemeral=True)
+        return Reply(cards=[odds_card(typed or command_line(ruleset, action_name, params), result)], ephemeral=True)
 
     async def _job(self, caller: Caller, ruleset: str, action_name: str, params: Mapping[str, Any]) -> OddsJob:
         async with self.ctx.store.transaction() as u:
@@ -85,9 +92,10 @@ class OddsCommands:
 
 
 def odds_card(command: str, report: OddsReport) -> Card:
-    """The private card: each outcome's chance, most likely first; one block per answer when the
-    action waits for a choice; the chances of each part alone when the whole outcomes are many."""
-    lines = [f"`{command}`"]
+    """The private card: the outcomes that matter, most likely first, at the precision the method
+    supports; one block per answer when the action waits for a choice; the chances of each part
+    alone when the whole outcomes are many."""
+    lines = ["`" + " ".join(command.replace("`", "'").split()) + "`"]
     if report.asks:
         lines.append(f"*{report.asks}*")
     card = Card(title="Odds before you roll", description="")
@@ -103,27 +111,66 @@ def odds_card(command: str, report: OddsReport) -> Card:
 
 
 def _outcome_lines(odds: Odds) -> list[str]:
+    """At most :data:`OUTCOMES_SHOWN` lines. Outcomes rarer than :data:`RARE` (or past the limit)
+    are lumped into one "other" line; when the whole outcomes are too many to read and their parts
+    fewer, each part's own chance instead (parts overlap: the rarer ones are only counted)."""
     if len(odds.outcomes) > OUTCOMES_SHOWN and len(odds.parts) < len(odds.outcomes):
+        parts = sorted(odds.parts, key=lambda part: -part[1])
         lines = ["Each result on its own:"]
-        lines += [f"{100 * p:5.1f}% — {shown(label)}" for label, p in odds.parts]
+        lines += [f"{chance_text(odds, p)} — {shown(label)}" for label, p in parts[: OUTCOMES_SHOWN - 1]]
+        rarer = parts[OUTCOMES_SHOWN - 1 :]
+        if rarer:
+            lines.append(f"… and {len(rarer)} rarer results, each {chance_text(odds, rarer[0][1])} or less")
         return lines
-    lines = [f"{100 * p:5.1f}% — {shown(label)}" for label, p in odds.outcomes[:OUTCOMES_SHOWN]]
-    rest = len(odds.outcomes) - OUTCOMES_SHOWN
-    if rest > 0:
-        lines.append(f"… and {rest} rarer outcomes")
+    kept = [(label, p) for label, p in odds.outcomes[: OUTCOMES_SHOWN - 1] if p >= RARE]
+    if len(odds.outcomes) == len(kept) + 1:  # one line either way: the outcome itself, not "other"
+        kept = list(odds.outcomes)
+    rest = odds.outcomes[len(kept) :]
+    lines = [f"{chance_text(odds, p)} — {shown(label)}" for label, p in kept]
+    if rest:
+        lumped = sum(p for _, p in rest)
+        lines.append(f"{chance_text(odds, lumped)} — other ({len(rest)} rarer outcomes)")
     return lines
+
+
+def chance_text(odds: Odds, p: float) -> str:
+    """A chance at the precision its method supports: an exact one to 0.1%, a simulated one to
+    whole percents (its margin is in the footer); never 0% or 100% for what may or may not happen."""
+    if odds.method == "simulation":
+        whole = round(100 * p)
+        if p < 1 and whole >= 100:
+            return ">99%"
+        return "<1%" if p > 0 and whole < 1 else f"{whole}%"
+    tenths = round(1000 * p) / 10
+    if p < 1 and tenths >= 100:
+        return ">99.9%"
+    return "<0.1%" if p > 0 and tenths < 0.1 else f"{tenths:.1f}%"
+
+
+def margin(runs: int) -> int:
+    """The margin of a simulated chance, in whole percentage points: 95% of simulations of ``runs``
+    runs fall within it of the true chance (the widest, at a chance of one half)."""
+    return max(1, ceil(100 * 1.96 * sqrt(0.25 / max(1, runs))))
 
 
 def _how(report: OddsReport) -> str:
     found = [odds for _, odds in report.sections]
     runs = sum(odds.runs for odds in found)
     if all(odds.method == "exact" for odds in found):
+        if runs == len(found):
+            return "exact: no die or card decides it"
         return f"exact: every one of {runs:,} dice sequences enumerated"
     if all(odds.method == "counted" for odds in found):
         return f"exact: the cards counted over {runs:,} states of the deck"
     if all(odds.method == "simulation" for odds in found):
-        return f"by simulation: {runs:,} runs with random dice"
+        fewest = min(odds.runs for odds in found)
+        return f"by simulation: {runs:,} runs with random dice, each chance within ±{margin(fewest)} points (95%)"
     return "; ".join(
-        f"{choice}: " + ("exact" if odds.method != "simulation" else f"by simulation, {odds.runs:,} runs")
+        f"{choice}: "
+        + (
+            "exact"
+            if odds.method != "simulation"
+            else f"by simulation, {odds.runs:,} runs, ±{margin(odds.runs)} points"
+        )
         for choice, odds in report.sections
     )

@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.dice import RolledDie
+from bot.dice import RolledDie, SeededDice
 from bot.render.shown import shown
-from rules.core import Board, Choice, Engine, Event, RuleError
+from rules.core import Action, Board, Choice, Engine, Event, RuleError, action_key
 
 if TYPE_CHECKING:
     from bot.app.pictures import PictureOrder
@@ -78,6 +78,40 @@ def ready_figures(engine: Engine[Any], state: Any, side: str | None, board: Boar
 
 
 @dataclass
+class MovesNow:
+    """What the side to move may do now, asked of the engine on the state the reply came from:
+    the actions its phase allows (``Engine.actions_now``), and whether a command typed with no
+    options would be carried out (a dry run of ``act`` with throwaway dice: it is pure, and a
+    refusal means "not now"). So a hint or a button offers only what would be accepted.
+
+    The throwaway dice are random (seeded), not fixed faces: a rule that rolls again on a tie (YASG's
+    initiative) would roll tie after tie for ever on dice that always show the same face."""
+
+    engine: Engine[Any]
+    state: Any
+    side: str
+    allowed: tuple[str, ...]
+    _accepted: dict[str, bool] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, engine: Engine[Any], state: Any, side: str) -> MovesNow:
+        return cls(engine, state, side, tuple(action_key(name) for name in engine.actions_now(state, side)))
+
+    def accepts(self, name: str) -> bool:
+        """Whether ``name`` with no options would be carried out now."""
+        key = action_key(name)
+        if key not in self.allowed:
+            return False
+        if key not in self._accepted:
+            try:
+                self.engine.act(self.state, Action(key, self.side, {}), SeededDice(0))
+                self._accepted[key] = True
+            except RuleError:
+                self._accepted[key] = False
+        return self._accepted[key]
+
+
+@dataclass
 class Reply:
     cards: list[Card] = field(default_factory=list)
     ephemeral: bool = False
@@ -96,6 +130,17 @@ class Reply:
     #: With ``moves_of``: the figures or units of the side to move that may still act, offered in
     #: a select that shows what to type for the one picked.
     ready: list[ReadyFigure] = field(default_factory=list)
+    #: With ``moves_of``: what the side to move may do now; the hints offer nothing else.
+    now: MovesNow | None = None
+
+    def offer_moves(
+        self, slug: str, engine: Engine[Any], state: Any, side: str | None, board: Board | None = None
+    ) -> None:
+        """Offer ``side``'s next moves with this reply: its quick moves and what to type, as the
+        phase allows them, and its figures that may still act."""
+        self.moves_of = slug
+        self.ready = ready_figures(engine, state, side, board)
+        self.now = MovesNow.of(engine, state, side) if side is not None else None
 
     @classmethod
     def note(cls, title: str, text: str = "", *, ephemeral: bool = True) -> Reply:

@@ -16,6 +16,7 @@ Who sees what:
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import ceil
 from typing import Any
@@ -27,9 +28,11 @@ from bot.app.context import Context
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
 from bot.render.report import (
     BattleReport,
+    Fallen,
     LogAction,
     ReportFigure,
     ReportSide,
+    casualties,
     dice_markdown,
     log_text,
     report_markdown,
@@ -39,7 +42,7 @@ from bot.store import Unit
 from bot.store.records import Campaign, Game
 from bot.store.reports import LogLine
 from rules import RULESETS
-from rules.core import PAYLOAD_OF_KIND, RuleError
+from rules.core import PAYLOAD_OF_KIND, CasualtyPayload, Engine, Event, RuleError, payload_of
 
 LOG_PAGE_DEFAULT = 10
 LOG_PAGE_MAX = 25
@@ -50,6 +53,8 @@ REPORT_MAX_BYTES = 8 * 1024 * 1024
 BATTLE_ID_MAX = 2**31 - 1  # a battle's number (and a game's id) is a 32-bit integer on PostgreSQL
 #: The event kinds whose data the log and the report read; the others' data is not decoded.
 DATA_KINDS = frozenset(PAYLOAD_OF_KIND)
+#: The keys of an event's data that name the figure or unit it is about, in the order they are read.
+NAMED_BY = ("figure", "unit", "loser_unit")
 
 
 @dataclass
@@ -115,14 +120,14 @@ class ReportCommands:
             head = await u.reports.head(game.id)
             assert head is not None  # the game was read in this transaction
             members = await u.members.all(campaign.id)
-            lines = await u.reports.lines(game.id, data_of=DATA_KINDS)
+            engine = engine_of(campaign)
+            lines = await u.reports.lines(game.id, data_of=DATA_KINDS | set(engine.casualty_kinds))
             owners = {figure.name: figure.owner_id for figure in await u.figures.all(campaign.id)}
         names = {m.user_id: m.display_name for m in members}
         players = [(m.side, m.display_name) for m in members if m.side is not None and m.role != "pending"]
         sees = _sees_secrets(campaign, game, caller)
-        actions = _log_actions(lines, names, sees)
+        actions = _log_actions(lines, names, sees, _who_fights_for(head.start), engine)
         finished = game.status != "active"
-        engine = engine_of(campaign)
         try:
             board = engine.board(engine.load_state(game.state))
             order = list(engine.sides())
@@ -186,11 +191,20 @@ def _sees_secrets(campaign: Campaign, game: Game, caller: Caller) -> bool:
     return game.status != "active" or campaign.gm_id == caller.user_id
 
 
-def _log_actions(lines: list[LogLine], names: dict[int, str], sees_secrets: bool) -> list[LogAction]:
-    """The log's actions as this reader sees them: a secret roll is only a fact until they may see it."""
+def _log_actions(
+    lines: list[LogLine],
+    names: dict[int, str],
+    sees_secrets: bool,
+    sides: Mapping[str, str] | None = None,
+    engine: Engine[Any] | None = None,
+) -> list[LogAction]:
+    """The log's actions as this reader sees them: a secret roll is only a fact until they may see
+    it. With ``engine``, each action's events that put figures out of the fight (the report's
+    casualties)."""
     actions = []
     for line in lines:
         hidden = line.secret and not sees_secrets
+        fallen = _fallen(engine, line.events, sides or {}) if engine is not None and not hidden else ()
         actions.append(
             LogAction(
                 seq=line.seq,
@@ -204,9 +218,46 @@ def _log_actions(lines: list[LogLine], names: dict[int, str], sees_secrets: bool
                 events=() if hidden else line.events,
                 rolls=() if hidden else line.rolls,
                 aftermath=line.command == AFTERMATH_COMMAND,
+                fallen=fallen,
             )
         )
     return actions
+
+
+def _fallen(engine: Engine[Any], events: Sequence[Event], sides: Mapping[str, str]) -> tuple[Fallen, ...]:
+    """The events that put figures out of the fight, by the ruleset's one count of them
+    (``Engine.odds_casualties``, as /odds counts casualties), read event by event; each with the
+    side of the figure or unit it names (its payload's, else the side the name started on)."""
+    found = []
+    for event in events:
+        count = engine.odds_casualties([event])
+        if count:
+            found.append(Fallen(event, count, _side_of(event, sides)))
+    return tuple(found)
+
+
+def _side_of(event: Event, sides: Mapping[str, str]) -> str | None:
+    casualty = payload_of(event, CasualtyPayload)
+    if casualty is not None and casualty.side:
+        return casualty.side
+    said = event.data.get("side")
+    if isinstance(said, str) and said:
+        return said
+    for key in NAMED_BY:
+        name = event.data.get(key)
+        if isinstance(name, str) and name in sides:
+            return sides[name]
+    return None
+
+
+def _who_fights_for(start: Any) -> dict[str, str]:
+    """Each figure's (or unit's) side at the battle's start, by name."""
+    specs = start.get("start") if isinstance(start, dict) else None
+    found: dict[str, str] = {}
+    for spec in specs if isinstance(specs, list) else []:
+        if isinstance(spec, dict) and spec.get("name") is not None and spec.get("side") is not None:
+            found[str(spec["name"])] = str(spec["side"])
+    return found
 
 
 def _sides(
@@ -235,12 +286,12 @@ def _sides(
 def _summary(report: BattleReport) -> str:
     """The card beside the attachment: the result and the count of what the report holds."""
     rolled = sum(len(a.rolls) for a in report.actions)
-    casualties = sum(1 for a in report.actions if not a.undone for e in a.events if e.kind == "casualty")
+    fallen = casualties(report.actions)
     lines = [
         f"{report.campaign} — {report.ruleset}",
         result_text(report),
         f"{_count(len(report.actions), 'action')}, {_count(rolled, 'die or card', 'dice and cards')}, "
-        f"{_count(casualties, 'casualty', 'casualties')}.",
+        f"{_count(fallen, 'casualty', 'casualties')}.",
     ]
     hidden = sum(1 for a in report.actions if a.hidden)
     if hidden:

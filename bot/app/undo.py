@@ -23,17 +23,21 @@ from bot.app.access import engine_of, may_decide
 from bot.app.aftermath import AFTERMATH_COMMAND, Aftermath
 from bot.app.context import Context
 from bot.app.decisions import UNDO_KIND, open_decision
+from bot.app.entries import log_entry
+from bot.app.inputs import command_line
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, mentions
 from bot.dice import RolledDie
 from bot.render.shown import shown
 from bot.store import Unit
 from bot.store.records import Campaign, Decision, Game, LoggedAction
-from rules.core import Choice
+from rules.core import Choice, Event
 from rules.core import Decision as AskedDecision
 
 log = logging.getLogger("skirmish_gm.undo")
 
 ALLOW, REFUSE = "allow", "refuse"
+#: The event of a refused request to take back an action, in the log (/game log, /game report).
+REFUSED_KIND = "undo-refused"
 CHOICES = (Choice(ALLOW, "Allow"), Choice(REFUSE, "Refuse"))
 #: How much of the command and of its dice a request's prompt quotes.
 COMMAND_SHOWN = 80
@@ -49,6 +53,16 @@ def revealed(rolls: list[RolledDie]) -> str:
             shown = ", ".join(values[:VALUES_SHOWN]) + (", …" if len(values) > VALUES_SHOWN else "")
             parts.append(f"{verb} {shown}")
     return "; ".join(parts)
+
+
+def kept_in_log(rolls: list[RolledDie]) -> str:
+    """What of a taken-back action stays in the log, as the end of a sentence: "; the dice it rolled
+    stay in the log" (its cards, or both), or nothing when it rolled nothing."""
+    dice, cards = any(r.kind != "card" for r in rolls), any(r.kind == "card" for r in rolls)
+    if not dice and not cards:
+        return ""
+    what = " and ".join(w for w, used in (("the dice it rolled", dice), ("the cards it turned", cards)) if used)
+    return f"; {what} stay in the log"
 
 
 def quoted(command: str) -> str:
@@ -126,7 +140,11 @@ class Undo:
         who = caller.display_name + (" (game master)" if campaign.gm_id == caller.user_id else "")
         if value != ALLOW:
             log.info("undo request %s refused by %s", decision.id, caller.user_id)
-            text = f"{who} refused {asker}'s request: {command} stands, and nothing changes."
+            withdrawn = decision.user_id == caller.user_id and campaign.gm_id != caller.user_id
+            refused = f"{asker} withdrew the request" if withdrawn else f"{who} refused {asker}'s request"
+            text = f"{refused}: {command} stands, and nothing changes."
+            typed = " ".join(str(params.get("command", "")).split())
+            await self._log_refusal(u, campaign, decision, caller, value, f"{refused}: {typed} stands.")
             return Reply(cards=[Card(title="Undo refused", description=text)])
         game = await u.games.get(decision.game_id, lock=True) if decision.game_id is not None else None
         record = None
@@ -137,12 +155,35 @@ class Undo:
             return Reply(cards=[Card(title="Undo lapsed", description=text)])
         return await self.take_back(u, campaign, game, record, by=f"{asker}, allowed by {who}", by_gm=False)
 
+    async def _log_refusal(
+        self, u: Unit, campaign: Campaign, decision: Decision, caller: Caller, value: str, text: str
+    ) -> None:
+        """A refused request is kept in the battle's log, so /game log and /game report show it: an
+        entry that changed nothing (no state to go back to, no dice), like a free roll."""
+        game = await u.games.get(decision.game_id) if decision.game_id is not None else None
+        if game is None:
+            return
+        params = decision.resume.get("params", {})
+        event = Event(REFUSED_KIND, text, {"action": params.get("action_id"), "asker": params.get("asker_name")})
+        entry = log_entry(
+            game,
+            await u.log.next_seq(game.id),
+            caller,
+            command_line("decide", "", {"choice": value}),
+            state_before=None,
+            by_gm=campaign.gm_id == caller.user_id,
+            side=None,
+            events=[event],
+            rolled=(),
+        )
+        await u.play.append_action(entry)
+
     async def take_back(
         self, u: Unit, campaign: Campaign, game: Game, record: LoggedAction, *, by: str, by_gm: bool
     ) -> Reply:
         """``record`` undone: the state before it restored, the game's open decisions (a request
         among them) cancelled, and the choice the restored state waits for asked again. The dice
-        it rolled stay in the log, struck through; the stream goes on, so a retaken action rolls anew."""
+        it rolled stay in the log, marked taken back; the stream goes on, so a retaken action rolls anew."""
         await self.aftermath.revert_battle(u, campaign, game)
         assert record.state_before is not None
         game = await u.play.save_state(game, record.state_before)
@@ -152,7 +193,7 @@ class Undo:
         await u.decisions.cancel_open(game_id=game.id)
         reopened = await self._reopen_waiting(u, campaign, game)
         log.info("game %s: action %s undone by %s%s", game.id, record.id, by, " (game master)" if by_gm else "")
-        undone = f"{quoted(record.command)} is taken back; the dice it rolled stay in the log."
+        undone = f"{quoted(record.command)} is taken back{kept_in_log(list(record.rolls))}."
         footer = f"by {by}" + (" (game master)" if by_gm else "")
         reply = Reply(cards=[Card(title="Undone", description=undone, footer=footer)])
         if reopened is not None:

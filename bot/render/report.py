@@ -14,9 +14,9 @@ How the report is laid out:
   without a number opens none); each action with who made it, the command as typed, its events
   and every die with its reason;
 * an action taken back with ``/game undo`` stays, struck through with its events and dice, with a
-  note saying "undone": its dice were rolled and the log keeps them (the stream never rewinds, so
-  the action taken again rolled new ones), but it changed nothing, so it never counts as a
-  casualty or a turn;
+  note saying "taken back with /game undo" and, when it rolled, that its dice stay in the log (the
+  stream never rewinds, so the action taken again rolled new ones); it changed nothing, so it
+  never counts as a casualty or a turn. A refused request to take one back is an entry of its own;
 * what the rules did to the rosters after the battle (deaths, wounds that heal), under its own
   heading, when the battle closed;
 * the casualties, where the figures stand at the end, and the result.
@@ -35,12 +35,17 @@ from bot.dice import RolledDie
 from bot.render.cards import roll_line
 from bot.render.characters import MARKDOWN
 from bot.render.shown import shown_event, told
-from rules.core import Board, BoundPayload, CasualtyPayload, Event, PhasePayload, payload_of
+from rules.core import Board, BoundPayload, Event, PhasePayload, payload_of
 
 LOCK = "🔒"
 TROPHY = "🏆"
 SKULL = "☠"
-UNDONE_NOTE = "undone: taken back with /game undo; its dice stay in the log"
+#: How the log and the report mark an action taken back with /game undo: its own mark, not the
+#: strikethrough of a figure out of the fight (the terminal writes that "[out]").
+TAKEN_BACK = "(taken back)"
+UNDONE_NOTE = "taken back with /game undo"
+#: What an undone action that rolled keeps: its dice were rolled and the log keeps them.
+UNDONE_DICE = "its dice stay in the log"
 HIDDEN_TEXT = f"{LOCK} The game master rolled in secret: revealed when the battle ends."
 AFTERMATH_HEADING = "After the battle"
 AFTERMATH_TEXT = "The battle's consequences for the rosters"
@@ -51,6 +56,16 @@ TURN_MARKERS: tuple[str, ...] = (*PhasePayload.kinds, *BoundPayload.kinds)
 LOG_LINE_MAX = 300
 
 _MD_SPECIAL = re.compile(f"([{re.escape(''.join(MARKDOWN))}])")
+
+
+@dataclass(frozen=True)
+class Fallen:
+    """An event that put figures out of the fight, as its ruleset counts them
+    (``Engine.odds_casualties``), and the side they fought for."""
+
+    event: Event
+    count: int
+    side: str | None = None
 
 
 @dataclass(frozen=True)
@@ -68,6 +83,8 @@ class LogAction:
     events: Sequence[Event] = ()
     rolls: Sequence[RolledDie] = ()
     aftermath: bool = False  # the rules' consequences for the rosters, written when the battle closes
+    #: Its events that put figures out of the fight (the report's casualties); none once undone.
+    fallen: Sequence[Fallen] = ()
 
 
 @dataclass(frozen=True)
@@ -246,7 +263,8 @@ def _action_lines(action: LogAction) -> Iterator[str]:
         return
     head = AFTERMATH_TEXT if action.aftermath else f"{actor_text(action)}: {code(action.command)}"
     if action.undone:
-        yield f"**{action.seq}.** {strike(head)} — *{UNDONE_NOTE}*"
+        note = f"{UNDONE_NOTE}; {UNDONE_DICE}" if action.rolls else UNDONE_NOTE
+        yield f"**{action.seq}.** {strike(head)} — *{note}*"
     elif action.secret:
         yield f"**{action.seq}.** {head} — {LOCK} *secret roll*"
     else:
@@ -264,6 +282,11 @@ def _action_lines(action: LogAction) -> Iterator[str]:
         yield f"- {AFTERMATH_QUIET}"
 
 
+def casualties(actions: Sequence[LogAction]) -> int:
+    """The figures the battle's actions put out of the fight (undone and hidden ones put none)."""
+    return sum(f.count for a in actions if not a.undone and not a.hidden for f in a.fallen)
+
+
 def _casualties(actions: Sequence[LogAction]) -> Iterator[str]:
     yield "## Casualties"
     yield ""
@@ -272,13 +295,10 @@ def _casualties(actions: Sequence[LogAction]) -> Iterator[str]:
     for action in actions:
         if action.undone or action.hidden:
             continue
-        for event in action.events:
-            if event.kind == "casualty":
-                fallen = payload_of(event, CasualtyPayload)
-                side = fallen.side if fallen is not None else None
-                if side:
-                    lost[str(side)] = lost.get(str(side), 0) + 1
-                lines.append(f"- {SKULL} {shown_event(event)} *(action {action.seq})*")
+        for fallen in action.fallen:
+            if fallen.side:
+                lost[fallen.side] = lost.get(fallen.side, 0) + fallen.count
+            lines.append(f"- {SKULL} {shown_event(fallen.event)} *(action {action.seq})*")
     if lost:
         yield "Lost: " + ", ".join(f"{escape(side).title()} {count}" for side, count in lost.items()) + "."
         yield ""
@@ -311,24 +331,25 @@ def log_entry(action: LogAction, budget: int) -> str:
     """One action as a few lines of a log page, never longer than ``budget`` characters.
 
     The header always shows; events then dice follow while they fit, and what does not fit is
-    counted ("… 12 more lines in /game report"). An undone action is struck through, its events
-    and dice too, and says "(undone)".
+    counted ("… 12 more lines in /game report"). An undone action says "(taken back)", and so does
+    each of its events and dice (the strikethrough of a fallen figure would read "[out]" at the
+    terminal).
     """
     if action.hidden:
         return _cut(f"**{action.seq}.** {HIDDEN_TEXT}", budget)
     if action.aftermath:
         action = replace(action, command=AFTERMATH_HEADING.lower(), actor="the rules", by_gm=False)
     who = f" — {action.actor}" + (" (game master)" if action.by_gm else "")
-    mark = "~~" if action.undone else ""
-    tag = " (undone)" if action.undone else (f" {LOCK} secret" if action.secret else "")
-    fixed = len(f"**{action.seq}.** {mark}``{mark}") + len(who) + len(tag)
+    tag = f" {TAKEN_BACK}" if action.undone else (f" {LOCK} secret" if action.secret else "")
+    fixed = len(f"**{action.seq}.** ``") + len(who) + len(tag)
     command = action.command.replace("`", "'")
     room = max(8, min(len(command), budget // 2, budget - fixed))
-    header = _cut(f"**{action.seq}.** {mark}`{_cut(command, room)}`{mark}{who}{tag}", budget)
+    header = _cut(f"**{action.seq}.** `{_cut(command, room)}`{who}{tag}", budget)
     lines = [header]
     used = len(header)
-    rest = [f"  {mark}{_cut(shown_event(e), LOG_LINE_MAX)}{mark}" for e in told(action.events)]
-    rest += [f"  {mark}{_cut(roll_line(r), LOG_LINE_MAX)}{mark}" for r in action.rolls]
+    mark = f"{TAKEN_BACK} " if action.undone else ""
+    rest = [f"  {mark}{_cut(shown_event(e), LOG_LINE_MAX)}" for e in told(action.events)]
+    rest += [f"  {mark}{_cut(roll_line(r), LOG_LINE_MAX)}" for r in action.rolls]
     for index, line in enumerate(rest):
         left = len(rest) - index
         tail = f"  … {left} more line{'s' if left > 1 else ''} in /game report"

@@ -232,6 +232,12 @@ class MedievalEngine(Engine[MedState]):
             return action.side  # either side may end its setting up (the handler says whose figures)
         return super().check_turn(state, name, action)
 
+    def actions_now(self, state: MedState, side: str) -> Sequence[str]:
+        """Placing while deploying on the map; then every action but placing."""
+        if state.phase == "deployment":
+            return ("place", "deploy")
+        return tuple(n for n in super().actions_now(state, side) if n not in ("place", "deploy"))
+
     def ready(self, state: MedState, side: str) -> list[str]:
         """``side``'s figures in action not yet activated this turn, and the one acting now."""
         if state.phase != "play" or state.pending is not None or side != state.active:

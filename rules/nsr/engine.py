@@ -50,6 +50,15 @@ SLUG = "nsr"
 TITLE = "Napoleonic Skirmish Rules"
 
 
+#: What may be typed in each phase: the orders of that phase (hold in both), melee in close combat.
+PHASE_ORDERS: dict[str, tuple[str, ...]] = {
+    "deployment": ("place", "deploy"),
+    "movement": ("move", "charge", "form", "occupy", "work", "hold"),
+    "fire": ("fire", "volley", "pistol", "bombard", "hold"),
+    "close_combat": ("melee",),
+}
+
+
 class NsrEngine(Engine[NsrState]):
     slug = SLUG
     title = TITLE
@@ -197,6 +206,10 @@ class NsrEngine(Engine[NsrState]):
             return unit_named(state, waiting[0].charger).side if waiting else None
         return None
 
+    def actions_now(self, state: NsrState, side: str) -> Sequence[str]:
+        """The orders of the phase (orders.py's phase of each), placing while deploying."""
+        return PHASE_ORDERS.get(state.phase, ())
+
     def winner(self, state: NsrState) -> str | None:
         return state.winner
 
@@ -219,6 +232,8 @@ class NsrEngine(Engine[NsrState]):
         self.act(state, action, LowestFaces())  # refused as the order would be
         unit = unit_named(state, state.active)
         return fire_odds.counted(self.charts, state, unit, action.name, action.params)
+
+    casualty_kinds = ("hit", "fight")
 
     def odds_casualties(self, events: Sequence[Event]) -> int:
         """Every figure a hit or a lost fight killed, wounded or had taken prisoner."""

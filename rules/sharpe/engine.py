@@ -225,6 +225,12 @@ class SharpeEngine(Engine[SharpeState]):
             raise RuleError(self.nobody_sentence(state))
         return super().check_turn(state, name, action)
 
+    def actions_now(self, state: SharpeState, side: str) -> Sequence[str]:
+        """Placing while deploying on the map; then every action but placing."""
+        if onmap.deploying(state):
+            return ("place", "deploy")
+        return tuple(n for n in super().actions_now(state, side) if n not in ("place", "deploy"))
+
     def nobody_sentence(self, state: SharpeState) -> str:
         if onmap.deploying(state):
             return (

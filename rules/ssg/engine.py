@@ -186,6 +186,15 @@ class SsgEngine(Engine[SsgState]):
     def ready(self, state: SsgState, side: str) -> list[str]:
         return ready(self.tables, state, side)
 
+    def actions_now(self, state: SsgState, side: str) -> Sequence[str]:
+        """Placing while deploying; then the phase's own action, and /ssg next once no pair is left
+        in contact (a shot too, which ends a melee phase with no pairs)."""
+        if state.phase == "deployment":
+            return self.open_actions
+        if state.phase == "movement":
+            return ("move", "next")
+        return ("melee",) if state.phase == "melee" and state.contacts else ("shoot", "next")
+
     def finished(self, state: SsgState) -> bool:
         return state.phase == "over"
 

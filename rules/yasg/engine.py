@@ -58,6 +58,16 @@ HANDLERS = {
 }
 
 
+#: What may be typed in each phase (each handler checks its phase in play.py and setup.py).
+PHASE_ACTIONS: dict[str, tuple[str, ...]] = {
+    "setup": ("board", "terrain", "edge", "place", "next"),
+    "morale": ("next",),
+    "movement": ("move", "face", "load", "look", "next"),
+    "fire": ("fire", "load", "look", "next"),
+    "close combat": ("engage", "look", "next"),
+}
+
+
 class YasgEngine(Engine[YasgState]):
     slug = SLUG
     title = TITLE
@@ -243,6 +253,10 @@ class YasgEngine(Engine[YasgState]):
 
     def ready(self, state: YasgState, side: str) -> list[str]:
         return play.ready(self.judge, state, side)
+
+    def actions_now(self, state: YasgState, side: str) -> Sequence[str]:
+        """Setting up the board before the battle; then each phase's own actions (play.py)."""
+        return PHASE_ACTIONS.get(state.phase, ())
 
     def winner(self, state: YasgState) -> str | None:
         return state.winner

@@ -24,7 +24,7 @@ async def test_the_worker_is_another_process_and_answers_the_odds(app, forced) -
     await ssg_table(app, forced)
     await app.act(caller(RED, "Rita"), "ssg", "next", {}, "/ssg next")
     reply = await app.odds(caller(RED, "Rita"), "ssg", "shoot", SHOT)
-    assert " 16.7% — Bo out" in reply.cards[0].description and reply.ephemeral
+    assert "\n16.7% — Bo out" in reply.cards[0].description and reply.ephemeral
     assert POOL.started
     assert await POOL.run(os.getpid) != os.getpid()
 

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from bot.app.replies import Refusal
 from bot.app.service import App
 from bot.dice import ForcedDice
+from bot.render.text import cards_text
 from bot.store import Store
 from bot.store.database import Database
 from bot.store.schema import ActionRecord, DecisionRecord, Game, RollRecord
@@ -63,15 +64,21 @@ async def test_a_missed_shot_is_taken_back_only_if_the_other_side_allows(app: Ap
     refused = await app.decide(caller(BLUE, "Bob"), None, asked.decision.decision_id, index=1)
     assert refused.cards[0].title == "Undo refused"
     assert "Bob refused Rita's request" in refused.cards[0].description
-    assert (await game_row(app)).state == after_shot and await log_rows(app) == log_after_shot
+    assert (await game_row(app)).state == after_shot  # nothing changes, and the log says so
+    assert await log_rows(app) == [*log_after_shot, (log_after_shot[-1][0] + 1, "/decide choice:refuse", False, [])]
+    log_after_shot = await log_rows(app)
+    report = (await app.game_report(caller(GM, "Gina"))).files[0][1].decode()
+    assert f"**4.** Bob: `/decide choice:refuse`\n- Bob refused Rita's request: {SHOT} stands." in report
 
     again = await app.game_undo(caller(RED, "Rita"))
     assert again.decision is not None
     allowed = await app.decide(caller(BLUE, "Bob"), "allow")  # /decide finds blue's waiting request
     assert allowed.cards[0].title == "Undone" and allowed.cards[0].footer == "by Rita, allowed by Bob"
     assert (await game_row(app)).state != after_shot
-    *_, (seq, command, undone, values) = await log_rows(app)
+    *_, (seq, command, undone, values), refusal = await log_rows(app)
     assert (command, undone, values) == (SHOT, True, ["1"])  # the shot is gone, its die still logged
+    assert refusal[1:] == ("/decide choice:refuse", False, [])  # the first request, refused, stays
+    seq = refusal[0]
 
     forced.push_dice([6])
     retaken = await app.act(caller(RED, "Rita"), "ssg", "shoot", MISSED, SHOT)
@@ -132,7 +139,9 @@ async def test_only_the_other_side_or_the_game_master_may_allow(app: App, forced
         assert (await s.get(DecisionRecord, asked.decision.decision_id)).status == "open"
     withdrawn = await app.decide(caller(RED, "Rita"), "refuse", asked.decision.decision_id)  # she may withdraw it
     assert withdrawn.cards[0].title == "Undo refused"
-    assert await log_rows(app) == log
+    assert "Rita withdrew the request" in withdrawn.cards[0].description
+    assert await log_rows(app) == [*log, (log[-1][0] + 1, "/decide choice:refuse", False, [])]
+    assert (await game_row(app)).state == state
 
 
 async def test_an_allow_takes_nothing_back_once_the_game_moved_on(app: App, forced: ForcedDice) -> None:
@@ -210,14 +219,29 @@ async def test_status_and_odds_are_never_logged(app: App, forced: ForcedDice) ->
     assert "/ssg move" in undone.cards[0].description
 
 
-async def test_the_undone_shot_is_struck_through_in_the_log_and_the_report(app: App, forced: ForcedDice) -> None:
+async def test_the_undone_shot_is_marked_taken_back_in_the_log_and_struck_in_the_report(
+    app: App, forced: ForcedDice
+) -> None:
+    """The log marks an undone action with its own words, not with the strikethrough the terminal
+    writes "[out]" (a fallen figure's mark); the Markdown report strikes it through, with a note."""
     await ssg_table(app, forced)
     await missed_shot(app, forced)
-    await app.game_undo(caller(GM, "Gina"))
+    undone = await app.game_undo(caller(GM, "Gina"))
+    assert undone.cards[0].description == f"`{SHOT}` is taken back; the dice it rolled stay in the log."
     page = (await app.game_log(caller(BLUE, "Bob"))).cards[0].description
-    struck = [line for line in page.splitlines() if "~~" in line]
-    assert struck[0].startswith("**3.** ~~`/ssg shoot shooter:Rossi target:Bo`~~ — Rita (undone)")
-    assert any(line.strip().startswith("~~🎲 d6 → **1** — Rossi") and line.endswith("~~") for line in struck)
+    marked = [line for line in page.splitlines() if "(taken back)" in line]
+    assert marked[0] == f"**3.** `{SHOT}` — Rita (taken back)"
+    assert any(line.startswith("  (taken back) 🎲 d6 → **1** — Rossi") for line in marked)
+    assert "~~" not in page and "[out]" not in cards_text((await app.game_log(caller(BLUE, "Bob"))).cards)
     report = (await app.game_report(caller(GM, "Gina"))).files[0][1].decode()
-    assert f"**3.** ~~Rita (red): `{SHOT}`~~ — *undone: taken back with /game undo" in report
+    assert f"**3.** ~~Rita (red): `{SHOT}`~~ — *taken back with /game undo; its dice stay in the log*" in report
     assert "- ~~🎲 d6 → **1** — Rossi" in report
+
+
+async def test_a_move_taken_back_says_nothing_of_dice_it_never_rolled(app: App, forced: ForcedDice) -> None:
+    await ssg_table(app, forced)
+    await app.act(caller(RED, "Rita"), "ssg", "move", {"figure": "Rossi", "distance": 2.0}, "/ssg move")
+    undone = await app.game_undo(caller(RED, "Rita"))
+    assert undone.cards[0].description == "`/ssg move` is taken back."
+    report = (await app.game_report(caller(GM, "Gina"))).files[0][1].decode()
+    assert "— *taken back with /game undo*" in report and "dice stay" not in report

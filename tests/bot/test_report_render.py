@@ -16,9 +16,11 @@ from hypothesis import strategies as st
 from bot.dice import RolledDie
 from bot.render.report import (
     BattleReport,
+    Fallen,
     LogAction,
     ReportFigure,
     ReportSide,
+    casualties,
     code,
     escape,
     log_entry,
@@ -139,10 +141,7 @@ def test_undone_secret_hidden_and_game_master_actions() -> None:
         action(4, Event("move", "Bo moves."), actor="Gina", by_gm=True, side="blue"),
     ]
     text = report_markdown(report(actions))
-    assert (
-        "**1.** ~~Rita (red): `/x act n:1`~~ — *undone: taken back with /game undo; its dice stay in the log*\n- ~~Rossi moves 2″.~~"
-        in text
-    )
+    assert "**1.** ~~Rita (red): `/x act n:1`~~ — *taken back with /game undo*\n- ~~Rossi moves 2″.~~" in text
     assert "**2.** Gina (game master): `/roll dice:1d6 secret:True` — 🔒 *secret roll*\n" in text
     assert "- 🎲 d6 → **4** — Gina: ambush" in text
     assert "**3.** 🔒 The game master rolled in secret: revealed when the battle ends." in text
@@ -151,9 +150,14 @@ def test_undone_secret_hidden_and_game_master_actions() -> None:
 
 def test_casualties_count_only_what_stands() -> None:
     out = CasualtyPayload("Bo", "blue", None).event("Bo (blue) is removed.")
-    text = report_markdown(
-        report([action(1, out, undone=True), action(2, out), action(3, Event("casualty", "X is out.", {}))])
-    )
+    fell, unknown = Fallen(out, 1, "blue"), Event("casualty", "X is out.", {})
+    actions = [
+        action(1, out, undone=True, fallen=(fell,)),
+        action(2, out, fallen=(fell,)),
+        action(3, unknown, fallen=(Fallen(unknown, 1),)),
+    ]
+    assert casualties(actions) == 2
+    text = report_markdown(report(actions))
     part = text[text.index("## Casualties") : text.index("## At the end")]
     assert part.splitlines()[2:6] == [
         "Lost: Blue 1.",

@@ -9,9 +9,10 @@ from bot.adapter.next_moves import PICK, NextMoveButton, ReadySelect
 from bot.app.service import App
 from bot.dice import ForcedDice
 from tests.cogs.test_cogs import invoke
-from tests.support import BLUE, GM, RED, caller, fake_interaction, join
+from tests.cogs.test_yasg_cogs import yasg_duel
+from tests.support import BLUE, GM, RED, caller, fake_interaction, join, ssg_campaign
 
-HINT = "Or type /ssg move, /ssg shoot (/help topic:ssg)."
+HINT = "Or type /ssg move (/help topic:ssg)."  # the movement phase: no shots yet
 
 
 async def _ssg(bot: SkirmishBot, app: App, forced: ForcedDice) -> None:
@@ -21,6 +22,13 @@ async def _ssg(bot: SkirmishBot, app: App, forced: ForcedDice) -> None:
     for n in range(6):
         await app.roster_add(caller(RED, "Rita"), f"R{n}", "rifle")
         await app.roster_add(caller(BLUE, "Bob"), f"B{n}", "rifle")
+
+
+async def _ssg_started(bot: SkirmishBot, app: App, forced: ForcedDice) -> None:
+    """The table of :func:`_ssg`, its battle started: red first, in the movement phase."""
+    await _ssg(bot, app, forced)
+    forced.push_dice([5, 2])
+    await invoke(bot, "game start", GM, "Gina")
 
 
 async def press(bot: SkirmishBot, user: int, custom_id: str):
@@ -68,9 +76,7 @@ async def pick(bot: SkirmishBot, user: int, custom_id: str, value: str):
 async def test_a_pick_shows_privately_what_to_type_for_that_figure(
     bot: SkirmishBot, app: App, forced: ForcedDice
 ) -> None:
-    await _ssg(bot, app, forced)
-    forced.push_dice([5, 2])
-    await invoke(bot, "game start", GM, "Gina")
+    await _ssg_started(bot, app, forced)
     picked = await pick(bot, RED, "ready:ssg", "R3")
     [sent] = picked.sent
     assert sent["ephemeral"] is True
@@ -82,9 +88,7 @@ async def test_a_pick_shows_privately_what_to_type_for_that_figure(
 
 
 async def test_a_press_is_the_typed_command(bot: SkirmishBot, app: App, forced: ForcedDice) -> None:
-    await _ssg(bot, app, forced)
-    forced.push_dice([5, 2])
-    await invoke(bot, "game start", GM, "Gina")
+    await _ssg_started(bot, app, forced)
 
     wrong = await press(bot, BLUE, "next:ssg:next")  # not blue's turn: refused privately, as typed
     [refused] = wrong.sent
@@ -106,3 +110,38 @@ async def test_a_button_for_a_command_that_is_not_there_says_so(bot: SkirmishBot
     gone = await press(bot, RED, "next:ssg:nothing")
     gone.response.send_message.assert_awaited_once()
     assert gone.response.send_message.await_args.kwargs["ephemeral"] is True
+
+
+async def test_while_the_sides_deploy_the_hint_offers_placing_not_the_turns_end(
+    bot: SkirmishBot, app: App, forced: ForcedDice
+) -> None:
+    """On the map the battle begins with the deployment: no /ssg next (it would set out the side's
+    figures unasked) and no shots, only /map place and /map deploy."""
+    await ssg_campaign(app)
+    forced.push_dice([5, 2])
+    started = await invoke(bot, "game start", GM, "Gina")
+    [sent] = started.sent
+    assert sent["content"].endswith("red: your move.\nOr type /map place, /map deploy (/help topic:ssg).")
+    assert "view" not in sent  # no quick move fits, and no figure acts before the battle begins
+
+
+async def test_in_yasgs_movement_phase_the_hint_lists_no_set_up_commands(
+    bot: SkirmishBot, app: App, forced: ForcedDice
+) -> None:
+    await yasg_duel(bot, app, forced)
+    status = await invoke(bot, "game status", RED, "Rita")
+    [sent] = status.sent
+    assert sent["content"] == "Or type /yasg move, /yasg face, /yasg load, /yasg look (/help topic:yasg)."
+    assert [c.custom_id for c in sent["view"].children] == ["next:yasg:next", "ready:yasg"]
+
+
+async def test_an_ssg_melee_with_pairs_in_contact_offers_the_melee_not_next(
+    bot: SkirmishBot, app: App, forced: ForcedDice
+) -> None:
+    await _ssg_started(bot, app, forced)
+    await invoke(bot, "ssg move", RED, "Rita", figure="R0", distance=4.0, contact="B0")
+    await invoke(bot, "ssg next", RED, "Rita")
+    status = await invoke(bot, "game status", RED, "Rita")
+    [sent] = status.sent
+    assert sent["content"] == "Or type /ssg melee (/help topic:ssg)."
+    assert "view" not in sent

@@ -15,7 +15,7 @@ async def test_odds_of_a_shot_are_exact_and_private(bot, app, forced) -> None:
     [sent] = interaction.sent
     assert sent["ephemeral"] is True
     embed = sent["embeds"][0]
-    assert "16.7% — Bo out" in embed.description and " 83.3% — no effect" in embed.description
+    assert "16.7% — Bo out" in embed.description and "\n83.3% — no effect\n" in embed.description
     assert "exact" in embed.footer.text
     state_unchanged = await invoke(bot, "game log", RED)
     assert "/ssg shoot" not in state_unchanged.sent[0]["embeds"][0].description  # asking the odds rolled nothing
@@ -28,6 +28,9 @@ async def test_odds_of_a_shot_are_exact_and_private(bot, app, forced) -> None:
         ("ssg shoot shooter:Rossi target:Bo range:99 los:clear", "out of range"),
         ("ssg fly figure:Rossi", "no command /ssg fly"),
         ("ssg shoot shooter:Rossi", "needs target"),
+        (" ", "Name the action: give it as you would play it"),
+        ("ssg", "Name the action: give it as you would play it"),
+        ("ssg shooter:Rossi", "Name the action: give it as you would play it"),
     ],
 )
 async def test_odds_refuses_what_is_not_a_legal_action_now(bot, app, forced, line: str, message: str) -> None:
@@ -54,7 +57,7 @@ async def test_an_over_long_action_line_is_refused_with_a_sentence(bot, app, for
     [sent] = interaction.sent
     text = sent["embeds"][0].description
     assert sent["ephemeral"] is True
-    assert text.startswith(f"That action is {len(line):,} characters long; /odds reads at most 500.")
+    assert text.startswith(f"That action is {len(line):,} characters long; /odds reads at most 500;")
     assert text.endswith('like "ssg shoot shooter:Rossi target:Bo range:14".')
 
 

@@ -47,8 +47,8 @@ DIE = re.compile(r"^🎲 d(\d+) → \*\*(\d+)\*\* — (.+)$")
 AFTER_LINE = re.compile(r"^(?P<mark>☠ |🛌 )?\*\*(?P<name>.+?)\*\* — (?P<note>.+)$")
 STATUS_OF_MARK = {"☠ ": "dead", "🛌 ": "resting", None: "active"}
 EXACT = re.compile(r"^exact: every one of [\d,]+ dice sequences enumerated$")
-SIMULATED = re.compile(r"^by simulation: [\d,]+ runs with random dice$")
-ODDS_LINE = re.compile(r"^ *\d+\.\d% — .+$")
+SIMULATED = re.compile(r"^by simulation: [\d,]+ runs with random dice, each chance within ±\d+ points \(95%\)$")
+ODDS_LINE = re.compile(r"^[<>]?\d+(\.\d)?% — .+$")
 
 
 # --- answers, read the way a player reads them -------------------------------------------------
@@ -149,8 +149,9 @@ class Life:
         first, *outcomes = card["description"].splitlines()
         assert first.startswith(f"`/{line.split()[0]} {line.split()[1]}"), first
         assert outcomes and all(ODDS_LINE.match(o) for o in outcomes), outcomes
-        total = sum(float(o.split("%")[0]) for o in outcomes)
-        assert 99.0 <= total <= 101.0, outcomes  # every outcome is listed (rounded to 0.1 %)
+        total = sum(float(o.split("%")[0].lstrip("<>")) for o in outcomes)
+        # every outcome is listed or lumped into "other", each rounded (to 0.1% if exact, else whole)
+        assert abs(total - 100) <= 0.6 * len(outcomes), outcomes
         footer = card["footer"]["text"]
         allowed = {"exact": [EXACT], "simulation": [SIMULATED], "either": [EXACT, SIMULATED]}[method]
         assert any(p.match(footer) for p in allowed), footer
@@ -325,7 +326,7 @@ async def play_nsr(life: Life) -> None:
             await life.act(me, "nsr charge", target=target)
             return
         card = await life.odds(me, "nsr move", "simulation")
-        assert card["description"].startswith("`/nsr move ")
+        assert card["description"].startswith("`/nsr move`\n")  # as typed: no option it left out
         moved = await life.act(me, "nsr move")
         assert re.search(
             rf"{re.escape(unit)} moves \(\w+, cross country\): \d+D6 [\d+]+ = \d+(, [−+]\d+ \([\w ]+\))* → up to \d+″\.",

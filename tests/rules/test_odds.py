@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.dice import SeededDice
 from rules import get_engine
 from rules.core import Action, CasualtyPayload, Event, FigureSpec, WoundPayload
-from rules.odds import MIN_SIMULATIONS, Budget, default_outcome, odds
+from rules.odds import MIN_SIMULATIONS, Budget, default_outcome, odds, odds_report
 
 RED = ["Rossi", "Ada", "Cy", "Dee", "Eli", "Fay"]
 BLUE = ["Big Jim", "Bo", "Bert", "Bill", "Ben", "Bud"]
@@ -75,15 +77,20 @@ def test_an_illegal_action_is_refused_not_counted(shooting) -> None:
         odds(engine, state, shot("Rossi", "Bo", 30, "clear"), SeededDice(0))
 
 
-def test_melee_odds_with_re_rolled_ties_converge_to_even() -> None:
-    """A melee duel re-rolls ties forever: enumeration stops at its limit and simulation answers."""
+def in_melee() -> tuple[Any, Any]:
+    """SSG at a table: Rossi in contact with Bo, red's melee phase (a duel's ties are rolled again)."""
     engine = get_engine("ssg")
     specs = [FigureSpec(n, "red", "rifle") for n in RED] + [FigureSpec(n, "blue", "rifle") for n in BLUE]
     state = engine.start(specs, Forced([6, 1])).state
     state = engine.act(
         state, Action("move", "red", {"figure": "Rossi", "distance": 2.0, "contact": "Bo"}), Forced([])
     ).state
-    state = engine.act(state, Action("next", "red"), Forced([])).state
+    return engine, engine.act(state, Action("next", "red"), Forced([])).state
+
+
+def test_melee_odds_with_re_rolled_ties_converge_to_even() -> None:
+    """A melee duel re-rolls ties forever: enumeration stops at its limit and simulation answers."""
+    engine, state = in_melee()
     result = odds(engine, state, Action("melee", "red", {}), SeededDice(5), exact_limit=2000, simulations=6000)
     chances = dict(result.outcomes)
     assert chances["Bo out"] == pytest.approx(0.5, abs=0.03) and chances["Rossi out"] == pytest.approx(0.5, abs=0.03)
@@ -113,3 +120,14 @@ def test_without_a_budget_the_limits_are_counts(shooting) -> None:
     engine, state = shooting
     result = odds(engine, state, shot("Cy", "Bo", 5, "clear"), SeededDice(3), exact_limit=10, simulations=700)
     assert result.runs == 700
+
+
+def test_the_odds_of_a_melee_that_rerolls_ties_are_answered() -> None:
+    """/odds first runs the action to see whether it asks a choice before any die: on dice that
+    always showed 1 an SSG duel tied for ever (the worker never answered); it now stops at the
+    first roll."""
+    engine, state = in_melee()
+    [(asked, found)] = odds_report(
+        engine, state, Action("melee", "red", {}), SeededDice(5), Budget(lambda: 0.0)
+    ).sections
+    assert asked == "" and dict(found.outcomes) == pytest.approx({"Bo out": 0.5, "Rossi out": 0.5}, abs=0.03)
