@@ -401,12 +401,13 @@ def field_view(t: SharpeTables, state: SharpeState, focus: str | None, move_left
 
 
 def title(state: SharpeState) -> str:
-    """The picture's title after the map's name: the bound, or how it ended ("Bound 1 · the british won")."""
+    """The picture's title after the map's name, as every ruleset's reads: the bound, or how it ended
+    ("bound 1 · the british won")."""
     if deploying(state):
-        return "Deployment"
+        return "deployment"
     if state.over:
-        return f"Bound {state.bound} · {f'the {state.winner} won' if state.winner else 'a draw'}"
-    return f"Bound {state.bound}"
+        return f"bound {state.bound} · {f'the {state.winner} won' if state.winner else 'a draw'}"
+    return f"bound {state.bound}"
 
 
 def acting(state: SharpeState) -> str:

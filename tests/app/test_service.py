@@ -139,7 +139,7 @@ async def test_undo_takes_back_the_last_action_for_its_player_or_the_gm(app: App
     with pytest.raises(Refusal, match="nothing to undo"):
         await app.game_undo(caller(GM))  # the game's start is not an action to take back
     log = await app.game_log(caller(BLUE))
-    assert "~~`/ssg move`~~" in log.cards[0].description
+    assert "`/ssg move` — user2 (taken back)" in log.cards[0].description
 
 
 async def test_undo_reopens_a_game_won_by_mistake(app: App, forced: ForcedDice) -> None:

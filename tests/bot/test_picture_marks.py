@@ -61,7 +61,7 @@ def test_every_title_says_the_turn_or_phase_and_who_acts() -> None:
     ]
     assert [view.heading if view else None for view in views] == [
         "Test ground · turn 1 · movement · red to act",
-        "Test ground · bound 1 · Harris to act",
+        "Test ground · bound 1 · Harris (british) to act",
         "Test field · turn 1 · red to act",
         "Test valley · turn 1 · movement · 1er Ligne to act",
     ]

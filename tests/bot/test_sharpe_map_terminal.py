@@ -182,7 +182,7 @@ def test_a_sharpe_skirmish_on_the_farm_over_three_bounds_survives_a_restart(tmp_
 
     [shown] = [r for r in first if r["command"] == "/map show"]
     view = flat(shown["text"])
-    assert "Farm · Bound 2 · Sharpe (british) to act (48 x 36 inch table)" in view
+    assert "Farm · bound 2 · Sharpe (british) to act (48 x 36 inch table)" in view
     assert "british Sharpe 14.4,15.0 facing east (0°)" in view
     assert "french Leroux 33.6,15.0 facing west (180°)" in view
     assert "french Dubois 42.14,11.14 facing north-west (127°), down" in view
@@ -229,7 +229,7 @@ def test_a_sharpe_skirmish_on_the_farm_over_three_bounds_survives_a_restart(tmp_
 
     [shown] = [r for r in second if r["command"] == "/map show focus:Harris"]
     view = flat(shown["text"])
-    assert "Farm · Bound 3 · Harper (british) to act (48 x 36 inch table)" in view
+    assert "Farm · bound 3 · Harper (british) to act (48 x 36 inch table)" in view
     assert "british Harper 26.23,15.41 facing west (200°)" in view
     assert "french Leroux 25.1,15.0 facing west (180°), out" in view
     assert (

@@ -111,16 +111,16 @@ def test_the_man_to_act_is_named_for_the_ping_and_in_the_pictures_title(engine: 
     """The order of movement picks one man: "your move" and the picture's title name him."""
     state = deploying(engine)
     assert engine.acting(state) is None
-    assert engine.field_view(state).heading == "Test ground · Deployment"  # type: ignore[union-attr]
+    assert engine.field_view(state).heading == "Test ground · deployment"  # type: ignore[union-attr]
     state = on_map(engine)
     assert engine.acting(state) == "Harris"
-    assert engine.field_view(state).heading == "Test ground · Bound 1 · Harris (british) to act"  # type: ignore[union-attr]
+    assert engine.field_view(state).heading == "Test ground · bound 1 · Harris (british) to act"  # type: ignore[union-attr]
     state = play(engine, state, "done").state
     assert engine.acting(state) == "Dubois"
-    assert engine.field_view(state).heading == "Test ground · Bound 1 · Dubois (french) to act"  # type: ignore[union-attr]
+    assert engine.field_view(state).heading == "Test ground · bound 1 · Dubois (french) to act"  # type: ignore[union-attr]
     over = play(engine, state, "concede", confirm=True).state
     assert engine.acting(over) is None
-    assert engine.field_view(over).heading == "Test ground · Bound 1 · the british won"  # type: ignore[union-attr]
+    assert engine.field_view(over).heading == "Test ground · bound 1 · the british won"  # type: ignore[union-attr]
 
 
 def test_the_status_while_placing_says_who_is_still_to_place(engine: SharpeEngine) -> None:
