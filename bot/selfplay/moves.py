@@ -1,0 +1,70 @@
+"""What a ruleset's random side is made of: one small interface, one module per ruleset.
+
+A :class:`Moves` knows the lines that set a battle up (rosters, deployment) and, given the saved
+game, the lines its sides might type now, each with a weight (the aggressive lean: shots, charges
+and moves toward the enemy weigh more than moves away). The battle loop picks one at random,
+after any decision waiting and any ``/decide`` it needs. Issue 27 will declare every action once in
+the rulesets; then these modules give way to that declaration.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from bot.selfplay.table import Snapshot
+
+
+@dataclass(frozen=True)
+class Line:
+    """A command line a side may type, how much the random side likes it, and whether a refusal
+    of it is expected (a guess at a table's distance) rather than a sign of a wrong hint."""
+
+    player: str
+    text: str
+    weight: float = 1.0
+
+
+def player_of(side: str) -> str:
+    """The terminal player who plays ``side`` (one per side)."""
+    return side.capitalize()
+
+
+@dataclass(frozen=True)
+class Setting:
+    """Where a battle is fought: a shipped map's slug, ``table`` (typed distances), or the
+    ruleset's own board (None)."""
+
+    map: str | None
+    table: bool
+
+
+class Moves(Protocol):
+    slug: str
+
+    def settings(self) -> Sequence[Setting]:
+        """Where this ruleset's battles may be fought."""
+        ...
+
+    def roster(self, side: str, rng: random.Random) -> list[str]:
+        """The ``/roster add`` lines of one side (typed by its player)."""
+        ...
+
+    def before_start(self, setting: Setting) -> list[Line]:
+        """Lines after the rosters and before ``/game start`` (a map, a board)."""
+        ...
+
+    def options(self, snap: Snapshot, state: Any, rng: random.Random) -> list[Line]:
+        """The lines the side to act might type now."""
+        ...
+
+
+def pick(rng: random.Random, lines: Sequence[Line]) -> Line:
+    return rng.choices(list(lines), weights=[max(line.weight, 0.0) for line in lines])[0]
+
+
+def quoted(name: str) -> str:
+    """A name as an option's value on the command line."""
+    return f'"{name}"' if " " in name or ":" in name else name
