@@ -67,6 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     migrate.add_argument("--db", type=Path)
     check = sub.add_parser("verify", help="check every die and card of a battle report or a campaign export")
     check.add_argument("file", type=Path, help="battle-N.md from /game report, or a /campaign export file")
+    from bot.selfplay.cli import add_arguments
+
+    add_arguments(
+        sub.add_parser("selfplay", help="random sides play whole battles against each other, checked after every line")
+    )
     return parser
 
 
@@ -171,6 +176,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "verify":
         return verify_dice(args)
+    if args.command == "selfplay":
+        from bot.selfplay.cli import selfplay
+
+        return selfplay(args)
     settings = Settings.from_env()
     configure(settings.log_level if args.command == "run" and settings.token else "WARNING")
     if args.command == "run" and not settings.token and args.no_terminal:

@@ -10,15 +10,16 @@ from __future__ import annotations
 import io
 import json
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from bot.app.access import engine_of
 from bot.app.service import App
 from bot.console import Console, make_console_bot
 from bot.dice import BattleSeededDice, ForcedDice
-from bot.store import Store
+from bot.store import Store, Unit
 from bot.store.database import sqlite_url
 from bot.store.records import Campaign, Decision, Game, LoggedAction
 from rules.core import Engine
@@ -96,6 +97,10 @@ class Table:
     files: Path | None = None
     lines: list[str] = field(default_factory=list)
     player: str = ""
+    #: Told each line before it runs (the runner's watch on a worker that stops answering).
+    on_line: Callable[[str], None] | None = None
+    _game_id: int | None = None
+    _entries: list[LoggedAction] = field(default_factory=list)
 
     async def open(self) -> None:
         self.forced = ForcedDice(fallback=BattleSeededDice(self.seed))
@@ -120,6 +125,8 @@ class Table:
 
     async def _feed(self, line: str) -> dict[str, Any]:
         self.lines.append(line)
+        if self.on_line is not None:
+            self.on_line(line)
         start = self.out.tell()
         await self.console.run_line(line)
         printed = self.out.getvalue()[start:].strip().splitlines()
@@ -131,9 +138,20 @@ class Table:
             if campaign is None:
                 return Snapshot(None, None)
             game = await u.games.latest(campaign.id)
-            log = await u.log.entries(game.id, with_rolls=True) if game is not None else []
+            log = await self._log(u, game.id) if game is not None else []
             decisions = await u.decisions.open_in_campaign(campaign.id)
         return Snapshot(campaign, game, tuple(log), tuple(decisions))
+
+    async def _log(self, u: Unit, game_id: int) -> list[LoggedAction]:
+        """The game's whole log: the entries read before kept, only the new ones and the undone
+        marks read again (reading the whole log after every line was most of a battle's time)."""
+        if self._game_id != game_id:
+            self._game_id, self._entries = game_id, []
+        last = self._entries[-1].seq if self._entries else 0
+        self._entries += await u.log.entries_after(game_id, last)
+        undone = await u.log.undone_ids(game_id)
+        self._entries = [replace(e, undone=True) if e.id in undone and not e.undone else e for e in self._entries]
+        return list(self._entries)
 
     async def report(self) -> tuple[Record, str | None]:
         """``/game report`` typed by the game master, and the battle's Markdown it attached."""

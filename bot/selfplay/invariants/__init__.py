@@ -13,6 +13,8 @@ from typing import Any, Protocol
 
 from bot.selfplay.table import Record, Snapshot
 
+KEYS = ("bug", "refusal", "budget", "turn", "hints", "placement", "replay", "tallies", "verify")
+
 
 @dataclass
 class Step:
@@ -37,7 +39,9 @@ class End:
 
 
 class Invariant(Protocol):
+    #: What it checks, in words; ``key`` names it on the command line (``--allow hints``).
     name: str
+    key: str
 
     def after(self, step: Step) -> list[str]: ...
 
@@ -48,6 +52,7 @@ class Check:
     """An invariant that checks steps only, or the end only: override the one it needs."""
 
     name = "check"
+    key = "check"
 
     def after(self, step: Step) -> list[str]:
         return []

@@ -8,6 +8,7 @@ from bot.selfplay.invariants import Check, Step
 
 class WithinBudget(Check):
     name = "time budget"
+    key = "budget"
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds

@@ -9,6 +9,7 @@ from bot.selfplay.invariants import Check, Step
 
 class NoBug(Check):
     name = "no bug"
+    key = "bug"
 
     def after(self, step: Step) -> list[str]:
         problems = [f"the bot logged an error: {text}" for text in step.logged]

@@ -9,6 +9,7 @@ from bot.selfplay.invariants import Check, Step
 
 class HintsAccepted(Check):
     name = "hints are accepted"
+    key = "hints"
 
     def after(self, step: Step) -> list[str]:
         if step.intent != "hint" or step.record.ok:

@@ -17,6 +17,7 @@ SLACK = CONTACT_TOLERANCE + 0.001
 
 class OnTheTable(Check):
     name = "figures on the table, bases apart"
+    key = "placement"
 
     def after(self, step: Step) -> list[str]:
         snap = step.after

@@ -8,6 +8,7 @@ from bot.selfplay.invariants import Check, Step
 
 class RefusalChangesNothing(Check):
     name = "refusal changes nothing"
+    key = "refusal"
 
     def after(self, step: Step) -> list[str]:
         if step.record.ok or step.before.game is None:

@@ -77,6 +77,7 @@ def changed(step: Step) -> bool:
 
 class ReplayGivesState:
     name = "replaying the log gives the saved state"
+    key = "replay"
 
     def __init__(self) -> None:
         self.game_id: int | None = None

@@ -23,6 +23,7 @@ def report_losses(report: str) -> dict[str, int]:
 
 class TalliesMatch(Check):
     name = "report tallies equal the state's"
+    key = "tallies"
 
     def at_end(self, end: End) -> list[str]:
         snap = end.last

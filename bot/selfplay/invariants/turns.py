@@ -26,6 +26,7 @@ def sides_of(player: str, sides: list[str]) -> str | None:
 
 class NobodyOutOfTurn(Check):
     name = "nobody acts out of turn"
+    key = "turn"
 
     def after(self, step: Step) -> list[str]:
         before = step.before

@@ -10,6 +10,7 @@ from bot.verify import UnreadableFile, check, documents_in
 
 class DiceVerify(Check):
     name = "verify passes on the report"
+    key = "verify"
 
     def at_end(self, end: End) -> list[str]:
         if end.report is None:
