@@ -10,9 +10,9 @@ from __future__ import annotations
 import io
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any
 
 from bot.app.access import engine_of
