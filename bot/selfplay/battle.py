@@ -17,6 +17,7 @@ import yaml
 
 from bot.app.switches import switches
 from bot.selfplay.invariants import End, Invariant, Step, for_ruleset
+from bot.selfplay.invariants.turns import may_act
 from bot.selfplay.moves import Line, Moves, pick, player_of
 from bot.selfplay.table import Record, Table
 
@@ -170,7 +171,8 @@ class Battle:
             await self._send(Line(player_of(turn), self.rng.choice(self.offered)), "hint")
         elif roll < HINT + PROBE and options and turn is not None:
             line = pick(self.rng, options)
-            others = [s for s in engine.sides() if s != turn and player_of(s) != line.player]
+            allowed = may_act(snap)
+            others = [s for s in engine.sides() if s not in allowed and player_of(s) != line.player]
             if others and line.player != "GM":
                 await self._send(Line(player_of(self.rng.choice(others)), line.text), "probe")
         elif roll < HINT + PROBE + EXTRA:

@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from bot.app.log_replay import apply_logged
 from bot.dice import ForcedDice
 from bot.selfplay.invariants import End, Step
 from bot.store.records import LoggedAction
@@ -36,12 +37,7 @@ def start_of(engine: Engine[Any], first: LoggedAction) -> Any:
 
 def apply(engine: Engine[Any], state: Any, entry: LoggedAction) -> Any:
     """``state`` after the logged action (and the one-answer choices taken with it)."""
-    data = entry.action or {}
-    dice = forced_from(entry)
-    for step in [data, *data.get("then", [])]:
-        action = Action(step["name"], step.get("side"), step.get("params") or {}, bool(step.get("by_gm")))
-        state = engine.act(state, action, dice).state
-    return state
+    return apply_logged(engine, state, entry.action or {}, forced_from(entry))
 
 
 def is_start(entry: LoggedAction) -> bool:
