@@ -18,7 +18,7 @@ import yaml
 from bot.app.switches import switches
 from bot.selfplay.invariants import End, Invariant, Step, for_ruleset
 from bot.selfplay.invariants.turns import may_act
-from bot.selfplay.moves import Line, Moves, pick, player_of
+from bot.selfplay.moves import Line, Moves, pick, player_of, quoted
 from bot.selfplay.table import Record, Table
 
 RULESETS = ("ssg", "medieval", "yasg", "sharpe", "nsr")
@@ -160,7 +160,7 @@ class Battle:
             decision = self.rng.choice(snap.decisions)
             choice = self.rng.choice(decision.choices).value
             who = "GM" if decision.decider == "gm" else player_of(decision.decider)
-            await self._send(Line(who, f"/decide choice:{choice} decision:{decision.id}"), "move")
+            await self._send(Line(who, f"/decide choice:{quoted(choice)} decision:{decision.id}"), "move")
             return
         state = snap.state()
         engine = snap.engine

@@ -68,3 +68,8 @@ def pick(rng: random.Random, lines: Sequence[Line]) -> Line:
 def quoted(name: str) -> str:
     """A name as an option's value on the command line."""
     return f'"{name}"' if " " in name or ":" in name else name
+
+
+def standing(engine: Any, state: Any) -> set[str]:
+    """The figures (or units) still in the fight, as the status board lists them."""
+    return {line.name for line in engine.board(state).figures if not line.out}
