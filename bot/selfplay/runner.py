@@ -19,6 +19,8 @@ from bot.selfplay.battle import Battle, Outcome
 
 #: Seconds a worker may stay silent (one line running) before it counts as hung.
 HANG = 120.0
+#: Seconds a new worker may take to start (spawn, imports) before its first line.
+START = 300.0
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,8 @@ class _Running:
     job: Job | None = None
     lines: list[str] = field(default_factory=list)
     heard: float = 0.0
+    #: Whether it said anything about its job yet (a new process takes a while to start).
+    spoke: bool = False
 
 
 def run(
@@ -78,8 +82,10 @@ def run(
     hang: float = HANG,
     workdir: Path | None = None,
     report: Callable[[Outcome], None] | None = None,
+    target: Callable[[Connection, str], None] | None = None,
 ) -> list[Outcome]:
-    """Play every job on ``workers`` processes; the outcomes in the order they finished."""
+    """Play every job on ``workers`` processes; the outcomes in the order they finished.
+    (``target`` is the worker process's function, :func:`_worker` unless a test gives another.)"""
     base = workdir or Path(tempfile.mkdtemp(prefix="selfplay-"))
     context = multiprocessing.get_context("spawn")
     queue: Iterator[Job] = iter(todo)
@@ -88,14 +94,14 @@ def run(
 
     def start() -> _Running:
         parent, child = context.Pipe()
-        process = context.Process(target=_worker, args=(child, str(base)), daemon=True)
+        process = context.Process(target=target or _worker, args=(child, str(base)), daemon=True)
         process.start()
         child.close()
         return _Running(process, parent)
 
     def give(worker: _Running) -> bool:
         job = next(queue, None)
-        worker.job, worker.lines, worker.heard = job, [], time.monotonic()
+        worker.job, worker.lines, worker.heard, worker.spoke = job, [], time.monotonic(), False
         worker.conn.send(job)
         return job is not None
 
@@ -119,7 +125,7 @@ def run(
                     message: Any = worker.conn.recv()
                 except EOFError:
                     message = None
-                worker.heard = now
+                worker.heard, worker.spoke = now, True
                 if isinstance(message, str):
                     worker.lines.append(message)
                     continue
@@ -127,13 +133,14 @@ def run(
                     finished(Outcome(**message))
                     give(worker)
                     continue
-            if worker.job is not None and (now - worker.heard > hang or not worker.process.is_alive()):
+            limit = hang if worker.spoke else max(hang, START)
+            if worker.job is not None and (now - worker.heard > limit or not worker.process.is_alive()):
                 job = worker.job
                 gone = "stopped answering" if worker.process.is_alive() else "died"
                 worker.process.kill()
                 worker.process.join()
                 line = worker.lines[-1] if worker.lines else "(before its first line)"
-                failure = f"the worker {gone}: no answer within {hang:.0f} s to {line!r} (a hang)"
+                failure = f"the worker {gone}: no answer within {limit:.0f} s to {line!r} (a hang)"
                 finished(Outcome(job.ruleset, job.seed, job.where or "?", failure=failure, lines=worker.lines))
                 running.remove(worker)
                 fresh = start()
