@@ -33,7 +33,8 @@ HINT, PROBE, EXTRA, UNDO = 0.04, 0.03, 0.04, 0.02
 
 def moves_for(slug: str) -> Moves:
     module = importlib.import_module(f"bot.selfplay.{slug}")
-    return getattr(module, f"{slug.capitalize()}Moves")()  # type: ignore[no-any-return]
+    moves: Moves = getattr(module, f"{slug.capitalize()}Moves")()
+    return moves
 
 
 @dataclass
@@ -91,8 +92,8 @@ class Battle:
         self.rng = random.Random(f"{slug}:{seed}")
         self.moves = moves_for(slug)
         settings = self.moves.settings()
-        self.setting = next((s for s in settings if (s.map or "table") == where), None) if where else None
-        self.setting = self.setting or self.rng.choice(settings)
+        chosen = next((s for s in settings if (s.map or "table") == where), None) if where else None
+        self.setting = chosen or self.rng.choice(settings)
         self.invariants = invariants if invariants is not None else for_ruleset(slug, budget=budget)
         self.on_line = on_line
         where_name = self.setting.map or ("table" if self.setting.table else "board")

@@ -86,7 +86,7 @@ class MedievalMoves:
         size: tuple[float, float],
         rng: random.Random,
     ) -> list[Line]:
-        fig, lines = quoted(f.name), []
+        fig, lines = quoted(f.name), list[Line]()
         if f.name not in where:
             return lines
         seen = {e.name: where[e.name] for e in foes if e.name in where}

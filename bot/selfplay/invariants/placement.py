@@ -37,7 +37,7 @@ class OnTheTable(Check):
             if gap < -SLACK:
                 problems.append(f"{a.name} and {b.name} overlap by {-gap:.2f}″")
         units = [(u.name, Polygon(u.outline)) for u in view.units if len(u.outline) >= 3 and "out" not in u.marks]
-        for (name_a, a), (name_b, b) in itertools.combinations(units, 2):
-            if a.intersection(b).area > SLACK:
+        for (name_a, shape_a), (name_b, shape_b) in itertools.combinations(units, 2):
+            if shape_a.intersection(shape_b).area > SLACK:
                 problems.append(f"{name_a} and {name_b} overlap")
         return problems
