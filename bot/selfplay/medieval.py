@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from bot.selfplay import geometry
-from bot.selfplay.moves import Line, Setting, player_of, quoted
+from bot.selfplay.moves import Line, OnShippedMaps, quoted
 from bot.selfplay.table import Snapshot
 
 ROSTERS = {
@@ -26,25 +26,12 @@ ROSTERS = {
 }
 
 
-class MedievalMoves:
+class MedievalMoves(OnShippedMaps):
     slug = "medieval"
+    maps = ("ford", "village", "woodland-edge")
+    rosters = ROSTERS
 
-    def settings(self) -> list[Setting]:
-        return [Setting(m, False) for m in ("ford", "village", "woodland-edge")] + [Setting(None, True)]
-
-    def roster(self, side: str, rng: random.Random) -> list[str]:
-        return list(ROSTERS[side])
-
-    def before_start(self, setting: Setting) -> list[Line]:
-        return [Line("GM", f"/map new scenario:{setting.map}")] if setting.map else []
-
-    def options(self, snap: Snapshot, state: Any, rng: random.Random) -> list[Line]:
-        turn = snap.engine.whose_turn(state)
-        if turn is None:
-            return []
-        me = player_of(turn)
-        if state.phase == "deployment":
-            return [Line(me, "/map deploy")]
+    def playing(self, snap: Snapshot, state: Any, turn: str, me: str, rng: random.Random) -> list[Line]:
         lines = [Line(me, "/medieval endturn", 0.5)]
         living = {"full", "light", "serious"}
         mine = [f for f in state.figures if f.side == turn and f.health in living]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from bot.selfplay.table import Snapshot
 
@@ -59,6 +59,36 @@ class Moves(Protocol):
     def options(self, snap: Snapshot, state: Any, rng: random.Random) -> list[Line]:
         """The lines the side to act might type now."""
         ...
+
+
+class OnShippedMaps:
+    """A ruleset's random side whose battles are fought on its shipped maps or at a table, with fixed
+    rosters: what each ruleset's module gives is ``maps`` and ``rosters``, and its ``options``."""
+
+    maps: tuple[str, ...] = ()
+    rosters: ClassVar[dict[str, list[str]]] = {}
+
+    def settings(self) -> list[Setting]:
+        return [Setting(m, False) for m in self.maps] + [Setting(None, True)]
+
+    def roster(self, side: str, rng: random.Random) -> list[str]:
+        return list(self.rosters[side])
+
+    def before_start(self, setting: Setting) -> list[Line]:
+        return [Line("GM", f"/map new scenario:{setting.map}")] if setting.map else []
+
+    def options(self, snap: Snapshot, state: Any, rng: random.Random) -> list[Line]:
+        """Deploying on the map while figures wait to be placed; then the ruleset's own lines."""
+        turn = snap.engine.whose_turn(state)
+        if turn is None:
+            return []
+        if state.phase == "deployment":
+            return [Line(player_of(turn), "/map deploy")]
+        return self.playing(snap, state, turn, player_of(turn), rng)
+
+    def playing(self, snap: Snapshot, state: Any, turn: str, me: str, rng: random.Random) -> list[Line]:
+        """The lines ``turn``'s player (``me``) might type once the battle is under way."""
+        raise NotImplementedError
 
 
 def pick(rng: random.Random, lines: Sequence[Line]) -> Line:

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from bot.selfplay import geometry
-from bot.selfplay.moves import Line, Setting, player_of, quoted, standing
+from bot.selfplay.moves import Line, OnShippedMaps, quoted, standing
 from bot.selfplay.table import Snapshot
 
 ROSTERS = {
@@ -24,25 +24,12 @@ ROSTERS = {
 }
 
 
-class NsrMoves:
+class NsrMoves(OnShippedMaps):
     slug = "nsr"
+    maps = ("ridge", "river-crossing", "village")
+    rosters = ROSTERS
 
-    def settings(self) -> list[Setting]:
-        return [Setting(m, False) for m in ("ridge", "river-crossing", "village")] + [Setting(None, True)]
-
-    def roster(self, side: str, rng: random.Random) -> list[str]:
-        return list(ROSTERS[side])
-
-    def before_start(self, setting: Setting) -> list[Line]:
-        return [Line("GM", f"/map new scenario:{setting.map}")] if setting.map else []
-
-    def options(self, snap: Snapshot, state: Any, rng: random.Random) -> list[Line]:
-        turn = snap.engine.whose_turn(state)
-        if turn is None:
-            return []
-        me = player_of(turn)
-        if state.phase == "deployment":
-            return [Line(me, "/map deploy")]
+    def playing(self, snap: Snapshot, state: Any, turn: str, me: str, rng: random.Random) -> list[Line]:
         if state.phase == "close_combat":
             return [Line(me, "/nsr melee", 5.0), Line(me, "/nsr hold", 0.2)]
         unit = next((u for u in state.units if u.name == state.active), None)

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from bot.selfplay import geometry
-from bot.selfplay.moves import Line, Setting, player_of, quoted
+from bot.selfplay.moves import Line, OnShippedMaps, player_of, quoted
 from bot.selfplay.table import Snapshot
 
 ROSTERS = {
@@ -28,17 +28,10 @@ ROSTERS = {
 }
 
 
-class SharpeMoves:
+class SharpeMoves(OnShippedMaps):
     slug = "sharpe"
-
-    def settings(self) -> list[Setting]:
-        return [Setting(m, False) for m in ("farm", "village", "woodland-ford")] + [Setting(None, True)]
-
-    def roster(self, side: str, rng: random.Random) -> list[str]:
-        return list(ROSTERS[side])
-
-    def before_start(self, setting: Setting) -> list[Line]:
-        return [Line("GM", f"/map new scenario:{setting.map}")] if setting.map else []
+    maps = ("farm", "village", "woodland-ford")
+    rosters = ROSTERS
 
     def options(self, snap: Snapshot, state: Any, rng: random.Random) -> list[Line]:
         turn = snap.engine.whose_turn(state)

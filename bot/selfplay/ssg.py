@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from bot.selfplay import geometry
-from bot.selfplay.moves import Line, Setting, player_of, quoted
+from bot.selfplay.moves import Line, OnShippedMaps, quoted
 from bot.selfplay.table import Snapshot
 
 SIDES = ("red", "blue")
@@ -16,23 +16,14 @@ NAMES = {"red": ["Rossi", "Ada", "Cy", "René", "Eli", "Fay"], "blue": ["Big Jim
 WEAPONS = ("rifle", "rifle", "rifle", "smg", "pistol")
 
 
-class SsgMoves:
+class SsgMoves(OnShippedMaps):
     slug = "ssg"
-
-    def settings(self) -> list[Setting]:
-        return [Setting(m, False) for m in ("crossroads", "farm", "woodland-edge")] + [Setting(None, True)]
+    maps = ("crossroads", "farm", "woodland-edge")
 
     def roster(self, side: str, rng: random.Random) -> list[str]:
         return [f"/roster add name:{quoted(n)} kind:{rng.choice(WEAPONS)}" for n in NAMES[side]]
 
-    def before_start(self, setting: Setting) -> list[Line]:
-        return [Line("GM", f"/map new scenario:{setting.map}")] if setting.map else []
-
-    def options(self, snap: Snapshot, state: Any, rng: random.Random) -> list[Line]:
-        side = state.active
-        me = player_of(side)
-        if state.phase == "deployment":
-            return [Line(player_of(snap.engine.whose_turn(state) or side), "/map deploy")]
+    def playing(self, snap: Snapshot, state: Any, side: str, me: str, rng: random.Random) -> list[Line]:
         mine = [f for f in state.figures if f.side == side and not f.removed]
         foes = [f for f in state.figures if f.side != side and not f.removed]
         lines = [Line(me, "/ssg next", 1.0)]
@@ -67,10 +58,7 @@ class SsgMoves:
                     Line(me, f'/ssg move figure:{fig} to:"{geometry.wander(rng, where[f.name], 4, table)}"', 1.0)
                 )
         elif state.phase == "melee":
-            for pair in state.contacts:
-                a, b = pair
-                fighter, opponent = (a, b) if any(f.name == a for f in mine) else (b, a)
-                lines.append(Line(me, f"/ssg melee fighter:{quoted(fighter)} opponent:{quoted(opponent)}", 5.0))
+            lines += melees(state, me, mine)
         else:
             for f in mine:
                 if f.shot:
@@ -95,9 +83,7 @@ class SsgMoves:
                         Line(me, f"/ssg move figure:{quoted(f.name)} distance:{step} contact:{quoted(e.name)}", 1.0)
                     )
         elif state.phase == "melee":
-            for a, b in state.contacts:
-                fighter, opponent = (a, b) if any(f.name == a for f in mine) else (b, a)
-                lines.append(Line(me, f"/ssg melee fighter:{quoted(fighter)} opponent:{quoted(opponent)}", 5.0))
+            lines += melees(state, me, mine)
         else:
             for f in mine:
                 if f.shot:
@@ -107,3 +93,12 @@ class SsgMoves:
                     shot = f"/ssg shoot shooter:{quoted(f.name)} target:{quoted(e.name)} range:{rng.randint(2, 30)} los:{los}"
                     lines.append(Line(me, shot, 4.0 / len(foes)))
         return lines
+
+
+def melees(state: Any, me: str, mine: list[Any]) -> list[Line]:
+    """A melee for every pair in contact, fought by the figure of the side to act."""
+    lines = []
+    for a, b in state.contacts:
+        fighter, opponent = (a, b) if any(f.name == a for f in mine) else (b, a)
+        lines.append(Line(me, f"/ssg melee fighter:{quoted(fighter)} opponent:{quoted(opponent)}", 5.0))
+    return lines
