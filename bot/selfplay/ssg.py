@@ -5,6 +5,7 @@ away from, or anywhere near the enemy, fights every melee and shoots at every en
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from bot.selfplay import geometry
@@ -60,13 +61,7 @@ class SsgMoves(OnShippedMaps):
         elif state.phase == "melee":
             lines += melees(state, me, mine)
         else:
-            for f in mine:
-                if f.shot:
-                    continue
-                for e in foes:
-                    lines.append(
-                        Line(me, f"/ssg shoot shooter:{quoted(f.name)} target:{quoted(e.name)}", 3.0 / len(foes))
-                    )
+            lines += shots(me, mine, foes, lambda: "")
         return lines
 
     def _at_table(self, state: Any, me: str, mine: list[Any], foes: list[Any], rng: random.Random) -> list[Line]:
@@ -85,13 +80,8 @@ class SsgMoves(OnShippedMaps):
         elif state.phase == "melee":
             lines += melees(state, me, mine)
         else:
-            for f in mine:
-                if f.shot:
-                    continue
-                for e in foes:
-                    los = rng.choice(("clear", "clear", "partial", "blocked"))
-                    shot = f"/ssg shoot shooter:{quoted(f.name)} target:{quoted(e.name)} range:{rng.randint(2, 30)} los:{los}"
-                    lines.append(Line(me, shot, 4.0 / len(foes)))
+            los = ("clear", "clear", "partial", "blocked")
+            lines += shots(me, mine, foes, lambda: f" range:{rng.randint(2, 30)} los:{rng.choice(los)}")
         return lines
 
 
@@ -102,3 +92,13 @@ def melees(state: Any, me: str, mine: list[Any]) -> list[Line]:
         fighter, opponent = (a, b) if any(f.name == a for f in mine) else (b, a)
         lines.append(Line(me, f"/ssg melee fighter:{quoted(fighter)} opponent:{quoted(opponent)}", 5.0))
     return lines
+
+
+def shots(me: str, mine: list[Any], foes: list[Any], measures: Callable[[], str]) -> list[Line]:
+    """A shot at every enemy by every figure that has not shot, with what a table types (``measures``)."""
+    return [
+        Line(me, f"/ssg shoot shooter:{quoted(f.name)} target:{quoted(e.name)}{measures()}", 3.0 / len(foes))
+        for f in mine
+        if not f.shot
+        for e in foes
+    ]
