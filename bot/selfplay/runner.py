@@ -146,10 +146,11 @@ def run(
                 fresh = start()
                 running.append(fresh)
                 give(fresh)
-    for worker in running:
+    for worker in running:  # each was sent None when the jobs ran out, and stops
+        worker.process.join(timeout=10)
         if worker.process.is_alive():
-            worker.conn.send(None)
-            worker.process.join(timeout=10)
+            worker.process.kill()
+            worker.process.join()
     return outcomes
 
 
