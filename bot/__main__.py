@@ -45,6 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play at the terminal: slash commands typed or piped, one per line")
     play.add_argument("--db", type=Path, help="SQLite file for this table (default: the data folder's)")
     play.add_argument("--seed", type=int, help="repeatable dice from this seed")
+    play.add_argument(
+        "--battle-seed",
+        type=int,
+        help="repeatable dice from this seed, battles still drawn from a provable stream (self-play replays; not secret)",
+    )
     play.add_argument("--dice", default="", help="force the next die results in order, e.g. 6,1,4")
     play.add_argument("--cards", default="", help="force the next cards turned, e.g. AH,10D,RJ")
     play.add_argument("--strict-dice", action="store_true", help="when forced dice run out, refuse instead of rolling")
@@ -62,6 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     migrate.add_argument("--db", type=Path)
     check = sub.add_parser("verify", help="check every die and card of a battle report or a campaign export")
     check.add_argument("file", type=Path, help="battle-N.md from /game report, or a /campaign export file")
+    from bot.selfplay.cli import add_arguments
+
+    add_arguments(
+        sub.add_parser("selfplay", help="random sides play whole battles against each other, checked after every line")
+    )
     return parser
 
 
@@ -74,7 +84,7 @@ async def open_app(settings: Settings, db_path: Path | None, dice_factory: Calla
 
 async def play(settings: Settings, args: argparse.Namespace) -> int:
     from bot.console import Console, make_console_bot, read_lines
-    from bot.dice import ForcedDice, SecureDice, SeededDice, parse_forced_cards, parse_forced_dice
+    from bot.dice import ForcedDice, parse_forced_cards, parse_forced_dice
     from rules.core import RuleError
 
     try:
@@ -82,7 +92,7 @@ async def play(settings: Settings, args: argparse.Namespace) -> int:
     except RuleError as exc:
         print(exc.message, file=sys.stderr)
         return 2
-    fallback = None if args.strict_dice else (SeededDice(args.seed) if args.seed is not None else SecureDice())
+    fallback = None if args.strict_dice else terminal_dice(args.seed, args.battle_seed)
     forced = ForcedDice(dice, cards, fallback)
     app = await open_app(settings, args.db, lambda: forced)
     try:
@@ -102,6 +112,15 @@ async def play(settings: Settings, args: argparse.Namespace) -> int:
         return 0
     finally:
         await app.store.close()
+
+
+def terminal_dice(seed: int | None, battle_seed: int | None) -> DiceSource:
+    """The terminal's dice when nothing is forced: seeded, battle-seeded, or the secure source."""
+    from bot.dice import BattleSeededDice, SecureDice, SeededDice
+
+    if battle_seed is not None:
+        return BattleSeededDice(battle_seed)
+    return SeededDice(seed) if seed is not None else SecureDice()
 
 
 async def discord_bot(settings: Settings, db_path: Path | None) -> tuple[SkirmishBot, App]:
@@ -157,6 +176,10 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "verify":
         return verify_dice(args)
+    if args.command == "selfplay":
+        from bot.selfplay.cli import selfplay
+
+        return selfplay(args)
     settings = Settings.from_env()
     configure(settings.log_level if args.command == "run" and settings.token else "WARNING")
     if args.command == "run" and not settings.token and args.no_terminal:

@@ -6,6 +6,7 @@ Discord commands always use :class:`SecureDice`. Only the terminal front-end and
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import deque
 from collections.abc import Iterable, Sequence
@@ -73,6 +74,31 @@ class SeededDice(RandomDice):
 
     def __init__(self, seed: int) -> None:
         super().__init__(random.Random(seed))
+
+
+class BattleSeededDice(SeededDice):
+    """Repeatable dice whose battles still draw from their provable stream (``--battle-seed``).
+
+    Outside a battle (a recruit's characteristics) it rolls as :class:`SeededDice`. A battle's
+    secret is derived from the seed, the campaign and the battle's number, and its dice are drawn
+    from that stream as on Discord: every draw checks with ``skirmish-gm verify``, and the same seed
+    on the same commands gives the same dice. Not secret (anyone with the seed knows the dice), so
+    only for self-play and for replaying one at the terminal (docs/selfplay.md).
+    """
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.seed = seed
+
+    def battle_secret(self, campaign_id: int, number: int) -> bytes:
+        return hashlib.sha256(f"skirmish-gm battle-seed {self.seed} {campaign_id} {number}".encode()).digest()
+
+
+def battle_seeded(source: DiceSource) -> BattleSeededDice | None:
+    """The :class:`BattleSeededDice` under ``source`` (itself, or a forced source's fallback), if any."""
+    if isinstance(source, ForcedDice):
+        source = source.fallback  # type: ignore[assignment]
+    return source if isinstance(source, BattleSeededDice) else None
 
 
 def parse_forced_dice(text: str) -> list[int]:
@@ -194,9 +220,9 @@ def in_battle(source: DiceSource, stream: ProvableDice) -> DiceSource:
     """What a command in a battle rolls: the battle's stream wherever ``source`` would use the
     operating system's randomness (Discord always; the terminal when nothing is forced); dice
     forced or seeded at the terminal or in a test stay what they are, and the battle says so."""
-    if isinstance(source, SecureDice):
+    if isinstance(source, (SecureDice, BattleSeededDice)):
         return stream
-    if isinstance(source, ForcedDice) and isinstance(source.fallback, SecureDice):
+    if isinstance(source, ForcedDice) and isinstance(source.fallback, (SecureDice, BattleSeededDice)):
         return source.with_fallback(stream)
     return source
 

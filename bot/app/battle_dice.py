@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.dice import RecordingDice, RolledDie, in_battle
+from bot.dice import RecordingDice, RolledDie, battle_seeded, in_battle
 from bot.provable import Draw, ProvableDice
 from bot.store.games import BattleStream
 from bot.store.records import Game
@@ -27,8 +27,12 @@ NOTES = {
 DICE_FORMAT = "skirmish-gm-dice"
 
 
-def new_stream() -> ProvableDice:
-    """A new battle's dice, with a fresh secret from the operating system."""
+def new_stream(source: DiceSource | None = None, campaign_id: int = 0, number: int = 0) -> ProvableDice:
+    """A new battle's dice, with a fresh secret from the operating system; at a terminal given
+    ``--battle-seed``, with the secret that seed gives battle ``number`` of the campaign."""
+    seeded = battle_seeded(source) if source is not None else None
+    if seeded is not None:
+        return ProvableDice(seeded.battle_secret(campaign_id, number))
     return ProvableDice.start()
 
 

@@ -56,8 +56,10 @@ class GameCommands:
                 figures = pick_figures(figures, chosen)
             specs = [engine.check_figure(FigureSpec(f.name, f.side, f.kind, dict(f.stats))) for f in figures]
             between = await reveal_free_rolls(u, campaign, self.ctx.clock())
-            stream = new_stream()
-            dice = command_dice(self.ctx.dice(), stream)
+            number = await battles_fought(u, campaign) + 1
+            source = self.ctx.dice()
+            stream = new_stream(source, campaign.id, number)
+            dice = command_dice(source, stream)
             started: dict[str, Any] = {"start": [to_data(spec) for spec in specs]}
             where = None
             if on_map(campaign, engine):
@@ -69,7 +71,6 @@ class GameCommands:
             outcome, taken = take_sole_choices(engine, outcome, dice, ask=asks_always(campaign.settings))
             if taken:
                 started["then"] = taken
-            number = await battles_fought(u, campaign) + 1
             game = await u.games.create(
                 campaign.id, number, campaign.ruleset, engine.dump_state(outcome.state), started_stream(stream, dice)
             )

@@ -25,12 +25,13 @@ from bot.app.context import Context
 from bot.app.decisions import UNDO_KIND, open_decision
 from bot.app.entries import log_entry
 from bot.app.inputs import command_line
+from bot.app.log_replay import apply_logged
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, mentions
-from bot.dice import RolledDie
+from bot.dice import ForcedDice, RolledDie
 from bot.render.shown import shown
 from bot.store import Unit
 from bot.store.records import Campaign, Decision, Game, LoggedAction
-from rules.core import Choice, Event
+from rules.core import Choice, Event, RuleError
 from rules.core import Decision as AskedDecision
 
 log = logging.getLogger("skirmish_gm.undo")
@@ -181,15 +182,18 @@ class Undo:
     async def take_back(
         self, u: Unit, campaign: Campaign, game: Game, record: LoggedAction, *, by: str, by_gm: bool
     ) -> Reply:
-        """``record`` undone: the state before it restored, the game's open decisions (a request
-        among them) cancelled, and the choice the restored state waits for asked again. The dice
-        it rolled stay in the log, marked taken back; the stream goes on, so a retaken action rolls anew."""
+        """``record`` undone: the state before it restored, the later entries that would not hold on
+        it taken back with it (see :meth:`_not_holding`), the game's open decisions (a request among
+        them) cancelled, and the choice the restored state waits for asked again. The dice it rolled
+        stay in the log, marked taken back; the stream goes on, so a retaken action rolls anew."""
         await self.aftermath.revert_battle(u, campaign, game)
         assert record.state_before is not None
         game = await u.play.save_state(game, record.state_before)
         if game.status != "active" or game.winner is not None:
             game = await u.games.set_outcome(game, status="active", winner=None, ended_at=None)
         await u.log.mark_undone(record.id)
+        for later in await self._not_holding(u, campaign, game, record):
+            await u.log.mark_undone(later.id)
         await u.decisions.cancel_open(game_id=game.id)
         reopened = await self._reopen_waiting(u, campaign, game)
         log.info("game %s: action %s undone by %s%s", game.id, record.id, by, " (game master)" if by_gm else "")
@@ -201,6 +205,29 @@ class Undo:
             waiting = f"Waiting for {reopened.decider} again: {shown(reopened.prompt)}"
             reply.content = f"{mentions(reopened.user_ids)} {waiting}".strip()
         return reply
+
+    @staticmethod
+    async def _not_holding(u: Unit, campaign: Campaign, game: Game, record: LoggedAction) -> list[LoggedAction]:
+        """The actions logged after ``record`` that would do something else on the state before it.
+
+        They changed nothing when given (or ``record`` would not be the newest to take back): a
+        look, or an order given twice, like turning a man to the way he already faces. A look
+        still holds on the restored state and stays; the second order, applied there, would turn
+        him: left in the log, replaying it would no longer give the saved state."""
+        engine = engine_of(campaign)
+        restored = engine.load_state(record.state_before)
+        kept = engine.dump_state(restored)
+        gone = []
+        for later in await u.log.entries_after(game.id, record.seq):
+            if later.undone or not later.action or "name" not in later.action:
+                continue
+            try:
+                holds = engine.dump_state(apply_logged(engine, restored, later.action, ForcedDice())) == kept
+            except RuleError:
+                holds = False
+            if not holds:
+                gone.append(later)
+        return gone
 
     async def _reopen_waiting(self, u: Unit, campaign: Campaign, game: Game) -> PendingDecision | None:
         """After an undo, the choice the restored state waits for is asked again."""

@@ -76,6 +76,9 @@ ROLLS_OF_GAME = (
     .where(actions.c.game_id == bindparam("game"))
     .order_by(rolls.c.action_id, rolls.c.seq)
 )
+ENTRIES_AFTER = ENTRIES.where(actions.c.seq > bindparam("after"))
+ROLLS_AFTER = ROLLS_OF_GAME.where(actions.c.seq > bindparam("after"))
+UNDONE_IDS = select(actions.c.id).where(actions.c.game_id == bindparam("game"), actions.c.undone.is_(True))
 MARK_UNDONE = update(actions).where(actions.c.id == bindparam("entry")).values(undone=True)
 
 
@@ -118,6 +121,19 @@ class Log:
     async def entries(self, game_id: int, *, with_rolls: bool = False) -> list[LoggedAction]:
         """The whole log of a game in order (with the dice of each entry when asked)."""
         return await self._entries(ENTRIES, {"game": game_id}, rolls="game" if with_rolls else "")
+
+    async def entries_after(self, game_id: int, seq: int) -> list[LoggedAction]:
+        """The log's entries after ``seq``, with their dice (a reader that keeps the older ones)."""
+        rows = await self._tx.rows(ENTRIES_AFTER, {"game": game_id, "after": seq})
+        found_rolls: dict[int, list[RolledDie]] = defaultdict(list)
+        if rows:
+            for action_id, *rolled in await self._tx.rows(ROLLS_AFTER, {"game": game_id, "after": seq}):
+                found_rolls[action_id].append(RolledDie(*rolled))
+        return [replace(LoggedAction(*row), rolls=found_rolls[row[0]]) for row in rows]
+
+    async def undone_ids(self, game_id: int) -> set[int]:
+        """The ids of the game's entries taken back."""
+        return {row[0] for row in await self._tx.rows(UNDONE_IDS, {"game": game_id})}
 
     async def mark_undone(self, action_id: int) -> None:
         await self._tx.run(MARK_UNDONE, {"entry": action_id})

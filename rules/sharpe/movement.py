@@ -9,7 +9,7 @@ from typing import Any
 from rules.battlefield import plan_move, set_point, toward, where
 from rules.battlefield.requests import move_request
 from rules.core import RuleError
-from rules.geometry import centre_distance
+from rules.geometry import Point, centre_distance
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe import mounts, onmap
 from rules.sharpe.bound import actor, loading_what, require_able, require_standing, require_unbroken
@@ -193,10 +193,10 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
         entered = onmap.first_bad_going(t, field, path) if bad_going else None
         if entered is None or entered[1] <= EPSILON:
             return
-        path, stumbled = onmap.cut(path, entered[1]), entered[0]
+        path, stumbled = _fallen_short(t, state, ch, path, entered[1]), entered[0]
     for leap in [] if stumbled else _leaps(t, state, ch, path):
         if not _jump(ctx, ch, leap):
-            path, stumbled = onmap.cut(path, leap.at), leap.what
+            path, stumbled = _fallen_short(t, state, ch, path, leap.at), leap.what
             break
     travelled = sum(centre_distance(a, b) for a, b in itertools.pairwise(path))
     used = onmap.used_on(t, field, path) if stumbled else plan.used
@@ -346,6 +346,21 @@ def _not_on_a_body(t: SharpeTables, state: Any, ch: Character, end: Any) -> None
 
 #: How far a man's base may reach over a body he stops beside (the rounding of a point, no more).
 BODY_TOLERANCE = 1e-3
+#: How far back along his path a man who falls is set, at a time, to clear a man lying there.
+FALL_BACK_STEP = 0.05
+
+
+def _fallen_short(t: SharpeTables, state: Any, ch: Character, path: list[Point], at: float) -> list[Point]:
+    """A-SHARPE-44, A-SHARPE-45: the path of a man who falls ``at`` inches along it, ending where he
+    lies: there, or short of any man lying on the ground there (he may not lie on him)."""
+    mine = onmap.radius(t, ch)
+    bodies = [base for base, _, _ in onmap.lying(t, state, ch.name).values()]
+    while at > 0:
+        cut = onmap.cut(path, at)
+        if all(centre_distance(cut[-1], b.centre) >= b.radius + mine - BODY_TOLERANCE for b in bodies):
+            return cut
+        at -= FALL_BACK_STEP
+    return [path[0]]
 
 
 def _jump(ctx: Ctx, ch: Character, leap: onmap.Leap) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from bot.app.replies import Refusal
+from bot.app.replies import Caller, Refusal
 from bot.app.service import App
 from bot.dice import ForcedDice
 from bot.render.text import cards_text
@@ -245,3 +245,38 @@ async def test_a_move_taken_back_says_nothing_of_dice_it_never_rolled(app: App, 
     assert undone.cards[0].description == "`/ssg move` is taken back."
     report = (await app.game_report(caller(GM, "Gina"))).files[0][1].decode()
     assert "— *taken back with /game undo*" in report and "dice stay" not in report
+
+
+async def test_an_undo_takes_back_the_changeless_actions_after_it_so_the_log_still_replays(
+    app: App, forced: ForcedDice
+) -> None:
+    """Sharpe turns east, then is told to face east again (accepted, nothing changes: a look, never
+    the action taken back). Undo takes back the turn; the second order, given on top of it, goes
+    with it: left in the log, a replay would turn Sharpe east although the saved game has him north."""
+    from rules import get_engine
+    from tests.replay import load_log, replay
+
+    clicks = iter(range(70_000, 70_100))
+
+    def gm() -> Caller:  # each command its own interaction, as on Discord
+        return caller(GM, "Gina", interaction_id=next(clicks))
+
+    await app.campaign_new(gm(), "Y", "yasg")
+    await app.roster_add(gm(), "Sharpe", "A", side="british")
+    await app.roster_add(gm(), "Ducos", "B", side="french")
+    await app.game_start(gm())
+    await app.act(gm(), "yasg", "place", {"figure": "Sharpe", "square": "D8", "facing": "n"}, "/yasg place")
+    await app.act(gm(), "yasg", "place", {"figure": "Ducos", "square": "D3", "facing": "s"}, "/yasg place")
+    forced.push_dice([6, 2, 6, 2])
+    await app.act(gm(), "yasg", "next", {}, "/yasg next")
+    await app.act(gm(), "yasg", "next", {}, "/yasg next")
+    for _ in range(2):
+        await app.act(gm(), "yasg", "face", {"figure": "Sharpe", "facing": "e"}, "/yasg face figure:Sharpe facing:e")
+    await app.game_undo(gm())
+    engine = get_engine("yasg")
+    async with orm(app.store.db) as s:
+        game = await s.scalar(select(Game))
+        records = await load_log(s, game)
+    assert [f["facing"] for f in game.state["figures"] if f["name"] == "Sharpe"] == ["n"]
+    assert engine.dump_state(replay(engine, records)) == game.state
+    assert [r.undone for r in records if r.command.startswith("/yasg face")] == [True, True]

@@ -412,3 +412,19 @@ def test_a_thrown_rider_and_his_horse_never_overlap_a_base(
     for name in bases:
         x, y = after.positions[name]
         assert 0 <= x <= 48 and 0 <= y <= 36
+
+
+def test_a_man_who_stumbles_where_another_lies_falls_short_of_him_a_sharpe_44(engine: SharpeEngine) -> None:
+    """Found by self-play (Sharpe seed 18): Harris stumbled at the ford right where Harper lay, and
+    his base was set on Harper's. He falls where the bad going begins, or short of the man there."""
+    state = on_map(engine, Harris=(17.0, 12.0), Perkins=(20.3, 12.0))
+    char(state, "Perkins").down = "fallen"
+    out = play(engine, state, "move", 6, pace="run", to="22,12")
+    assert char(out.state, "Harris").down == "fallen"
+    x, y = spot(out.state, "Harris")
+    gap = math.hypot(x - 20.3, y - 12.0)
+    radii = out.state.field and engine.field_view(out.state)
+    assert radii is not None
+    reach = {t.name: t.radius for t in radii.tokens}
+    assert gap >= reach["Harris"] + reach["Perkins"] - 1e-3
+    assert x < 20.0 and "stumbles at the copse" in texts(out, "move")[0]
