@@ -19,7 +19,7 @@ from bot.app.switches import switches
 from bot.selfplay.invariants import End, Invariant, Step, for_ruleset
 from bot.selfplay.invariants.turns import may_act
 from bot.selfplay.moves import Line, Moves, pick, player_of, quoted
-from bot.selfplay.table import Record, Table
+from bot.selfplay.table import Record, Snapshot, Table
 
 RULESETS = ("ssg", "medieval", "yasg", "sharpe", "nsr")
 #: Lines a battle may take before it counts as one that did not end (counted apart).
@@ -98,7 +98,10 @@ class Battle:
         self.on_line = on_line
         where_name = self.setting.map or ("table" if self.setting.table else "board")
         self.outcome = Outcome(slug, seed, where_name)
+        #: The quick moves the last answer offered, and the game's version they were offered at: a
+        #: hint holds only until the game changes (an undo, another line carried out).
         self.offered: list[str] = []
+        self.offered_at: int | None = None
 
     async def play(self) -> Outcome:
         started = time.perf_counter()
@@ -168,7 +171,7 @@ class Battle:
         turn = engine.whose_turn(state)
         options = self.moves.options(snap, state, self.rng)
         roll = self.rng.random()
-        if roll < HINT and self.offered and turn is not None:
+        if roll < HINT and self.offered and self.offered_at == _version(snap) and turn is not None:
             await self._send(Line(player_of(turn), self.rng.choice(self.offered)), "hint")
         elif roll < HINT + PROBE and options and turn is not None:
             line = pick(self.rng, options)
@@ -209,9 +212,9 @@ class Battle:
         self.outcome.actions += 1
         if seconds > self.outcome.slowest[0]:
             self.outcome.slowest = (seconds, line.text)
-        if "next" in record.data:
-            self.offered = list(record.data["next"])
         self.snap = await self.table.snapshot()
+        if "next" in record.data:
+            self.offered, self.offered_at = list(record.data["next"]), _version(self.snap)
         step = Step(record, before, self.snap, seconds, self.table.bugs.seen[seen:], intent)
         for invariant in self.invariants:
             problems = invariant.after(step)
@@ -260,3 +263,7 @@ def replay_text(outcome: Outcome, workdir: Path) -> str:
         head.append(f"# the house rules file it sets ({workdir}/{outcome.ruleset}-{outcome.seed}-house-rules.yaml):")
         head += [f"#   {line}" for line in outcome.house_rules.splitlines()]
     return "\n".join(head + outcome.lines) + "\n"
+
+
+def _version(snap: Snapshot) -> int | None:
+    return snap.game.version if snap.game is not None else None

@@ -1,10 +1,6 @@
 """A few self-played battles per ruleset, on fixed seeds: each ends with a winner, or reaches its
 action bound and is counted apart, with no invariant broken. The same seed plays the same battle,
-and its lines fed to ``skirmish-gm play --battle-seed`` (a real process) give the same game.
-
-The "hints are accepted" check is allowed here (its problems counted, not failing): the hints
-offered in some phases are refused today (handed over to the hints work of issue 25); once those
-are mended, drop ``ALLOWED``."""
+and its lines fed to ``skirmish-gm play --battle-seed`` (a real process) give the same game."""
 
 from __future__ import annotations
 
@@ -20,8 +16,8 @@ import pytest
 from bot.selfplay.battle import Battle, Outcome
 from bot.selfplay.table import Table
 
-ALLOWED = frozenset({"hints"})
-ARGS = "--ruleset ssg --battles 2 --seed 2 --map table --jobs 1 --allow hints"
+ALLOWED: frozenset[str] = frozenset()
+ARGS = "--ruleset ssg --battles 2 --seed 2 --map table --jobs 1"
 ROOT = Path(__file__).resolve().parents[2]
 
 
