@@ -424,7 +424,7 @@ def route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any], 
         crossed = _first_overlap(leg, *blocks)
         if crossed:
             raise RuleError(
-                f"{possessive(unit.name)} path runs through {crossed}: go round it. It moves {standing(placed)}."
+                f"{possessive(unit.name)} path runs through {crossed} for a unit {standing(placed)}: go round it."
             )
     road = _road_ground(tuple(f for f in ground.features if f.kind in t.ground.road))
     on_road = road is not None and all(

@@ -72,12 +72,12 @@ def halving_route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str
             kind = t.terrain.get(feature.kind)
             if kind is not None and kind.move_cost is None and overlaps(leg, feature.geometry):
                 raise RuleError(
-                    f"{possessive(unit.name)} path runs through {feature.label}: go round it. It moves {onmap.standing(placed)}."
+                    f"{possessive(unit.name)} path runs through {feature.label} for a unit {onmap.standing(placed)}: go round it."
                 )
         for other, theirs in others.items():
             if overlaps(leg, theirs):
                 raise RuleError(
-                    f"{possessive(unit.name)} path runs through {other}: go round it. It moves {onmap.standing(placed)}."
+                    f"{possessive(unit.name)} path runs through {other} for a unit {onmap.standing(placed)}: go round it."
                 )
     roads = [f.geometry for f in ground.features if f.kind in t.ground.road]
     on_road = bool(roads) and all(
@@ -279,7 +279,7 @@ def test_a_move_toward_a_unit_down_the_high_street_is_on_the_road(engine: NsrEng
         (
             "33rd Foot",
             "1er Ligne",
-            "33rd Foot's path runs through the barn: go round it. It moves in line, 6″ wide and 2″ deep, facing south (270°).",
+            "33rd Foot's path runs through the barn for a unit in line, 6″ wide and 2″ deep, facing south (270°): go round it.",
         ),
         (
             "2e Ligne",
@@ -295,17 +295,17 @@ def test_a_move_toward_a_unit_down_the_high_street_is_on_the_road(engine: NsrEng
         (
             "95th",
             "Voltigeurs",
-            "95th's path runs through the farmhouse: go round it. It moves in open order, 8″ wide and 3″ deep, facing south (270°).",
+            "95th's path runs through the farmhouse for a unit in open order, 8″ wide and 3″ deep, facing south (270°): go round it.",
         ),
         (
             "Hussars",
             "95th",
-            "Hussars' path runs through the stream (south): go round it. It moves in line, 6″ wide and 2″ deep, facing north (90°).",
+            "Hussars' path runs through the stream (south) for a unit in line, 6″ wide and 2″ deep, facing north (90°): go round it.",
         ),
         (
             "Dragoons",
             "33rd Foot",
-            "Dragoons' path runs through the church: go round it. It moves in line, 6″ wide and 2″ deep, facing south (270°).",
+            "Dragoons' path runs through the church for a unit in line, 6″ wide and 2″ deep, facing south (270°): go round it.",
         ),
         ("1er Ligne", "1er Ligne", "1er Ligne cannot move toward itself."),
     ],
