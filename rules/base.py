@@ -241,6 +241,15 @@ class Engine(Generic[S]):
         events. Events of kinds outside :attr:`casualty_kinds` count none."""
         return sum(1 for event in events if event.kind == "casualty")
 
+    def losses(self, state: S) -> dict[str, int]:
+        """Each side's figures out of the fight in ``state``, as the battle report's "Lost:" line
+        counts them: by default the figures the board marks out."""
+        lost: dict[str, int] = {}
+        for figure in self.board(state).figures:
+            if figure.out:
+                lost[figure.side] = lost.get(figure.side, 0) + 1
+        return lost
+
     def odds_pair(self, reason: str) -> bool:
         """True when the die rolled for ``reason`` and the next one are read only by their sum, so
         /odds may branch on the sum (a 2D6: 11 branches, not 36). None are, by default."""

@@ -128,11 +128,12 @@ class ReportCommands:
         sees = _sees_secrets(campaign, game, caller)
         actions = _log_actions(lines, names, sees, _who_fights_for(head.start), engine)
         finished = game.status != "active"
+        losses: dict[str, int] | None
         try:
-            board = engine.board(engine.load_state(game.state))
-            order = list(engine.sides())
+            state = engine.load_state(game.state)
+            board, order, losses = engine.board(state), list(engine.sides()), engine.losses(state)
         except RuleError:  # a state the campaign's current house rules can no longer read
-            board, order = None, []
+            board, order, losses = None, [], None
         report = BattleReport(
             campaign=campaign.name,
             battle=game.number,
@@ -146,6 +147,7 @@ class ReportCommands:
             actions=actions,
             board=board,
             secrets_shown=sees,
+            losses=losses,
         )
         document = dice_document(game, [die for line in lines for die in line.rolls], revealed=finished)
         data = (report_markdown(report) + dice_markdown(document, f"battle-{game.number}.md")).encode("utf-8")
@@ -286,7 +288,7 @@ def _sides(
 def _summary(report: BattleReport) -> str:
     """The card beside the attachment: the result and the count of what the report holds."""
     rolled = sum(len(a.rolls) for a in report.actions)
-    fallen = casualties(report.actions)
+    fallen = casualties(report)
     lines = [
         f"{report.campaign} — {report.ruleset}",
         result_text(report),

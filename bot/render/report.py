@@ -115,6 +115,9 @@ class BattleReport:
     sides: Sequence[ReportSide]
     actions: Sequence[LogAction]
     board: Board | None = None  # where the figures stand now
+    #: Each side's figures out of the fight now, as the state counts them (``Engine.losses``); None
+    #: where the state cannot be read: the casualties listed are then summed instead.
+    losses: Mapping[str, int] | None = None
     secrets_shown: bool = False  # secret rolls are shown to this reader (game over, or the game master)
 
 
@@ -202,7 +205,7 @@ def _report_lines(report: BattleReport) -> Iterator[str]:
     yield ""
     yield from _sides(report.sides)
     yield from _battle(report.actions)
-    yield from _casualties(report.actions)
+    yield from _casualties(report)
     yield from _standing(report)
     yield "## Result"
     yield ""
@@ -282,23 +285,30 @@ def _action_lines(action: LogAction) -> Iterator[str]:
         yield f"- {AFTERMATH_QUIET}"
 
 
-def casualties(actions: Sequence[LogAction]) -> int:
-    """The figures the battle's actions put out of the fight (undone and hidden ones put none)."""
-    return sum(f.count for a in actions if not a.undone and not a.hidden for f in a.fallen)
+def casualties(report: BattleReport) -> int:
+    """The figures out of the fight: as the state counts them, else as the battle's actions put
+    them out (undone and hidden ones put none)."""
+    if report.losses is not None:
+        return sum(report.losses.values())
+    return sum(f.count for a in report.actions if not a.undone and not a.hidden for f in a.fallen)
 
 
-def _casualties(actions: Sequence[LogAction]) -> Iterator[str]:
+def _casualties(report: BattleReport) -> Iterator[str]:
+    """The figures each side has lost (a wound that healed in the battle, or a man hit again once
+    he fell, counts as the state counts it), then each event that put one out of the fight."""
     yield "## Casualties"
     yield ""
     lost: dict[str, int] = {}
     lines = []
-    for action in actions:
+    for action in report.actions:
         if action.undone or action.hidden:
             continue
         for fallen in action.fallen:
             if fallen.side:
                 lost[fallen.side] = lost.get(fallen.side, 0) + fallen.count
             lines.append(f"- {SKULL} {shown_event(fallen.event)} *(action {action.seq})*")
+    if report.losses is not None:
+        lost = {side: count for side, count in report.losses.items() if count}
     if lost:
         yield "Lost: " + ", ".join(f"{escape(side).title()} {count}" for side, count in lost.items()) + "."
         yield ""

@@ -243,6 +243,16 @@ class NsrEngine(Engine[NsrState]):
                 lost += e.data.get("outcome") in OUTCOME_WORDS  # a casualty; a man who ran is none
         return lost
 
+    def losses(self, state: NsrState) -> dict[str, int]:
+        """The figures of each side's units killed, wounded or taken (a lightly wounded man back
+        in the ranks, or one who ran, is no loss)."""
+        lost: dict[str, int] = {}
+        for unit in state.units:
+            fallen = sum(1 for f in unit.figures if f.status in ("wounded", "killed", "captured"))
+            if fallen:
+                lost[unit.side] = lost.get(unit.side, 0) + fallen
+        return lost
+
     def odds_outcome(self, events: Sequence[Event]) -> str:
         """An action's result for /odds: the figures each unit lost, what became of the units, and
         how far a unit moving on dice may go."""

@@ -156,7 +156,7 @@ def test_casualties_count_only_what_stands() -> None:
         action(2, out, fallen=(fell,)),
         action(3, unknown, fallen=(Fallen(unknown, 1),)),
     ]
-    assert casualties(actions) == 2
+    assert casualties(report(actions)) == 2
     text = report_markdown(report(actions))
     part = text[text.index("## Casualties") : text.index("## At the end")]
     assert part.splitlines()[2:6] == [
@@ -165,6 +165,18 @@ def test_casualties_count_only_what_stands() -> None:
         "- ☠ Bo (blue) is removed. *(action 2)*",
         "- ☠ X is out. *(action 3)*",
     ]
+
+
+def test_the_lost_line_is_the_states_count_where_it_has_one() -> None:
+    """A man wounded who went back to the ranks (NSR's light wound), or one hit again once he fell,
+    is no second loss: the state says who is out, the events say how."""
+    hit = Event("hit", "3♠ → Rifles: Private 1 lightly wounded.", {})
+    actions = [action(1, hit, fallen=(Fallen(hit, 1, "blue"),))]
+    with_state = report(actions, losses={"blue": 0, "red": 2})
+    assert casualties(with_state) == 2
+    text = report_markdown(with_state)
+    part = text[text.index("## Casualties") : text.index("## At the end")]
+    assert part.splitlines()[2:5] == ["Lost: Red 2.", "", "- ☠ 3♠ → Rifles: Private 1 lightly wounded. *(action 1)*"]
 
 
 def test_player_names_cannot_break_the_document() -> None:
