@@ -1,6 +1,5 @@
 """The report's tallies equal the state's: the report's "Lost:" count of each side is the number of
-that side's figures the state has out of the fight: the board's figures marked out, or, where the
-ruleset fights in units (NSR), the figures of its units killed, wounded or taken."""
+that side's figures the state has out of the fight, as ``Engine.losses`` counts them."""
 
 from __future__ import annotations
 
@@ -9,11 +8,6 @@ from typing import Any
 
 from bot.selfplay.invariants import Check, End, state_of
 from rules.core import Engine
-from rules.nsr.state import NsrState
-
-#: What an NSR figure's status is once a hit or a lost fight put it out of the fight (a man who ran
-#: is not a loss the report counts).
-NSR_LOST = frozenset({"wounded", "killed", "captured"})
 
 LOST = re.compile(r"^Lost: (?P<sides>.*)\.$", re.MULTILINE)
 
@@ -45,15 +39,5 @@ class TalliesMatch(Check):
 
 
 def lost_in(engine: Engine[Any], state: Any) -> dict[str, int]:
-    """Each side's figures the state has out of the fight."""
-    out: dict[str, int] = {}
-    if isinstance(state, NsrState):
-        for unit in state.units:
-            fallen = sum(1 for f in unit.figures if f.status in NSR_LOST)
-            if fallen:
-                out[unit.side.casefold()] = out.get(unit.side.casefold(), 0) + fallen
-        return out
-    for figure in engine.board(state).figures:
-        if figure.out:
-            out[figure.side.casefold()] = out.get(figure.side.casefold(), 0) + 1
-    return out
+    """Each side's figures the state has out of the fight, as the ruleset counts them."""
+    return {side.casefold(): count for side, count in engine.losses(state).items() if count}
