@@ -145,6 +145,12 @@ class Draw:
 
     @classmethod
     def from_data(cls, data: Mapping[str, object]) -> Draw:
+        """A draw read back from a report or an export; a ValueError names what is wrong with it."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a draw is a mapping of k, kind, size and value, got {type(data).__name__}")
+        absent = [key for key in ("k", "kind", "size", "value") if key not in data]
+        if absent:
+            raise ValueError(f"a draw has no {', '.join(absent)}")
         kind = data["kind"]
         if kind not in ("die", "card"):
             raise ValueError(f"a draw is a die or a card, got {kind!r}")
@@ -257,10 +263,12 @@ class Verification:
     commitment_matches: bool
     mismatch: Mismatch | None
     problem: str | None = None  # the secret itself could not be read
+    #: How many draws the battle made, as its report says, when the log lists fewer or more.
+    drawn: int | None = None
 
     @property
     def ok(self) -> bool:
-        return self.problem is None and self.commitment_matches and self.mismatch is None
+        return self.problem is None and self.commitment_matches and self.mismatch is None and self.drawn is None
 
     def summary(self) -> str:
         """One or two plain sentences for the player who asked."""
@@ -275,6 +283,8 @@ class Verification:
                 lines.append(f"Draw {m.k} is missing: the log goes on with {m.said}.")
             else:
                 lines.append(f"Draw {m.k} does not match: the log says {m.said}; the secret gives {m.gives}.")
+        elif self.drawn is not None:
+            lines.append(_count_problem(self.checked, self.drawn))
         elif self.commitment_matches:
             lines.append(f"All {self.checked} dice and cards match.")
         else:
@@ -284,11 +294,23 @@ class Verification:
         return "\n".join(lines)
 
 
-def verify(secret_hex: str, commitment_hex: str, entries: Iterable[Draw]) -> Verification:
+def _count_problem(listed: int, drawn: int) -> str:
+    """The sentence for a log that lists ``listed`` draws of a battle that made ``drawn``."""
+    if listed > drawn:
+        return f"The log lists {listed} draws, but the battle drew {drawn}: the count was changed."
+    missing = f"Draw {listed} is" if listed == drawn - 1 else f"Draws {listed} to {drawn - 1} are"
+    if listed == 0:
+        return f"{missing} missing: the log lists none of the {drawn} the battle drew."
+    return f"{missing} missing: the log ends at draw {listed - 1}, and the battle drew {drawn}."
+
+
+def verify(secret_hex: str, commitment_hex: str, entries: Iterable[Draw], drawn: int | None = None) -> Verification:
     """Recompute a log of draws in order from the revealed secret and check the commitment.
 
     Draw numbers must run 0, 1, 2, … with none missing or repeated: a missing draw could hide a
-    roll taken back and made again.
+    roll taken back and made again. With ``drawn``, the count of draws the battle made (its report
+    and its end card say it), the log must hold exactly that many: draws cut off at the end, or
+    all of them, are missing too.
     """
     try:
         secret = _secret_from_hex(secret_hex)
@@ -304,6 +326,8 @@ def verify(secret_hex: str, commitment_hex: str, entries: Iterable[Draw]) -> Ver
         if gives is not None:
             return Verification(checked, matches, Mismatch(entry.k, entry.describe(), gives))
         checked += 1
+    if drawn is not None and drawn != checked:
+        return Verification(checked, matches, None, drawn=drawn)
     return Verification(checked, matches, None)
 
 

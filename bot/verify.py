@@ -4,24 +4,45 @@ A battle report (``/game report``, ``battle-N.md``) carries its dice after a mar
 JSON block; a campaign export (``/campaign export``) carries a ``dice:`` list of the same
 documents, one per finished battle and per revealed stream of free rolls. Each document is checked
 on its own with :func:`bot.provable.verify`: the commitment against the secret, then every draw in
-order. A battle whose dice were seeded or forced at the terminal, one begun before provable dice,
-and one still in progress are reported as such, never as checked.
+order, and that the document lists as many draws as it says the battle made (``drawn``: the end
+card says it too), so draws cut off at the end are missing, not passed. A report's narrative is
+checked against its dice block too (:mod:`bot.verify_narrative`): each die and card it shows,
+with its size, face and reason. A battle whose dice were seeded or forced at the terminal, one
+begun before provable dice, one still in progress and a document older than the count of draws
+are reported as such, never as checked.
+
+Files are read with bounds, so a hostile one gets a sentence, never a traceback: nesting deeper
+than :data:`NESTING_LIMIT` is refused before anything recursive reads it (JSON by counting
+brackets, YAML as it is composed), and so is a file that lists more than :data:`DRAWS_LIMIT` draws
+(YAML aliases can repeat a list many times over).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.nodes import Node
 
 from bot.provable import Draw, verify
 from bot.render.report import DICE_MARK
+from bot.verify_narrative import narrative_problem
 
 FILE_LIMIT = 64 * 2**20
+#: No report or export nests deeper than a few levels; deeper is refused before it is parsed.
+NESTING_LIMIT = 40
+#: More draws than any campaign makes: a file listing more is refused rather than checked for hours.
+DRAWS_LIMIT = 1_000_000
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 @dataclass(frozen=True)
@@ -35,16 +56,26 @@ class Checked:
     #: the card that showed it.
     commitment: str | None = None
     shown_on: str = "the battle's start card"
+    #: The count of draws the document says the stream made, to compare with the card that said it.
+    drawn: int | None = None
+    counted_on: str = "its end card"
 
     def lines(self) -> list[str]:
         said = [f"{self.title}: {self.said}"]
         if self.commitment:
-            said.append(f"  Commitment {self.commitment}: compare it with {self.shown_on}.")
+            count = "" if self.drawn is None else f", and the {self.drawn} draws with {self.counted_on}"
+            said.append(f"  Commitment {self.commitment}: compare it with {self.shown_on}{count}.")
         return said
 
 
 class UnreadableFile(Exception):
     """The file holds no dice this command can read; the message says why."""
+
+
+def narrative_of(text: str) -> str | None:
+    """A report's narrative (all before its dice section), to check against its dice block; None
+    for a campaign export, which has none."""
+    return text.split(DICE_MARK, 1)[0] if DICE_MARK in text else None
 
 
 def documents_in(text: str) -> list[Mapping[str, Any]]:
@@ -55,25 +86,73 @@ def documents_in(text: str) -> list[Mapping[str, Any]]:
         end = after.find("```", start + 7)
         if start < 0 or end < 0:
             raise UnreadableFile("the report's dice section has no complete JSON block")
+        block = after[start + 7 : end]
+        if json_depth(block) > NESTING_LIMIT:
+            raise UnreadableFile(f"its dice block nests deeper than {NESTING_LIMIT} levels, as no report does")
         try:
-            document = json.loads(after[start + 7 : end])
+            document = json.loads(block)
         except ValueError as exc:
             raise UnreadableFile(f"the report's dice block is not valid JSON ({exc})") from None
-        return [_document(document)]
+        return _bounded([_document(document)])
     if "## Dice" in text:
         raise UnreadableFile(
             "this report lists no draws: its battle is still in progress or began before provable dice"
         )
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError:
-        raise UnreadableFile("it is neither a battle report nor a campaign export") from None
+    data = _yaml(text)
     if not isinstance(data, dict) or "dice" not in data:
         raise UnreadableFile("it is neither a battle report nor a campaign export with dice")
     listed = data["dice"]
     if not isinstance(listed, list):
         raise UnreadableFile("its `dice` is not a list")
-    return [_document(d) for d in listed]
+    return _bounded([_document(d) for d in listed])
+
+
+def json_depth(text: str) -> int:
+    """How deep JSON text nests its lists and objects, counted without parsing it (brackets in
+    strings left out), so a hostile file cannot make the parser recurse."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    return max(accumulate(_DEPTH_STEP[b] for b in brackets), default=0)
+
+
+class _TooDeep(Exception):
+    pass
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing nesting deeper than :data:`NESTING_LIMIT` as it composes (its
+    composer recurses once a level; its scanner and parser do not)."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.depth = 0
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        self.depth += 1
+        try:
+            if self.depth > NESTING_LIMIT:
+                raise _TooDeep
+            return super().compose_node(parent, index)  # type: ignore[no-any-return]
+        finally:
+            self.depth -= 1
+
+
+def _yaml(text: str) -> Any:
+    loader = _BoundedLoader(text)
+    try:
+        return loader.get_single_data()
+    except _TooDeep:
+        raise UnreadableFile(f"it nests deeper than {NESTING_LIMIT} levels, as no export does") from None
+    except yaml.YAMLError:
+        raise UnreadableFile("it is neither a battle report nor a campaign export") from None
+    finally:
+        loader.dispose()
+
+
+def _bounded(documents: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    listed = sum(len(d["draws"]) for d in documents if isinstance(d.get("draws"), list))
+    if listed > DRAWS_LIMIT:
+        raise UnreadableFile(f"it lists {listed:,} draws, more than the {DRAWS_LIMIT:,} any campaign makes")
+    return documents
 
 
 def _document(value: Any) -> Mapping[str, Any]:
@@ -88,33 +167,70 @@ def title_of(document: Mapping[str, Any]) -> str:
     return f"Battle {document.get('battle', '?')}"
 
 
-def check(document: Mapping[str, Any]) -> Checked:
-    """One battle's (or one free-roll stream's) dice checked against its revealed secret."""
+def check(document: Mapping[str, Any], narrative: str | None = None) -> Checked:
+    """One battle's (or one free-roll stream's) dice checked against its revealed secret and the
+    count of draws it says the stream made; with ``narrative`` (a report's), every die and card it
+    shows checked against the dice block."""
     title = title_of(document)
     commitment, secret, note = document.get("commitment"), document.get("secret"), document.get("note")
+    free = bool(document.get("free_rolls"))
     if commitment is None:
         return Checked(title, False, "began before provable dice: its dice cannot be checked.")
     if secret is None:
         return Checked(title, False, "its secret is not revealed yet (the battle goes on): nothing to check.")
-    try:
-        draws = [Draw.from_data(d) for d in document.get("draws") or []]
-    except (KeyError, TypeError, ValueError) as exc:
-        return Checked(title, False, f"a draw cannot be read ({exc}).")
-    result = verify(str(secret), str(commitment), draws)
-    said = result.summary().replace("\n", " ")
-    said = said[:1].lower() + said[1:]
-    shown = str(commitment), "the first free roll's card" if document.get("free_rolls") else "the battle's start card"
+    listed = document.get("draws") or []
+    if not isinstance(listed, list):
+        return Checked(title, False, "its `draws` is not a list.")
+    draws = []
+    for position, data in enumerate(listed):
+        try:
+            draws.append(Draw.from_data(data))
+        except (KeyError, TypeError, ValueError) as exc:
+            return Checked(title, False, f"draw {position} cannot be read: {exc}.")
+    shown_on = "the first free roll's card" if free else "the battle's start card"
+    if "drawn" not in document:
+        found = verify(str(secret), str(commitment), draws)
+        if not found.ok:
+            return Checked(title, False, _lowered(found.summary()), str(commitment), shown_on)
+        again = "/campaign export" if free else "/game report"
+        return Checked(
+            title,
+            False,
+            f"it does not say how many draws {'the stream' if free else 'the battle'} made (it was written "
+            f"before {'exports' if free else 'reports'} said so), so draws cut off at its end would not show: "
+            f"it proves nothing. Ask for {again} again for a copy that says it.",
+            str(commitment),
+            shown_on,
+        )
+    drawn = document["drawn"]
+    if isinstance(drawn, bool) or not isinstance(drawn, int) or drawn < 0:
+        return Checked(
+            title, False, f"its count of draws is not a whole number ({drawn!r}).", str(commitment), shown_on
+        )
+    counted_on = "the card that revealed them" if free else "its end card"
+    result = verify(str(secret), str(commitment), draws, drawn=drawn)
+    said = _lowered(result.summary())
+
+    def checked(ok: bool, said: str) -> Checked:
+        return Checked(title, ok, said, str(commitment), shown_on, drawn, counted_on)
+
+    if result.ok and narrative is not None:
+        problem = narrative_problem(narrative, draws, provable=note is None)
+        if problem is not None:
+            return checked(False, problem)
     if note == "seeded":
         # A battle seeded from its first roll logs no draw of the secret: "all 0 … match" would read as a pass.
-        checked = f" {said}" if draws else " None of them can be checked."
-        return Checked(
-            title, False, f"its dice were seeded at the terminal, not drawn from the secret.{checked}", *shown
-        )
+        tail = f" {said}" if draws else " None of them can be checked."
+        return checked(False, f"its dice were seeded at the terminal, not drawn from the secret.{tail}")
     if note == "forced":
-        return Checked(
-            title, False, f"some of its dice were forced at the terminal and cannot be checked. {said}", *shown
-        )
-    return Checked(title, result.ok, said, *shown)
+        return checked(False, f"some of its dice were forced at the terminal and cannot be checked. {said}")
+    return checked(result.ok, said)
+
+
+def _lowered(summary: str) -> str:
+    """A summary of :func:`bot.provable.verify` as the rest of a line that names the document."""
+    said = summary.replace("\n", " ")
+    return said[:1].lower() + said[1:]
 
 
 def verify_file(path: Path) -> tuple[int, list[str]]:
@@ -132,5 +248,6 @@ def verify_file(path: Path) -> tuple[int, list[str]]:
         return 2, [f"Cannot check {path.name}: {exc}."]
     if not documents:
         return 2, [f"{path.name} holds no dice to check."]
-    results = [check(d) for d in documents]
+    narrative = narrative_of(text)
+    results = [check(d, narrative) for d in documents]
     return (0 if all(r.ok for r in results) else 1), [line for r in results for line in r.lines()]

@@ -103,10 +103,22 @@ def end_text(game: Game) -> str:
     """The end card's word on the dice: the secret revealed, and how to check."""
     if game.dice_commitment is None or game.dice_secret is None:
         return "This battle began before provable dice: its dice were the old ones and cannot be checked."
-    said = f"Secret `{game.dice_secret}` (commitment `{game.dice_commitment}`): {VERIFY_HINT}."
+    said = (
+        f"Secret `{game.dice_secret}` (commitment `{game.dice_commitment}`); "
+        f"{drawn_text(game.dice_next)}: {VERIFY_HINT}."
+    )
     if game.dice_note is not None:
         said = f"{NOTES.get(game.dice_note, game.dice_note).capitalize()}, so they cannot all be checked. {said}"
     return said
+
+
+def drawn_text(count: int) -> str:
+    """How many draws a stream made, as the end card and the report say it: ``verify`` fails a
+    report or an export that lists fewer, so draws cut off at the end cannot pass."""
+    if count == 0:
+        return "the battle drew no die or card from it"
+    drawn = "1 die or card" if count == 1 else f"{count} dice and cards"
+    return f"the battle drew {drawn} from it (draws 0 to {count - 1})"
 
 
 def draws_of(rolled: Iterable[RolledDie]) -> list[Draw]:
@@ -124,7 +136,8 @@ def draws_of(rolled: Iterable[RolledDie]) -> list[Draw]:
 
 def dice_document(game: Game, rolled: Sequence[RolledDie], *, revealed: bool) -> dict[str, Any]:
     """The battle's dice as ``skirmish-gm verify`` reads them: the commitment, the secret once it
-    may be shown, why it cannot be checked if it cannot, and every draw of the stream in order."""
+    may be shown, why it cannot be checked if it cannot, how many draws the battle made (``drawn``)
+    and every draw of the stream in order."""
     document: dict[str, Any] = {
         "format": DICE_FORMAT,
         "battle": game.number,
@@ -133,5 +146,6 @@ def dice_document(game: Game, rolled: Sequence[RolledDie], *, revealed: bool) ->
         "note": game.dice_note,
     }
     if revealed:
+        document["drawn"] = game.dice_next
         document["draws"] = [draw.to_data() for draw in draws_of(rolled)]
     return document

@@ -39,7 +39,7 @@ async def reveal(u: Unit, campaign: Campaign, at: Any) -> str | None:
     await u.streams.reveal(stream, at)
     return (
         f"The free rolls since the last battle are revealed: secret `{stream.secret}` (commitment "
-        f"`{stream.commitment}`); `skirmish-gm verify` checks them in a /campaign export."
+        f"`{stream.commitment}`), {_count(stream.next_draw)}; `skirmish-gm verify` checks them in a /campaign export."
     )
 
 
@@ -56,10 +56,15 @@ async def revealed_documents(u: Unit, campaign: Campaign) -> list[dict[str, Any]
                 "commitment": stream.commitment,
                 "secret": stream.secret,
                 "note": stream.note,
+                "drawn": stream.next_draw,
                 "draws": [d.to_data() for d in draws],
             }
         )
     return documents
+
+
+def _count(drawn: int) -> str:
+    return "1 die drawn (draw 0)" if drawn == 1 else f"{drawn} dice drawn (draws 0 to {drawn - 1})"
 
 
 def commitment_line(stream: RollStream) -> str:

@@ -32,9 +32,9 @@ from datetime import datetime
 from typing import Any
 
 from bot.dice import RolledDie
-from bot.render.cards import roll_line
+from bot.render.cards import CARD, DIE, roll_line
 from bot.render.characters import MARKDOWN
-from bot.render.shown import shown_event, told
+from bot.render.shown import shown, shown_event, told
 from rules.core import Board, BoundPayload, Event, PhasePayload, payload_of
 
 LOCK = "🔒"
@@ -280,9 +280,22 @@ def _action_lines(action: LogAction) -> Iterator[str]:
             text = f"**{text}**"
         yield f"- {text}"
     for rolled in action.rolls:
-        yield f"- {strike(roll_line(rolled)) if action.undone else roll_line(rolled)}"
+        line = drawn_line(rolled)
+        yield f"- {strike(line) if action.undone else line}"
     if action.aftermath and not action.events and not action.rolls:
         yield f"- {AFTERMATH_QUIET}"
+
+
+def drawn_line(rolled: RolledDie) -> str:
+    """A die or card as the report's narrative shows it, on one line, ending with its draw number
+    in the battle's stream (`` `draw 17` ``): ``skirmish-gm verify`` finds each draw the narrative
+    shows in the dice block and checks that the narrative says the same (docs/verify.md). No reason
+    can forge the tag: :func:`shown` escapes every backtick a player typed."""
+    reason = shown(" ".join(rolled.reason.split()))
+    tag = f" · `draw {rolled.draw}`" if rolled.draw is not None else ""
+    if rolled.kind == "card":
+        return f"{CARD} **{shown(' '.join(str(rolled.value).split()))}** — {reason}{tag}"
+    return f"{DIE} d{rolled.sides} → **{rolled.value}** — {reason}{tag}"
 
 
 def casualties(report: BattleReport) -> int:
@@ -403,6 +416,9 @@ def dice_markdown(document: Mapping[str, Any], filename: str) -> str:
         lines.append("- The secret is revealed when the battle ends; the draws are listed with it.")
     else:
         lines.append(f"- Secret: `{secret}`")
+        drawn = document.get("drawn")
+        if isinstance(drawn, int):
+            lines.append(f"- Draws: {_drawn(drawn)}, as the battle's end card said.")
         lines.append(f"- Check every die and card: `skirmish-gm verify {filename}`, or the script in docs/verify.md.")
     if note == "forced":
         lines.append("- Some of this battle's dice were forced at the terminal: those cannot be checked.")
@@ -411,6 +427,12 @@ def dice_markdown(document: Mapping[str, Any], filename: str) -> str:
     if secret is not None:
         lines += ["", DICE_MARK, "", "```json", _dice_json(document), "```"]
     return "\n".join(lines) + "\n"
+
+
+def _drawn(count: int) -> str:
+    if count == 0:
+        return "none"
+    return "1 die or card (draw 0)" if count == 1 else f"{count} dice and cards (draws 0 to {count - 1})"
 
 
 def _dice_json(document: Mapping[str, Any]) -> str:

@@ -171,7 +171,7 @@ async def test_draw_numbers_run_on_through_actions_free_rolls_and_the_aftermath(
         0,
         [
             f"Battle 1: all {total} dice and cards match.",
-            f"  Commitment {promised}: compare it with the battle's start card.",
+            f"  Commitment {promised}: compare it with the battle's start card, and the {total} draws with its end card.",
         ],
     )
 

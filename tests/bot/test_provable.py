@@ -16,7 +16,7 @@ from types import ModuleType
 
 import pytest
 
-from bot.dice import FULL_DECK, RecordingDice
+from bot.dice import FULL_DECK, RecordingDice, RolledDie
 from bot.provable import (
     Draw,
     ProvableDice,
@@ -316,43 +316,61 @@ def test_the_published_uniform_is_the_bots_uniform() -> None:
 
 
 def run_published_script(
-    tmp_path: Path, secret_hex: str, commitment_hex: str, log: list[object]
+    tmp_path: Path, secret_hex: str, commitment_hex: str, log: object, *count: str
 ) -> subprocess.CompletedProcess[str]:
     script = tmp_path / "verify_dice.py"
     script.write_text(published_script(), encoding="utf-8")
     log_file = tmp_path / "log.json"
     log_file.write_text(json.dumps(log), encoding="utf-8")
-    command = [sys.executable, "-I", str(script), secret_hex, commitment_hex, str(log_file)]
+    command = [sys.executable, "-I", str(script), secret_hex, commitment_hex, str(log_file), *count]
     return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
 
 
 def test_the_published_script_checks_a_log_the_bot_made(tmp_path: Path) -> None:
     dice = battle_log(new_secret())
     log: list[object] = [d.to_data() for d in dice.draws]
-    done = run_published_script(tmp_path, dice.reveal(), dice.commitment, log)
+    done = run_published_script(tmp_path, dice.reveal(), dice.commitment, log, "200")
     assert (done.returncode, done.stdout, done.stderr) == (0, "All 200 dice and cards match.\n", "")
     as_lists: list[object] = [[d.k, d.kind, d.size, d.value] for d in dice.draws]
-    assert run_published_script(tmp_path, dice.reveal(), dice.commitment, as_lists).returncode == 0
+    assert run_published_script(tmp_path, dice.reveal(), dice.commitment, as_lists, "200").returncode == 0
+    block = {"drawn": 200, "draws": log}  # the report's JSON block carries its count
+    assert run_published_script(tmp_path, dice.reveal(), dice.commitment, block).returncode == 0
+
+
+def test_the_published_script_wants_the_count_of_draws_and_fails_when_some_are_missing(tmp_path: Path) -> None:
+    dice = battle_log(new_secret())
+    log: list[object] = [d.to_data() for d in dice.draws]
+    uncounted = run_published_script(tmp_path, dice.reveal(), dice.commitment, log)
+    assert uncounted.returncode == 1
+    assert uncounted.stdout.startswith("The log does not say how many draws the battle made")
+    cut = run_published_script(tmp_path, dice.reveal(), dice.commitment, log[:-1], "200")
+    assert (cut.returncode, cut.stdout) == (
+        1,
+        "Draw 199 is missing: the log ends at draw 198, and the battle drew 200.\n",
+    )
 
 
 def test_the_published_script_names_a_changed_die_and_a_changed_commitment(tmp_path: Path) -> None:
     dice = battle_log(new_secret())
     changed = list(dice.draws)
     changed[57] = replace(changed[57], value=changed[57].value % changed[57].size + 1)
-    done = run_published_script(tmp_path, dice.reveal(), dice.commitment, [d.to_data() for d in changed])
+    done = run_published_script(tmp_path, dice.reveal(), dice.commitment, [d.to_data() for d in changed], "200")
     assert done.returncode == 1
     assert done.stdout.startswith(
         f"Draw 57 does not match: the log says d{changed[57].size} showing {changed[57].value};"
     )
     assert done.stdout.strip().endswith(f"the secret gives {dice.draws[57].value}.")
-    other = run_published_script(tmp_path, dice.reveal(), commitment(new_secret()), [d.to_data() for d in dice.draws])
+    other = run_published_script(
+        tmp_path, dice.reveal(), commitment(new_secret()), [d.to_data() for d in dice.draws], "200"
+    )
     assert other.returncode == 1
     assert other.stdout.startswith("The commitment does not match the secret.")
 
 
 def test_the_published_script_and_skirmish_gm_verify_read_a_report(tmp_path: Path) -> None:
-    """The report's Dice section (as /game report writes it) is what both checkers read."""
-    from bot.render.report import dice_markdown
+    """The report's Dice section (as /game report writes it) is what both checkers read, with the
+    narrative's die and card lines (each tagged with its draw number)."""
+    from bot.render.report import dice_markdown, drawn_line
 
     dice = battle_log(new_secret(), draws=40)
     document = {
@@ -361,10 +379,18 @@ def test_the_published_script_and_skirmish_gm_verify_read_a_report(tmp_path: Pat
         "commitment": dice.commitment,
         "secret": dice.reveal(),
         "note": None,
+        "drawn": 40,
         "draws": [d.to_data() for d in dice.draws],
     }
+    shown = [
+        drawn_line(RolledDie("card", None, d.card or "", d.reason, d.k, d.size, d.value))
+        if d.kind == "card"
+        else drawn_line(RolledDie("die", d.size, str(d.value), d.reason, d.k))
+        for d in dice.draws
+    ]
+    narrative = "# A battle\n\nThe log, with a reason typed as ```.\n\n" + "".join(f"- {line}\n" for line in shown)
     report = tmp_path / "battle-3.md"
-    report.write_text("# A battle\n\nThe log, with a reason typed as ```.\n" + dice_markdown(document, report.name))
+    report.write_text(narrative + dice_markdown(document, report.name))
     script = tmp_path / "verify_dice.py"
     script.write_text(published_script(), encoding="utf-8")
     done = subprocess.run(
@@ -372,18 +398,20 @@ def test_the_published_script_and_skirmish_gm_verify_read_a_report(tmp_path: Pat
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout == (
-        f"Commitment {dice.commitment}: compare it with the battle's start card.\nAll 40 dice and cards match.\n"
+        f"Commitment {dice.commitment}: compare it with the battle's start card, and the 40 draws with its end card.\n"
+        "All 40 dice and cards match.\n"
     )
     cli = subprocess.run(
         [sys.executable, "-m", "bot", "verify", str(report)], capture_output=True, text=True, timeout=60, check=False
     )
     assert (cli.returncode, cli.stdout) == (
         0,
-        f"Battle 3: all 40 dice and cards match.\n  Commitment {dice.commitment}: compare it with the battle's start card.\n",
+        f"Battle 3: all 40 dice and cards match.\n  Commitment {dice.commitment}: compare it with the battle's start "
+        "card, and the 40 draws with its end card.\n",
     )
 
     document["draws"][7]["value"] = document["draws"][7]["value"] % document["draws"][7]["size"] + 1
-    report.write_text(dice_markdown(document, report.name))
+    report.write_text(narrative + dice_markdown(document, report.name))
     cli = subprocess.run(
         [sys.executable, "-m", "bot", "verify", str(report)], capture_output=True, text=True, timeout=60, check=False
     )

@@ -286,7 +286,7 @@ def test_a_battle_with_the_secrets_dice_verifies_and_a_changed_report_does_not(r
     assert (checked.returncode, checked.stdout) == (
         0,
         f"Battle 1: all {len(draws)} dice and cards match.\n"
-        f"  Commitment {promised}: compare it with the battle's start card.\n",
+        f"  Commitment {promised}: compare it with the battle's start card, and the {len(draws)} draws with its end card.\n",
     )
 
     # One die changed: verify fails and names it, what the log says and what the secret gives.
@@ -303,7 +303,7 @@ def test_a_battle_with_the_secrets_dice_verifies_and_a_changed_report_does_not(r
         1,
         f"Battle 1: draw {die['k']} does not match: the log says d{die['size']} showing {wrong} for "
         f"{die['reason']}; the secret gives {die['value']}.\n"
-        f"  Commitment {promised}: compare it with the battle's start card.\n",
+        f"  Commitment {promised}: compare it with the battle's start card, and the {len(draws)} draws with its end card.\n",
     )
 
     # Another commitment: verify fails and says the commitment is not the secret's.
@@ -315,7 +315,7 @@ def test_a_battle_with_the_secrets_dice_verifies_and_a_changed_report_does_not(r
         1,
         "Battle 1: the commitment does not match the secret: these are not the dice promised at the start. "
         f"The {len(draws)} dice and cards follow from the revealed secret, but it is not the committed one.\n"
-        f"  Commitment {other}: compare it with the battle's start card.\n",
+        f"  Commitment {other}: compare it with the battle's start card, and the {len(draws)} draws with its end card.\n",
     )
 
 
@@ -371,7 +371,7 @@ def test_the_stream_goes_on_across_processes_and_never_repeats_a_draw_number(tmp
     assert (checked.returncode, checked.stdout) == (
         0,
         f"Battle 1: all {len(draws)} dice and cards match.\n"
-        f"  Commitment {promised}: compare it with the battle's start card.\n",
+        f"  Commitment {promised}: compare it with the battle's start card, and the {len(draws)} draws with its end card.\n",
     )
 
 
@@ -474,17 +474,24 @@ def test_a_campaign_export_checks_each_battle_and_the_free_rolls_between_them(tm
     assert checked.returncode == 0, checked.stdout
     lines = checked.stdout.splitlines()
     assert re.fullmatch(r"Battle 1: all \d+ dice and cards match\.", lines[0])
-    assert re.fullmatch(r"  Commitment [0-9a-f]{64}: compare it with the battle's start card\.", lines[1])
+    assert re.fullmatch(
+        r"  Commitment [0-9a-f]{64}: compare it with the battle's start card, and the \d+ draws with its end card\.",
+        lines[1],
+    )
     assert lines[2:] == [
         "Free rolls (stream 1): all 4 dice and cards match.",
-        f"  Commitment {free_commitment}: compare it with the first free roll's card.",
+        f"  Commitment {free_commitment}: compare it with the first free roll's card, and the 4 draws with the card that revealed them.",
     ]
     assert second_battle not in during.read_text(encoding="utf-8")
 
     checked = verify(after)
     assert checked.returncode == 0, checked.stdout
     first, _, second, second_commitment, free_line, _ = checked.stdout.splitlines()
-    assert second_commitment == f"  Commitment {second_battle}: compare it with the battle's start card."
+    second_count = next(d for d in _export_documents(after) if d.get("battle") == 2)["drawn"]
+    assert second_commitment == (
+        f"  Commitment {second_battle}: compare it with the battle's start card, and the {second_count} draws with "
+        "its end card."
+    )
     assert re.fullmatch(r"Battle 1: all \d+ dice and cards match\.", first)
     assert re.fullmatch(r"Battle 2: all \d+ dice and cards match\.", second)
     assert free_line == "Free rolls (stream 1): all 4 dice and cards match."

@@ -1,11 +1,12 @@
 """``skirmish-gm verify`` passes on the battle's report: the dice block is read as the command reads
 it, and every draw recomputes from the revealed secret, which matches the commitment shown at the
-start. (Self-play draws battle dice from a seeded stream, so the check is real: docs/selfplay.md.)"""
+start; the report lists as many draws as the battle made, and its narrative shows each as the
+dice block says. (Self-play draws battle dice from a seeded stream, so the check is real: docs/selfplay.md.)"""
 
 from __future__ import annotations
 
 from bot.selfplay.invariants import Check, End
-from bot.verify import UnreadableFile, check, documents_in
+from bot.verify import UnreadableFile, check, documents_in, narrative_of
 
 
 class DiceVerify(Check):
@@ -19,4 +20,6 @@ class DiceVerify(Check):
             documents = documents_in(end.report)
         except UnreadableFile as exc:
             return [f"verify cannot read the report: {exc}"]
-        return [f"verify: {c.lines()[0]}" for c in map(check, documents) if not c.ok]
+        narrative = narrative_of(end.report)
+        checked = [check(document, narrative) for document in documents]
+        return [f"verify: {c.lines()[0]}" for c in checked if not c.ok]
