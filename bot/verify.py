@@ -131,7 +131,7 @@ class _BoundedLoader(yaml.SafeLoader):
         try:
             if self.depth > NESTING_LIMIT:
                 raise _TooDeep
-            return super().compose_node(parent, index)  # type: ignore[no-any-return]
+            return super().compose_node(parent, index)
         finally:
             self.depth -= 1
 
@@ -188,33 +188,20 @@ def check(document: Mapping[str, Any], narrative: str | None = None) -> Checked:
         except (KeyError, TypeError, ValueError) as exc:
             return Checked(title, False, f"draw {position} cannot be read: {exc}.")
     shown_on = "the first free roll's card" if free else "the battle's start card"
-    if "drawn" not in document:
-        found = verify(str(secret), str(commitment), draws)
-        if not found.ok:
-            return Checked(title, False, _lowered(found.summary()), str(commitment), shown_on)
-        again = "/campaign export" if free else "/game report"
-        return Checked(
-            title,
-            False,
-            f"it does not say how many draws {'the stream' if free else 'the battle'} made (it was written "
-            f"before {'exports' if free else 'reports'} said so), so draws cut off at its end would not show: "
-            f"it proves nothing. Ask for {again} again for a copy that says it.",
-            str(commitment),
-            shown_on,
-        )
-    drawn = document["drawn"]
-    if isinstance(drawn, bool) or not isinstance(drawn, int) or drawn < 0:
+    counted = "drawn" in document
+    drawn = document.get("drawn")
+    if counted and (isinstance(drawn, bool) or not isinstance(drawn, int) or drawn < 0):
         return Checked(
             title, False, f"its count of draws is not a whole number ({drawn!r}).", str(commitment), shown_on
         )
     counted_on = "the card that revealed them" if free else "its end card"
-    result = verify(str(secret), str(commitment), draws, drawn=drawn)
+    result = verify(str(secret), str(commitment), draws, drawn=drawn if counted else None)
     said = _lowered(result.summary())
 
     def checked(ok: bool, said: str) -> Checked:
-        return Checked(title, ok, said, str(commitment), shown_on, drawn, counted_on)
+        return Checked(title, ok, said, str(commitment), shown_on, drawn if counted else None, counted_on)
 
-    if result.ok and narrative is not None:
+    if result.ok and narrative is not None and counted:
         problem = narrative_problem(narrative, draws, provable=note is None)
         if problem is not None:
             return checked(False, problem)
@@ -224,6 +211,14 @@ def check(document: Mapping[str, Any], narrative: str | None = None) -> Checked:
         return checked(False, f"its dice were seeded at the terminal, not drawn from the secret.{tail}")
     if note == "forced":
         return checked(False, f"some of its dice were forced at the terminal and cannot be checked. {said}")
+    if result.ok and not counted:
+        again = "/campaign export" if free else "/game report"
+        return checked(
+            False,
+            f"it does not say how many draws {'the stream' if free else 'the battle'} made (it was written "
+            f"before {'exports' if free else 'reports'} said so), so draws cut off at its end would not show: "
+            f"it proves nothing. Ask for {again} again for a copy that says it.",
+        )
     return checked(result.ok, said)
 
 

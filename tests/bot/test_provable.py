@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -373,7 +374,7 @@ def test_the_published_script_and_skirmish_gm_verify_read_a_report(tmp_path: Pat
     from bot.render.report import dice_markdown, drawn_line
 
     dice = battle_log(new_secret(), draws=40)
-    document = {
+    document: dict[str, Any] = {
         "format": "skirmish-gm-dice",
         "battle": 3,
         "commitment": dice.commitment,

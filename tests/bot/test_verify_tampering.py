@@ -31,10 +31,13 @@ from typing import Any
 import pytest
 import yaml
 
-from bot.provable import die
-from bot.render.report import DICE_MARK
+from bot.dice import FULL_DECK, RecordingDice, RolledDie
+from bot.provable import ProvableDice, die, new_secret
+from bot.render.report import DICE_MARK, dice_markdown, report_markdown
 from bot.verify import verify_file
+from rules.core import Event
 from tests.bot.test_provable import published_script
+from tests.bot.test_report_render import action, report
 from tests.bot.test_verify_terminal import BATTLES, dice_block, play, record, saved_file, with_dice
 
 TRICKY = "*weather* `draw 5` · `draw 1` _x_ [a](b) # <@1>"
@@ -385,4 +388,68 @@ def test_an_export_repeating_its_draws_by_aliases_is_refused_in_a_sentence(battl
     assert (status, lines) == (
         2,
         ["Cannot check aliases.yaml: it lists 1,202,000 draws, more than the 1,000,000 any campaign makes."],
+    )
+
+
+# --- the narrative's lines, drawn by the renderer ------------------------------------------------------------
+
+
+def rendered_report(tmp_path: Path) -> tuple[str, list[RolledDie]]:
+    """A report drawn by the renderer from a stream's dice: an action that rolled a die and turned a
+    card, one taken back (its lines struck through), and a d1 (which draws nothing)."""
+    stream = ProvableDice(new_secret())
+    first, undone, one = (RecordingDice(stream, stream) for _ in range(3))
+    first.roll(6, "Rossi: shot")
+    first.draw(FULL_DECK, "the turn card")
+    undone.roll(20, "Bo: a shot ~~taken back~~")
+    undone.draw(FULL_DECK[1:], "the *next* card")
+    one.roll(1, "a d1")
+    actions = [
+        action(1, Event("shot", "Rossi fires."), rolls=tuple(first.rolled)),
+        action(2, Event("shot", "Bo fires."), rolls=tuple(undone.rolled), undone=True),
+        action(3, rolls=tuple(one.rolled)),
+    ]
+    document = {
+        "format": "skirmish-gm-dice",
+        "battle": 1,
+        "commitment": stream.commitment,
+        "secret": stream.reveal(),
+        "note": None,
+        "drawn": stream.next_draw,
+        "draws": [d.to_data() for d in stream.draws],
+    }
+    return report_markdown(report(actions, battle=1)) + dice_markdown(document, "battle-1.md"), [
+        *first.rolled,
+        *undone.rolled,
+        *one.rolled,
+    ]
+
+
+def test_a_rendered_report_with_an_action_taken_back_and_a_d1_passes_and_each_line_counts(tmp_path: Path) -> None:
+    text, rolled = rendered_report(tmp_path)
+    battle = Battle(tmp_path, text, "", "", tmp_path / "verify_dice.py")
+    battle.script.write_text(published_script(), encoding="utf-8")
+    card = rolled[3].value
+    assert f"- ~~🂠 **{card}** — the \\*next\\* card · `draw 3`~~" in text
+    assert "- 🎲 d1 → **1** — a d1\n" in text
+    assert bot_verify(battle, "battle-1.md", text)[0] == 0
+    assert script_verify(battle, "battle-1.md", text).returncode == 0
+
+    struck = narrative_line(battle, 3)
+    number = text.splitlines().index(struck) + 1
+    other = "AS" if card != "AS" else "2S"
+    fails_in_both(
+        battle,
+        "struck-card.md",
+        text.replace(struck, struck.replace(f"**{card}**", f"**{other}**")),
+        f"Draw 3 does not match: the narrative shows card {other} for the *next* card (line {number}); the dice "
+        f"block has card {rolled[3].position} of 53 left ({card}) for the *next* card.",
+    )
+    d1 = "- 🎲 d1 → **1** — a d1"
+    number = text.splitlines().index(d1) + 1
+    fails_in_both(
+        battle,
+        "untagged.md",
+        text.replace(d1, "- 🎲 d6 → **6** — a d1"),
+        f"Line {number} shows d6 showing 6 for a d1 with no draw number: the dice block does not list it.",
     )

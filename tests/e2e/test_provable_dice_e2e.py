@@ -157,6 +157,9 @@ async def test_the_secret_stays_hidden_until_the_end_and_the_report_verifies(
     assert (document["secret"], document["commitment"], document["note"]) == (secret, commitment, None)
     draws = document["draws"]
     assert [d["k"] for d in draws] == list(range(len(draws)))
+    # The end card said how many draws the battle made, and the report says the same.
+    assert document["drawn"] == len(draws)
+    assert f"the battle drew {len(draws)} dice and cards from it (draws 0 to {len(draws) - 1})" in revealed
     secret_roll = [d["value"] for d in draws if d["reason"].endswith(f": {SECRET_REASON}")]
     assert len(secret_roll) == 3
     shown = hidden.text.replace("**", "")  # d20 notation bolds a 1 and a 6
@@ -168,5 +171,6 @@ async def test_the_secret_stays_hidden_until_the_end_and_the_report_verifies(
     assert (checked.returncode, checked.stdout) == (
         0,
         f"Battle 1: all {len(draws)} dice and cards match.\n"
-        f"  Commitment {commitment}: compare it with the battle's start card.\n",
+        f"  Commitment {commitment}: compare it with the battle's start card, and the {len(draws)} draws with its "
+        "end card.\n",
     )
