@@ -73,9 +73,17 @@ class UnreadableFile(Exception):
 
 
 def narrative_of(text: str) -> str | None:
-    """A report's narrative (all before its dice section), to check against its dice block; None
-    for a campaign export, which has none."""
-    return text.split(DICE_MARK, 1)[0] if DICE_MARK in text else None
+    """A report's narrative, to check against its dice block: all of it but the dice block, whose
+    lines are left blank so each line keeps its number (a die line written after the block is read
+    too). None for a campaign export, which has none."""
+    mark = text.find(DICE_MARK)
+    if mark < 0:
+        return None
+    start = text.find("```json", mark)
+    end = text.find("```", start + 7) if start >= 0 else -1
+    if end < 0:
+        return text[:mark]
+    return text[:mark] + "\n" * text.count("\n", mark, end + 3) + text[end + 3 :]
 
 
 def documents_in(text: str) -> list[Mapping[str, Any]]:

@@ -453,3 +453,32 @@ def test_a_rendered_report_with_an_action_taken_back_and_a_d1_passes_and_each_li
         text.replace(d1, "- 🎲 d6 → **6** — a d1"),
         f"Line {number} shows d6 showing 6 for a d1 with no draw number: the dice block does not list it.",
     )
+
+
+def test_a_die_line_written_after_the_dice_block_is_read_too(battle: Battle) -> None:
+    d6 = first_d6(battle)
+    line = narrative_line(battle, d6["k"])
+    number = battle.report.splitlines().index(line) + 1
+    fails_in_both(
+        battle,
+        "appended.md",
+        battle.report + "\n" + line + "\n",
+        f"The narrative shows draw {d6['k']} twice (lines {number} and {len(battle.report.splitlines()) + 2}).",
+    )
+
+
+def test_the_script_refuses_a_missing_or_unclosed_file_in_a_sentence(battle: Battle) -> None:
+    missing = subprocess.run(
+        [sys.executable, "-I", str(battle.script), str(battle.folder / "nope.md")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert missing.returncode == 2 and missing.stdout.startswith("Cannot read ") and missing.stderr == ""
+    unclosed = script_verify(battle, "unclosed.md", battle.report.rstrip().removesuffix("```"))
+    assert (unclosed.returncode, unclosed.stdout, unclosed.stderr) == (
+        2,
+        "Cannot check: the report's dice block is not closed.\n",
+        "",
+    )

@@ -462,6 +462,7 @@ def test_a_campaign_export_checks_each_battle_and_the_free_rolls_between_them(tm
     revealed = re.search(r"secret `?([0-9a-f]{64})`? \(commitment `?([0-9a-f]{64})", second_start["text"])
     assert revealed, second_start["text"]
     assert revealed[2] == free_commitment
+    assert "4 dice drawn (draws 0 to 3)" in second_start["text"]  # the count verify asks to compare
     assert hashlib.sha256(bytes.fromhex(revealed[1])).hexdigest() == free_commitment
     second_battle = commitment_on(second_start["text"])
 
