@@ -30,6 +30,7 @@ from typing import Any
 import yaml
 from yaml.nodes import Node
 
+from bot.app.reports import REPORT_MAX_BYTES
 from bot.provable import Draw, verify
 from bot.render.report import DICE_MARK
 from bot.verify_narrative import narrative_problem
@@ -40,9 +41,12 @@ NESTING_LIMIT = 40
 #: More draws than any campaign makes: a file listing more is refused rather than checked for hours.
 DRAWS_LIMIT = 1_000_000
 
+FENCE = "```"
+JSON_FENCE = FENCE + "json"
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+#: Every byte but the four brackets, for ``bytes.translate`` to drop (UTF-8's multi-byte characters too).
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,13 @@ class UnreadableFile(Exception):
     """The file holds no dice this command can read; the message says why."""
 
 
+def _block(text: str, mark: int) -> tuple[int, int] | None:
+    """Where the JSON of a report's dice block starts and ends (its fences left out), after ``mark``."""
+    start = text.find(JSON_FENCE, mark)
+    end = text.find(FENCE, start + len(JSON_FENCE)) if start >= 0 else -1
+    return None if end < 0 else (start + len(JSON_FENCE), end)
+
+
 def narrative_of(text: str) -> str | None:
     """A report's narrative, to check against its dice block: all of it but the dice block, whose
     lines are left blank so each line keeps its number (a die line written after the block is read
@@ -79,22 +90,23 @@ def narrative_of(text: str) -> str | None:
     mark = text.find(DICE_MARK)
     if mark < 0:
         return None
-    start = text.find("```json", mark)
-    end = text.find("```", start + 7) if start >= 0 else -1
-    if end < 0:
+    block = _block(text, mark)
+    if block is None:
         return text[:mark]
-    return text[:mark] + "\n" * text.count("\n", mark, end + 3) + text[end + 3 :]
+    end = block[1] + len(FENCE)
+    return text[:mark] + "\n" * text.count("\n", mark, end) + text[end:]
 
 
 def documents_in(text: str) -> list[Mapping[str, Any]]:
     """The dice documents of a report (its marked JSON block) or of a campaign export (its ``dice``)."""
-    if DICE_MARK in text:
-        after = text.split(DICE_MARK, 1)[1]
-        start = after.find("```json")
-        end = after.find("```", start + 7)
-        if start < 0 or end < 0:
+    mark = text.find(DICE_MARK)
+    if mark >= 0:
+        found = _block(text, mark)
+        if found is None:
             raise UnreadableFile("the report's dice section has no complete JSON block")
-        block = after[start + 7 : end]
+        block = text[found[0] : found[1]]
+        if len(block) > REPORT_MAX_BYTES:
+            raise UnreadableFile(f"its dice block is larger than {REPORT_MAX_BYTES // 2**20} MiB, as no report's is")
         if json_depth(block) > NESTING_LIMIT:
             raise UnreadableFile(f"its dice block nests deeper than {NESTING_LIMIT} levels, as no report does")
         try:
@@ -118,8 +130,8 @@ def documents_in(text: str) -> list[Mapping[str, Any]]:
 def json_depth(text: str) -> int:
     """How deep JSON text nests its lists and objects, counted without parsing it (brackets in
     strings left out), so a hostile file cannot make the parser recurse."""
-    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
-    return max(accumulate(_DEPTH_STEP[b] for b in brackets), default=0)
+    brackets = _JSON_STRING.sub("", text).encode("utf-8", "replace").translate(None, _NOT_BRACKETS)
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
 
 
 class _TooDeep(Exception):
