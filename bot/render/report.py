@@ -204,7 +204,7 @@ def _report_lines(report: BattleReport) -> Iterator[str]:
             yield f"- **Secret rolls:** {secrets}, revealed in this report when the battle ends."
     yield ""
     yield from _sides(report.sides)
-    yield from _battle(report.actions)
+    yield from _battle(report.actions, tagged=report.finished)
     yield from _casualties(report)
     yield from _standing(report)
     yield "## Result"
@@ -233,7 +233,7 @@ def _sides(sides: Sequence[ReportSide]) -> Iterator[str]:
         yield ""
 
 
-def _battle(actions: Sequence[LogAction]) -> Iterator[str]:
+def _battle(actions: Sequence[LogAction], *, tagged: bool) -> Iterator[str]:
     yield "## The battle"
     yield ""
     told = any(not a.undone and not a.hidden and any(turn_of(e) for e in a.events) for a in actions)
@@ -246,7 +246,7 @@ def _battle(actions: Sequence[LogAction]) -> Iterator[str]:
             heading = AFTERMATH_HEADING
             yield f"### {AFTERMATH_HEADING}"
             yield ""
-        yield from _action_lines(action)
+        yield from _action_lines(action, tagged=tagged)
         yield ""
         if action.undone or action.hidden:
             continue
@@ -260,7 +260,7 @@ def _battle(actions: Sequence[LogAction]) -> Iterator[str]:
         yield ""
 
 
-def _action_lines(action: LogAction) -> Iterator[str]:
+def _action_lines(action: LogAction, *, tagged: bool) -> Iterator[str]:
     if action.hidden:
         yield f"**{action.seq}.** {HIDDEN_TEXT}"
         return
@@ -280,19 +280,22 @@ def _action_lines(action: LogAction) -> Iterator[str]:
             text = f"**{text}**"
         yield f"- {text}"
     for rolled in action.rolls:
-        line = drawn_line(rolled)
+        line = drawn_line(rolled, tagged=tagged)
         yield f"- {strike(line) if action.undone else line}"
     if action.aftermath and not action.events and not action.rolls:
         yield f"- {AFTERMATH_QUIET}"
 
 
-def drawn_line(rolled: RolledDie) -> str:
+def drawn_line(rolled: RolledDie, *, tagged: bool = True) -> str:
     """A die or card as the report's narrative shows it, on one line, ending with its draw number
     in the battle's stream (`` `draw 17` ``): ``skirmish-gm verify`` finds each draw the narrative
     shows in the dice block and checks that the narrative says the same (docs/verify.md). No reason
-    can forge the tag: :func:`shown` escapes every backtick a player typed."""
+    can forge the tag: :func:`shown` escapes every backtick a player typed.
+
+    Untagged while the battle goes on (``tagged`` false): a gap in the numbers would tell how many
+    dice the game master rolled in secret, and there is nothing to verify before the end."""
     reason = shown(" ".join(rolled.reason.split()))
-    tag = f" · `draw {rolled.draw}`" if rolled.draw is not None else ""
+    tag = f" · `draw {rolled.draw}`" if tagged and rolled.draw is not None else ""
     if rolled.kind == "card":
         return f"{CARD} **{shown(' '.join(str(rolled.value).split()))}** — {reason}{tag}"
     return f"{DIE} d{rolled.sides} → **{rolled.value}** — {reason}{tag}"

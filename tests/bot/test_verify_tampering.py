@@ -482,3 +482,14 @@ def test_the_script_refuses_a_missing_or_unclosed_file_in_a_sentence(battle: Bat
         "Cannot check: the report's dice block is not closed.\n",
         "",
     )
+
+
+def test_a_report_in_progress_shows_no_draw_numbers(tmp_path: Path) -> None:
+    """A gap in the numbers would tell how many dice the game master rolled in secret."""
+    stream = ProvableDice(new_secret())
+    dice = RecordingDice(stream, stream)
+    dice.roll(6, "Rossi: shot")
+    going_on = report_markdown(report([action(1, rolls=tuple(dice.rolled))], finished=False, winner=None))
+    assert "- 🎲 d6 → **" in going_on and "`draw " not in going_on
+    over = report_markdown(report([action(1, rolls=tuple(dice.rolled))]))
+    assert over.count(" · `draw 0`") == 1
