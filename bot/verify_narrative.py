@@ -10,6 +10,12 @@ own draws are checked against the secret by :func:`bot.provable.verify`.
 
 A line without a tag is a die that drew nothing (a d1 shows 1) or one that did not come from the
 secret (dice forced or seeded at the terminal: the report says so, and verify does not pass it).
+
+Only a whole die or card line counts as one: a line that merely begins like one is an event (a
+figure may be named "🎲 Lucky"), whose words are the rules' and are not checked. A die line changed
+into something else is no longer one, so its draw is missing from the narrative, and that fails.
+Lines are split on line feeds only, as the report writes them, so a line separator inside an old
+name cannot make a line of its own.
 """
 
 from __future__ import annotations
@@ -24,9 +30,7 @@ from bot.provable import Draw
 #: player's text is escaped in a report, so an unescaped ``**`` or backtick comes from the report.
 _DIE = re.compile(r"🎲 d(\d+) → \*\*(\d+)\*\* — (.*?)(?: · `draw (\d+)`)?")
 _CARD = re.compile(r"🂠 \*\*(.+?)\*\* — (.*?)(?: · `draw (\d+)`)?")
-_STARTS = ("- 🎲", "- ~~🎲", "- 🂠", "- ~~🂠")
 _ESCAPE = re.compile(r"\\(.)", re.S)
-QUOTED = 80
 
 
 @dataclass(frozen=True)
@@ -45,20 +49,16 @@ class ShownDraw:
         return f"{said} for {self.reason}" if self.reason else said
 
 
-class UnreadableLine(ValueError):
-    """A narrative line that looks like a die or a card but is not one the report writes."""
-
-
 def plain(text: str) -> str:
     """Text as the report escaped it, unescaped, on one line."""
     return " ".join(_ESCAPE.sub(r"\1", text).split())
 
 
 def shown_draws(narrative: str) -> Iterator[ShownDraw]:
-    """Each die and card line of the narrative; an :class:`UnreadableLine` for one that is not whole."""
-    for number, line in enumerate(narrative.splitlines(), 1):
+    """Each die and card line of the narrative, with its line number."""
+    for number, line in enumerate(narrative.split("\n"), 1):
         line = line.rstrip()
-        if not line.startswith(_STARTS):
+        if not line.startswith("- "):
             continue
         body = line[2:]
         if body.startswith("~~") and body.endswith("~~") and len(body) > 4:
@@ -70,9 +70,6 @@ def shown_draws(narrative: str) -> Iterator[ShownDraw]:
         elif card is not None:
             name, reason, k = card.groups()
             yield ShownDraw(number, "card", None, plain(name), plain(reason), None if k is None else int(k))
-        else:
-            quoted = line if len(line) <= QUOTED else line[: QUOTED - 1] + "…"
-            raise UnreadableLine(f"line {number} looks like a die or a card but cannot be read: {quoted!r}")
 
 
 def narrative_problem(narrative: str, draws: Sequence[Draw], provable: bool) -> str | None:
@@ -81,10 +78,7 @@ def narrative_problem(narrative: str, draws: Sequence[Draw], provable: bool) -> 
 
     ``provable``: every die of the battle came from the secret (nothing forced or seeded), so a die
     line without a draw number can only be a d1."""
-    try:
-        shown = list(shown_draws(narrative))
-    except UnreadableLine as exc:
-        return f"{exc}."
+    shown = list(shown_draws(narrative))
     by_k = {draw.k: draw for draw in draws}
     seen: dict[int, int] = {}
     for line in shown:

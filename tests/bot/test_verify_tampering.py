@@ -125,6 +125,11 @@ def narrative_line(battle: Battle, k: int) -> str:
     return line
 
 
+def number_of(text: str, line: str) -> int:
+    """The line's number in the report, counting lines as the report writes them (line feeds)."""
+    return text.split("\n").index(line) + 1
+
+
 def without_lines(text: str, keep: Callable[[str], bool]) -> str:
     head, dice = text.split(DICE_MARK, 1)
     return "".join(line for line in head.splitlines(keepends=True) if keep(line)) + DICE_MARK + dice
@@ -234,7 +239,7 @@ def test_a_die_changed_in_the_narrative_fails(battle: Battle) -> None:
         "narrative-die.md",
         changed,
         f"Draw {d6['k']} does not match: the narrative shows d6 showing {wrong} for {d6['reason']} "
-        f"(line {battle.report.splitlines().index(line) + 1}); the dice block has d6 showing {d6['value']} for "
+        f"(line {number_of(battle.report, line)}); the dice block has d6 showing {d6['value']} for "
         f"{d6['reason']}.",
     )
 
@@ -249,7 +254,7 @@ def test_a_card_changed_in_the_narrative_fails(battle: Battle) -> None:
         "narrative-card.md",
         changed,
         f"Draw {card['k']} does not match: the narrative shows card {other} for {card['reason']} "
-        f"(line {battle.report.splitlines().index(line) + 1}); the dice block has card {card['value']} of "
+        f"(line {number_of(battle.report, line)}); the dice block has card {card['value']} of "
         f"{card['size']} left ({card['card']}) for {card['reason']}.",
     )
 
@@ -268,7 +273,7 @@ def test_a_d6_rewritten_as_a_d20_with_the_face_the_secret_gives_fails(battle: Ba
         "d20.md",
         with_dice(battle.report, as_d20),
         f"Draw {k} does not match: the narrative shows d6 showing {d6['value']} for {d6['reason']} "
-        f"(line {battle.report.splitlines().index(line) + 1}); the dice block has d20 showing {face} for {d6['reason']}.",
+        f"(line {number_of(battle.report, line)}); the dice block has d20 showing {face} for {d6['reason']}.",
     )
 
 
@@ -276,7 +281,7 @@ def test_a_changed_reason_fails_in_the_block_or_in_the_narrative(battle: Battle)
     d6 = first_d6(battle)
     k = d6["k"]
     line = narrative_line(battle, k)
-    number = battle.report.splitlines().index(line) + 1
+    number = number_of(battle.report, line)
 
     def reason(document: dict[str, Any]) -> None:
         document["draws"][k]["reason"] = "Bob: sunshine"
@@ -307,7 +312,7 @@ def test_a_die_line_deleted_from_the_narrative_or_shown_twice_fails(battle: Batt
         without_lines(battle.report, lambda kept: kept != line + "\n"),
         f"Draw {d6['k']} is not shown in the narrative: the dice block has d6 showing {d6['value']} for {d6['reason']}.",
     )
-    number = battle.report.splitlines().index(line) + 1
+    number = number_of(battle.report, line)
     fails_in_both(
         battle,
         "twice.md",
@@ -396,7 +401,8 @@ def test_an_export_repeating_its_draws_by_aliases_is_refused_in_a_sentence(battl
 
 def rendered_report(tmp_path: Path) -> tuple[str, list[RolledDie]]:
     """A report drawn by the renderer from a stream's dice: an action that rolled a die and turned a
-    card, one taken back (its lines struck through), and a d1 (which draws nothing)."""
+    card (its event names a figure "🎲 Lucky", whose line begins like a die's), one taken back (its
+    lines struck through), and a d1 (which draws nothing)."""
     stream = ProvableDice(new_secret())
     first, undone, one = (RecordingDice(stream, stream) for _ in range(3))
     first.roll(6, "Rossi: shot")
@@ -405,7 +411,7 @@ def rendered_report(tmp_path: Path) -> tuple[str, list[RolledDie]]:
     undone.draw(FULL_DECK[1:], "the *next* card")
     one.roll(1, "a d1")
     actions = [
-        action(1, Event("shot", "Rossi fires."), rolls=tuple(first.rolled)),
+        action(1, Event("shot", "🎲 Lucky fires.\u2028- 🎲 d6 → 6 — x"), rolls=tuple(first.rolled)),
         action(2, Event("shot", "Bo fires."), rolls=tuple(undone.rolled), undone=True),
         action(3, rolls=tuple(one.rolled)),
     ]
@@ -432,11 +438,12 @@ def test_a_rendered_report_with_an_action_taken_back_and_a_d1_passes_and_each_li
     card = rolled[3].value
     assert f"- ~~🂠 **{card}** — the \\*next\\* card · `draw 3`~~" in text
     assert "- 🎲 d1 → **1** — a d1\n" in text
+    assert "- 🎲 Lucky fires." in text
     assert bot_verify(battle, "battle-1.md", text)[0] == 0
     assert script_verify(battle, "battle-1.md", text).returncode == 0
 
     struck = narrative_line(battle, 3)
-    number = text.splitlines().index(struck) + 1
+    number = number_of(text, struck)
     other = "AS" if card != "AS" else "2S"
     fails_in_both(
         battle,
@@ -446,7 +453,7 @@ def test_a_rendered_report_with_an_action_taken_back_and_a_d1_passes_and_each_li
         f"block has card {rolled[3].position} of 53 left ({card}) for the *next* card.",
     )
     d1 = "- 🎲 d1 → **1** — a d1"
-    number = text.splitlines().index(d1) + 1
+    number = number_of(text, d1)
     fails_in_both(
         battle,
         "untagged.md",
@@ -458,7 +465,7 @@ def test_a_rendered_report_with_an_action_taken_back_and_a_d1_passes_and_each_li
 def test_a_die_line_written_after_the_dice_block_is_read_too(battle: Battle) -> None:
     d6 = first_d6(battle)
     line = narrative_line(battle, d6["k"])
-    number = battle.report.splitlines().index(line) + 1
+    number = number_of(battle.report, line)
     fails_in_both(
         battle,
         "appended.md",
