@@ -140,15 +140,16 @@ class Undo:
 
     async def check_answerer(self, u: Unit, campaign: Campaign, decision: Decision, caller: Caller, value: str) -> None:
         """Refused for anyone but the deciding side's players and the game master. The asker may
-        refuse (withdraw) her own request, never allow it: not even a game master who asked (she
-        plays a side), who needs the other side or another game master."""
-        asker = decision.user_id == caller.user_id
-        if (campaign.gm_id == caller.user_id and not asker) or await may_decide(u, campaign, decision.decider, caller):
+        refuse (withdraw) her own request, never allow it, whatever side she plays by then (a game
+        master joins a side at once, so she could otherwise switch to the deciding side): a game
+        master who asked needs the other side, or another game master."""
+        if decision.user_id == caller.user_id:
+            if value == REFUSE:
+                return
+            if campaign.gm_id == caller.user_id:
+                raise Refusal(f"You asked to take it back: only {decision.decider}'s player may allow it.")
+        elif campaign.gm_id == caller.user_id or await may_decide(u, campaign, decision.decider, caller):
             return
-        if asker and value == REFUSE:
-            return
-        if asker and campaign.gm_id == caller.user_id:
-            raise Refusal(f"You asked to take it back: only {decision.decider}'s player may allow it.")
         raise Refusal(f"Only {decision.decider}'s player or the game master may answer this request.")
 
     async def answer(self, u: Unit, campaign: Campaign, decision: Decision, caller: Caller, value: str) -> Reply:

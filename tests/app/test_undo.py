@@ -129,6 +129,10 @@ async def test_a_game_master_who_plays_a_side_asks_the_other_side_like_any_playe
         await app.act(caller(GM, "Gina"), "ssg", "shoot", MISSED, SHOT)
     assert (await game_row(app)).state == after_shot and await log_rows(app) == log_after_shot
 
+    await app.campaign_join(caller(GM, "Gina"), "blue")  # to the deciding side: still her own request
+    with pytest.raises(Refusal, match=r"^You asked to take it back: only blue's player may allow it\.$"):
+        await app.decide(caller(GM, "Gina"), "allow", asked.decision.decision_id)
+    await app.campaign_join(caller(GM, "Gina"), "red")
     withdrawn = await app.decide(caller(GM, "Gina"), "refuse", asked.decision.decision_id)
     assert "Gina withdrew the request" in withdrawn.cards[0].description
     again = await app.game_undo(caller(GM, "Gina"))
