@@ -163,7 +163,7 @@ class MapCommands:
             taken = {f.name.casefold() for f in current.features if f.name}
             if feature.name and feature.name.casefold() in taken:
                 raise Refusal(f"The map already has a feature called {short(feature.name)}: give another name.")
-            problem = feature_name_problem(name, [f.name for f in current.features]) if feature.name else None
+            problem = feature_name_problem(name, [f.name for f in current.features]) if name and feature.name else None
             if problem is not None:
                 raise Refusal(problem)
             return replace(current, features=[*current.features, feature])
