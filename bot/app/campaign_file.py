@@ -4,7 +4,7 @@ and house rules (checked by building the ruleset's engine with them)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,10 @@ USER_ID_MAX = 2**63 - 1
 #: so ``/campaign rules show`` hands it back as it came. Not exported among the settings.
 HOUSE_RULES_TEXT = "house_rules_yaml"
 OUTSIDE = "in the ruleset's own tables, with these house rules laid over them"
+
+#: The largest number a house rule may write (the published tables' largest is 180): beyond it
+#: a count or a distance is no rule, and could only stall the rules that loop or measure by it.
+RULE_NUMBER_MAX = 10_000
 
 #: Checks for campaign settings other features keep (a deadline, a between-battles choice): a
 #: feature registers ``key -> check(value) -> problem or None`` so an imported campaign file is
@@ -237,6 +241,17 @@ def build_engine(doc: Doc, slug: str, rules: Any, problems: list[str]) -> Engine
     if rules is not None and not isinstance(rules, Mapping):
         problems.append(doc.at((), "house rules are a mapping of the ruleset's keys (see /campaign rules show)"))
         return None
+    outsized = [
+        doc.at(
+            path,
+            f"{_dotted(path)}: a house rule's number is from -{RULE_NUMBER_MAX} to {RULE_NUMBER_MAX}, not {short(str(value))}",
+        )
+        for path, value in _numbers(rules or {}, ())
+        if not abs(value) <= RULE_NUMBER_MAX
+    ]
+    if outsized:
+        problems.extend(outsized)
+        return None
     try:
         return get_engine(slug, rules or None)
     except DataError as exc:
@@ -250,6 +265,22 @@ def build_engine(doc: Doc, slug: str, rules: Any, problems: list[str]) -> Engine
             f"check the keys against /campaign rules show tables:True"
         )
     return None
+
+
+def _numbers(value: Any, path: Path) -> Iterator[tuple[Path, float]]:
+    """Every number in ``value`` (plain data) with its path."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _numbers(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _numbers(item, (*path, index))
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield path, value
+
+
+def _dotted(path: Path) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
 
 
 def roster_problems(engine: Engine[Any], figures: Sequence[Kept], member_sides: Sequence[tuple[str, str]]) -> list[str]:

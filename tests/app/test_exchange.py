@@ -1506,3 +1506,18 @@ async def test_an_import_that_gives_the_game_master_a_side_says_so(app: App) -> 
     gives = campaign_file(None, [{"user": GM, "name": "Gina", "role": "gm", "side": "red"}])
     reply = await app.campaign_import(GINA, "c.yaml", gives)
     assert "Gina (game master) plays red: as a player, her /game undo" in card_field(reply, "Members")
+
+
+async def test_every_number_of_house_rules_is_bounded(app: App) -> None:
+    await ssg_campaign(app)
+    before = await everything(app)
+    refused = await app.rules_set(GINA, "h.yaml", y("move_max_inches: 1.0e+308\nweapons:\n  rifle: {long: 99999999}\n"))
+    assert problems(refused) == [
+        "line 1: move_max_inches: a house rule's number is from -10000 to 10000, not “1e+308”",
+        "line 3: weapons.rifle.long: a house rule's number is from -10000 to 10000, not “99999999”",
+    ]
+    file = campaign_file(None)[:-1] + b"\nhouse_rules: {figures_per_side: 1000000000000}\n"
+    assert [p.split(": ", 1)[1] for p in problems(await app.campaign_import(GINA, "c.yaml", file))] == [
+        "figures_per_side: a house rule's number is from -10000 to 10000, not “1000000000000”"
+    ]
+    assert await everything(app) == before
