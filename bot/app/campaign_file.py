@@ -70,8 +70,9 @@ SETTING_CHECKS: dict[str, SettingCheck] = {
     ASK_SWITCH: _check_switch,
     "pace": pace_problem,
 }
-#: Every setting a campaign file may hold: the checked ones, the map draft (held to the ruleset by
-#: :func:`bot.app.battlefield.draft_problems`), and the house rules' own text (skipped).
+#: Every setting a campaign file may hold: the checked ones and the map draft (held to the ruleset
+#: by :func:`bot.app.battlefield.draft_problems`); the house rules' own text is skipped, any other
+#: key refused.
 SETTING_KEYS = (*SETTING_CHECKS, MAP_DRAFT)
 
 
@@ -183,7 +184,7 @@ def read_settings(doc: Doc, problems: list[str], engine: Engine[Any] | None = No
     """The file's ``settings`` (None when it has none), plain data, each a known setting held to its
     feature's check (so every number in it is bounded); with the campaign's ``engine``, its
     battlefield and map draft held to the ruleset too. A setting written as null is kept as None:
-    the import removes it (see :func:`settings_after`)."""
+    the import removes it (``bot.app.exchange``; one the file omits keeps its value)."""
     if "settings" not in (doc.data or {}):
         return None
     settings = doc.get("settings")
