@@ -15,6 +15,9 @@ NO_CAMPAIGN = "There is no campaign in this channel: start one with /campaign ne
 #: The campaign setting that says how many battles it fought before it was imported here: its
 #: battles go on from there, so a history's "battle 5: misses the next 2" still counts right.
 BATTLES_BEFORE = "battles_before"
+#: The most battles a campaign counts (its ``battles_before``, a history's battle number): far
+#: beyond any campaign, and far below the 32-bit numbers /game log and /game report name battles by.
+BATTLES_MAX = 100_000
 
 
 async def campaign_here(u: Unit, caller: Caller) -> Campaign | None:

@@ -17,6 +17,7 @@ import hashlib
 import json
 from typing import Any
 
+from bot.app.feature_names import read_named_map
 from bot.app.pictures import PictureOrder
 from bot.app.replies import Card, Refusal, Reply
 from bot.render.field_text import field_brief, field_text
@@ -90,7 +91,7 @@ def draft_problems(engine: Engine[Any], settings: dict[str, Any]) -> list[str]:
             problems.append(f"settings.map: {engine.title} is not played on the bot's map")
         else:
             try:
-                engine.read_map(settings[MAP_DRAFT])
+                read_named_map(engine, settings[MAP_DRAFT])
             except DataError as exc:
                 problems += [f"settings.map: {p}" for p in exc.problems]
     return problems

@@ -4,13 +4,14 @@ and house rules (checked by building the ruleset's engine with them)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.app.access import BATTLES_BEFORE
-from bot.app.battlefield import BATTLEFIELD, battlefield_problem, draft_problems
+from bot.app.access import BATTLES_BEFORE, BATTLES_MAX
+from bot.app.battlefield import BATTLEFIELD, MAP_DRAFT, battlefield_problem, draft_problems
 from bot.app.inputs import CAMPAIGN_NAME_MAX, clean_name
+from bot.app.pace import pace_problem
 from bot.app.replies import Refusal
 from bot.app.roster_file import SIDE_MAX, Kept
 from bot.app.sole_choice import ASK_SWITCH
@@ -36,10 +37,16 @@ ROSTER_KEYS = (FORMAT_KEY, "version", "ruleset", "campaign", "sides")
 CAMPAIGN_KEYS = (FORMAT_KEY, "version", "ruleset", "name", "settings", "house_rules", "members", "sides", "dice")
 MEMBER_KEYS = ("user", "name", "role", "side")
 ROLES = ("gm", "player")
+#: Discord's ids are 64-bit: a larger number is no member (and no row of the database).
+USER_ID_MAX = 2**63 - 1
 #: Where ``/campaign rules set`` keeps the file as the game master wrote it (comments and all),
 #: so ``/campaign rules show`` hands it back as it came. Not exported among the settings.
 HOUSE_RULES_TEXT = "house_rules_yaml"
 OUTSIDE = "in the ruleset's own tables, with these house rules laid over them"
+
+#: The largest number a house rule may write (the published tables' largest is 180): beyond it
+#: a count or a distance is no rule, and could only stall the rules that loop or measure by it.
+RULE_NUMBER_MAX = 10_000
 
 #: Checks for campaign settings other features keep (a deadline, a between-battles choice): a
 #: feature registers ``key -> check(value) -> problem or None`` so an imported campaign file is
@@ -48,8 +55,8 @@ SettingCheck = Callable[[Any], "str | None"]
 
 
 def _check_battles_before(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        return f"must be a whole number from 0, not {value!r}"
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= BATTLES_MAX:
+        return f"must be a whole number from 0 to {BATTLES_MAX}, not {short(repr(value))}"
     return None
 
 
@@ -61,7 +68,12 @@ SETTING_CHECKS: dict[str, SettingCheck] = {
     BATTLES_BEFORE: _check_battles_before,
     BATTLEFIELD: battlefield_problem,
     ASK_SWITCH: _check_switch,
+    "pace": pace_problem,
 }
+#: Every setting a campaign file may hold: the checked ones and the map draft (held to the ruleset
+#: by :func:`bot.app.battlefield.draft_problems`); the house rules' own text is skipped, any other
+#: key refused.
+SETTING_KEYS = (*SETTING_CHECKS, MAP_DRAFT)
 
 
 def check_header(doc: Doc, kind: str, keys: Sequence[str], ruleset: str | None, problems: list[str]) -> str | None:
@@ -135,8 +147,13 @@ def read_members(doc: Doc, engine: Engine[Any] | None, problems: list[str]) -> l
         before = len(problems)
         unknown_keys(doc, path, item, MEMBER_KEYS, problems, "a member")
         user = item.get("user")
-        if isinstance(user, bool) or not isinstance(user, int) or user <= 0:
-            problems.append(doc.at((*path, "user"), "a member's user must be their Discord user id (a number)"))
+        if isinstance(user, bool) or not isinstance(user, int) or not 0 < user <= USER_ID_MAX:
+            problems.append(
+                doc.at(
+                    (*path, "user"),
+                    f"a member's user must be their Discord user id (a number from 1 to {USER_ID_MAX})",
+                )
+            )
         elif user in seen:
             problems.append(doc.at((*path, "user"), f"user {user} is listed twice"))
         name = doc.text(*path, "name")
@@ -164,8 +181,10 @@ def read_members(doc: Doc, engine: Engine[Any] | None, problems: list[str]) -> l
 
 
 def read_settings(doc: Doc, problems: list[str], engine: Engine[Any] | None = None) -> dict[str, Any] | None:
-    """The file's ``settings`` (None when it has none), plain data, held to each feature's check;
-    with the campaign's ``engine``, its battlefield and map draft held to the ruleset too."""
+    """The file's ``settings`` (None when it has none), plain data, each a known setting held to its
+    feature's check (so every number in it is bounded); with the campaign's ``engine``, its
+    battlefield and map draft held to the ruleset too. A setting written as null is kept as None:
+    the import removes it (``bot.app.exchange``; one the file omits keeps its value)."""
     if "settings" not in (doc.data or {}):
         return None
     settings = doc.get("settings")
@@ -176,15 +195,45 @@ def read_settings(doc: Doc, problems: list[str], engine: Engine[Any] | None = No
         return None
     check_plain(doc, ("settings",), settings, problems, what="settings")
     for key, value in settings.items():
+        if key == HOUSE_RULES_TEXT:
+            continue
+        if key not in SETTING_KEYS:
+            problems.append(
+                doc.at(
+                    ("settings", key), f"settings: there is no setting {short(str(key))}; use {', '.join(SETTING_KEYS)}"
+                )
+            )
+            continue
         check = SETTING_CHECKS.get(key)
-        problem = check(value) if check is not None else None
+        problem = check(value) if check is not None and value is not None else None
         if problem:
             problems.append(doc.at(("settings", key), f"settings.{key}: {problem}"))
     if engine is not None and not any(p for p in problems if "settings.battlefield" in p):
-        for problem in draft_problems(engine, dict(settings)):
+        for problem in draft_problems(engine, {k: v for k, v in settings.items() if v is not None}):
             key = problem.split(":")[0].removeprefix("settings.")
             problems.append(doc.at(("settings", key), problem))
     return {k: v for k, v in settings.items() if k != HOUSE_RULES_TEXT}
+
+
+def setting_changes(before: Mapping[str, Any], after: Mapping[str, Any], skipped: Sequence[str] = ()) -> list[str]:
+    """Each setting that differs, as the import's card lists it: ``battlefield: map → table``, a new
+    one as ``pace: hours: 24, on_timeout: pass``, a removed one as ``… → none``."""
+    lines = []
+    for key in dict.fromkeys([*before, *after]):
+        if key in skipped or before.get(key) == after.get(key):
+            continue
+        new = _setting_text(key, after.get(key))
+        lines.append(f"{key}: {_setting_text(key, before[key])} → {new}" if key in before else f"{key}: {new}")
+    return lines
+
+
+def _setting_text(key: str, value: Any) -> str:
+    if value is None:
+        return "none"
+    if key == MAP_DRAFT and isinstance(value, Mapping):
+        return f"the map {short(str(value.get('name') or 'without a name'))}"
+    text = ", ".join(f"{k}: {show(v)}" for k, v in value.items()) if isinstance(value, Mapping) else show(value)
+    return text if len(text) <= 80 else text[:79] + "…"
 
 
 def build_engine(doc: Doc, slug: str, rules: Any, problems: list[str]) -> Engine[Any] | None:
@@ -192,6 +241,17 @@ def build_engine(doc: Doc, slug: str, rules: Any, problems: list[str]) -> Engine
     each on the line of the file that holds the key (where the file holds it)."""
     if rules is not None and not isinstance(rules, Mapping):
         problems.append(doc.at((), "house rules are a mapping of the ruleset's keys (see /campaign rules show)"))
+        return None
+    outsized = [
+        doc.at(
+            path,
+            f"{_dotted(path)}: a house rule's number is from -{RULE_NUMBER_MAX} to {RULE_NUMBER_MAX}, not {short(str(value))}",
+        )
+        for path, value in _numbers(rules or {}, ())
+        if not abs(value) <= RULE_NUMBER_MAX
+    ]
+    if outsized:
+        problems.extend(outsized)
         return None
     try:
         return get_engine(slug, rules or None)
@@ -206,6 +266,22 @@ def build_engine(doc: Doc, slug: str, rules: Any, problems: list[str]) -> Engine
             f"check the keys against /campaign rules show tables:True"
         )
     return None
+
+
+def _numbers(value: Any, path: Path) -> Iterator[tuple[Path, float]]:
+    """Every number in ``value`` (plain data) with its path."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _numbers(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _numbers(item, (*path, index))
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield path, value
+
+
+def _dotted(path: Path) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
 
 
 def roster_problems(engine: Engine[Any], figures: Sequence[Kept], member_sides: Sequence[tuple[str, str]]) -> list[str]:

@@ -17,6 +17,7 @@ from bot.app.decisions import open_decision
 from bot.app.free_roll_dice import reveal as reveal_free_rolls
 from bot.app.inputs import CAMPAIGN_NAME_MAX, clean_name
 from bot.app.replies import Caller, Card, Refusal, Reply, joined, mentions, side_colour
+from bot.app.undo import GM_PLAYS
 from bot.render.shown import shown
 from bot.store.records import Campaign
 from rules import RULESETS, get_engine
@@ -75,7 +76,7 @@ class CampaignCommands:
                     cards=[
                         Card(
                             title="Joined",
-                            description=f"{shown(caller.display_name)} (game master) plays **{side}**.",
+                            description=f"{shown(caller.display_name)} (game master) plays **{side}**: {GM_PLAYS}.",
                             colour=side_colour(side),
                         )
                     ]

@@ -40,6 +40,7 @@ from bot.app.campaign_file import (
     read_members,
     read_settings,
     roster_problems,
+    setting_changes,
 )
 from bot.app.context import Context
 from bot.app.free_roll_dice import revealed_documents
@@ -47,6 +48,7 @@ from bot.app.replies import Caller, Card, Refusal, Reply, joined, side_colour
 from bot.app.roster_file import Importer, Kept, RosterPlan, read_sides, sides_data
 from bot.app.sole_choice import ASK_NOTE, ASK_SWITCH, asks_always
 from bot.app.switches import show, switches, tables_text, value_at
+from bot.app.undo import GM_PLAYS
 from bot.app.yaml_format import (
     MAX_FIGURES,
     FileProblems,
@@ -267,6 +269,9 @@ class ExchangeCommands:
                 if problems:
                     raise FileProblems(problems)
                 kept_settings, house_rules = _settings_after(campaign, settings, has_rules, rules)
+                settings_changed = setting_changes(
+                    campaign.settings if campaign else {}, kept_settings, skipped=(HOUSE_RULES_TEXT,)
+                )
                 if campaign is None:
                     campaign = await u.campaigns.create(
                         guild_id=caller.guild_id,
@@ -301,6 +306,7 @@ class ExchangeCommands:
             f"**{shown(campaign.name)}** ({RULESETS[campaign.ruleset][1]}), game master "
             f"{shown(caller.display_name)}.\n" + card.description
         )
+        card.fields.append(("Settings", shown("\n".join(settings_changed)) if settings_changed else "unchanged", False))
         if notes:
             card.fields.append(("Members", shown("\n".join(notes)), False))
         return reply
@@ -444,13 +450,20 @@ class ExchangeCommands:
 def _settings_after(
     campaign: Campaign | None, settings: dict[str, Any] | None, has_rules: bool, rules: Any
 ) -> tuple[dict[str, Any], Any]:
-    """A campaign's settings and house rules once a file is imported: the file's settings (if it has
-    any) replace the campaign's, and its house rules (if it has the key) the campaign's. The game
-    master's own house-rules file (comments and all) is kept only while the rules it wrote stay."""
+    """A campaign's settings and house rules once a file is imported. Each setting the file names
+    replaces the campaign's, one written as null is removed, and one the file omits keeps its
+    value (as a player expects: a file of only ``battles_before`` does not move a map campaign
+    to a table); a new campaign with no battlefield written plays on a table, as one from before
+    the map did. The file's house rules (if it has the key) replace the campaign's.
+    The game master's own house-rules file (comments and all) is kept only while the rules it
+    wrote stay."""
     kept_settings = dict(campaign.settings or {}) if campaign else {}
     text = kept_settings.pop(HOUSE_RULES_TEXT, None)
-    if settings is not None:
-        kept_settings = dict(settings)
+    for key, value in (settings or {}).items():
+        if value is None:
+            kept_settings.pop(key, None)
+        else:
+            kept_settings[key] = value
     house_rules = campaign.house_rules if campaign else None
     if has_rules:
         house_rules, text = rules or None, None
@@ -502,8 +515,9 @@ async def _import_figures(
 async def _import_members(
     u: Unit, campaign: Campaign, caller: Caller, members: Sequence[MemberEntry], existing: dict[int, Member]
 ) -> list[str]:
-    """Members of the file join as players with their sides; the importer is the game master.
-    ``existing`` (by user id) is brought up to date with what was written."""
+    """Members of the file join as players with their sides; the importer is the game master (a side
+    the file or the campaign gives her is said: her undo is then a player's). ``existing`` (by user
+    id) is brought up to date with what was written."""
     notes: list[str] = []
     me = existing.get(caller.user_id)
     if me is None:
@@ -531,6 +545,9 @@ async def _import_members(
         existing[entry.user_id] = member
         if entry.role == "gm" and entry.user_id != caller.user_id:
             notes.append(f"{member.display_name} was the game master in the file; {caller.display_name} is here")
+    me = existing[caller.user_id]
+    if me.side:
+        notes.append(f"{me.display_name} (game master) plays {me.side}: {GM_PLAYS}")
     return notes
 
 

@@ -30,6 +30,7 @@ from bot.app.battlefield import (
     problem_sentence,
 )
 from bot.app.context import Context
+from bot.app.feature_names import feature_name_problem, read_named_map
 from bot.app.inputs import command_line
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
 from bot.app.yaml_format import FileProblems, Flow, dump, file_slug, problems_reply, read
@@ -162,6 +163,9 @@ class MapCommands:
             taken = {f.name.casefold() for f in current.features if f.name}
             if feature.name and feature.name.casefold() in taken:
                 raise Refusal(f"The map already has a feature called {short(feature.name)}: give another name.")
+            problem = feature_name_problem(name, [f.name for f in current.features]) if name and feature.name else None
+            if problem is not None:
+                raise Refusal(problem)
             return replace(current, features=[*current.features, feature])
 
         campaign, engine, draft = await self._edit(caller, add)
@@ -171,7 +175,7 @@ class MapCommands:
             engine,
             draft,
             "Feature added",
-            f"{len(draft.features)}. {feature_label(added)} is on {draft.name}.\n",
+            shown(f"{len(draft.features)}. {feature_label(added)} is on {draft.name}.") + "\n",
         )
 
     async def feature_remove(self, caller: Caller, feature: str) -> Reply:
@@ -186,7 +190,9 @@ class MapCommands:
             return replace(current, features=[f for i, f in enumerate(current.features) if i != index])
 
         campaign, engine, draft = await self._edit(caller, remove)
-        return self._draft_reply(campaign, engine, draft, "Feature removed", f"{removed[0]} is off {draft.name}.\n")
+        return self._draft_reply(
+            campaign, engine, draft, "Feature removed", shown(f"{removed[0]} is off {draft.name}.\n")
+        )
 
     async def zone_set(self, caller: Caller, side: str, points: str) -> Reply:
         """A side's deployment zone on the draft, as the corners of a polygon."""
@@ -223,7 +229,7 @@ class MapCommands:
 
             def imported(engine: Engine[Any], _: MapData | None) -> MapData:
                 try:
-                    return engine.read_map(doc.data)
+                    return read_named_map(engine, doc.data)
                 except DataError as exc:
                     raise FileProblems(exc.problems) from None
 
@@ -342,7 +348,7 @@ class MapCommands:
         card = Card(title=title, description=self._size(draft), colour=side_colour(None))
         if draft.description:
             card.description += "\n" + draft.description[:500]
-        listed = [f"{n}. {feature_label(f)}" for n, f in enumerate(draft.features, 1)]
+        listed = [shown(f"{n}. {feature_label(f)}") for n, f in enumerate(draft.features, 1)]
         card.fields.append((f"Features ({len(listed)})", cut_lines(listed) or "none yet", False))
         zones = [f"{side}: {corners(points)}" for side, points in draft.zones.items()]
         card.fields.append(("Deployment zones", cut_lines(zones) or "none", False))

@@ -55,7 +55,7 @@ from bot.app.replies import Caller, Card, Refusal, Reply, mentions, side_colour
 from bot.store import Unit
 from bot.store.deadlines import Deadline, NewDeadline
 from bot.store.records import Campaign, Decision, Game
-from rules.core import Action, RuleError
+from rules.core import Action, RuleError, short
 
 if TYPE_CHECKING:
     from bot.app.actions import Actions
@@ -71,6 +71,7 @@ DEFAULT_REMIND_AT = 0.75
 REMIND_MIN = 0.1
 REMIND_MAX = 0.95
 HOUR_ENV = "SKIRMISH_GM_HOUR_SECONDS"
+PACE_KEYS = ("hours", "on_timeout", "remind_at")
 #: A turn passed step by step (SSG's phases, Sharpe's characters) gives up after this many steps.
 PASS_STEPS_MAX = 40
 #: The action that ends a side's part of the turn, for rulesets whose engine does not name one
@@ -104,6 +105,26 @@ def hours_text(hours: float) -> str:
         return f"{minutes} minute{'s' if minutes != 1 else ''}"
     rounded = round(hours, 1)
     return f"{rounded:g} hour{'s' if rounded != 1 else ''}"
+
+
+def pace_problem(value: Any) -> str | None:
+    """The check of an imported campaign file's ``settings.pace``: held to what /campaign deadline
+    takes (``hours`` required, ``on_timeout`` and ``remind_at`` as the command bounds them)."""
+    if not isinstance(value, dict):
+        return f"must be a mapping of {', '.join(PACE_KEYS)}"
+    unknown = sorted(str(k) for k in value if k not in PACE_KEYS)
+    if unknown:
+        return f"has no {unknown[0]}: use {', '.join(PACE_KEYS)}"
+    bounds = {"hours": (HOURS_MIN, HOURS_MAX), "remind_at": (REMIND_MIN, REMIND_MAX)}
+    for key, (low, high) in bounds.items():
+        number = value.get(key)
+        if number is None and key != "hours":
+            continue
+        if isinstance(number, bool) or not isinstance(number, (int, float)) or not low <= number <= high:
+            return f"{key} must be a number from {low:g} to {high:g}, not {short(str(number))}"
+    if value.get("on_timeout") is not None and value["on_timeout"] not in ON_TIMEOUT:
+        return f"on_timeout must be {' or '.join(ON_TIMEOUT)}, not {short(str(value['on_timeout']))}"
+    return None
 
 
 @dataclass(frozen=True)

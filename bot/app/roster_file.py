@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.app.access import BATTLES_MAX
 from bot.app.inputs import NAME_MAX, clean_name
 from bot.app.lookalike import look_alike
 from bot.app.replies import Refusal
@@ -155,12 +156,12 @@ def _check_history_entry(doc: Doc, path: Path, entry: Any, name: str, problems: 
         return
     for key, low in (("battle", 1), ("games_out", 0)):
         value = entry.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= BATTLES_MAX:
             shown = "nothing" if key not in entry else _shown(value)
             problems.append(
                 doc.at(
                     path + ((key,) if key in entry else ()),
-                    f"{short(name)}'s history: {key} must be a whole number from {low}, not {shown}",
+                    f"{short(name)}'s history: {key} must be a whole number from {low} to {BATTLES_MAX}, not {shown}",
                 )
             )
 

@@ -3,8 +3,11 @@
 An action that rolled a die or turned a card revealed something: taken back by its own player, it
 would buy a re-roll. So its player only *asks*: the other side answers allow or refuse (a stored
 decision of kind ``undo``, with buttons or /decide, that outlives a restart), and the game master
-may answer for an absent side. The game master takes any action back at once. An action that
-revealed nothing (a move without dice, a formation change) is taken back by its player at once.
+may answer for an absent side. The game master who plays no side is the referee and takes any action
+back at once. A game master who holds a side is a player for undo: she asks the other side as every
+player does (a game master other than the asker may answer, never the asker herself), or she could
+re-roll her own side's dice at will. An action that revealed nothing (a move without dice, a
+formation change) is taken back by its player at once.
 
 While a request waits it is one of the game's open decisions, so the game waits for it as for any
 other: the table answers it before playing on (a decision the game was already waiting for may
@@ -19,7 +22,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.app.access import engine_of, may_decide
+from bot.app.access import engine_of, may_decide, member_of
 from bot.app.aftermath import AFTERMATH_COMMAND, Aftermath
 from bot.app.context import Context
 from bot.app.decisions import UNDO_KIND, open_decision
@@ -40,6 +43,8 @@ ALLOW, REFUSE = "allow", "refuse"
 #: The event of a refused request to take back an action, in the log (/game log, /game report).
 REFUSED_KIND = "undo-refused"
 CHOICES = (Choice(ALLOW, "Allow"), Choice(REFUSE, "Refuse"))
+#: What a game master who takes a side is told (on /campaign join's card and a campaign import's).
+GM_PLAYS = "as a player, her /game undo of an action that rolled dice is asked of the other side"
 #: How much of the command and of its dice a request's prompt quotes.
 COMMAND_SHOWN = 80
 VALUES_SHOWN = 6
@@ -80,6 +85,12 @@ def other_side(sides: list[str], side: str | None) -> str:
     return sides[(names.index(side.casefold()) + 1) % len(sides)]
 
 
+async def gm_side(u: Unit, campaign: Campaign, caller: Caller) -> str | None:
+    """The side the game master ``caller`` plays, None when she only referees."""
+    member = await member_of(u, campaign, caller)
+    return member.side if member is not None and member.role != "pending" else None
+
+
 class Undo:
     def __init__(self, ctx: Context, aftermath: Aftermath) -> None:
         self.ctx = ctx
@@ -93,16 +104,19 @@ class Undo:
         is_gm = campaign.gm_id == caller.user_id
         if record.user_id != caller.user_id and not is_gm:
             raise Refusal("Only the player who made the last action, or the game master, may undo it.")
-        if is_gm or not record.rolls:
+        plays = await gm_side(u, campaign, caller) if is_gm else None
+        if (is_gm and plays is None) or not record.rolls:
             return await self.take_back(u, campaign, game, record, by=caller.display_name, by_gm=is_gm)
-        return await self._ask(u, campaign, game, record, caller)
+        return await self._ask(u, campaign, game, record, caller, plays or record.side)
 
-    async def _ask(self, u: Unit, campaign: Campaign, game: Game, record: LoggedAction, caller: Caller) -> Reply:
-        """The request to take back ``record``, stored for the other side to answer."""
+    async def _ask(
+        self, u: Unit, campaign: Campaign, game: Game, record: LoggedAction, caller: Caller, side: str | None
+    ) -> Reply:
+        """The request to take back ``record``, stored for the side after ``side`` (the asker's) to answer."""
         for waiting in await u.decisions.open_in_game(game.id):
             if waiting.kind == UNDO_KIND and waiting.resume.get("params", {}).get("action_id") == record.id:
                 raise Refusal(f"Your request already waits for {waiting.decider}: {waiting.prompt}")
-        decider = other_side(list(engine_of(campaign).sides()), record.side)
+        decider = other_side(list(engine_of(campaign).sides()), side)
         prompt = f"{caller.display_name} asks to take back {quoted(record.command)} ({revealed(list(record.rolls))})"
         params = {
             "action_id": record.id,
@@ -114,9 +128,10 @@ class Undo:
         asked = AskedDecision(decider, f"{prompt}: allow or refuse?", CHOICES, UNDO_KIND, params)
         pending = await open_decision(u, campaign, game, asked, user_id=caller.user_id, kind=UNDO_KIND)
         log.info("game %s: %s asks to undo action %s", game.id, caller.user_id, record.id)
-        why = (
-            "It rolled dice or turned cards, so it is taken back only if the other side allows it "
-            "(or the game master takes it back)."
+        why = "It rolled dice or turned cards, so it is taken back only if the other side allows it " + (
+            "(a game master who plays a side asks as every player does)."
+            if campaign.gm_id == caller.user_id
+            else "(or the game master takes it back)."
         )
         reply = Reply(cards=[Card(title="Undo asked", description=f"{shown(prompt)}.\n{why}")], decision=pending)
         reply.ping_user_ids = list(pending.user_ids)
@@ -125,10 +140,15 @@ class Undo:
 
     async def check_answerer(self, u: Unit, campaign: Campaign, decision: Decision, caller: Caller, value: str) -> None:
         """Refused for anyone but the deciding side's players and the game master. The asker may
-        refuse (withdraw) her own request, never allow it."""
-        if campaign.gm_id == caller.user_id or await may_decide(u, campaign, decision.decider, caller):
-            return
-        if decision.user_id == caller.user_id and value == REFUSE:
+        refuse (withdraw) her own request, never allow it, whatever side she plays by then (a game
+        master joins a side at once, so she could otherwise switch to the deciding side): a game
+        master who asked needs the other side, or another game master."""
+        if decision.user_id == caller.user_id:
+            if value == REFUSE:
+                return
+            if campaign.gm_id == caller.user_id:
+                raise Refusal(f"You asked to take it back: only {decision.decider}'s player may allow it.")
+        elif campaign.gm_id == caller.user_id or await may_decide(u, campaign, decision.decider, caller):
             return
         raise Refusal(f"Only {decision.decider}'s player or the game master may answer this request.")
 
@@ -141,7 +161,7 @@ class Undo:
         who = caller.display_name + (" (game master)" if campaign.gm_id == caller.user_id else "")
         if value != ALLOW:
             log.info("undo request %s refused by %s", decision.id, caller.user_id)
-            withdrawn = decision.user_id == caller.user_id and campaign.gm_id != caller.user_id
+            withdrawn = decision.user_id == caller.user_id
             refused = f"{asker} withdrew the request" if withdrawn else f"{who} refused {asker}'s request"
             text = f"{refused}: {command} stands, and nothing changes."
             typed = " ".join(str(params.get("command", "")).split())

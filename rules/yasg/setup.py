@@ -22,6 +22,14 @@ def _require_setup(state: YasgState, doing: str) -> None:
         raise RuleError(f"{doing} only before the battle begins; it is turn {state.turn}, {state.phase} phase.")
 
 
+def _require_board_open(ctx: Ctx, doing: str) -> None:
+    """Once a figure stands on the board, the board is the game master's, as a map is (only the game
+    master drafts it, and only before the figures are deployed): a player who placed second could
+    otherwise wall in the enemy or build under its leader."""
+    if not ctx.by_gm and any(f.square is not None for f in ctx.state.figures):
+        raise RuleError(f"Only the game master may {doing} once figures stand on the board.")
+
+
 def board_words(state: YasgState) -> str:
     size = f"{state.width} × {state.height} squares"
     return f"the “{state.map_name}” board ({size})" if state.map_name else f"{size} of open ground"
@@ -68,6 +76,7 @@ def _size(t: YasgTables, value: Any, what: str) -> int:
 def lay_terrain(ctx: Ctx, params: Mapping[str, Any]) -> None:
     state, t = ctx.state, ctx.t
     _require_setup(state, "Terrain is laid out")
+    _require_board_open(ctx, "change the terrain")
     squares = parse_squares(str(params.get("squares") or ""), state.width, state.height)
     wanted = params.get("kind")
     kind = match_name(t.terrain, " ".join(str(wanted or "").split()), key=str.casefold)
@@ -85,6 +94,7 @@ def lay_terrain(ctx: Ctx, params: Mapping[str, Any]) -> None:
 def put_up_edge(ctx: Ctx, params: Mapping[str, Any]) -> None:
     state, t = ctx.state, ctx.t
     _require_setup(state, "Hedges and walls are put up")
+    _require_board_open(ctx, "put up or take down hedges and walls")
     squares = parse_squares(str(params.get("squares") or ""), state.width, state.height)
     which = sides_list(params.get("side"))
     if len(which) != 1:

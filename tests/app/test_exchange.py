@@ -32,7 +32,7 @@ from rules import RULESETS, get_engine
 from rules.core import DataError, FigureSpec, RuleError
 from tests.dice import RandomDice
 from tests.orm import orm
-from tests.support import BLUE, CHANNEL, GM, RED, STRANGER, caller, join, ssg_table
+from tests.support import BLUE, CHANNEL, GM, RED, STRANGER, caller, join, ssg_campaign, ssg_table
 
 GINA, RITA, BOB = caller(GM, "Gina"), caller(RED, "Rita"), caller(BLUE, "Bob")
 
@@ -375,9 +375,9 @@ async def test_the_numbers_a_history_is_counted_by_must_be_numbers(app: App) -> 
                 - just a line
         """)
     assert problems(await app.roster_import(GINA, "r.yaml", file)) == [
-        "line 7: “Rossi”'s history: battle must be a whole number from 1, not “five”",
-        "line 8: “Rossi”'s history: games_out must be a whole number from 0, not -1",
-        "line 9: “Rossi”'s history: battle must be a whole number from 1, not nothing",
+        "line 7: “Rossi”'s history: battle must be a whole number from 1 to 100000, not “five”",
+        "line 8: “Rossi”'s history: games_out must be a whole number from 0 to 100000, not -1",
+        "line 9: “Rossi”'s history: battle must be a whole number from 1 to 100000, not nothing",
     ]
     assert await roster(app) == []
 
@@ -503,7 +503,7 @@ async def test_a_campaign_moves_to_a_new_channel_whole(app: App) -> None:
     await app.rules_set(GINA, "h.yaml", y("self_healing: true\n"))
     async with orm(app.store.db) as s:
         campaign = await s.scalar(select(Campaign))
-        campaign.settings = {**campaign.settings, "pace": {"hours": 24, "then": "pass"}}
+        campaign.settings = {**campaign.settings, "pace": {"hours": 24, "on_timeout": "pass", "remind_at": 0.75}}
         figure = await s.scalar(select(Figure).where(Figure.name == "Ulf"))
         figure.status, figure.history = "wounded", [{"battle": 1, "wound": "light"}]
     reply = await app.campaign_export(RITA)
@@ -511,7 +511,10 @@ async def test_a_campaign_moves_to_a_new_channel_whole(app: App) -> None:
     assert reply.ephemeral and filename.startswith("campaign-northumbria-")
     parsed = yaml.safe_load(data)
     # the house rules' own text is not a setting
-    assert parsed["settings"] == {"battlefield": "table", "pace": {"hours": 24, "then": "pass"}}
+    assert parsed["settings"] == {
+        "battlefield": "table",
+        "pace": {"hours": 24, "on_timeout": "pass", "remind_at": 0.75},
+    }
     assert parsed["house_rules"] == {"self_healing": True}
     assert parsed["members"] == [
         {"user": GM, "name": "Gina", "role": "gm", "side": None},
@@ -575,7 +578,7 @@ async def test_a_moved_campaign_goes_on_from_its_last_battle_and_its_resting_men
     )
     assert (
         refused.cards[0].title == "Not done"
-        and "battles_before: must be a whole number from 0" in refused.cards[0].description
+        and "battles_before: must be a whole number from 0 to 100000, not “-1”" in refused.cards[0].description
     )
 
 
@@ -1409,3 +1412,112 @@ def test_a_house_rule_on_a_list_names_what_differs_not_the_list_cut_short_twice(
     assert changes("sharpe", {"weapons": {"musket": {"ranges": table[:3]}}}) == [
         "weapons.musket.ranges: 4 items → 3 items; from [3]: [{'upto': 48, 'mod': -2}] → []"
     ]
+
+
+# --- issue 26: an import says every setting it changes, and bounds every number --------------------
+
+
+def campaign_file(settings: dict[str, Any] | None, members: list[dict[str, Any]] | None = None) -> bytes:
+    data: dict[str, Any] = {"skirmish_gm": "campaign", "version": 1, "ruleset": "ssg"}
+    if settings is not None:
+        data["settings"] = settings
+    if members is not None:
+        data["members"] = members
+    return yaml.safe_dump(data).encode()
+
+
+def card_field(reply: Reply, name: str) -> str:
+    return next(value for field, value, _ in reply.cards[0].fields if field == name)
+
+
+async def test_an_import_keeps_the_settings_it_omits_and_lists_every_change(app: App) -> None:
+    """Issue 26: a file without the battlefield turned a map campaign into a table one, unsaid."""
+    await ssg_campaign(app)
+    await app.set_deadline(GINA, 24.0, "pass")
+    before = await everything(app)
+    kept = await app.campaign_import(GINA, "c.yaml", campaign_file({"battles_before": 2}))
+    assert kept.cards[0].title == "Campaign imported", kept.cards[0].description
+    assert card_field(kept, "Settings") == "battles\\_before: 2"
+    async with orm(app.store.db) as s:
+        settings = (await s.scalar(select(Campaign))).settings
+    assert settings["battlefield"] == "map" and settings["pace"]["hours"] == 24 and settings["battles_before"] == 2
+
+    changed = await app.campaign_import(
+        GINA, "c.yaml", campaign_file({"battlefield": "table", "pace": None, "battles_before": 2})
+    )
+    assert card_field(changed, "Settings").splitlines() == [
+        "battlefield: map → table",
+        "pace: hours: 24.0, on\\_timeout: pass, remind\\_at: 0.75 → none",
+    ]
+    same = await app.campaign_import(GINA, "c.yaml", campaign_file({"battlefield": "table"}))
+    assert card_field(same, "Settings") == "unchanged"
+    assert (await everything(app))[2] == before[2]
+
+
+@pytest.mark.parametrize(
+    ("settings", "expected"),
+    [
+        (
+            {"battles_before": 2147483647},
+            "settings.battles_before: must be a whole number from 0 to 100000, not “2147483647”",
+        ),
+        ({"pace": {"hours": 1e12}}, "settings.pace: hours must be a number from 0.25 to 720, not “1000000000000.0”"),
+        (
+            {"pace": {"hours": 24, "remind_at": 7}},
+            "settings.pace: remind_at must be a number from 0.1 to 0.95, not “7”",
+        ),
+        ({"pace": {"hours": 24, "on_timeout": "never"}}, "settings.pace: on_timeout must be pass or gm, not “never”"),
+        (
+            {"turns": 10**30},
+            "settings: there is no setting “turns”; use battles_before, battlefield, ask_when_one_choice, pace, map",
+        ),
+    ],
+)
+async def test_every_number_of_a_campaign_file_is_bounded(app: App, settings: dict[str, Any], expected: str) -> None:
+    await ssg_campaign(app)
+    before = await everything(app)
+    refused = await app.campaign_import(GINA, "c.yaml", campaign_file(settings))
+    assert [p.split(": ", 1)[1] for p in problems(refused)] == [expected]
+    assert await everything(app) == before
+
+
+async def test_a_member_id_or_a_history_number_past_its_bound_is_refused(app: App) -> None:
+    await ssg_campaign(app)
+    before = await everything(app)
+    huge = campaign_file(None, [{"user": 2**64, "name": "Zed", "role": "player", "side": "red"}])
+    assert any("from 1 to 9223372036854775807" in p for p in problems(await app.campaign_import(GINA, "c.yaml", huge)))
+    history = y(
+        """
+        sides:
+          red:
+            - name: Rossi
+              kind: rifle
+              history: [{battle: 2147483647, games_out: 1}]
+        """
+    )
+    assert problems(await app.roster_import(GINA, "r.yaml", history)) == [
+        "line 5: “Rossi”'s history: battle must be a whole number from 1 to 100000, not 2147483647"
+    ]
+    assert await everything(app) == before
+
+
+async def test_an_import_that_gives_the_game_master_a_side_says_so(app: App) -> None:
+    await ssg_campaign(app)
+    gives = campaign_file(None, [{"user": GM, "name": "Gina", "role": "gm", "side": "red"}])
+    reply = await app.campaign_import(GINA, "c.yaml", gives)
+    assert "Gina (game master) plays red: as a player, her /game undo" in card_field(reply, "Members")
+
+
+async def test_every_number_of_house_rules_is_bounded(app: App) -> None:
+    await ssg_campaign(app)
+    before = await everything(app)
+    refused = await app.rules_set(GINA, "h.yaml", y("move_max_inches: 1.0e+308\nweapons:\n  rifle: {long: 99999999}\n"))
+    assert problems(refused) == [
+        "line 1: move_max_inches: a house rule's number is from -10000 to 10000, not “1e+308”",
+        "line 3: weapons.rifle.long: a house rule's number is from -10000 to 10000, not “99999999”",
+    ]
+    file = campaign_file(None)[:-1] + b"\nhouse_rules: {figures_per_side: 1000000000000}\n"
+    assert [p.split(": ", 1)[1] for p in problems(await app.campaign_import(GINA, "c.yaml", file))] == [
+        "figures_per_side: a house rule's number is from -10000 to 10000, not “1000000000000”"
+    ]
+    assert await everything(app) == before

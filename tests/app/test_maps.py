@@ -503,3 +503,56 @@ async def test_a_picture_is_a_phone_sized_png(app: App) -> None:
     data = png_of(await app.map_new(gina(), "crossroads"))
     width, _ = Image.open(io.BytesIO(data)).size
     assert 1000 <= width <= 1400
+
+
+# --- issue 26: a feature's name follows the rules of a figure's ------------------------------------
+
+UNSAFE_FEATURE_NAMES = [
+    ("<@123> mill", "user mention"),
+    ("@everyone", "@everyone"),
+    ("**the mill**", "asterisk"),
+    ("the\u200bmill", "zero-width space"),
+    ("the \u202emill", "right-to-left override"),
+    ("the Сopse", "looks like “the copse”"),  # a Cyrillic С, beside the crossroads' copse
+]
+
+
+@pytest.mark.parametrize(("name", "why"), UNSAFE_FEATURE_NAMES)
+async def test_a_feature_added_by_hand_follows_the_name_rules(app: App, name: str, why: str) -> None:
+    await ssg_campaign(app)
+    await app.map_new(gina(), "crossroads")
+    await refused(app, app.map_feature_add(gina(), "wood", "30,30 34,30 34,34", name), why)
+
+
+@pytest.mark.parametrize(("name", "why"), UNSAFE_FEATURE_NAMES)
+async def test_a_map_file_follows_the_name_rules_in_every_feature(app: App, name: str, why: str) -> None:
+    await ssg_campaign(app)
+    await app.map_new(gina(), "crossroads")
+    before = await settings(app)
+    features = [
+        {"kind": "wood", "name": "the copse", "area": [[4, 4], [8, 4], [8, 8]]},
+        {"kind": "wood", "name": name, "area": [[12, 12], [16, 12], [16, 16]]},
+    ]
+    reply = await app.map_import(gina(), "bad.yaml", map_yaml(features))
+    assert reply.ephemeral and reply.cards[0].title == "Not done"
+    assert "features[1].name:" in reply.cards[0].description and why in reply.cards[0].description
+    assert await settings(app) == before
+
+
+async def test_a_campaign_files_map_draft_follows_the_name_rules(app: App) -> None:
+    await ssg_campaign(app)
+    draft = yaml.safe_load(map_yaml([{"kind": "wood", "name": "<@&1> wood", "area": [[4, 4], [8, 4], [8, 8]]}]))
+    data = yaml.safe_dump(
+        {"skirmish_gm": "campaign", "version": 1, "ruleset": "ssg", "settings": {"battlefield": "map", "map": draft}}
+    ).encode()
+    reply = await app.campaign_import(gina(), "c.yaml", data)
+    assert reply.cards[0].title == "Not done" and "settings.map: features[0].name:" in reply.cards[0].description
+
+
+async def test_a_map_drawn_in_parts_keeps_one_name_for_each_part(app: App) -> None:
+    """A river drawn in pieces names each the same (the shipped ford does): not a look-alike."""
+    await ssg_campaign(app)
+    part = {"kind": "water", "name": "the river"}
+    features = [{**part, "area": [[4, 4], [8, 4], [8, 8]]}, {**part, "area": [[12, 12], [16, 12], [16, 16]]}]
+    reply = await app.map_import(gina(), "river.yaml", map_yaml(features))
+    assert reply.cards[0].title == "Map imported", reply.cards[0].description

@@ -105,6 +105,42 @@ async def test_the_game_master_takes_a_shot_back_at_once(app: App, forced: Force
     assert [undone for _, _, undone, _ in await log_rows(app)] == [False, False, True]
 
 
+async def test_a_game_master_who_plays_a_side_asks_the_other_side_like_any_player(app: App, forced: ForcedDice) -> None:
+    """Issue 26: the game master joined red and took her own shot back four times until it hit."""
+    await ssg_table(app, forced)
+    joined = await app.campaign_join(caller(GM, "Gina"), "red")
+    assert "asked of the other side" in cards_text(joined.cards)
+    await app.act(caller(GM, "Gina"), "ssg", "next", {}, "/ssg next")
+    forced.push_dice([1])
+    shot = await app.act(caller(GM, "Gina"), "ssg", "shoot", MISSED, SHOT)
+    assert [r.value for r in shot.rolls] == ["1"]
+    after_shot, log_after_shot = (await game_row(app)).state, await log_rows(app)
+
+    asked = await app.game_undo(caller(GM, "Gina"))
+    assert asked.decision is not None and asked.decision.decider == "blue"
+    assert asked.ping_user_ids == [BLUE]
+    assert (await game_row(app)).state == after_shot and await log_rows(app) == log_after_shot
+    for _ in range(3):  # triple clicks: neither a second request nor her own allow
+        with pytest.raises(Refusal, match="already waits for blue"):
+            await app.game_undo(caller(GM, "Gina"))
+        with pytest.raises(Refusal, match=r"^You asked to take it back: only blue's player may allow it\.$"):
+            await app.decide(caller(GM, "Gina"), None, asked.decision.decision_id, index=0)
+    with pytest.raises(Refusal, match="Waiting for blue to decide"):
+        await app.act(caller(GM, "Gina"), "ssg", "shoot", MISSED, SHOT)
+    assert (await game_row(app)).state == after_shot and await log_rows(app) == log_after_shot
+
+    await app.campaign_join(caller(GM, "Gina"), "blue")  # to the deciding side: still her own request
+    with pytest.raises(Refusal, match=r"^You asked to take it back: only blue's player may allow it\.$"):
+        await app.decide(caller(GM, "Gina"), "allow", asked.decision.decision_id)
+    await app.campaign_join(caller(GM, "Gina"), "red")
+    withdrawn = await app.decide(caller(GM, "Gina"), "refuse", asked.decision.decision_id)
+    assert "Gina withdrew the request" in withdrawn.cards[0].description
+    again = await app.game_undo(caller(GM, "Gina"))
+    assert again.decision is not None
+    allowed = await app.decide(caller(BLUE, "Bob"), "allow", again.decision.decision_id)
+    assert allowed.cards[0].title == "Undone" and allowed.cards[0].footer == "by Gina, allowed by Bob"
+
+
 async def test_the_game_master_may_answer_the_request_for_the_other_side(app: App, forced: ForcedDice) -> None:
     await ssg_table(app, forced)
     await missed_shot(app, forced)

@@ -557,3 +557,36 @@ def test_the_start_names_the_board_not_a_map(engine: YasgEngine) -> None:
     """YASG is not played on the bot's map (/map is refused): its start speaks of the farm board."""
     out = engine.start(roster(("Sharpe", BRITISH, "A"), ("Ducos", FRENCH, "B")), ScriptedDice())
     assert out.events[-1].text.startswith("Setup on the “farm” board (12 × 12 squares).")
+
+
+def test_once_figures_stand_on_the_board_only_the_game_master_changes_it(engine: YasgEngine, setup) -> None:
+    """Issue 26: after both sides placed, a player built under the enemy leader and walled in every
+    enemy figure. As on the map, the board is then the game master's."""
+    state = gm(engine, setup, "board", width=8, height=8)
+    state = act(engine, state, "terrain", as_side=FRENCH, squares="B2", kind="wood").state  # before: any player
+    state = act(engine, state, "edge", as_side=BRITISH, squares="B2", side="s", kind="hedge").state
+    for name, square, side in (("Sharpe", "D7", BRITISH), ("Harper", "E7", BRITISH)):
+        state = act(engine, state, "place", as_side=side, figure=name, square=square).state
+    for side in (FRENCH, BRITISH):
+        refuse(
+            engine,
+            state,
+            "terrain",
+            "Only the game master may change the terrain",
+            as_side=side,
+            squares="D7",
+            kind="building",
+        )
+        refuse(
+            engine,
+            state,
+            "edge",
+            "Only the game master may put up",
+            as_side=side,
+            squares="D7:E7",
+            side="n",
+            kind="wall",
+        )
+    state = gm(engine, state, "terrain", squares="A1", kind="wood")
+    state = gm(engine, state, "edge", squares="A1", side="s", kind="wall")
+    assert any(e.kind == "wall" for e in state.edges)
