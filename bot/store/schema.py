@@ -520,6 +520,6 @@ def written(value: str) -> ColumnElement[str]:
 #: A game in play, as ``uq_games_active_campaign`` says it (see :func:`written`).
 GAME_IN_PLAY = Game.status == written("active")
 #: An action whose answer is owed, as ``ix_actions_answer_owed`` says it.
-ANSWER_OWED = literal_column("actions.answer_owed")
+ANSWER_OWED: ColumnElement[bool] = literal_column("actions.answer_owed")
 #: A deadline still running, as ``uq_deadlines_current_game`` says it.
 DEADLINE_RUNNING = Deadline.status.in_([written("open"), written("expired")])
