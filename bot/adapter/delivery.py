@@ -89,7 +89,10 @@ async def _send(interaction: discord.Interaction, reply: Reply) -> discord.Messa
         kwargs["view"] = view
     try:
         if interaction.response.is_done():
-            return await interaction.followup.send(**kwargs, wait=True)
+            if reply.picture is None:
+                await interaction.followup.send(**kwargs)
+                return True
+            return await interaction.followup.send(**kwargs, wait=True)  # the message its picture is added to
         callback = await interaction.response.send_message(**kwargs)
         resource = getattr(callback, "resource", None)
         return resource if isinstance(resource, discord.Message) else True
