@@ -143,7 +143,8 @@ class SkirmishBot(commands.Bot):
 async def tell_owed(app: App, post: Post, owed: list[OwedNotice]) -> None:
     """Say in each channel what was applied there but never answered (the bot stopped in between),
     so nobody sends it again; then it is owed no more. A channel that cannot be posted in (deleted,
-    or the bot's access taken away) is told nothing, and is not tried again."""
+    or the bot's access taken away) is told nothing, and is not tried again. With several processes
+    (issue 29) each should tell only the guilds it serves (a notice names its guild)."""
     for notice in owed:
         try:
             await post(notice.channel_id, notice.reply)
