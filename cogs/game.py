@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import AppCog, LogPageButton, deliver
+from bot.adapter.delivery import AppCog, LogPageButton, defer_thinking, deliver
 from bot.adapter.messages import caller_of
 from bot.adapter.next_moves import NextMoveButton, ReadySelect
 from bot.app.reports import BATTLE_ID_MAX
@@ -64,7 +64,8 @@ class GameCog(AppCog, commands.GroupCog, group_name="game", group_description="T
         try:
             reply = await asyncio.wait_for(asyncio.shield(work), REPORT_BEFORE_DEFER)
         except TimeoutError:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            if not await defer_thinking(interaction, ephemeral=True):
+                return
             reply = await work
             if not reply.ephemeral:
                 await interaction.followup.send(content="The report follows in the channel.", ephemeral=True)

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter.commandline import parse_line, split_line, walk
-from bot.adapter.delivery import AppCog, deliver
+from bot.adapter.delivery import AppCog, defer_thinking, deliver
 from bot.adapter.messages import app_of, caller_of
 from bot.app.replies import Refusal
 from rules import RULESETS
@@ -66,7 +66,8 @@ class OddsCog(AppCog, commands.Cog):
         capture = _Capture()
         if parsed.command.parent is None or parsed.command.parent.name not in RULESETS:
             raise Refusal("Ask the odds of a ruleset's action, like ssg shoot or sharpe shoot.")
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await defer_thinking(interaction, ephemeral=True):
+            return
         await parsed.command.callback(capture, interaction, **parsed.values)  # type: ignore[arg-type]
         if capture.action is None:
             raise Refusal("That command is not an action with dice.")

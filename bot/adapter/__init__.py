@@ -7,6 +7,7 @@
   pages), whose clicks are answered the same way.
 * :mod:`bot.adapter.messages`: who is calling, and a reply as the arguments of a Discord message.
 * :mod:`bot.adapter.errors`: what the player is told about any exception.
+* :mod:`bot.adapter.once`: each interaction answered once (a repeated delivery is dropped).
 * :mod:`bot.adapter.scheduler`: the pace scheduler, which posts reminders and timeouts.
 
 The cogs import this package, the application layer and the rules; nothing in ``bot/`` imports

@@ -16,7 +16,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter.delivery import answer_in_time, deliver_error
-from bot.adapter.scheduler import PaceScheduler, channel_poster
+from bot.adapter.once import Deliveries, first_delivery
+from bot.adapter.scheduler import PaceScheduler, Post, channel_poster
+from bot.app.answers import OwedNotice
 from bot.app.service import App
 from bot.gc_pacing import BetweenCommands
 
@@ -41,8 +43,11 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
 
 class SkirmishTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """Every command and autocomplete: its garbage is collected once it has finished (bot.gc_pacing),
-        and a reply that waits too long for its picture is deferred rather than lost."""
+        """Every command and autocomplete: a repeated delivery of one taken already is dropped (it is
+        answered once), its garbage is collected once it has finished (bot.gc_pacing), and a reply
+        that waits too long for its picture is deferred rather than lost."""
+        if not first_delivery(interaction):
+            return False
         answer_in_time(interaction)  # first: it lets go of the interaction before the collection
         collector = getattr(self.client, "collector", None)
         if collector is not None:
@@ -70,6 +75,8 @@ class SkirmishBot(commands.Bot):
         self.scheduler: PaceScheduler | None = None
         self.frozen = False
         self.collector = BetweenCommands()
+        self.deliveries = Deliveries()
+        self._owed_told: asyncio.Task[None] | None = None
 
     async def load_cogs(self) -> None:
         await self.load_extension(COGS)
@@ -80,8 +87,14 @@ class SkirmishBot(commands.Bot):
         self.scheduler = PaceScheduler(self.app, channel_poster(self))
         self.scheduler.start()
         self.app.ctx.pictures.warm()
+        # Read before the gateway connects, so no action of this run is among them.
+        owed = await self.app.owed.unanswered()
+        if owed:
+            self._owed_told = asyncio.create_task(tell_owed(self.app, channel_poster(self), owed))
 
     async def close(self) -> None:
+        if self._owed_told is not None:
+            self._owed_told.cancel()
         if self.scheduler is not None:
             await self.scheduler.stop()
         self.app.ctx.pictures.close()
@@ -125,3 +138,22 @@ class SkirmishBot(commands.Bot):
             self.frozen = True
             self.collector.start()
         log.info("logged in as %s (%s) in %d guild(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+
+
+async def tell_owed(app: App, post: Post, owed: list[OwedNotice]) -> None:
+    """Say in each channel what was applied there but never answered (the bot stopped in between),
+    so nobody sends it again; then it is owed no more. A channel that cannot be posted in (deleted,
+    or the bot's access taken away) is told nothing, and is not tried again. With several processes
+    (issue 29) each should tell only the guilds it serves (a notice names its guild)."""
+    for notice in owed:
+        try:
+            await post(notice.channel_id, notice.reply)
+        except discord.HTTPException as exc:
+            log.warning("could not tell channel %s what was applied unanswered: %s", notice.channel_id, exc)
+        except Exception:
+            log.exception("could not tell channel %s what was applied unanswered", notice.channel_id)
+            continue
+        await app.owed.settle(notice)
+        log.info(
+            "told channel %s of %d action(s) applied but never answered", notice.channel_id, len(notice.action_ids)
+        )

@@ -16,6 +16,7 @@ bot's memory. A click that fails is answered by the same funnel as a command tha
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import re
 from collections.abc import AsyncIterator
@@ -29,8 +30,9 @@ from bot.adapter.errors import player_message
 from bot.adapter.help import HelpReply, help_view
 from bot.adapter.messages import NOBODY, app_of, caller_of, message_kwargs
 from bot.adapter.next_moves import next_moves_view, to_type
+from bot.adapter.once import AnsweredOnce
 from bot.app.inputs import command_line
-from bot.app.pictures import WHILE_DRAWING
+from bot.app.pictures import PICTURE_FOLLOWS, WHILE_DRAWING
 from bot.app.replies import PendingDecision, Reply
 from bot.app.reports import LogPage
 
@@ -57,11 +59,25 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
     """Send ``reply`` as the interaction's response (or a follow-up if one was already sent).
 
     A repeated delivery of an interaction already applied (``reply.replayed``) gets no answer at
-    all: its first copy was answered, and Discord refuses a second response."""
+    all: its first copy was answered, and Discord refuses a second response. An action's answer,
+    once Discord took it, is owed no more (``reply.owed``); its picture, when still to be drawn,
+    follows as an edit of the answer (:func:`picture_follows`)."""
     interaction.extras["reply"] = reply
     if reply.replayed:
         log.info("interaction %s was delivered again: already applied, not answered twice", interaction.id)
         return
+    sent = await _send(interaction, reply)
+    if sent is None:
+        return
+    if reply.owed:
+        await _answered(interaction)
+    if reply.picture is not None:
+        await picture_follows(interaction, reply, sent)
+
+
+async def _send(interaction: discord.Interaction, reply: Reply) -> discord.Message | bool | None:
+    """The answer sent: the message when Discord returned it, else True; None when it could not go
+    (a repeat already answered, or an interaction gone)."""
     kwargs: dict[str, Any] = {**message_kwargs(reply), "ephemeral": reply.ephemeral}
     view = view_for(reply)
     if view is None and reply.moves_of is not None:
@@ -73,9 +89,13 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
         kwargs["view"] = view
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(**kwargs)
-        else:
-            await interaction.response.send_message(**kwargs)
+            if reply.picture is None:
+                await interaction.followup.send(**kwargs)
+                return True
+            return await interaction.followup.send(**kwargs, wait=True)  # the message its picture is added to
+        callback = await interaction.response.send_message(**kwargs)
+        resource = getattr(callback, "resource", None)
+        return resource if isinstance(resource, discord.Message) else True
     except discord.HTTPException as exc:
         if exc.code not in ALREADY_ANSWERED:
             raise
@@ -88,12 +108,56 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
             log.info(
                 "interaction %s was already answered (a repeated delivery); nothing was applied twice", interaction.id
             )
+        return None
+
+
+async def _answered(interaction: discord.Interaction) -> None:
+    """Discord took the answer to an action: the store owes it no more. A mark that fails costs only
+    a needless line in the channel after the next restart."""
+    try:
+        await app_of(interaction).owed.answered(interaction.id)
+    except Exception:
+        log.exception("could not note that interaction %s was answered", interaction.id)
+
+
+async def picture_follows(interaction: discord.Interaction, reply: Reply, sent: discord.Message | bool) -> None:
+    """The picture an action's answer went without, drawn now and added to that answer (an edit):
+    an answer never waits for a drawing, its own or the one ahead of it in the drawing worker, so a
+    bot stopped meanwhile has answered what it applied. A picture that cannot be drawn or added is
+    left out (the log says why): the action it shows is done and answered."""
+    before = {name for name, _ in reply.files}
+    await app_of(interaction).ctx.pictures.attach(reply)
+    files = [discord.File(io.BytesIO(data), filename=name) for name, data in reply.files if name not in before]
+    if not files:
+        return
+    embeds = to_embeds(reply.cards)
+    try:
+        if isinstance(sent, discord.Message):
+            await sent.edit(embeds=embeds, attachments=[*sent.attachments, *files])
+        else:
+            await interaction.edit_original_response(embeds=embeds, attachments=files)
+    except discord.HTTPException as exc:
+        log.warning("could not add the picture to the answer of interaction %s: %s", interaction.id, exc)
+
+
+async def defer_thinking(interaction: discord.Interaction, *, ephemeral: bool) -> bool:
+    """Tell Discord the answer is coming ("thinking"); False when the interaction was answered
+    already (a repeated delivery that reached this process after another had answered it)."""
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    except discord.HTTPException as exc:
+        if exc.code not in ALREADY_ANSWERED:
+            raise
+        log.info("interaction %s was answered already: not deferred, not answered again", interaction.id)
+        return False
+    return True
 
 
 def answer_in_time(interaction: discord.Interaction) -> Deferral:
-    """For the rest of this command's handling: a reply whose picture is still being drawn
-    :data:`PICTURE_BEFORE_DEFER` seconds from now is deferred ("thinking", private if the reply
-    is), and :func:`deliver` then sends it, picture and all, as the deferred answer.
+    """For the rest of this command's handling: an action's answer goes without waiting for its
+    picture, which follows (:func:`picture_follows`); any other reply whose picture is still being
+    drawn :data:`PICTURE_BEFORE_DEFER` seconds from now is deferred ("thinking", private if the
+    reply is), and :func:`deliver` then sends it, picture and all, as the deferred answer.
 
     The command's task lets go of the interaction as soon as it ends (before the garbage is
     collected after it, so call this before ``BetweenCommands.command_started``): an interaction
@@ -102,6 +166,7 @@ def answer_in_time(interaction: discord.Interaction) -> Deferral:
     peak)."""
     deferral = Deferral(interaction, asyncio.get_running_loop().time() + PICTURE_BEFORE_DEFER)
     WHILE_DRAWING.set(deferral)
+    PICTURE_FOLLOWS.set(True)
     task = asyncio.current_task()
     if task is not None:
         task.add_done_callback(deferral.forget)
@@ -196,7 +261,9 @@ def label_of(item: discord.ui.Item[Any]) -> str:
 
 
 class DecisionButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"decision:(?P<id>[0-9]{1,19}):(?P<index>[0-9]{1,2})"
+    AnsweredOnce,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"decision:(?P<id>[0-9]{1,19}):(?P<index>[0-9]{1,2})",
 ):
     def __init__(self, decision_id: int, index: int, label: str = "…", primary: bool = False) -> None:
         style = discord.ButtonStyle.primary if primary else discord.ButtonStyle.secondary
@@ -212,6 +279,7 @@ class DecisionButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer the decision; the message loses its buttons and the result follows it."""
+        PICTURE_FOLLOWS.set(True)
         try:
             reply = await app_of(interaction).decide(caller_of(interaction), None, self.decision_id, index=self.index)
         except Exception as exc:
@@ -233,6 +301,7 @@ def decision_view(decision: PendingDecision) -> discord.ui.View:
 
 
 class LogPageButton(
+    AnsweredOnce,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"log:(?P<game>[0-9]{1,10}):(?P<page>[0-9]{1,7}):(?P<count>[0-9]{1,2})",
 ):

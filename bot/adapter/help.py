@@ -22,6 +22,7 @@ from bot.adapter.commandline import HIDDEN_GROUPS, walk
 from bot.adapter.embeds import to_embeds
 from bot.adapter.errors import player_message
 from bot.adapter.messages import NOBODY
+from bot.adapter.once import AnsweredOnce
 from bot.app.replies import Card, Reply
 from rules import RULESETS, get_engine
 from rules.core import RuleError
@@ -213,7 +214,9 @@ def _paged(text: str) -> list[str]:
 
 
 class HelpButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"help:(?P<page>[0-9]{1,3}):(?P<topic>[a-z0-9 _-]{0,60})"
+    AnsweredOnce,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"help:(?P<page>[0-9]{1,3}):(?P<topic>[a-z0-9 _-]{0,60})",
 ):
     """Back, Next or Contents under a help page: the click shows that page in place of this one,
     built again from the command tree (nothing about it lives in the bot's memory)."""

@@ -22,6 +22,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.adapter.once import AnsweredOnce
 from bot.app.replies import MovesNow, ReadyFigure
 from bot.render.shown import shown
 
@@ -94,7 +95,9 @@ def to_type(client: Any, slug: str, now: MovesNow | None) -> str:
 
 
 class NextMoveButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"next:(?P<slug>[a-z]{1,20}):(?P<name>[a-z_]{1,32})"
+    AnsweredOnce,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"next:(?P<slug>[a-z]{1,20}):(?P<name>[a-z_]{1,32})",
 ):
     """A quick move under "your move": pressing it runs the command as if typed without options."""
 
@@ -130,7 +133,9 @@ class NextMoveButton(
             await deliver_error(interaction, exc, context=f"/{self.slug} {self.name} (button)")
 
 
-class ReadySelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ready:(?P<slug>[a-z]{1,20})"):
+class ReadySelect(
+    AnsweredOnce, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ready:(?P<slug>[a-z]{1,20})"
+):
     """The figures that may still act: picking one answers privately with the commands to type for it."""
 
     def __init__(self, slug: str, ready: Sequence[ReadyFigure] = ()) -> None:

@@ -209,6 +209,7 @@ class Actions:
             cards=action_cards(title, caller.display_name, side, outcome.events, entry.rolls),
             events=list(outcome.events),
             rolls=list(entry.rolls),
+            owed=entry.interaction_id is not None,
         )
         if engine.finished(outcome.state):
             game = await u.games.set_outcome(

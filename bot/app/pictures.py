@@ -47,6 +47,13 @@ WhileDrawing = Callable[[Reply], AbstractAsyncContextManager[object]]
 WHILE_DRAWING: ContextVar[WhileDrawing | None] = ContextVar("while_drawing", default=None)
 
 
+#: Set by a front end that sends an action's answer at once and adds its picture after (Discord:
+#: an edit of the answer): an action's reply whose picture is not kept then leaves the order on
+#: the reply (``Reply.picture``) for the front end to draw with :meth:`Pictures.attach` once the
+#: answer went, so an answer never waits for a drawing (its own, or another's ahead of it).
+PICTURE_FOLLOWS: ContextVar[bool] = ContextVar("picture_follows", default=False)
+
+
 #: The process's one drawing worker (every App in a process shares it: tests build many).
 DRAWING = WorkerPool("drawing")
 
@@ -153,11 +160,17 @@ class Pictures:
             return nullcontext()
         return while_drawing(reply)
 
-    def drawn(self, command: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[Reply]]:
-        """``command`` with the picture its reply orders attached."""
+    def drawn(self, command: Callable[P, Awaitable[Reply]], *, follows: bool = False) -> Callable[P, Awaitable[Reply]]:
+        """``command`` with the picture its reply orders attached; with ``follows`` (an action), left
+        for the front end to add after the answer when it says so (:data:`PICTURE_FOLLOWS`) and the
+        picture is not kept already."""
 
         async def run(*args: P.args, **kwargs: P.kwargs) -> Reply:
-            return await self.attach(await command(*args, **kwargs))
+            reply = await command(*args, **kwargs)
+            order = reply.picture
+            if follows and order is not None and order.key not in self._kept and PICTURE_FOLLOWS.get():
+                return reply
+            return await self.attach(reply)
 
         run.__doc__ = command.__doc__
         return run

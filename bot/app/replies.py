@@ -121,6 +121,9 @@ class Reply:
     rolls: list[RolledDie] = field(default_factory=list)
     decision: PendingDecision | None = None
     replayed: bool = False
+    #: The store holds this reply as owed to its interaction (an action it applied) until the front
+    #: end says it went (:meth:`bot.app.answers.OwedAnswers.answered`).
+    owed: bool = False
     files: list[tuple[str, bytes]] = field(default_factory=list)
     #: A picture of the battlefield still to be drawn and attached (:mod:`bot.app.pictures`).
     picture: PictureOrder | None = None

@@ -85,13 +85,13 @@ class RollCommands:
                 description=f"{result.detail}\n**Total: {result.total}**",
                 footer=f"{why} · only you see this; the log keeps it and shows it to all when the battle ends",
             )
-            return Reply(cards=[card], events=[event], rolls=list(dice.rolled), ephemeral=True)
+            return Reply(cards=[card], events=[event], rolls=list(dice.rolled), ephemeral=True, owed=game is not None)
         card = Card(
             title=shown(f"{caller.display_name} rolls {result.expression}"),
             description=f"{result.detail}\n**Total: {result.total}**",
             footer=why if between is None else f"{why} · {commitment_line(between)}",
         )
-        return Reply(cards=[card], events=[event], rolls=list(dice.rolled))
+        return Reply(cards=[card], events=[event], rolls=list(dice.rolled), owed=game is not None)
 
     async def figure_names(self, caller: Caller, current: str, *, in_game: bool = True) -> list[str]:
         """Names for autocomplete: figures of the game in progress (else the rosters) matching ``current``."""

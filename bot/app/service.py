@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from bot.app.actions import Actions
 from bot.app.aftermath import Aftermath
+from bot.app.answers import OwedAnswers
 from bot.app.campaigns import CampaignCommands
 from bot.app.context import Context, utcnow
 from bot.app.decisions import DecisionCommands
@@ -53,7 +54,9 @@ class App:
         self.reports = ReportCommands(self.ctx)
         self.pace = PaceCommands(self.ctx, actions=self.actions, decisions=self.decisions)
         self.maps = MapCommands(self.ctx, self.actions)
+        self.owed = OwedAnswers(self.ctx)
         drawn = self.ctx.pictures.drawn  # a reply that shows the battlefield gets its picture, drawn last
+        # (an action's may follow its answer: bot.app.pictures.PICTURE_FOLLOWS)
 
         # The commands, as the front-ends call them.
         self.campaign_new = self.campaigns.campaign_new
@@ -72,14 +75,14 @@ class App:
         self.rules_set = self.exchange.rules_set
         self.rules_show = self.exchange.rules_show
         self.rules_clear = self.exchange.rules_clear
-        self.game_start = drawn(self.games.game_start)
-        self.act = drawn(self.actions.act)
+        self.game_start = drawn(self.games.game_start, follows=True)
+        self.act = drawn(self.actions.act, follows=True)
         self.game_status = drawn(self.games.game_status)
         self.game_undo = self.games.game_undo
         self.game_end = self.games.game_end
         self.game_log = self.reports.game_log
         self.game_report = self.reports.game_report
-        self.decide = drawn(self.decisions.decide)
+        self.decide = drawn(self.decisions.decide, follows=True)
         self.open_decisions = self.decisions.open_decisions
         self.roll = self.rolls.roll
         self.figure_names = self.rolls.figure_names
@@ -102,8 +105,8 @@ class App:
         self.map_import = drawn(self.maps.map_import)
         self.map_export = self.maps.map_export
         self.map_show = drawn(self.maps.map_show)
-        self.map_place = drawn(self.maps.place)
-        self.map_deploy = drawn(self.maps.deploy)
+        self.map_place = drawn(self.maps.place, follows=True)
+        self.map_deploy = drawn(self.maps.deploy, follows=True)
         self.map_scenarios = self.maps.scenario_names
         self.map_features = self.maps.feature_names
 

@@ -165,8 +165,8 @@ class Undo:
             refused = f"{asker} withdrew the request" if withdrawn else f"{who} refused {asker}'s request"
             text = f"{refused}: {command} stands, and nothing changes."
             typed = " ".join(str(params.get("command", "")).split())
-            await self._log_refusal(u, campaign, decision, caller, value, f"{refused}: {typed} stands.")
-            return Reply(cards=[Card(title="Undo refused", description=text)])
+            logged = await self._log_refusal(u, campaign, decision, caller, value, f"{refused}: {typed} stands.")
+            return Reply(cards=[Card(title="Undo refused", description=text)], owed=logged)
         game = await u.games.get(decision.game_id, lock=True) if decision.game_id is not None else None
         record = None
         if game is not None and game.version == params.get("version") and (game.status == "active" or game.winner):
@@ -178,12 +178,13 @@ class Undo:
 
     async def _log_refusal(
         self, u: Unit, campaign: Campaign, decision: Decision, caller: Caller, value: str, text: str
-    ) -> None:
+    ) -> bool:
         """A refused request is kept in the battle's log, so /game log and /game report show it: an
-        entry that changed nothing (no state to go back to, no dice), like a free roll."""
+        entry that changed nothing (no state to go back to, no dice), like a free roll. Whether it
+        was logged with the caller's interaction (whose answer it then owes)."""
         game = await u.games.get(decision.game_id) if decision.game_id is not None else None
         if game is None:
-            return
+            return False
         params = decision.resume.get("params", {})
         event = Event(REFUSED_KIND, text, {"action": params.get("action_id"), "asker": params.get("asker_name")})
         entry = log_entry(
@@ -198,6 +199,7 @@ class Undo:
             rolled=(),
         )
         await u.play.append_action(entry)
+        return entry.interaction_id is not None
 
     async def take_back(
         self, u: Unit, campaign: Campaign, game: Game, record: LoggedAction, *, by: str, by_gm: bool

@@ -118,7 +118,8 @@ class Play:
         )
 
     async def append_action(self, entry: LogEntry) -> int:
-        """Write a log entry with its events and dice; its id."""
+        """Write a log entry with its events and dice; its id. An entry an interaction wrote owes
+        that interaction its answer until :meth:`bot.store.answers.Answers.answered` says it went."""
         action_id = int(
             await self._tx.scalar(
                 INSERT_ACTION,
@@ -134,6 +135,7 @@ class Play:
                     "state_before": entry.state_before,
                     "undone": False,
                     "created_at": utcnow(),
+                    "answer_owed": entry.interaction_id is not None,
                 },
             )
         )

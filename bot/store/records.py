@@ -159,3 +159,18 @@ class ActionContext:
     applied: bool
     waiting: int | None
     last_seq: int
+
+
+@dataclass(frozen=True)
+class OwedAnswer:
+    """An action applied whose answer never reached its player: where, who, what, and what came of
+    it (its first event; none for a secret roll, which only the game master may see before the end)."""
+
+    action_id: int
+    guild_id: int
+    channel_id: int
+    user_id: int
+    display_name: str | None
+    command: str
+    said: str | None
+    secret: bool

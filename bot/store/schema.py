@@ -36,6 +36,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
     literal_column,
     text,
 )
@@ -287,7 +288,15 @@ class ActionRecord(Base):
     """One command applied to a game: who, what (as typed), and the state before it (for undo)."""
 
     __tablename__ = "actions"
-    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "seq"),
+        Index(
+            "ix_actions_answer_owed",
+            "answer_owed",
+            sqlite_where=text("answer_owed"),
+            postgresql_where=text("answer_owed"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
@@ -304,6 +313,9 @@ class ActionRecord(Base):
     state_before: Mapped[Any | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # Its interaction's answer is owed: set with the entry when an interaction applied it, cleared
+    # once Discord took the answer. One still set after a crash is told in the channel on restart.
+    answer_owed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     game: Mapped[Game] = relationship(back_populates="actions", lazy="raise_on_sql")
     events: Mapped[list[EventRecord]] = relationship(
@@ -507,5 +519,7 @@ def written(value: str) -> ColumnElement[str]:
 
 #: A game in play, as ``uq_games_active_campaign`` says it (see :func:`written`).
 GAME_IN_PLAY = Game.status == written("active")
+#: An action whose answer is owed, as ``ix_actions_answer_owed`` says it.
+ANSWER_OWED: ColumnElement[bool] = literal_column("actions.answer_owed")
 #: A deadline still running, as ``uq_deadlines_current_game`` says it.
 DEADLINE_RUNNING = Deadline.status.in_([written("open"), written("expired")])

@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy import exc as sa_exc
 
+from bot.store.answers import Answers
 from bot.store.campaigns import Campaigns, Members
 from bot.store.database import Database
 from bot.store.deadlines import Deadlines
@@ -54,6 +55,7 @@ class Unit:
         self.reports = Reports(tx)
         self.exchange = Exchange(tx)
         self.streams = Streams(tx)
+        self.answers = Answers(tx)
 
     def on_commit(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once this transaction has committed (never after a rollback)."""

@@ -177,6 +177,15 @@ def sent_files(fake: FakeDiscord, result: InteractionResult) -> dict[str, bytes]
     return found
 
 
+async def picture_of(
+    fake: FakeDiscord, result: InteractionResult, name: str = "map.png", timeout: float = 60.0
+) -> bytes:
+    """The picture ``name`` the bot attached to its answer to ``result``: an action's answer goes
+    at once and its picture follows as an edit of it, so this waits for it (generously)."""
+    await fake.wait_until(lambda: name in sent_files(fake, result), timeout, f"{name} for {result.interaction.label}")
+    return sent_files(fake, result)[name]
+
+
 def sent_file_names(fake: FakeDiscord, result: InteractionResult) -> list[str]:
     """The names the bot gave the files it attached to its answers (the fake always keeps these)."""
     inter = result.interaction

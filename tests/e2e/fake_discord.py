@@ -1058,6 +1058,13 @@ class FakeDiscord:
         self.gateway_log: list[dict[str, Any]] = []
         self.clock_offset = 0.0
 
+        #: While True, each interaction callback the bot sends is held and never reaches "Discord",
+        #: as over a connection that died on the way: the request hangs until :meth:`let_go`
+        #: (or the fake stops), then is refused as for an interaction gone (10062).
+        self.holding_callbacks = False
+        self.held_callbacks: list[FakeInteraction] = []
+        self._let_go = asyncio.Event()
+
         self._runner: web.AppRunner | None = None
         self._timers: list[asyncio.TimerHandle] = []
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -1076,6 +1083,7 @@ class FakeDiscord:
         return self
 
     async def stop(self) -> None:
+        self.let_go()
         for timer in self._timers:
             timer.cancel()
         closing = [conn.ws.close(code=1001, message=b"fake Discord stopping") for conn in self.connections if conn.open]
@@ -1083,6 +1091,12 @@ class FakeDiscord:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    def let_go(self) -> None:
+        """Stop holding interaction callbacks; those held are refused as for an interaction gone."""
+        self.holding_callbacks = False
+        self._let_go.set()
+        self._let_go = asyncio.Event()
 
     async def __aenter__(self) -> Self:
         return await self.start()
@@ -1619,6 +1633,10 @@ class FakeDiscord:
             self.breach("interaction", f"{where}: unknown interaction or token (10062)")
             return discord_error(404, 10062, "Unknown interaction")
         where = f"callback to {inter.label}"
+        if self.holding_callbacks:
+            self.held_callbacks.append(inter)
+            await self._let_go.wait()
+            return discord_error(404, 10062, "Unknown interaction")
         now = self.now()
         attempt = Attempt("callback", body, 0, [], now)
         inter.attempts.append(attempt)

@@ -10,15 +10,15 @@ from typing import Any
 from PIL import Image
 
 from bot.app.replies import Caller
-from tests.e2e.attachments import sent_files
+from tests.e2e.attachments import picture_of
 from tests.e2e.fake_discord import FakeDiscord, InteractionResult
 from tests.e2e.seeding import BLUE_NAMES, RED_NAMES, new_table, seeded_app
 
 
-def picture(fake: FakeDiscord, result: InteractionResult) -> tuple[int, int]:
+async def picture(fake: FakeDiscord, result: InteractionResult) -> tuple[int, int]:
     """The size of the map picture the bot attached to ``result``, shown in one of its embeds."""
+    data = await picture_of(fake, result)
     assert any(e.get("image", {}).get("url") == "attachment://map.png" for e in result.embeds), result.titles
-    data = sent_files(fake, result)["map.png"]
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     image = Image.open(io.BytesIO(data))
     assert image.format == "PNG"
@@ -45,7 +45,7 @@ async def test_a_battle_on_a_shipped_map_is_deployed_and_drawn(fake: FakeDiscord
     assert [c["value"] for c in suggested.choices or []] == ["crossroads"]
     drafted = await fake.slash(table.gm, "map new", scenario="crossroads")
     assert not drafted.ephemeral and drafted.titles == ["New map"]
-    width, _ = picture(fake, drafted)
+    width, _ = await picture(fake, drafted)
     assert 1100 <= width <= 1300
 
     refused = await fake.slash(table.red, "map feature add", kind="wood", points="1,1 3,1 3,3")
@@ -55,7 +55,7 @@ async def test_a_battle_on_a_shipped_map_is_deployed_and_drawn(fake: FakeDiscord
     started = await fake.slash(table.gm, "game start")
     assert not started.ephemeral
     assert "/map place" in started.text and "Crossroads" in started.text
-    picture(fake, started)
+    await picture(fake, started)
 
     red = await fake.slash(table.red, "map deploy")
     assert not red.ephemeral and "red deploys" in red.text
@@ -63,11 +63,11 @@ async def test_a_battle_on_a_shipped_map_is_deployed_and_drawn(fake: FakeDiscord
     assert twice.ephemeral and twice.embeds[0]["description"] == "All of red's figures are already placed."
     blue = await fake.slash(table.blue, "map deploy")
     assert "Every figure is on the map" in blue.text
-    picture(fake, blue)  # deployment is complete: the table as it stands
+    await picture(fake, blue)  # deployment is complete: the table as it stands
 
     shown = await fake.slash(table.blue, "map show", focus="Big Jim")
     assert not shown.ephemeral
-    width, height = picture(fake, shown)
+    width, height = await picture(fake, shown)
     assert 1100 <= width <= 1300 and height > 600
     status = await fake.slash(table.red, "game status")
-    picture(fake, status)
+    await picture(fake, status)

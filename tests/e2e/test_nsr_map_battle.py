@@ -28,7 +28,7 @@ from rules.battlefield import battlefield_of
 from rules.battlefield.formations import footprint, on_table, overlaps
 from rules.nsr import onmap
 from rules.nsr.state import NsrState, Unit
-from tests.e2e.attachments import sent_files
+from tests.e2e.attachments import picture_of
 from tests.e2e.fake_discord import APPLICATION_COMMAND, FakeDiscord, FakeUser, InteractionResult
 from tests.e2e.seeding import new_table, seeded_app
 from tests.e2e.test_ssg_game import refusal
@@ -88,8 +88,8 @@ async def place(fake: FakeDiscord, user: FakeUser, figure: str, at: str) -> Inte
     return await fake._result(interaction, None)
 
 
-def picture_size(fake: FakeDiscord, result: InteractionResult) -> tuple[int, int]:
-    data = sent_files(fake, result)["map.png"]
+async def picture_size(fake: FakeDiscord, result: InteractionResult) -> tuple[int, int]:
+    data = await picture_of(fake, result)
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     width, height = Image.open(io.BytesIO(data)).size
     assert 1100 <= width <= 1300 and height > width / 2, (width, height)
@@ -179,7 +179,7 @@ async def fight(fake: FakeDiscord, bot: Any, app: Any, table: Any, name: str) ->
     for name, at in PLACES.items():
         placed = await place(fake, player[side_of[name]], name, at)
         assert not placed.ephemeral and f"{name} ({side_of[name]}) stands at {at}" in placed.text, placed.text
-    picture_size(fake, placed)  # the deployment is over: the table as set out
+    await picture_size(fake, placed)  # the deployment is over: the table as set out
     _, state, decision = await battle(app)
     assert state.phase == "movement" and decision is not None
     assert_apart(state)
@@ -195,7 +195,7 @@ async def fight(fake: FakeDiscord, bot: Any, app: Any, table: Any, name: str) ->
             result.restarted = True
             status = await fake.slash(table.gm, "game status")
             assert f"Turn {state.turn} · movement phase" in status.text
-            picture_size(fake, status)
+            await picture_size(fake, status)
             assert (await battle(app))[1] == state
         if decision is not None:
             chosen = await fake.slash(player[decision.decider], "decide", choice=decision.choices[0]["value"])
@@ -219,7 +219,7 @@ async def fight(fake: FakeDiscord, bot: Any, app: Any, table: Any, name: str) ->
                     break
                 said_no.append(f"{state.turn} {state.phase} {unit.name} {command} {options}: " + refusal(answer))
             if "Every unit has moved" in answer.text:
-                picture_size(fake, answer)  # the movement phase is over: the picture comes with it
+                await picture_size(fake, answer)  # the movement phase is over: the picture comes with it
                 result.pictures += 1
         after = (await battle(app))[1]
         assert_apart(after)

@@ -24,7 +24,7 @@ from rules.battlefield import point_of
 from rules.geometry import centre_distance
 from rules.sharpe import onmap
 from rules.sharpe.state import Character, SharpeState
-from tests.e2e.attachments import sent_files
+from tests.e2e.attachments import picture_of, sent_files
 from tests.e2e.fake_discord import FakeDiscord, InteractionResult
 from tests.e2e.seeding import new_table, seeded_app
 from tests.e2e.test_ssg_game import refusal
@@ -75,8 +75,8 @@ EXPECTED = (
 )
 
 
-def picture_size(fake: FakeDiscord, result: InteractionResult) -> tuple[int, int]:
-    data = sent_files(fake, result)["map.png"]
+async def picture_size(fake: FakeDiscord, result: InteractionResult) -> tuple[int, int]:
+    data = await picture_of(fake, result)
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     image = Image.open(io.BytesIO(data))
     image.load()
@@ -133,7 +133,7 @@ async def test_a_sharpe_skirmish_on_the_farm_through_discord_across_a_restart(fa
     assert "british deploys" in (await fake.slash(table.red, "map deploy")).text
     deployed = await fake.slash(table.blue, "map deploy")
     assert "the order of movement is rolled" in deployed.text and deployed.field_values("Dice")
-    assert 1100 <= picture_size(fake, deployed)[0] <= 1300
+    assert 1100 <= (await picture_size(fake, deployed))[0] <= 1300
 
     _, state, _ = await game()
     first = state.active
@@ -162,7 +162,7 @@ async def test_a_sharpe_skirmish_on_the_farm_through_discord_across_a_restart(fa
             status = await fake.slash(table.gm, "game status")
             assert f"Bound {state.bound}" in status.text
             shown = await fake.slash(table.gm, "map show", focus=state.active)
-            assert picture_size(fake, shown)[0] >= 1100 and not shown.ephemeral
+            assert (await picture_size(fake, shown))[0] >= 1100 and not shown.ephemeral
             continue
         if state.bound > MAX_BOUNDS and not conceded:
             conceded = True
@@ -183,8 +183,8 @@ async def test_a_sharpe_skirmish_on_the_farm_through_discord_across_a_restart(fa
         foe = nearest(state, me)
         if key in acted or foe is None:
             last = await fake.slash(user, "sharpe done")
-            if not last.ephemeral and "map.png" in sent_files(fake, last):
-                width, height = picture_size(fake, last)
+            if not last.ephemeral and any(t.endswith("the battlefield") for t in last.titles):
+                width, height = await picture_size(fake, last)
                 assert 1100 <= width <= 1300 and height > width * 0.75
                 drawn.add(hashlib.sha256(sent_files(fake, last)["map.png"]).hexdigest())
                 pictures += 1

@@ -15,7 +15,7 @@ from typing import Any
 from PIL import Image
 
 from bot.app.replies import Caller
-from tests.e2e.attachments import sent_files
+from tests.e2e.attachments import picture_of
 from tests.e2e.fake_discord import FakeDiscord, InteractionResult
 from tests.e2e.seeding import new_table, seeded_app
 from tests.e2e.test_ssg_game import casualties, refusal, victory
@@ -31,8 +31,8 @@ WALKING_TURNS = 6
 MAX_PLAYER_TURNS = 40
 
 
-def picture_size(fake: FakeDiscord, result: InteractionResult) -> tuple[int, int]:
-    data = sent_files(fake, result)["map.png"]
+async def picture_size(fake: FakeDiscord, result: InteractionResult) -> tuple[int, int]:
+    data = await picture_of(fake, result)
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
     return Image.open(io.BytesIO(data)).size
 
@@ -73,7 +73,7 @@ async def test_a_battle_on_the_crossroads_to_a_winner_across_a_restart(fake: Fak
             await bot.restart()  # mid-battle: the game goes on where it was
             status = await fake.slash(table.gm, "game status")
             assert f"{active} · movement phase" in status.text
-            picture_size(fake, status)
+            await picture_size(fake, status)
         if turn < WALKING_TURNS:
             for name in [n for n in LANES if side_of[n] == active and n in alive[active]]:
                 y[name] = round(y[name] + step[active], 1)
@@ -85,7 +85,7 @@ async def test_a_battle_on_the_crossroads_to_a_winner_across_a_restart(fake: Fak
                 assert said == "Kid cannot go that way: the path crosses the farmhouse, which cannot be crossed."
         ended = await fake.slash(me, "ssg next")
         assert "shooting phase" in ended.text
-        width, _ = picture_size(fake, ended)  # the table as the movement phase left it
+        width, _ = await picture_size(fake, ended)  # the table as the movement phase left it
         assert 1100 <= width <= 1300
         for shooter in list(alive[active]):
             targets = [PAIRED[shooter]] if shooter in PAIRED else [t for t in alive[foe] if t not in PAIRED]

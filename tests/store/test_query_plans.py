@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.sql import Executable
 
-from bot.store import campaigns, deadlines, decisions, figures, games, log, play
+from bot.store import answers, campaigns, deadlines, decisions, figures, games, log, play
 from bot.store.database import Database, sqlite_url
 from bot.store.schema import written
 
@@ -29,6 +29,7 @@ HOT = {
     "a side's players": (campaigns.SIDE_USER_IDS, ["members"]),
     "the game master": (campaigns.GM_USER_IDS, ["members"]),
     "the roster's names": (figures.NAMES, ["figures"]),
+    "an action's answer noted as given": (answers.ANSWERED, ["actions"]),
 }
 
 
@@ -64,6 +65,7 @@ BY_PARTIAL_INDEX = {
     "the games the pace poll brings in step": (deadlines.GAMES_TO_SYNC, "uq_games_active_campaign"),
     "their running deadlines": (deadlines.GAMES_TO_SYNC, "uq_deadlines_current_game"),
     "a game's running deadline": (deadlines.CURRENT, "uq_deadlines_current_game"),
+    "the answers still owed, on start": (answers.OWED, "ix_actions_answer_owed"),
 }
 
 
