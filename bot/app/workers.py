@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import itertools
 import logging
 import multiprocessing
 import os
@@ -55,6 +56,8 @@ OVERLOADED = "Too much is already being worked out for this channel: nothing was
 OUT_OF_TIME = "That took more than {seconds:g} seconds to work out and was stopped: nothing was changed."
 
 T = TypeVar("T")
+#: Names the jobs run without a group, each a group of its own.
+_ungrouped = itertools.count(1)
 
 
 class Overloaded(Refusal):
@@ -247,12 +250,12 @@ class WorkerPool:
 
     async def run(self, fn: Callable[..., T], *args: Any, group: str | None = None, seconds: float | None = None) -> T:
         """``fn(*args)`` in a worker; ``fn`` and its arguments must pickle (a module's function,
-        plain data). ``group``'s jobs run one at a time, in turn with other groups' (no group: the
-        pool's shared one); a job running past ``seconds`` (the pool's by default) and the grace is
-        stopped with :class:`OutOfTime`. A worker that dies under a job is replaced and the job
-        tried once more."""
+        plain data). ``group``'s jobs run one at a time, in turn with other groups' (without a group
+        a job is a group of its own: never refused, run in its turn); a job running past ``seconds``
+        (the pool's by default) and the grace is stopped with :class:`OutOfTime`. A worker that dies
+        under a job is replaced and the job tried once more."""
         here = self._bound()
-        key = "" if group is None else group
+        key = group if group is not None else f"job {next(_ungrouped)}"
         queued = here.waiting.get(key)
         if queued is not None and len(queued) >= self.waiting_per_group:
             raise Overloaded(OVERLOADED)

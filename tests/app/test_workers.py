@@ -107,9 +107,10 @@ async def test_a_group_that_queues_too_much_is_refused_with_a_sentence(pools, tm
         await pool.run(wait_for, gate, group="A")
     assert refused.value.message == OVERLOADED
     other = asyncio.create_task(pool.run(wait_for, gate, group="B"))  # another group is still taken
+    loose = [asyncio.create_task(pool.run(wait_for, gate)) for _ in range(3)]  # no group: each its own
     Path(gate).touch()
     async with asyncio.timeout(DEADLINE_S):
-        assert await asyncio.gather(*held, other) == [gate] * 4
+        assert await asyncio.gather(*held, other, *loose) == [gate] * 7
 
 
 async def test_a_job_whose_caller_leaves_before_it_runs_never_runs(pools, tmp_path: Path) -> None:
