@@ -42,6 +42,7 @@ from rules.vocabulary import (
     FigureSpec,
     Outcome,
     RuleError,
+    bounded,
 )
 from rules.words import joined, same_name, short
 
@@ -356,7 +357,8 @@ class Engine(Generic[S]):
     # --- play ------------------------------------------------------------------------------------
 
     def act(self, state: S, action: Action, dice: DiceSource) -> Outcome[S]:
-        """Apply ``action``; ``state`` is never changed, and a refused action rolls nothing."""
+        """Apply ``action``; ``state`` is never changed, and a refused action rolls nothing. Its dice
+        are bounded (:data:`~rules.vocabulary.MAX_DRAWS`): whatever they show, an action ends."""
         name = action_key(action.name)
         if self.finished(state):
             raise RuleError(self.over_sentence(state))
@@ -364,7 +366,7 @@ class Engine(Generic[S]):
         if handler is None:
             raise RuleError(self.unknown_sentence(action.name))
         side = self.check_turn(state, name, action)
-        ctx = self.context(clone(state), side, action, dice)
+        ctx = self.context(clone(state), side, action, bounded(dice))
         handler(ctx, action.params)
         self.settle(ctx)
         outcome = self.outcome(ctx)

@@ -36,13 +36,16 @@ from rules.payloads import (
 )
 from rules.plain import clone, from_data, load_checked, merge, to_data
 from rules.vocabulary import (
+    MAX_DRAWS,
     Action,
     Aftermath,
     Board,
+    BoundedDice,
     Choice,
     DataError,
     Decision,
     DiceSource,
+    DiceStuck,
     Event,
     FigureLine,
     FigureSpec,
@@ -52,17 +55,20 @@ from rules.vocabulary import (
     LowestFaces,
     Outcome,
     RuleError,
+    bounded,
     roll_dice,
 )
 from rules.words import find_figure, short
 
 __all__ = [
+    "MAX_DRAWS",
     "PAYLOADS",
     "PAYLOAD_OF_KIND",
     "Action",
     "Aftermath",
     "Board",
     "BoundPayload",
+    "BoundedDice",
     "CasualtyPayload",
     "Choice",
     "Context",
@@ -71,6 +77,7 @@ __all__ = [
     "Decision",
     "DecisionPayload",
     "DiceSource",
+    "DiceStuck",
     "Engine",
     "Event",
     "FigureLine",
@@ -88,6 +95,7 @@ __all__ = [
     "VictoryPayload",
     "WoundPayload",
     "action_key",
+    "bounded",
     "clone",
     "default_outcome",
     "find_figure",

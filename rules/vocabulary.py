@@ -60,6 +60,47 @@ class LowestFaces:
         return next(iter(cards))
 
 
+#: The most dice and cards one action, or one battle's start, may ask for. No rule comes near it
+#: (a tie is rolled again, but fair dice do not tie a thousand times running); a source that keeps
+#: giving the same results (fixed faces, a broken generator) is stopped here, so that no loop of the
+#: rules runs for ever, whatever its dice.
+MAX_DRAWS = 5_000
+
+
+class DiceStuck(RuleError):
+    """The dice asked for outran :data:`MAX_DRAWS`: the source cannot be random."""
+
+
+class BoundedDice:
+    """``dice``, stopped with :class:`DiceStuck` once more than ``limit`` dice and cards are asked."""
+
+    def __init__(self, dice: DiceSource, limit: int = MAX_DRAWS) -> None:
+        self.dice = dice
+        self.limit = limit
+        self.drawn = 0
+
+    def _count(self) -> None:
+        self.drawn += 1
+        if self.drawn > self.limit:
+            raise DiceStuck(
+                f"The dice kept giving results that settle nothing ({self.limit:,} dice and cards): "
+                "they cannot be random; nothing was changed."
+            )
+
+    def roll(self, sides: int, reason: str) -> int:
+        self._count()
+        return self.dice.roll(sides, reason)
+
+    def draw(self, cards: Sequence[str], reason: str) -> str:
+        self._count()
+        return self.dice.draw(cards, reason)
+
+
+def bounded(dice: DiceSource) -> BoundedDice:
+    """``dice`` behind the :data:`MAX_DRAWS` stop (once: a bounded source is not wrapped again)."""
+    return dice if isinstance(dice, BoundedDice) else BoundedDice(dice)
+
+
 def roll_dice(dice: DiceSource, count: int, sides: int, reason: str) -> list[int]:
     """``count`` dice of ``sides`` faces, each rolled (and recorded) one after another."""
     if count == 1:

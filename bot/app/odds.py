@@ -2,7 +2,8 @@
 
 The bot's process only loads the game and checks who asks; the odds are worked out in a worker
 process (``bot/app/odds_work.py``): in a thread their second or two of Python held up every other
-command's answer. Each player may have one question being worked out at a time.
+command's answer. Each player may have one question being worked out at a time; each channel's
+are worked out one at a time, in turn with other channels' (``bot/app/workers.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from bot.app.context import Context
 from bot.app.inputs import command_line
 from bot.app.odds_work import OddsJob, Refused, work_out
 from bot.app.replies import Caller, Card, Refusal, Reply
-from bot.app.workers import WorkerPool
+from bot.app.workers import OutOfTime, WorkerPool
 from bot.render.shown import shown
 from rules import RULESETS
 from rules.core import Action
@@ -29,14 +30,18 @@ log = logging.getLogger("skirmish_gm.odds")
 OUTCOMES_SHOWN = 8
 #: An outcome less likely than this is lumped into "other".
 RARE = 0.01
-#: Worker processes for /odds: one, at a lower priority than the bot (the machine's other core
-#: answers commands meanwhile).
-ODDS_WORKERS = 1
+#: Worker processes for /odds, at a lower priority than the bot: two, so that a channel's question
+#: never waits for another channel's (each channel has one worked out at a time: WorkerPool.run).
+ODDS_WORKERS = 2
+#: Seconds a question may keep its worker. The odds keep their own budget (``OddsJob.seconds``)
+#: and answer with what they found by then; this stops only one that does not.
+ODDS_SECONDS = 10.0
 #: Every App of a process shares one pool (the tests build many), started on the first question.
-POOL = WorkerPool("odds", ODDS_WORKERS)
+POOL = WorkerPool("odds", ODDS_WORKERS, seconds=ODDS_SECONDS, preload=("bot.app.odds_work",))
 
 BUSY = "Your last /odds is still being worked out: one question at a time. Its answer comes shortly."
 FAILED = "The odds could not be worked out this time; nothing was changed. The game master can check the bot's log."
+TOO_LONG = "Those odds took too long to work out and were stopped; nothing was changed. Ask a smaller question."
 
 
 class OddsCommands:
@@ -60,7 +65,11 @@ class OddsCommands:
         try:
             job = await self._job(caller, ruleset, action_name, params)
             try:
-                result = await self.pool.run(work_out, job)
+                result = await self.pool.run(work_out, job, group=group_of(caller))
+            except OutOfTime as late:
+                raise Refusal(TOO_LONG) from late
+            except Refusal:
+                raise
             except Exception as exc:
                 log.error("working out the odds of %s failed", command_line(ruleset, action_name, params), exc_info=exc)
                 raise Refusal(FAILED) from exc
@@ -89,6 +98,12 @@ class OddsCommands:
                 side, by_gm = turn, True
         action = Action(action_name, side, dict(params), by_gm)
         return OddsJob(campaign.ruleset, campaign.house_rules, state_data, action)
+
+
+def group_of(caller: Caller) -> str:
+    """The questions worked out one at a time, in turn with other groups': a channel's (one
+    campaign's)."""
+    return f"channel {caller.channel_id}"
 
 
 def odds_card(command: str, report: OddsReport) -> Card:

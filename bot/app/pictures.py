@@ -10,7 +10,8 @@ draft's content. A second ``/map show`` of the same game at the same version cos
 A process, not a thread: most of a drawing is Python holding the GIL, and in a thread the 70-150
 ms it takes stalled every other command's answer (the benchmark's p99 went from 1.2 to 15 times
 the floor with a quarter of its campaigns on the map). The worker is started with ``spawn`` (the
-bot has threads a fork would copy mid-lock), once, and started again if it ever dies.
+bot has threads a fork would copy mid-lock), once, and started again if it ever dies or is stopped
+(a picture is given :data:`PICTURE_SECONDS`; one game's pictures never hold up another's).
 """
 
 from __future__ import annotations
@@ -19,13 +20,12 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
-from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import AbstractAsyncContextManager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import ParamSpec
 
-from bot.app.replies import Reply
+from bot.app.replies import Refusal, Reply
 from bot.app.workers import WorkerPool
 from bot.render.battlefield import draw_field
 from rules.battlefield import FieldView, Terrain
@@ -54,12 +54,11 @@ WHILE_DRAWING: ContextVar[WhileDrawing | None] = ContextVar("while_drawing", def
 PICTURE_FOLLOWS: ContextVar[bool] = ContextVar("picture_follows", default=False)
 
 
+#: Seconds a picture may take to draw (70-150 ms on an idle machine) before its worker is stopped
+#: and the reply goes without it.
+PICTURE_SECONDS = 20.0
 #: The process's one drawing worker (every App in a process shares it: tests build many).
-DRAWING = WorkerPool("drawing")
-
-
-def _worker() -> ProcessPoolExecutor:
-    return DRAWING.executor()
+DRAWING = WorkerPool("drawing", seconds=PICTURE_SECONDS, preload=("bot.render.battlefield",))
 
 
 @dataclass(frozen=True)
@@ -70,6 +69,12 @@ class PictureOrder:
     view: FieldView
     terrain: Terrain
     card: int = 0
+
+    @property
+    def group(self) -> str:
+        """Whose pictures these are (a game, a campaign's map draft): drawn one at a time, in turn
+        with other groups' (``WorkerPool.run``)."""
+        return " ".join(str(part) for part in self.key[:2])
 
 
 class Pictures:
@@ -90,9 +95,6 @@ class Pictures:
         self._kept: OrderedDict[tuple[Hashable, ...], bytes] = OrderedDict()
         self._drawing: dict[tuple[Hashable, ...], asyncio.Future[bytes]] = {}
 
-    def _executor(self) -> Executor | None:
-        return _worker() if self.in_process else None
-
     def warm(self) -> None:
         """Start the worker now (it imports Pillow and the geometry: about a second), so the first
         picture a player asks for is not the one that waits for it."""
@@ -105,7 +107,7 @@ class Pictures:
 
     async def _draw(self, order: PictureOrder) -> bytes:
         if self.in_process:
-            return await DRAWING.run(self.drawer, order.view, order.terrain)
+            return await DRAWING.run(self.drawer, order.view, order.terrain, group=order.group)
         return await asyncio.get_running_loop().run_in_executor(None, self.drawer, order.view, order.terrain)
 
     async def png(self, order: PictureOrder) -> bytes:
@@ -145,6 +147,9 @@ class Pictures:
         try:
             async with self._waiting(reply, order):
                 data = await self.png(order)
+        except Refusal as busy:  # too many pictures of one game at once, or one that took too long
+            log.warning("the map was not drawn: %s", busy.message)
+            return reply
         except Exception as exc:
             log.error("drawing the map failed", exc_info=exc)
             return reply

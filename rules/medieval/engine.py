@@ -28,6 +28,7 @@ from rules.core import (
     FigureSpec,
     Outcome,
     RuleError,
+    bounded,
     short,
 )
 from rules.medieval import onmap
@@ -181,7 +182,7 @@ class MedievalEngine(Engine[MedState]):
         state = MedState(
             sides=list(self.tables.sides), phase="order", turn=1, figures=[self._figure_of(s) for s in checked]
         )
-        events = roll_off(self.tables, state, dice)
+        events = roll_off(self.tables, state, bounded(dice))
         chooser = state.pending.decider if state.pending else state.sides[0]
         text = f"{self._scale_text()}. Set up the figures; {chooser} chooses to go first or second."
         events.append(Event("setup", text, {"ground_scale": self.tables.ground_scale}))

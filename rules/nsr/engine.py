@@ -33,6 +33,7 @@ from rules.core import (
     LowestFaces,
     Outcome,
     RuleError,
+    bounded,
 )
 from rules.nsr import campaign, close_combat, fire_odds, onmap, sequence
 from rules.nsr.board import board
@@ -108,7 +109,7 @@ class NsrEngine(Engine[NsrState]):
 
     def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[NsrState]:
         state, events = self._set_up(figures)
-        sequence.start_phase(self.charts, state, "movement", dice, events)
+        sequence.start_phase(self.charts, state, "movement", bounded(dice), events)
         return Outcome(state, events, self._decision(state))
 
     def start_on_map(self, figures: Sequence[FigureSpec], dice: DiceSource, field: MapData) -> Outcome[NsrState]:

@@ -28,6 +28,7 @@ from rules.core import (
     Outcome,
     RuleError,
     WoundPayload,
+    bounded,
     find_figure,
     payload_of,
 )
@@ -124,6 +125,7 @@ class SharpeEngine(Engine[SharpeState]):
         state = SharpeState(
             bound=1, order=[], characters=[], weather=self.tables.scenario.weather, night=self.tables.scenario.night
         )
+        dice = bounded(dice)
         ctx = Ctx(self.tables, state, dice)
         for spec in checked:
             complete, events = self.roster.complete(spec, dice)
@@ -156,6 +158,7 @@ class SharpeEngine(Engine[SharpeState]):
             night=self.tables.scenario.night,
             field=FieldState(field),
         )
+        dice = bounded(dice)
         ctx = Ctx(self.tables, state, dice)
         for spec in checked:
             complete, events = self.roster.complete(spec, dice)

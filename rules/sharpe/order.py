@@ -33,13 +33,20 @@ def roll_order(ctx: Ctx, characters: list[Character], *, heading: str) -> list[s
 
 
 def _break_tie(ctx: Ctx, group: list[str], notes: list[str]) -> list[str]:
-    """Tied characters roll unmodified D6s, higher first; those still tied roll again."""
-    rolls = {name: ctx.dice.roll(ctx.t.order.die, f"{name}: order of movement tie, unmodified D6") for name in group}
-    notes.append(", ".join(f"{name} {rolls[name]}" for name in group))
+    """Tied characters roll unmodified D6s, higher first; those still tied roll again, each tie
+    settled before the next lower one is rolled. A loop, not a recursion: dice that keep tying
+    end at the action's bound on dice (``rules.vocabulary.MAX_DRAWS``), not in a RecursionError."""
     result: list[str] = []
-    for value in sorted(set(rolls.values()), reverse=True):
-        same = [name for name in group if rolls[name] == value]
-        result.extend(_break_tie(ctx, same, notes) if len(same) > 1 else same)
+    todo = [group]
+    while todo:
+        tied = todo.pop()
+        if len(tied) == 1:
+            result.extend(tied)
+            continue
+        rolls = {name: ctx.dice.roll(ctx.t.order.die, f"{name}: order of movement tie, unmodified D6") for name in tied}
+        notes.append(", ".join(f"{name} {rolls[name]}" for name in tied))
+        values = sorted(set(rolls.values()))
+        todo.extend([name for name in tied if rolls[name] == value] for value in values)
     return result
 
 

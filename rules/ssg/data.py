@@ -8,6 +8,8 @@ from typing import Literal
 from rules.battlefield import FieldState, TerrainKind, terrain_problems
 
 D6 = 6
+#: The most ties a house rule may roll again: each costs two dice of the action's bounded few.
+MAX_TIES = 100
 Phase = Literal["deployment", "movement", "melee", "shooting", "over"]
 
 
@@ -41,6 +43,7 @@ class SsgTables:
     hit_if_modified_d6_at_least: int
     drm: Drm
     victory_removed: int
+    ties_rolled_again_at_most: int
     base_radius: float
     terrain: dict[str, TerrainKind]
 
@@ -81,6 +84,10 @@ def table_problems(t: SsgTables) -> list[str]:
     problems += terrain_problems(t.terrain)
     if not 0.1 <= t.base_radius <= 3:
         problems.append(f"base_radius: must be between 0.1 and 3 inches, got {t.base_radius:g}")
+    if not 0 <= t.ties_rolled_again_at_most <= MAX_TIES:
+        problems.append(
+            f"ties_rolled_again_at_most: must be between 0 and {MAX_TIES}, got {t.ties_rolled_again_at_most}"
+        )
     if not 1 <= t.hit_if_modified_d6_at_least <= D6 + 10:
         problems.append(f"hit_if_modified_d6_at_least: {t.hit_if_modified_d6_at_least} is not a sensible target")
     return problems

@@ -23,6 +23,7 @@ from rules.core import (
     FigureSpec,
     Outcome,
     RuleError,
+    bounded,
     short,
 )
 from rules.ssg import field as on_map
@@ -97,7 +98,7 @@ class SsgEngine(Engine[SsgState]):
     def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[SsgState]:
         checked = [self.check_figure(spec) for spec in figures]
         self._check_roster(checked)
-        events, first = self._roll_off(dice)
+        events, first = self._roll_off(bounded(dice))
         state = SsgState(
             sides=list(self.tables.sides),
             first=first,
@@ -148,12 +149,12 @@ class SsgEngine(Engine[SsgState]):
         unique_names(f.name for f in figures)
 
     def _roll_off(self, dice: DiceSource) -> tuple[list[Event], str]:
-        """Dice order: d6 for the first side, d6 for the second, repeated on a tie."""
+        """Dice order: d6 for the first side, d6 for the second, repeated on a tie (at most
+        ``ties_rolled_again_at_most`` times: A-SSG-15)."""
         a, b = self.tables.sides
         events: list[Event] = []
-        round_no = 0
-        while True:
-            round_no += 1
+        ties = self.tables.ties_rolled_again_at_most
+        for round_no in range(1, ties + 2):
             rolls = {a: dice.roll(D6, f"Roll-off: {a}"), b: dice.roll(D6, f"Roll-off: {b}")}
             winner = None if rolls[a] == rolls[b] else max(rolls, key=lambda s: rolls[s])
             outcome = "tie, roll again" if winner is None else f"{winner} goes first"
@@ -161,6 +162,9 @@ class SsgEngine(Engine[SsgState]):
             events.append(Event("roll-off", text, {"round": round_no, "rolls": rolls, "winner": winner}))
             if winner is not None:
                 return events, winner
+        raise RuleError(
+            f"The roll-off tied {ties + 1} times running: nobody goes first and the battle is not started; start it again."
+        )
 
     # --- protocol: play
 

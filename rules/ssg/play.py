@@ -286,13 +286,20 @@ def melee(ctx: Ctx, params: Mapping[str, Any]) -> None:
     pair = _pick_pair(state, params.get("fighter"), params.get("opponent"))
     first, second = (figure(state, n) for n in pair)
     mine, theirs = (first, second) if first.side == state.active else (second, first)
-    round_no = 0
-    while True:
-        round_no += 1
+    last = ctx.t.ties_rolled_again_at_most + 1
+    for round_no in range(1, last + 1):
         a = ctx.dice.roll(D6, f"{mine.name}: melee against {theirs.name}")
         b = ctx.dice.roll(D6, f"{theirs.name}: melee against {mine.name}")
         winner, loser = (mine, theirs) if a > b else (theirs, mine)
-        result = "tie, roll again" if a == b else f"{winner.name} wins"
+        if a != b:
+            result = f"{winner.name} wins"
+        elif round_no < last:
+            result = "tie, roll again"
+        else:  # A-SSG-15
+            result = (
+                f"tie again, {plural(round_no, 'tie')} running: the duel is undecided; "
+                "they stay in contact and fight it again with /ssg melee"
+            )
         ctx.say(
             "melee",
             f"Melee: {mine.name} {a}, {theirs.name} {b}: {result}.",
@@ -304,6 +311,8 @@ def melee(ctx: Ctx, params: Mapping[str, Any]) -> None:
         )
         if a != b:
             break
+    else:
+        return
     if _remove(ctx, loser, winner.name) or state.contacts:
         return
     text = "All melees are resolved: shoot with /ssg shoot, or end the melee phase with /ssg next."

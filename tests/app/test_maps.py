@@ -6,7 +6,8 @@ started on it, figures placed and deployed through the action path, the picture 
 from __future__ import annotations
 
 import io
-from concurrent.futures import ProcessPoolExecutor
+import os
+import signal
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from PIL import Image
 from sqlalchemy import select
 
 from bot.app.battlefield import BATTLEFIELD, MAP_DRAFT
-from bot.app.pictures import MAP_PICTURE, Pictures
+from bot.app.pictures import DRAWING, MAP_PICTURE, Pictures
 from bot.app.replies import Caller, Refusal, Reply
 from bot.app.service import App
 from bot.dice import ForcedDice
@@ -448,15 +449,12 @@ async def test_pictures_are_drawn_in_a_worker_process_started_again_if_it_dies(a
     await app.map_new(gina(), "crossroads")
     first = png_of(await app.map_show(rita()))
     assert first.startswith(b"\x89PNG")
-    worker = pictures._executor()
-    assert isinstance(worker, ProcessPoolExecutor)
-    for process in list(worker._processes.values()):  # the drawing process dies
-        process.kill()
-        process.join()
+    [worker] = DRAWING.pids
+    os.kill(worker, signal.SIGKILL)  # the drawing process dies
     await app.map_feature_add(gina(), "wood", "1,1 3,1 3,3", "a new copse")
     again = png_of(await app.map_show(rita()))
     assert again.startswith(b"\x89PNG") and again != first
-    assert pictures._executor() is not worker
+    assert DRAWING.pids and worker not in DRAWING.pids
 
 
 async def test_a_picture_that_cannot_be_drawn_leaves_the_reply_without_it(app: App) -> None:

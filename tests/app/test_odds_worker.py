@@ -45,10 +45,10 @@ class HeldPool(WorkerPool):
         self.go = asyncio.Event()
         self.jobs = 0
 
-    async def run(self, fn, *args, **kwargs):  # type: ignore[override]
+    async def run(self, fn, *args, group=None, seconds=None):
         self.jobs += 1
         await self.go.wait()
-        return fn(*args, **kwargs)
+        return fn(*args)
 
 
 async def test_one_player_cannot_queue_a_second_question(app, forced) -> None:
@@ -92,3 +92,17 @@ async def _game_state(app) -> object:
         campaign, _ = await campaign_and_player(u, caller(RED, "Rita"))
         game = await u.games.in_progress(campaign.id)
     return game.state
+
+
+async def test_the_odds_of_an_ssg_melee_are_answered(app, forced) -> None:
+    """A duel rolls again on a tie: /odds once never answered it (its probe's fixed dice tied for
+    ever, and every later question of every channel queued behind it)."""
+    await ssg_table(app, forced)
+    await app.act(
+        caller(RED, "Rita"), "ssg", "move", {"figure": "Rossi", "distance": 2.0, "contact": "Bo"}, "/ssg move"
+    )
+    await app.act(caller(RED, "Rita"), "ssg", "next", {}, "/ssg next")
+    async with asyncio.timeout(120):
+        reply = await app.odds(caller(RED, "Rita"), "ssg", "melee", {"fighter": "Rossi", "opponent": "Bo"})
+    lines = reply.cards[0].description.splitlines()
+    assert lines[1:] == ["50.0% — Bo out", "50.0% — Rossi out"] and reply.ephemeral

@@ -8,11 +8,10 @@ import sys
 import time
 
 KILLED_BOT = """
-import os
-from bot.app.pictures import _worker
-worker = _worker()
-worker.submit(int).result()
-print(*worker._processes, flush=True)
+import asyncio, os
+from bot.app.pictures import DRAWING
+asyncio.run(DRAWING.run(int))
+print(*DRAWING.pids, flush=True)
 os.kill(os.getpid(), 9)
 """
 

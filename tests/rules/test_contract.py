@@ -18,6 +18,7 @@ answer to a waiting decision) is played until the game stops moving.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 from collections.abc import Iterator, Mapping, Sequence
@@ -27,7 +28,7 @@ from typing import Any
 import pytest
 
 from rules import RULESETS, get_engine
-from rules.core import PAYLOAD_OF_KIND, Action, Engine, Event, FigureSpec, Outcome, RuleError, payload_of
+from rules.core import MAX_DRAWS, PAYLOAD_OF_KIND, Action, Engine, Event, FigureSpec, Outcome, RuleError, payload_of
 
 # --- dice ----------------------------------------------------------------------------------------
 
@@ -346,3 +347,70 @@ def test_a_scripted_run_keeps_the_contract(slug: str) -> None:
             assert attempt(engine, state, action, Dice()) is None, f"{action} was taken in a finished game"
     else:
         probe(engine, state)
+
+
+# --- dice that never change -----------------------------------------------------------------------
+
+
+class Constant:
+    """Every die on its lowest (or highest) face and the first (or last) card: a probe's dice, or a
+    broken source. Past ``limit`` draws it fails the test rather than let a loop spin for ever."""
+
+    def __init__(self, highest: bool, limit: int = MAX_DRAWS + 1) -> None:
+        self.highest, self.limit, self.drawn = highest, limit, 0
+
+    def _count(self, reason: str) -> None:
+        self.drawn += 1
+        assert self.drawn <= self.limit, f"still drawing after {self.limit:,} draws: {reason}"
+
+    def roll(self, sides: int, reason: str) -> int:
+        self._count(reason)
+        return sides if self.highest else 1
+
+    def draw(self, cards: Sequence[str], reason: str) -> str:
+        self._count(reason)
+        return list(cards)[-1 if self.highest else 0]
+
+
+def constant_probe(engine: Engine[Any], state: Any) -> None:
+    """Every action, for either side, ends (done or refused) whatever the dice keep showing."""
+    for action in probes(engine, state):
+        for highest in (False, True):
+            try:
+                engine.act(state, action, Constant(highest))
+            except RuleError as refusal:
+                assert refusal.message.strip() and "\n" not in refusal.message
+
+
+@pytest.mark.parametrize("highest", [False, True], ids=["lowest", "highest"])
+def test_every_action_ends_whatever_the_dice_keep_showing(slug: str, highest: bool) -> None:
+    """No loop of the rules (a tie rolled again, a card passed) runs for ever on dice that never
+    change: every action of the scripted run, at every step, and the start itself, end within
+    MAX_DRAWS dice and cards (a refusal for a source that cannot be random is an end)."""
+    engine = get_engine(slug)
+    scenario = SCENARIOS.get(slug)
+    roster = list(scenario.roster) if scenario else first_roster(engine)
+    with contextlib.suppress(RuleError):
+        engine.start(roster, Constant(highest))
+    if scenario is None:
+        constant_probe(engine, play_on(engine, engine.start(roster, Dice()).state))
+        return
+    dice = Dice(scenario.start_dice, scenario.start_cards, strict=True)
+    state = engine.start(list(scenario.roster), dice).state
+    for step in scenario.steps:
+        constant_probe(engine, state)
+        action = Action(step.action, acting_side(engine, state, step), dict(step.params), step.by_gm)
+        state = engine.act(state, action, Dice(step.dice, step.cards, strict=True)).state
+    constant_probe(engine, state)
+
+
+def test_an_order_tie_on_dice_that_never_change_ends_in_a_sentence() -> None:
+    """Sharpe's tied characters roll again until they differ: on fixed dice that was a recursion
+    as deep as the dice kept tying (a RecursionError); it is a loop the bound on dice ends."""
+    engine = get_engine("sharpe")
+    roster = [
+        FigureSpec("Harris", "british", "rifleman", {"I": 6, "D": 4, "S": 4, "C": 5, "F": 10}),
+        FigureSpec("Dubois", "french", "voltigeur", {"I": 6, "D": 4, "S": 3, "C": 3, "F": 6}),
+    ]
+    with pytest.raises(RuleError, match="cannot be random"):
+        engine.start(roster, Constant(highest=False))

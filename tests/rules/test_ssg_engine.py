@@ -1098,3 +1098,44 @@ def test_smg_volley_odds_match_the_notes(engine: SsgEngine) -> None:
     exact = 1 - (2 / 3) ** 3
     error = math.sqrt(exact * (1 - exact) / volleys)
     assert abs(hit / volleys - exact) <= 4 * error
+
+
+class Fixed:
+    """Dice that always show ``face``."""
+
+    def __init__(self, face: int) -> None:
+        self.face, self.rolls = face, 0
+
+    def roll(self, sides: int, reason: str) -> int:
+        self.rolls += 1
+        return self.face
+
+    def draw(self, cards: Sequence[str], reason: str) -> str:
+        raise AssertionError("SSG turns no card")
+
+
+@pytest.mark.parametrize("face", [1, 6])
+def test_a_duel_that_keeps_tying_is_undecided_and_fought_again_a_ssg_15(engine: SsgEngine, face: int) -> None:
+    state = melee_with(engine, ("Rossi", "Big Jim"))
+    dice = Fixed(face)
+    out = engine.act(state, Action("melee", "red", {"fighter": "Rossi", "opponent": "Big Jim"}), dice)
+    ties = engine.tables.ties_rolled_again_at_most + 1
+    assert dice.rolls == 2 * ties and kinds(out) == ["melee"] * ties
+    assert "the duel is undecided" in out.events[-1].text and "/ssg melee" in out.events[-1].text
+    assert out.state.contacts == [["Rossi", "Big Jim"]] and not any(f.removed for f in out.state.figures)
+    again = play(engine, out.state, "melee", 5, 2)  # fought again: the next duel decides it
+    assert kinds(again)[:2] == ["melee", "casualty"]
+
+
+def test_the_number_of_ties_is_a_house_rule_a_ssg_15() -> None:
+    engine = make_engine({"ties_rolled_again_at_most": 1})
+    state = melee_with(engine, ("Rossi", "Big Jim"))
+    out = play(engine, state, "melee", 3, 3, 4, 4)
+    assert [e.data["winner"] for e in out.events] == [None, None] and out.state.contacts
+    with pytest.raises(DataError, match="ties_rolled_again_at_most"):
+        make_engine({"ties_rolled_again_at_most": -1})
+
+
+def test_a_roll_off_that_keeps_tying_starts_nothing_a_ssg_15(engine: SsgEngine) -> None:
+    with pytest.raises(RuleError, match="tied 21 times running"):
+        engine.start(roster(), Fixed(3))
