@@ -34,6 +34,9 @@ def per_type(build: Callable[[Any], R]) -> Callable[[Any], R]:
 
 
 _SCALARS = (str, int, float, type(None))
+#: Exactly these types (not bool): a list of them is read as numbers in one step (a map's outlines
+#: are thousands of such lists).
+_NUMBERS = frozenset({int, float})
 
 
 def to_data(value: Any) -> Any:
@@ -151,7 +154,10 @@ def _convert(tp: Any, value: Any, where: str, problems: list[str]) -> Any:
         if not isinstance(value, (list, tuple)):
             problems.append(f"{_label(where)}: expected a list, got {_describe(value)}")
             return type(empty)()
-        items = [_convert(item, v, f"{where}[{i}]", problems) for i, v in enumerate(value)]
+        if _plan(item)[0] == "float" and all(type(v) in _NUMBERS for v in value):
+            items = [float(v) for v in value]
+        else:
+            items = [_convert(item, v, f"{where}[{i}]", problems) for i, v in enumerate(value)]
         return tuple(items) if as_tuple else items
     if kind == "dict":
         _, key_t, val_t = plan
