@@ -1,32 +1,52 @@
-"""The heaviest map file the bot takes: as many areas as a map may hold, each with as many points as
-the file's byte limit leaves room for, on a table whose deployment zones stay clear.
+"""The heaviest map file the bot takes: as many areas as a map may hold, each outline with as many
+points as the file's byte limit leaves room for.
 
     python -m bench.heavy_map > heavy.yaml      # for /map import by hand
 
-Used by :mod:`bench.bounded` and by the tests that hold the event loop free while maps are imported.
+The areas are rough ground, water and fords (they slow a figure but hide nobody), in a band across
+a table 120 inches wide and 40 deep, between the two sides' deployment strips along its long
+edges: a rifle reaches across it, so a shot's odds measure sight and cover past every area. Used by
+:mod:`bench.bounded` and by the tests that keep the event loop free while maps are imported.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
+from collections.abc import Sequence
 
 from bot.app.yaml_format import MAX_FILE_BYTES
-from rules.geometry import MAX_FEATURES
+from rules.geometry import MAX_FEATURES, MAX_POINTS
 
-#: The kinds of area laid out in turn (each ruleset on the map knows all of them).
-AREA_KINDS = ("wood", "rough", "hill", "water", "rubble")
-#: The table's size and the depth of each side's deployment strip along its lower and upper edges.
-WIDTH, HEIGHT, ZONE = 120.0, 120.0, 6.0
+AREA_KINDS = ("rough", "water", "ford")
+WIDTH, HEIGHT, ZONE = 120.0, 40.0, 6.0
 
 
-def heavy_map(sides: tuple[str, str] = ("red", "blue"), points: int = 24, features: int = MAX_FEATURES) -> bytes:
-    """A map file of ``features`` areas of ``points`` points each (24-gons on a grid between the two
-    sides' zones, coordinates to the hundredth of an inch), as YAML text."""
-    columns = math.ceil(math.sqrt(features))
+def heavy_map(sides: Sequence[str] = ("red", "blue"), points: int | None = None, features: int = MAX_FEATURES) -> bytes:
+    """A map file of ``features`` areas (outlines of ``points`` corners, to the hundredth of an inch;
+    None: the most that fit in the file's byte limit), as YAML text."""
+    if points is None:
+        low, high = 3, MAX_POINTS  # the most that fit: each point adds bytes
+        while low < high:
+            middle = (low + high + 1) // 2
+            low, high = (
+                (middle, high) if len(_text(tuple(sides), middle, features)) <= MAX_FILE_BYTES else (low, middle - 1)
+            )
+        points = low
+    data = _text(tuple(sides), points, features)
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(f"{features} areas of {points} points take {len(data)} bytes, over {MAX_FILE_BYTES}")
+    return data
+
+
+@functools.lru_cache(maxsize=16)
+def _text(sides: tuple[str, ...], points: int, features: int) -> bytes:
+    band = HEIGHT - 2 * ZONE - 2
+    columns = math.ceil(math.sqrt(features * WIDTH / band))
     rows = math.ceil(features / columns)
-    step_x, step_y = WIDTH / columns, (HEIGHT - 2 * ZONE - 2) / rows
-    radius = 0.4 * min(step_x, step_y)
+    step_x, step_y = WIDTH / columns, band / rows
+    radius = 0.45 * min(step_x, step_y)
     lines = [
         "name: The heaviest map",
         "description: " + "Every area a map may hold, each outline as long as the file's size allows. " * 3,
@@ -42,15 +62,14 @@ def heavy_map(sides: tuple[str, str] = ("red", "blue"), points: int = 24, featur
             for k in range(points)
         )
         lines.append(f"  - {{kind: {AREA_KINDS[n % len(AREA_KINDS)]}, name: area {n + 1}, area: [{outline}]}}")
-    low, high = sides
+    low, high = sides[0], sides[1]
+    top = HEIGHT - ZONE
     lines += [
         "zones:",
         f"  {low}: [[0, 0], [{WIDTH:g}, 0], [{WIDTH:g}, {ZONE:g}], [0, {ZONE:g}]]",
-        f"  {high}: [[0, {HEIGHT - ZONE:g}], [{WIDTH:g}, {HEIGHT - ZONE:g}], [{WIDTH:g}, {HEIGHT:g}], [0, {HEIGHT:g}]]",
+        f"  {high}: [[0, {top:g}], [{WIDTH:g}, {top:g}], [{WIDTH:g}, {HEIGHT:g}], [0, {HEIGHT:g}]]",
     ]
-    data = ("\n".join(lines) + "\n").encode()
-    assert len(data) <= MAX_FILE_BYTES, len(data)
-    return data
+    return ("\n".join(lines) + "\n").encode()
 
 
 if __name__ == "__main__":

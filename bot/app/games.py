@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.app import map_checks
 from bot.app.access import (
     battles_fought,
     campaign_of,
@@ -46,7 +47,7 @@ class GameCommands:
     async def game_start(self, caller: Caller, chosen: str | None = None) -> Reply:
         """A battle with the roster figures able to fight (dead and resting ones stay home), or only
         the ones ``chosen`` names ("Rossi, Ada, Big Jim")."""
-        async with self.ctx.locks.of(caller):
+        async with map_checks.answer_later(), self.ctx.locks.of(caller):
             before, chosen_map = await self._battle_map(caller)
             async with self.ctx.store.transaction() as u:
                 campaign = await campaign_of(u, caller)

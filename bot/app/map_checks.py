@@ -8,8 +8,9 @@ is deferred, as one waiting for its picture is.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import nullcontext
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from bot.app import map_work
@@ -30,12 +31,31 @@ INLINE_POINTS = 300
 T = TypeVar("T")
 
 
+#: Whether this command's answer is already deferred if late: one timer, not two racing to defer.
+_ANSWERING_LATER: ContextVar[bool] = ContextVar("answering_later", default=False)
+
+
+@asynccontextmanager
+async def answer_later() -> AsyncIterator[None]:
+    """For as long as a command waits on a map's work (or for its channel, behind another's): its
+    answer deferred if it is late, as one waiting for its picture is."""
+    while_working = WHILE_DRAWING.get()
+    if while_working is None or _ANSWERING_LATER.get():
+        yield
+        return
+    token = _ANSWERING_LATER.set(True)
+    try:
+        async with while_working(Reply()):
+            yield
+    finally:
+        _ANSWERING_LATER.reset(token)
+
+
 async def _run(inline: bool, fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)`` here when ``inline``, else in the worker (the command deferred if it waits long)."""
     if inline:
         return fn(*args)
-    while_working = WHILE_DRAWING.get()
-    async with while_working(Reply()) if while_working is not None else nullcontext():
+    async with answer_later():
         return await POOL.run(fn, *args)
 
 

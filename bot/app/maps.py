@@ -80,7 +80,7 @@ class MapCommands:
         changed. The reading and checking run outside the transaction (a large map in the maps'
         worker), under the channel's lock; the campaign is read again to keep the result, and a
         draft or house rules changed meanwhile (by another process) refuse it."""
-        async with self.ctx.locks.of(caller):
+        async with map_checks.answer_later(), self.ctx.locks.of(caller):
             async with self.ctx.store.transaction() as u:
                 before = await self._editable(u, caller)
             current = None if fresh else (before.settings or {}).get(MAP_DRAFT)
@@ -196,7 +196,7 @@ class MapCommands:
     async def map_import(self, caller: Caller, filename: str, data: bytes) -> Reply:
         """A map file (from /map export, or written by hand) as the draft; every problem at once.
         The file is read and checked outside any transaction (a large one in the maps' worker)."""
-        async with self.ctx.locks.of(caller):
+        async with map_checks.answer_later(), self.ctx.locks.of(caller):
             async with self.ctx.store.transaction() as u:
                 before = await self._editable(u, caller)
             found = await map_checks.imported(before.ruleset, before.house_rules, data)
