@@ -23,6 +23,9 @@ from rules import get_engine
 from rules.battlefield import MapData, map_file, read_feature
 from rules.core import DataError, Engine, RuleError, short
 
+#: The depth of the strip each side deploys in on an empty table, in inches.
+ZONE_DEPTH = 4.0
+
 
 @dataclass(frozen=True)
 class CheckedMap:
@@ -142,8 +145,28 @@ def problem_sentence(exc: DataError) -> str:
 # --- the changes of a draft -----------------------------------------------------------------------
 
 
-def new_map(the_map: MapData, _engine: Engine[Any], _current: MapData | None) -> tuple[MapData, str]:
-    """A map built already (a shipped scenario, an empty table) in place of the draft."""
+def scenario_map(name: str, engine: Engine[Any], _current: MapData | None) -> tuple[MapData, str]:
+    """A shipped map by name in place of the draft."""
+    return engine.scenario(name), ""
+
+
+def empty_map(width: float, height: float, engine: Engine[Any], _current: MapData | None) -> tuple[MapData, str]:
+    """An empty table in place of the draft: the first side deploys along the lower edge, the
+    second along the upper (a strip :data:`ZONE_DEPTH` inches deep), any further sides along the
+    left and right."""
+    d = ZONE_DEPTH
+    strips = [
+        [[0.0, 0.0], [width, 0.0], [width, d], [0.0, d]],
+        [[0.0, height - d], [width, height - d], [width, height], [0.0, height]],
+        [[0.0, d], [d, d], [d, height - d], [0.0, height - d]],
+        [[width - d, d], [width, d], [width, height - d], [width - d, height - d]],
+    ]
+    the_map = MapData(
+        name=f"Open table {width:g}x{height:g}",
+        width=width,
+        height=height,
+        zones=dict(zip(engine.sides(), strips, strict=False)),
+    )
     return the_map, ""
 
 

@@ -38,10 +38,10 @@ from bot.app.map_work import (
     Problems,
     add_feature,
     corners,
+    empty_map,
     feature_label,
-    new_map,
-    problem_sentence,
     remove_feature,
+    scenario_map,
     set_zone,
 )
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
@@ -51,11 +51,10 @@ from bot.store import Unit
 from bot.store.records import Campaign
 from rules import RULESETS
 from rules.battlefield import KINDS, LINE_KINDS, MapData, parse_path
-from rules.core import DataError, Engine, RuleError, short
+from rules.core import Engine, RuleError, short
 
-#: An empty table's size, in inches, and the depth of the strip each side deploys in.
+#: An empty table's size, in inches.
 TABLE_MIN, TABLE_MAX = 12.0, 120.0
-ZONE_DEPTH = 4.0
 CHOICES_MAX = 25
 
 
@@ -72,7 +71,7 @@ class MapCommands:
     # --- the draft, between battles
 
     async def _edit(
-        self, caller: Caller, change: Change, *, fresh: bool = False, small: bool = True
+        self, caller: Caller, change: Change, *, fresh: bool = False
     ) -> tuple[Campaign, Engine[Any], CheckedMap, str]:
         """One change of the draft by the game master between battles: ``change`` builds the new map
         from the draft (none when ``fresh``: a new map replaces whatever was there), refusing what it
@@ -84,7 +83,7 @@ class MapCommands:
             async with self.ctx.store.transaction() as u:
                 before = await self._editable(u, caller)
             current = None if fresh else (before.settings or {}).get(MAP_DRAFT)
-            found, lead = await map_checks.edited(before.ruleset, before.house_rules, current, change, small=small)
+            found, lead = await map_checks.edited(before.ruleset, before.house_rules, current, change)
             return await self._keep_checked(caller, before, found, lead)
 
     async def _editable(self, u: Unit, caller: Caller) -> Campaign:
@@ -134,19 +133,12 @@ class MapCommands:
             raise Refusal("Give a scenario or a table's width and height, not both.")
         if not scenario and (width is None or height is None):
             raise Refusal("Give a scenario (a shipped map), or width and height for an empty table.")
-        if not scenario:
-            assert width is not None and height is not None
-            table = table_inches(width, "width"), table_inches(height, "height")
-        async with self.ctx.store.transaction() as u:
-            engine = self._engine_on_map(await campaign_of(u, caller))
         if scenario:
-            try:
-                the_map = engine.scenario(scenario)
-            except DataError as exc:
-                raise Refusal(problem_sentence(exc)) from None
+            change: Change = partial(scenario_map, scenario)
         else:
-            the_map = empty_table(engine.sides(), *table)
-        campaign, engine, draft, _ = await self._edit(caller, partial(new_map, the_map), fresh=True)
+            assert width is not None and height is not None
+            change = partial(empty_map, table_inches(width, "width"), table_inches(height, "height"))
+        campaign, engine, draft, _ = await self._edit(caller, change, fresh=True)
         return self._draft_reply(campaign, engine, draft, "New map")
 
     async def feature_add(
@@ -343,24 +335,6 @@ def table_inches(value: float, what: str) -> float:
     if not TABLE_MIN <= value <= TABLE_MAX:
         raise Refusal(f"The table's {what} is from {TABLE_MIN:g} to {TABLE_MAX:g} inches, not {value:g}.")
     return float(value)
-
-
-def empty_table(sides: Sequence[str], width: float, height: float) -> MapData:
-    """A table with nothing on it: the first side deploys along the lower edge, the second along the
-    upper (a strip :data:`ZONE_DEPTH` inches deep), any further sides along the left and right."""
-    d = ZONE_DEPTH
-    strips = [
-        [[0.0, 0.0], [width, 0.0], [width, d], [0.0, d]],
-        [[0.0, height - d], [width, height - d], [width, height], [0.0, height]],
-        [[0.0, d], [d, d], [d, height - d], [0.0, height - d]],
-        [[width - d, d], [width, d], [width, height - d], [width - d, height - d]],
-    ]
-    return MapData(
-        name=f"Open table {width:g}x{height:g}",
-        width=width,
-        height=height,
-        zones=dict(zip(sides, strips, strict=False)),
-    )
 
 
 def cut_lines(lines: Sequence[str], limit: int = 1000) -> str:
