@@ -87,6 +87,7 @@ async def test_a_draft_changed_meanwhile_is_not_overwritten(app: App, monkeypatc
     async def meanwhile(*args: Any) -> Any:
         async with orm(app.store.db) as s:
             campaign = await s.scalar(select(Campaign).order_by(Campaign.id.desc()))
+            assert campaign is not None
             campaign.settings = {**campaign.settings, MAP_DRAFT: {**campaign.settings[MAP_DRAFT], "name": "Theirs"}}
         return await checking(*args)
 
