@@ -39,18 +39,37 @@ _SCALARS = (str, int, float, type(None))
 _NUMBERS = frozenset({int, float})
 
 
+#: Where an object of a class marked ``__plain_once__`` keeps its data (see :func:`to_data`).
+KEPT_DATA = "_plain_data"
+
+
 def to_data(value: Any) -> Any:
-    """A dataclass tree as JSON-ready dicts, lists and scalars."""
+    """A dataclass tree as JSON-ready dicts, lists and scalars.
+
+    A dataclass that says ``__plain_once__ = True`` is never changed once built (a change builds
+    another, with ``dataclasses.replace``): its data is worked out once and kept on it, shared by
+    every state it is part of (a map of 500 areas is most of a state's data, and the same in every
+    state of its battle). Such data is read, never changed."""
     if isinstance(value, _SCALARS):
         return value
     if isinstance(value, (list, tuple)):
         return [to_data(v) for v in value]
     names = _field_names(type(value))
     if names is not None:
+        if _once(type(value)):
+            kept = value.__dict__.get(KEPT_DATA)
+            if kept is None:
+                kept = value.__dict__[KEPT_DATA] = {name: to_data(getattr(value, name)) for name in names}
+            return kept
         return {name: to_data(getattr(value, name)) for name in names}
     if isinstance(value, abc.Mapping):
         return {str(k): to_data(v) for k, v in value.items()}
     return value
+
+
+@per_type
+def _once(tp: type) -> bool:
+    return bool(getattr(tp, "__plain_once__", False))
 
 
 @per_type

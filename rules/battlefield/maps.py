@@ -33,6 +33,7 @@ from shapely.geometry import Polygon
 
 from rules.battlefield.terrain import KINDS, LINE_KINDS, Terrain
 from rules.geometry import MAX_FEATURES, MAX_POINTS, Battlefield, Feature, Point, Table
+from rules.plain import KEPT_DATA
 from rules.vocabulary import DataError
 from rules.words import short
 
@@ -88,10 +89,13 @@ class MapData:
     zones: dict[str, list[list[float]]] = field(default_factory=dict)
     description: str = ""
 
+    #: Never changed once read: its plain data is worked out once (:func:`rules.plain.to_data`).
+    __plain_once__ = True
+
     def __getstate__(self) -> dict[str, Any]:
-        """The map's data without the shapes kept on it (:func:`battlefield_of`): a picture's worker
-        builds its own."""
-        return {k: v for k, v in self.__dict__.items() if k != _SHAPES}
+        """The map's fields, without what is kept on it (its shapes, :func:`battlefield_of`; its
+        plain data): a worker builds its own."""
+        return {k: v for k, v in self.__dict__.items() if k not in (_SHAPES, KEPT_DATA)}
 
 
 # --- reading a file ------------------------------------------------------------------------------
