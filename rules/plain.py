@@ -270,7 +270,10 @@ def _copy_any(value: Any) -> Any:
 
 @per_type
 def _dataclass_copier(kind: Any) -> _Copy:
-    """How to copy one dataclass: a new instance with every field that can change copied."""
+    """How to copy one dataclass: a new instance with every field that can change copied (one
+    marked ``__plain_once__`` is never changed: the copy shares it)."""
+    if _once(kind):
+        return _same
     try:
         hints = typing.get_type_hints(kind)
     except (NameError, TypeError):  # an annotation that cannot be resolved: copy what is there
@@ -291,6 +294,10 @@ def _dataclass_copier(kind: Any) -> _Copy:
         return fresh
 
     return copy_one
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _field_copier(tp: Any) -> _Copy | None:
