@@ -48,7 +48,7 @@ from bench.latency import (
     timed,
     wait_ready,
 )
-from bench.tail import read_trace, step_cpu_s
+from bench.tail import explain, read_trace, step_cpu_s
 from tests.e2e.attachments import AttachmentHost, Upload, send_slash_with_files
 from tests.e2e.fake_discord import FakeDiscord, FakeInteraction
 from tests.e2e.seeding import Table, caller, new_table, seeded_app
@@ -260,6 +260,9 @@ def report(
         + (f" (first refusal: {heavy.refused[0]})" if heavy.refused else "")
     )
     print(f"bot: start-up {startup:.2f} s, peak memory {memory:.1f} MB")
+    if steps:
+        for line in explain(loaded.answered, steps):
+            print(f"loaded /roll: {line}")
     longest = sorted((p for p in steps if p.kind == "step"), key=step_cpu_s, reverse=True)[:3]
     for step in longest:
         print(f"a long step of the event loop: {1000 * step_cpu_s(step):.0f} ms CPU, {step.detail[:160]}")
