@@ -33,6 +33,18 @@ def read_trace(path: Path) -> list[Pause]:
     return pauses
 
 
+def step_cpu_s(pause: Pause) -> float:
+    """The CPU time the event loop's thread spent in a ``step`` (0 for a trace written before steps
+    carried it): how long the step itself held the loop, whatever else the machine was doing."""
+    words = pause.detail.split()
+    if pause.kind == "step" and len(words) >= 3 and words[0] == "cpu" and words[2] == "ms":
+        try:
+            return float(words[1]) / 1000
+        except ValueError:
+            pass
+    return 0.0
+
+
 def overlapping(pauses: list[Pause], start: float, end: float) -> list[Pause]:
     return [p for p in pauses if p.start < end and p.end > start]
 

@@ -9,8 +9,9 @@ every pause of at least :data:`THRESHOLD_MS` of its kind:
 
 * ``lag``: the event loop woke later than asked (a sampler sleeps 1 ms at a time): whatever held
   the loop's thread, Python code or the operating system;
-* ``step``: one callback of the event loop (a task's step) that held it, with the coroutines the
-  task waits in afterwards;
+* ``step``: one callback of the event loop (a task's step) that held it, with the CPU time the
+  loop's thread spent in it (what a busy machine does not inflate) and the coroutines the task
+  waits in afterwards;
 * ``gc``: a garbage collection, with its generation and how many unreachable objects it found;
 * ``checkpoint``: the SQLite write-ahead log copied back into the database (bot only).
 
@@ -92,11 +93,11 @@ def _watch_steps(trace: Trace) -> None:
     run = asyncio.events.Handle._run
 
     def timed(handle: asyncio.events.Handle) -> None:
-        start = time.monotonic()
+        start, cpu = time.monotonic(), time.thread_time()
         run(handle)
         took = time.monotonic() - start
         if took * 1000 >= THRESHOLD_MS["step"]:
-            trace.write("step", start, took, _where(handle))
+            trace.write("step", start, took, f"cpu {1000 * (time.thread_time() - cpu):.1f} ms {_where(handle)}")
 
     asyncio.events.Handle._run = timed  # type: ignore[method-assign]
 

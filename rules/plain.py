@@ -34,20 +34,42 @@ def per_type(build: Callable[[Any], R]) -> Callable[[Any], R]:
 
 
 _SCALARS = (str, int, float, type(None))
+#: Exactly these types (not bool): a list of them is read as numbers in one step (a map's outlines
+#: are thousands of such lists).
+_NUMBERS = frozenset({int, float})
+
+
+#: Where an object of a class marked ``__plain_once__`` keeps its data (see :func:`to_data`).
+KEPT_DATA = "_plain_data"
 
 
 def to_data(value: Any) -> Any:
-    """A dataclass tree as JSON-ready dicts, lists and scalars."""
+    """A dataclass tree as JSON-ready dicts, lists and scalars.
+
+    A dataclass that says ``__plain_once__ = True`` is never changed once built (a change builds
+    another, with ``dataclasses.replace``): its data is worked out once and kept on it, shared by
+    every state it is part of (a map of 500 areas is most of a state's data, and the same in every
+    state of its battle). Such data is read, never changed."""
     if isinstance(value, _SCALARS):
         return value
     if isinstance(value, (list, tuple)):
         return [to_data(v) for v in value]
     names = _field_names(type(value))
     if names is not None:
+        if _once(type(value)):
+            kept = value.__dict__.get(KEPT_DATA)
+            if kept is None:
+                kept = value.__dict__[KEPT_DATA] = {name: to_data(getattr(value, name)) for name in names}
+            return kept
         return {name: to_data(getattr(value, name)) for name in names}
     if isinstance(value, abc.Mapping):
         return {str(k): to_data(v) for k, v in value.items()}
     return value
+
+
+@per_type
+def _once(tp: type) -> bool:
+    return bool(getattr(tp, "__plain_once__", False))
 
 
 @per_type
@@ -151,7 +173,10 @@ def _convert(tp: Any, value: Any, where: str, problems: list[str]) -> Any:
         if not isinstance(value, (list, tuple)):
             problems.append(f"{_label(where)}: expected a list, got {_describe(value)}")
             return type(empty)()
-        items = [_convert(item, v, f"{where}[{i}]", problems) for i, v in enumerate(value)]
+        if _plan(item)[0] == "float" and all(type(v) in _NUMBERS for v in value):
+            items = [float(v) for v in value]
+        else:
+            items = [_convert(item, v, f"{where}[{i}]", problems) for i, v in enumerate(value)]
         return tuple(items) if as_tuple else items
     if kind == "dict":
         _, key_t, val_t = plan
@@ -245,7 +270,10 @@ def _copy_any(value: Any) -> Any:
 
 @per_type
 def _dataclass_copier(kind: Any) -> _Copy:
-    """How to copy one dataclass: a new instance with every field that can change copied."""
+    """How to copy one dataclass: a new instance with every field that can change copied (one
+    marked ``__plain_once__`` is never changed: the copy shares it)."""
+    if _once(kind):
+        return _same
     try:
         hints = typing.get_type_hints(kind)
     except (NameError, TypeError):  # an annotation that cannot be resolved: copy what is there
@@ -266,6 +294,10 @@ def _dataclass_copier(kind: Any) -> _Copy:
         return fresh
 
     return copy_one
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _field_copier(tp: Any) -> _Copy | None:

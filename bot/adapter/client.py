@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.adapter.delivery import answer_in_time, deliver_error
 from bot.adapter.once import Deliveries, first_delivery
 from bot.adapter.scheduler import PaceScheduler, Post, channel_poster
+from bot.app import map_checks
 from bot.app.answers import OwedNotice
 from bot.app.service import App
 from bot.gc_pacing import BetweenCommands
@@ -99,6 +100,7 @@ class SkirmishBot(commands.Bot):
             await self.scheduler.stop()
         self.app.ctx.pictures.close()
         self.app.odds_part.close()
+        map_checks.close()
         self.collector.stop()
         await super().close()
 

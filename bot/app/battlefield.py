@@ -13,17 +13,17 @@ kept in the campaign's settings (``settings["map"]``) as the map file
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
+from bot.app import map_checks
 from bot.app.feature_names import read_named_map
+from bot.app.map_work import CheckedMap
 from bot.app.pictures import PictureOrder
 from bot.app.replies import Card, Refusal, Reply
 from bot.render.field_text import field_brief, field_text
 from bot.render.shown import shown
 from bot.store.records import Campaign, Game
-from rules.battlefield import FieldState, FieldView, MapData, Terrain, map_file
+from rules.battlefield import FieldState, FieldView, MapData, Terrain
 from rules.core import DataError, Engine, short
 
 #: The campaign settings this module keeps.
@@ -97,25 +97,15 @@ def draft_problems(engine: Engine[Any], settings: dict[str, Any]) -> list[str]:
     return problems
 
 
-def draft_of(campaign: Campaign, engine: Engine[Any]) -> MapData | None:
-    """The campaign's map draft, checked by its rules as they are now; None when it has none."""
-    data = (campaign.settings or {}).get(MAP_DRAFT)
-    if data is None or not engine.plays_on_map:
-        return None
-    try:
-        return engine.read_map(data)
-    except DataError as exc:
-        raise Refusal(
-            f"The campaign's map no longer fits its rules ({sentence(exc.problems[0], end='')}): "
-            "make it again with /map new or /map import."
-        ) from None
-
-
-def battle_map(campaign: Campaign, engine: Engine[Any]) -> tuple[MapData, str]:
-    """The map the next battle is fought on, and a sentence saying which: the campaign's draft, or
-    the ruleset's first shipped map."""
-    draft = draft_of(campaign, engine)
-    if draft is not None:
+async def battle_map(campaign: Campaign, engine: Engine[Any]) -> tuple[MapData, str]:
+    """The map the next battle is fought on, and a sentence saying which: the campaign's draft
+    (checked by its rules as they are now, a large one in the maps' worker), or the ruleset's first
+    shipped map."""
+    kept = (campaign.settings or {}).get(MAP_DRAFT)
+    if kept is not None:
+        draft = (
+            await map_checks.draft(campaign.ruleset, campaign.house_rules, kept, group=map_checks.group_of(campaign.id))
+        ).map
         return draft, f"The battle is fought on the campaign's map, **{shown(draft.name)}**."
     names = engine.scenarios()
     if not names:
@@ -127,18 +117,6 @@ def battle_map(campaign: Campaign, engine: Engine[Any]) -> tuple[MapData, str]:
     )
 
 
-def sentence(text: str, *, end: str = ".") -> str:
-    text = text.strip().rstrip(".")
-    return (text[:1].upper() + text[1:] + end) if text else ""
-
-
-def problem_sentence(exc: DataError) -> str:
-    """A map's problems as the one short sentence a refusal is."""
-    first = exc.problems[0] if exc.problems else "the map is not valid"
-    more = len(exc.problems) - 1
-    return sentence(first)[:250] + (f" ({more} more problem{'s' if more > 1 else ''}.)" if more > 0 else "")
-
-
 # --- pictures ----------------------------------------------------------------------------------
 
 
@@ -146,9 +124,8 @@ def draft_view(engine: Engine[Any], draft: MapData) -> FieldView:
     return FieldView(FieldState(draft), tuple(engine.sides()), title=draft.name)
 
 
-def draft_key(campaign: Campaign, draft: MapData) -> tuple[Any, ...]:
-    digest = hashlib.sha1(json.dumps(map_file(draft), sort_keys=True).encode(), usedforsecurity=False).hexdigest()
-    return ("draft", campaign.id, digest)
+def draft_key(campaign: Campaign, draft: CheckedMap) -> tuple[Any, ...]:
+    return ("draft", campaign.id, draft.digest)
 
 
 def game_key(game: Game, focus: str | None = None) -> tuple[Any, ...]:

@@ -10,10 +10,13 @@ like any other (:meth:`bot.app.actions.Actions.act`).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
+from types import SimpleNamespace
 from typing import Any
 
+from bot.app import map_checks
 from bot.app.access import campaign_of, engine_of, require_gm
 from bot.app.actions import Actions
 from bot.app.battlefield import (
@@ -22,35 +25,36 @@ from bot.app.battlefield import (
     ON_A_TABLE,
     battlefield_of,
     draft_key,
-    draft_of,
     draft_view,
     game_key,
     not_on_map,
     order_picture,
-    problem_sentence,
 )
 from bot.app.context import Context
-from bot.app.feature_names import feature_name_problem, read_named_map
 from bot.app.inputs import command_line
+from bot.app.map_work import (
+    Change,
+    CheckedMap,
+    Problems,
+    add_feature,
+    corners,
+    empty_map,
+    feature_label,
+    remove_feature,
+    scenario_map,
+    set_zone,
+)
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
-from bot.app.yaml_format import FileProblems, Flow, dump, file_slug, problems_reply, read
+from bot.app.yaml_format import FileProblems, file_slug, problems_reply
 from bot.render.shown import shown
 from bot.store import Unit
 from bot.store.records import Campaign
 from rules import RULESETS
-from rules.battlefield import (
-    KINDS,
-    LINE_KINDS,
-    MapData,
-    map_file,
-    parse_path,
-    read_feature,
-)
-from rules.core import DataError, Engine, RuleError, short
+from rules.battlefield import KINDS, LINE_KINDS, MapData, parse_path
+from rules.core import Engine, RuleError, short
 
-#: An empty table's size, in inches, and the depth of the strip each side deploys in.
+#: An empty table's size, in inches.
 TABLE_MIN, TABLE_MAX = 12.0, 120.0
-ZONE_DEPTH = 4.0
 CHOICES_MAX = 25
 
 
@@ -67,25 +71,49 @@ class MapCommands:
     # --- the draft, between battles
 
     async def _edit(
-        self, caller: Caller, change: Callable[[Engine[Any], MapData | None], MapData], *, fresh: bool = False
-    ) -> tuple[Campaign, Engine[Any], MapData]:
+        self, caller: Caller, change: Change, *, fresh: bool = False
+    ) -> tuple[Campaign, Engine[Any], CheckedMap, str]:
         """One change of the draft by the game master between battles: ``change`` builds the new map
         from the draft (none when ``fresh``: a new map replaces whatever was there), refusing what it
-        must; the map is then held to every rule of a map file and kept."""
-        async with self.ctx.locks.of(caller), self.ctx.store.transaction() as u:
-            campaign = await campaign_of(u, caller)
-            require_gm(campaign, caller, "change the map")
+        must; the map is then held to every rule of a map file and kept, with a sentence saying what
+        changed. The reading and checking run outside the transaction (a large map in the maps'
+        worker), under the channel's lock; the campaign is read again to keep the result, and a
+        draft or house rules changed meanwhile (by another process) refuse it."""
+        async with map_checks.answer_later(), self.ctx.locks.of(caller):
+            async with self.ctx.store.transaction() as u:
+                before = await self._editable(u, caller)
+            current = None if fresh else (before.settings or {}).get(MAP_DRAFT)
+            found, lead = await map_checks.edited(
+                before.ruleset, before.house_rules, current, change, group=map_checks.group_of(before.id)
+            )
+            return await self._keep_checked(caller, before, found, lead)
+
+    async def _editable(self, u: Unit, caller: Caller) -> Campaign:
+        """The caller's campaign, when its game master may change its draft now."""
+        campaign = await campaign_of(u, caller)
+        require_gm(campaign, caller, "change the map")
+        self._engine_on_map(campaign)
+        if await u.games.in_progress(campaign.id) is not None:
+            raise Refusal(CHANGE_BETWEEN_BATTLES + " Try again after the battle.")
+        return campaign
+
+    async def _keep_checked(
+        self, caller: Caller, before: Campaign, found: CheckedMap, lead: str
+    ) -> tuple[Campaign, Engine[Any], CheckedMap, str]:
+        """``found`` kept as the draft of the campaign read as ``before``, unless it changed since."""
+        async with self.ctx.store.transaction() as u:
+            campaign = await self._editable(u, caller)
             campaign = await u.campaigns.get(campaign.id, lock=True)  # settings are shared with other commands
-            engine = self._engine_on_map(campaign)
-            if await u.games.in_progress(campaign.id) is not None:
-                raise Refusal(CHANGE_BETWEEN_BATTLES + " Try again after the battle.")
-            current = None if fresh else draft_of(campaign, engine)
-            try:
-                new = engine.read_map(map_file(change(engine, current)))
-            except DataError as exc:
-                raise Refusal(problem_sentence(exc)) from None
-            await self._keep(u, campaign, new)
-        return replace(campaign, settings={**(campaign.settings or {}), MAP_DRAFT: map_file(new)}), engine, new
+            settings = dict(campaign.settings or {})
+            if (
+                campaign.id != before.id
+                or campaign.house_rules != before.house_rules
+                or settings.get(MAP_DRAFT) != (before.settings or {}).get(MAP_DRAFT)
+            ):
+                raise Refusal("The map or the house rules changed meanwhile: try again.")
+            settings[MAP_DRAFT] = found.file
+            await u.campaigns.set_settings(campaign.id, settings)
+        return replace(campaign, settings=settings), self._engine_on_map(campaign), found, lead
 
     @staticmethod
     def _engine_on_map(campaign: Campaign) -> Engine[Any]:
@@ -98,12 +126,6 @@ class MapCommands:
             )
         return engine
 
-    @staticmethod
-    async def _keep(u: Unit, campaign: Campaign, draft: MapData) -> None:
-        settings = dict(campaign.settings or {})
-        settings[MAP_DRAFT] = map_file(draft)
-        await u.campaigns.set_settings(campaign.id, settings)
-
     async def map_new(
         self, caller: Caller, scenario: str | None = None, width: float | None = None, height: float | None = None
     ) -> Reply:
@@ -113,17 +135,12 @@ class MapCommands:
             raise Refusal("Give a scenario or a table's width and height, not both.")
         if not scenario and (width is None or height is None):
             raise Refusal("Give a scenario (a shipped map), or width and height for an empty table.")
-
-        def build(engine: Engine[Any], _: MapData | None) -> MapData:
-            if scenario:
-                try:
-                    return engine.scenario(scenario)
-                except DataError as exc:
-                    raise Refusal(problem_sentence(exc)) from None
+        if scenario:
+            change: Change = partial(scenario_map, scenario)
+        else:
             assert width is not None and height is not None
-            return empty_table(engine.sides(), table_inches(width, "width"), table_inches(height, "height"))
-
-        campaign, engine, draft = await self._edit(caller, build, fresh=True)
+            change = partial(empty_map, table_inches(width, "width"), table_inches(height, "height"))
+        campaign, engine, draft, _ = await self._edit(caller, change, fresh=True)
         return self._draft_reply(campaign, engine, draft, "New map")
 
     async def feature_add(
@@ -152,47 +169,13 @@ class MapCommands:
             raw["name"] = " ".join(name.split())
         if thickness is not None:
             raw["thickness"] = float(thickness)
-
-        def add(engine: Engine[Any], current: MapData | None) -> MapData:
-            if current is None:
-                raise Refusal("There is no map yet: start one with /map new.")
-            try:
-                feature = read_feature(raw, engine.terrain(), f"the new {wanted}")
-            except DataError as exc:
-                raise Refusal(problem_sentence(exc)) from None
-            taken = {f.name.casefold() for f in current.features if f.name}
-            if feature.name and feature.name.casefold() in taken:
-                raise Refusal(f"The map already has a feature called {short(feature.name)}: give another name.")
-            problem = feature_name_problem(name, [f.name for f in current.features]) if name and feature.name else None
-            if problem is not None:
-                raise Refusal(problem)
-            return replace(current, features=[*current.features, feature])
-
-        campaign, engine, draft = await self._edit(caller, add)
-        added = draft.features[-1]
-        return self._draft_reply(
-            campaign,
-            engine,
-            draft,
-            "Feature added",
-            shown(f"{len(draft.features)}. {feature_label(added)} is on {draft.name}.") + "\n",
-        )
+        campaign, engine, draft, lead = await self._edit(caller, partial(add_feature, raw))
+        return self._draft_reply(campaign, engine, draft, "Feature added", lead)
 
     async def feature_remove(self, caller: Caller, feature: str) -> Reply:
         """A feature off the draft, by its number in the list or its name."""
-        removed: list[str] = []
-
-        def remove(engine: Engine[Any], current: MapData | None) -> MapData:
-            if current is None:
-                raise Refusal("There is no map yet: start one with /map new.")
-            index = feature_index(current, feature)
-            removed.append(feature_label(current.features[index]))
-            return replace(current, features=[f for i, f in enumerate(current.features) if i != index])
-
-        campaign, engine, draft = await self._edit(caller, remove)
-        return self._draft_reply(
-            campaign, engine, draft, "Feature removed", shown(f"{removed[0]} is off {draft.name}.\n")
-        )
+        campaign, engine, draft, lead = await self._edit(caller, partial(remove_feature, feature))
+        return self._draft_reply(campaign, engine, draft, "Feature removed", lead)
 
     async def zone_set(self, caller: Caller, side: str, points: str) -> Reply:
         """A side's deployment zone on the draft, as the corners of a polygon."""
@@ -200,42 +183,22 @@ class MapCommands:
             path = parse_path(points, "the zone's corners")
         except RuleError as exc:
             raise Refusal(exc.message) from None
-        chosen: list[str] = []
-
-        def zone(engine: Engine[Any], current: MapData | None) -> MapData:
-            if current is None:
-                raise Refusal("There is no map yet: start one with /map new.")
-            named = next((s for s in engine.sides() if s.casefold() == " ".join(str(side).split()).casefold()), None)
-            if named is None:
-                raise Refusal(f"{short(str(side))} is not a side here: choose {', '.join(engine.sides())}.")
-            if len(path) < 3:
-                raise Refusal("A deployment zone needs at least 3 corners.")
-            chosen.append(named)
-            return replace(current, zones={**current.zones, named: [[p.x, p.y] for p in path]})
-
-        campaign, engine, draft = await self._edit(caller, zone)
-        return self._draft_reply(
-            campaign,
-            engine,
-            draft,
-            "Deployment zone set",
-            f"{chosen[0]} deploys inside {corners(draft.zones[chosen[0]])}.\n",
-        )
+        corners = [[p.x, p.y] for p in path]
+        campaign, engine, draft, lead = await self._edit(caller, partial(set_zone, side, corners))
+        return self._draft_reply(campaign, engine, draft, "Deployment zone set", lead)
 
     async def map_import(self, caller: Caller, filename: str, data: bytes) -> Reply:
-        """A map file (from /map export, or written by hand) as the draft; every problem at once."""
-        try:
-            doc = read(data)
-
-            def imported(engine: Engine[Any], _: MapData | None) -> MapData:
-                try:
-                    return read_named_map(engine, doc.data)
-                except DataError as exc:
-                    raise FileProblems(exc.problems) from None
-
-            campaign, engine, draft = await self._edit(caller, imported, fresh=True)
-        except FileProblems as exc:
-            return problems_reply(exc, filename, "the map was not changed")
+        """A map file (from /map export, or written by hand) as the draft; every problem at once.
+        The file is read and checked outside any transaction (a large one in the maps' worker)."""
+        async with map_checks.answer_later(), self.ctx.locks.of(caller):
+            async with self.ctx.store.transaction() as u:
+                before = await self._editable(u, caller)
+            found = await map_checks.imported(
+                before.ruleset, before.house_rules, data, group=map_checks.group_of(before.id)
+            )
+            if isinstance(found, Problems):
+                return problems_reply(FileProblems(found.problems), filename, "the map was not changed")
+            campaign, engine, draft, _ = await self._keep_checked(caller, before, found, "")
         return self._draft_reply(campaign, engine, draft, "Map imported", f"From {short(filename)}.\n")
 
     async def map_export(self, caller: Caller) -> Reply:
@@ -245,9 +208,17 @@ class MapCommands:
             engine = self._engine_on_map(campaign)
             game = await u.games.in_progress(campaign.id)
             field = engine.field_of(self.ctx.states.load(engine, game)) if game is not None else None
-        the_map = field.map if field is not None else draft_of(campaign, engine)
-        if the_map is None:
-            raise Refusal("There is no map yet: the game master starts one with /map new.")
+        if field is not None:
+            the_map = field.map
+        else:
+            kept = (campaign.settings or {}).get(MAP_DRAFT)
+            if kept is None:
+                raise Refusal("There is no map yet: the game master starts one with /map new.")
+            the_map = (
+                await map_checks.draft(
+                    campaign.ruleset, campaign.house_rules, kept, group=map_checks.group_of(campaign.id)
+                )
+            ).map
         filename = f"map-{file_slug(the_map.name)}.yaml"
         header = [
             f"Skirmish GM map: {the_map.name} ({RULESETS[campaign.ruleset][1]}).",
@@ -257,7 +228,7 @@ class MapCommands:
         return Reply(
             cards=[Card(title="Map exported", description=text)],
             ephemeral=True,
-            files=[(filename, dump(flowing(map_file(the_map)), header))],
+            files=[(filename, await map_checks.exported(the_map, header, group=map_checks.group_of(campaign.id)))],
         )
 
     # --- the map of a battle, or the draft
@@ -285,9 +256,12 @@ class MapCommands:
             return reply
         if focus:
             raise Refusal("focus: shows a figure during a battle; no battle is in progress.")
-        draft = draft_of(campaign, engine)
-        if draft is None:
+        kept = (campaign.settings or {}).get(MAP_DRAFT)
+        if kept is None:
             raise Refusal("There is no map yet: the game master starts one with /map new.")
+        draft = await map_checks.draft(
+            campaign.ruleset, campaign.house_rules, kept, group=map_checks.group_of(campaign.id)
+        )
         return self._draft_reply(campaign, engine, draft, f"{shown(campaign.name)}: the next battle's map")
 
     # --- deployment: the ruleset's actions
@@ -314,20 +288,22 @@ class MapCommands:
         return [n for n in engine_of(campaign).scenarios() if typed in n.casefold()][:CHOICES_MAX]
 
     async def feature_names(self, caller: Caller, current: str) -> list[tuple[str, str]]:
-        """The draft's features as (label, value): ``3. the farmhouse (building)`` and ``3``."""
+        """The draft's features as (label, value): ``3. the farmhouse (building)`` and ``3``, read
+        from the kept draft as it is (checking a large one is not worth a keystroke's wait)."""
         async with self.ctx.store.transaction() as u:
             campaign = await campaign_of(u, caller)
-        engine = engine_of(campaign)
-        try:
-            draft = draft_of(campaign, engine)
-        except Refusal:
+        if not engine_of(campaign).plays_on_map:
             return []
-        if draft is None:
+        kept = (campaign.settings or {}).get(MAP_DRAFT)
+        features = kept.get("features") if isinstance(kept, dict) else None
+        if not isinstance(features, list):
             return []
         typed = current.strip().casefold()
         found = []
-        for number, feature in enumerate(draft.features, 1):
-            label = f"{number}. {feature_label(feature)}"
+        for number, feature in enumerate(features, 1):
+            if not isinstance(feature, dict):
+                continue
+            label = f"{number}. {feature_label(SimpleNamespace(name=feature.get('name'), kind=feature.get('kind')))}"
             if typed in label.casefold():
                 found.append((label, str(number)))
         return found[:CHOICES_MAX]
@@ -335,13 +311,13 @@ class MapCommands:
     # --- cards
 
     def _draft_reply(
-        self, campaign: Campaign, engine: Engine[Any], draft: MapData, title: str, lead: str = ""
+        self, campaign: Campaign, engine: Engine[Any], draft: CheckedMap, title: str, lead: str = ""
     ) -> Reply:
         """The draft's card, ``lead`` first, with its picture ordered."""
-        card = self._draft_card(campaign, draft, title)
+        card = self._draft_card(campaign, draft.map, title)
         card.description = lead + card.description
         reply = Reply(cards=[card])
-        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft), engine.terrain())
+        order_picture(reply, card, draft_key(campaign, draft), draft_view(engine, draft.map), engine.terrain())
         return reply
 
     def _draft_card(self, campaign: Campaign, draft: MapData, title: str) -> Card:
@@ -371,47 +347,6 @@ def table_inches(value: float, what: str) -> float:
     return float(value)
 
 
-def empty_table(sides: Sequence[str], width: float, height: float) -> MapData:
-    """A table with nothing on it: the first side deploys along the lower edge, the second along the
-    upper (a strip :data:`ZONE_DEPTH` inches deep), any further sides along the left and right."""
-    d = ZONE_DEPTH
-    strips = [
-        [[0.0, 0.0], [width, 0.0], [width, d], [0.0, d]],
-        [[0.0, height - d], [width, height - d], [width, height], [0.0, height]],
-        [[0.0, d], [d, d], [d, height - d], [0.0, height - d]],
-        [[width - d, d], [width, d], [width, height - d], [width - d, height - d]],
-    ]
-    return MapData(
-        name=f"Open table {width:g}x{height:g}",
-        width=width,
-        height=height,
-        zones=dict(zip(sides, strips, strict=False)),
-    )
-
-
-def feature_label(feature: Any) -> str:
-    return f"{feature.name} ({feature.kind})" if feature.name else f"a {feature.kind}"
-
-
-def feature_index(draft: MapData, wanted: str) -> int:
-    """The index of the feature ``wanted`` names: its number in the list (from 1) or its name."""
-    text = " ".join(str(wanted or "").split())
-    number = text.rstrip(".").split(".")[0].strip()
-    if number.isdigit():
-        index = int(number) - 1
-        if 0 <= index < len(draft.features):
-            return index
-        raise Refusal(f"The map has {len(draft.features)} features; there is no number {int(number)}.")
-    for i, feature in enumerate(draft.features):
-        if feature.name and feature.name.casefold() == text.casefold():
-            return i
-    raise Refusal(f"There is no feature called {short(text)} on the map: name it, or give its number.")
-
-
-def corners(points: Sequence[Sequence[float]]) -> str:
-    return " ".join(f"{x:g},{y:g}" for x, y in points)
-
-
 def cut_lines(lines: Sequence[str], limit: int = 1000) -> str:
     """Lines joined, cut (with a count of the rest) to fit a card's field."""
     out: list[str] = []
@@ -423,12 +358,3 @@ def cut_lines(lines: Sequence[str], limit: int = 1000) -> str:
         out.append(line)
         used += len(line) + 1
     return "\n".join(out)
-
-
-def flowing(data: dict[str, Any]) -> dict[str, Any]:
-    """A map file laid out as the shipped ones are: one line a feature, points as [x, y]."""
-    out = dict(data)
-    out["table"] = Flow(data["table"])
-    out["features"] = [Flow(f) for f in data["features"]]
-    out["zones"] = Flow(data["zones"])
-    return out

@@ -25,7 +25,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import shapely
 from shapely.geometry import Point as ShapelyPoint
@@ -33,6 +33,7 @@ from shapely.geometry import Polygon
 
 from rules.battlefield.terrain import KINDS, LINE_KINDS, Terrain
 from rules.geometry import MAX_FEATURES, MAX_POINTS, Battlefield, Feature, Point, Table
+from rules.plain import KEPT_DATA
 from rules.vocabulary import DataError
 from rules.words import short
 
@@ -87,6 +88,14 @@ class MapData:
     #: Each side's deployment zone, a polygon.
     zones: dict[str, list[list[float]]] = field(default_factory=dict)
     description: str = ""
+
+    #: Never changed once read: its plain data is worked out once (:func:`rules.plain.to_data`).
+    __plain_once__ = True
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The map's fields, without what is kept on it (its shapes, :func:`battlefield_of`; its
+        plain data): a worker builds its own."""
+        return {k: v for k, v in self.__dict__.items() if k not in (_SHAPES, KEPT_DATA)}
 
 
 # --- reading a file ------------------------------------------------------------------------------
@@ -320,8 +329,22 @@ def shape_of(feature: MapFeature) -> Feature:
     )
 
 
+#: Where a map keeps its shapes once built (not a field: never saved, compared or copied as data).
+_SHAPES = "_shapes"
+
+
 def battlefield_of(data: MapData) -> Battlefield:
-    """The map's shapes, built once per distinct map (states are copied on every action)."""
+    """The map's shapes, built once per distinct map (states are copied on every action) and kept
+    on the map itself, since a map of 500 areas takes milliseconds just to be told apart from
+    another. A map is never changed once read (an edit makes another, with ``replace``), and a
+    copy of a state (:func:`rules.plain.clone`) shares its map's shapes."""
+    kept = data.__dict__.get(_SHAPES)
+    if kept is None:
+        kept = data.__dict__[_SHAPES] = _shapes_of(data)
+    return cast(Battlefield, kept)
+
+
+def _shapes_of(data: MapData) -> Battlefield:
     key = (
         data.width,
         data.height,

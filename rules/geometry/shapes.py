@@ -167,3 +167,9 @@ class Battlefield:
     def check_base(self, base: Base, what: str = "the figure") -> None:
         """Refuse a base whose centre is off the table."""
         self.table.check(base.centre, what)
+
+    @cached_property
+    def index(self) -> shapely.STRtree:
+        """The features' ground in a spatial index, built on first use: what stands on a point is
+        then found among the few features near it, not tested against all 500 of a large map."""
+        return shapely.STRtree([feature.geometry for feature in self.features])

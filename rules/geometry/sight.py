@@ -190,4 +190,5 @@ def _crossing_of(line: LineString, feature: Feature) -> BaseGeometry:
 def features_at(field: Battlefield, point: Point) -> list[Feature]:
     """The features standing on a point (a figure in a wood, on a hill, in water)."""
     here = ShapelyPoint(point.x, point.y)
-    return [f for f in field.features if f.geometry.intersects(here)]
+    near = field.index.query(here, predicate="intersects")
+    return [field.features[i] for i in sorted(near.tolist())]
