@@ -30,9 +30,9 @@ class Spy:
         self.sent: list[str] = []
         self.run = map_checks.POOL.run
 
-    async def __call__(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def __call__(self, fn: Callable[..., Any], *args: Any, **options: Any) -> Any:
         self.sent.append(fn.__name__)
-        return await self.run(fn, *args)
+        return await self.run(fn, *args, **options)
 
 
 @pytest.fixture
@@ -84,12 +84,12 @@ async def test_a_draft_changed_meanwhile_is_not_overwritten(app: App, monkeypatc
     await app.map_new(gina(), "crossroads")
     checking = map_checks.imported
 
-    async def meanwhile(*args: Any) -> Any:
+    async def meanwhile(*args: Any, **options: Any) -> Any:
         async with orm(app.store.db) as s:
             campaign = await s.scalar(select(Campaign).order_by(Campaign.id.desc()))
             assert campaign is not None
             campaign.settings = {**campaign.settings, MAP_DRAFT: {**campaign.settings[MAP_DRAFT], "name": "Theirs"}}
-        return await checking(*args)
+        return await checking(*args, **options)
 
     monkeypatch.setattr(map_checks, "imported", meanwhile)
     with pytest.raises(Refusal, match="changed meanwhile"):
