@@ -20,12 +20,19 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from hypothesis import HealthCheck, settings
 from sqlalchemy.engine import make_url
 
 from bot.app.service import App
 from bot.dice import ForcedDice
 from bot.store import Store
 from bot.store.database import Database, sqlite_url
+
+#: Hypothesis checks what the code does, not how fast: no deadline per example (its default,
+#: 200 ms, fails an example that a loaded machine merely delayed) and no complaint when drawing the
+#: examples is slow. A test's own ``@settings`` overrides only the settings it names.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 #: Tests that run the bot in its own process against a loopback server (the fake Discord): they
 #: share one pytest-xdist worker, one at a time, so two bots never contend for the machine's cores

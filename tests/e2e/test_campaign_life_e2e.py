@@ -11,7 +11,8 @@ seven features of issue 8 as a table would:
 * ``/game start``; the game master rolls in secret; a player asks ``/odds`` of one of the
   ruleset's real actions (privately; exact or simulated, and it says which), then plays it and a
   few more;
-* ``/campaign deadline`` (a deadline "hour" lasts two seconds here): the waiting player is
+* ``/campaign deadline`` (a deadline "hour" lasts 30 seconds here, so that the reminder's quarter
+  of the half hour holds a look of the scheduler on a loaded machine): the waiting player is
   reminded, the game master pinged at the deadline; the deadline is then set long;
 * ``/game log`` (the secret roll kept back from the players), the battle's end (SSG is played to a
   winner, the others are ended by the game master): a post-battle card per side naming every
@@ -39,7 +40,7 @@ import yaml
 from tests.e2e.attachments import AttachmentHost, Upload, sent_file_names, sent_files, slash_with_files
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionResult
 
-HOUR_SECONDS = 2.0
+HOUR_SECONDS = 30.0
 pytestmark = pytest.mark.bot_env(SKIRMISH_GM_HOUR_SECONDS=str(HOUR_SECONDS))
 
 SECRET_REASON = "does the ford flood tonight"
@@ -467,7 +468,7 @@ async def wait_posted(fake: FakeDiscord, channel: FakeChannel, title: str, what:
             and any((e.get("title") or "").startswith(title) for e in m.embeds)
         ]
 
-    [message] = await fake.wait_until(found, 10, what)
+    [message] = await fake.wait_until(found, 60, what)
     return message
 
 
