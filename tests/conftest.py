@@ -34,19 +34,6 @@ from bot.store.database import Database, sqlite_url
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
 
-#: Tests that run the bot in its own process against a loopback server (the fake Discord): they
-#: share one pytest-xdist worker, one at a time, so two bots never contend for the machine's cores
-#: with Discord's 3 seconds running, while the other worker takes the in-process tests.
-ONE_AT_A_TIME = ("e2e", "bench")
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    tests = Path(__file__).parent
-    for item in items:
-        if item.path.relative_to(tests).parts[0] in ONE_AT_A_TIME:
-            item.add_marker(pytest.mark.xdist_group("loopback"))
-
-
 DEFAULT_PG_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 
