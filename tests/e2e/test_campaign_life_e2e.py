@@ -193,7 +193,8 @@ class Case:
 
 
 async def play_ssg(life: Life) -> None:
-    """A figure moves; nobody is in contact, so no melee; the odds of an SMG's burst (exact)."""
+    """A figure moves; nobody is in contact, so no melee; the odds of an SMG's burst (exact, unless
+    the time budget of /odds runs out first on a loaded machine)."""
     started = life.started
     assert started is not None
     first = re.search(r"\b(red|blue) goes first", started.text)[1]  # type: ignore[index]
@@ -205,8 +206,9 @@ async def play_ssg(life: Life) -> None:
     assert "there is no melee" in skipped.text and f"{first} · shooting phase" in skipped.text
     smg = {"red": "Cy", "blue": "Big Jim"}[first]
     target = life.case.figures[life.other(first)][0]
-    card = await life.odds(me, f'ssg shoot shooter:"{smg}" target:"{target}" range:5 los:clear', "exact")
-    assert card["footer"]["text"] == "exact: every one of 216 dice sequences enumerated"  # 3 dice of 6 faces
+    card = await life.odds(me, f'ssg shoot shooter:"{smg}" target:"{target}" range:5 los:clear', "either")
+    if card["footer"]["text"].startswith("exact"):  # unless a loaded machine ran out the time budget first
+        assert card["footer"]["text"] == "exact: every one of 216 dice sequences enumerated"  # 3 dice of 6 faces
     assert f"— {target} out" in card["description"] and "— no effect" in card["description"]
 
 
@@ -340,7 +342,7 @@ async def play_nsr(life: Life) -> None:
 
 async def play_yasg(life: Life) -> None:
     """On the house rules' open field: every figure placed, morale and initiative rolled, both sides
-    move, then in the fire phase a figure fires (its odds asked first, exact)."""
+    move, then in the fire phase a figure fires (its odds asked first)."""
     started = life.started
     assert started is not None
     assert "Setup on the “open field” board (12 × 12 squares)" in started.text
@@ -360,7 +362,7 @@ async def play_yasg(life: Life) -> None:
     assert f"Turn 1 · movement phase: {life.other(mover)} move now" in now.text
     fire = await life.act(life.user_of(life.other(mover)), "yasg next")
     assert "Turn 1 · fire phase (simultaneous). Able to fire" in fire.text
-    card = await life.odds(rita, "yasg fire figure:Harper target:Lebrun", "exact")
+    card = await life.odds(rita, "yasg fire figure:Harper target:Lebrun", "either")  # exact, if the machine has time
     assert "— misfire" in card["description"]
     fired = await life.act(rita, "yasg fire", figure="Harper", target="Lebrun")
     assert "Harper's musket misfires" in fired.text or "Harper fires at Lebrun (4 squares" in fired.text
