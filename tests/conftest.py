@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from hypothesis import HealthCheck, settings
 from sqlalchemy.engine import make_url
 
 from bot.app.service import App
@@ -27,18 +28,11 @@ from bot.dice import ForcedDice
 from bot.store import Store
 from bot.store.database import Database, sqlite_url
 
-#: Tests that run the bot in its own process against a loopback server (the fake Discord): they
-#: share one pytest-xdist worker, one at a time, so two bots never contend for the machine's cores
-#: with Discord's 3 seconds running, while the other worker takes the in-process tests.
-ONE_AT_A_TIME = ("e2e", "bench")
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    tests = Path(__file__).parent
-    for item in items:
-        if item.path.relative_to(tests).parts[0] in ONE_AT_A_TIME:
-            item.add_marker(pytest.mark.xdist_group("loopback"))
-
+#: Hypothesis checks what the code does, not how fast: no deadline per example (its default,
+#: 200 ms, fails an example that a loaded machine merely delayed) and no complaint when drawing the
+#: examples is slow. A test's own ``@settings`` overrides only the settings it names.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 DEFAULT_PG_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 

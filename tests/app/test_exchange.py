@@ -1064,7 +1064,7 @@ def trip_settings() -> Any:
     return settings(
         max_examples=int(__import__("os").environ.get("TRIP_EXAMPLES", "20")),
         deadline=None,
-        suppress_health_check=[HealthCheck.function_scoped_fixture],
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     )
 
 
@@ -1375,7 +1375,7 @@ FILE_ISH = st.one_of(
 @settings(
     max_examples=int(__import__("os").environ.get("FUZZ_EXAMPLES", "60")),
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
     content=st.one_of(

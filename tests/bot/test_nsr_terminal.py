@@ -81,7 +81,7 @@ def play(db: Path, script: str, *args: str) -> list[dict]:
         input=script,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,  # a hang guard: a loaded machine may take minutes
         env=env,
         check=False,
     )

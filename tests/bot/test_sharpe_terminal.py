@@ -148,7 +148,7 @@ def play(db: Path, script: str) -> list[dict]:
         input=script,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,  # a hang guard: a loaded machine may take minutes
         env=env,
     )
     assert done.returncode == 0, done.stderr

@@ -260,7 +260,7 @@ def play(db: Path, script: str, *args: str) -> list[dict[str, Any]]:
         input=script,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,  # a hang guard: a loaded machine may take minutes
     )
     assert done.returncode in (0, 1), done.stderr
     return [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]

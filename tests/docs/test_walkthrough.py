@@ -133,7 +133,7 @@ def run_bot(folder: Path, *args: str, stdin: str = "") -> subprocess.CompletedPr
         input=stdin,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,  # a hang guard: a loaded machine may take minutes
         env=env,
         cwd=folder,
     )

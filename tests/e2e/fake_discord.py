@@ -68,6 +68,12 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 #: How long a test waits for the answer that fills a deferred ("thinking") response before it fails
 #: (Discord waits 15 minutes; a picture drawn on a loaded machine after a restart takes seconds).
 DEFERRED_ANSWER_WAIT = 60.0
+#: How long the fake's ``wait_*`` helpers wait by default before the test fails: long, since it
+#: only runs out when something is wrong, and a loaded machine may hold the bot up for seconds.
+PATIENCE = 60.0
+#: Seconds a heartbeat may come late (beyond half an interval) before the fake calls it missed: on a
+#: loaded machine the bot's process may wait seconds for a core.
+HEARTBEAT_SLACK = 10.0
 
 # Interaction types and callback types.
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
@@ -893,7 +899,7 @@ class InteractionResult:
     def field_values(self, name: str) -> list[str]:
         return [v for m in self.messages for v in m.field_values(name)]
 
-    async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[FakeMessage]:
+    async def wait_followups(self, count: int = 1, timeout: float = PATIENCE) -> list[FakeMessage]:
         await self.fake.wait_until(
             lambda: len(self.interaction.followups) >= count,
             timeout,
@@ -1188,7 +1194,9 @@ class FakeDiscord:
         regex = re.compile(pattern)
         return [r for r in self.requests if r.method == method.upper() and regex.fullmatch(r.path)]
 
-    async def wait_until(self, predicate: Callable[[], Any], timeout: float = 10.0, what: str = "a condition") -> Any:
+    async def wait_until(
+        self, predicate: Callable[[], Any], timeout: float = PATIENCE, what: str = "a condition"
+    ) -> Any:
         deadline = time.monotonic() + timeout
         while True:
             value = predicate()
@@ -1656,7 +1664,7 @@ class FakeDiscord:
                 "a second initial response; each interaction takes exactly one",
             )
         elapsed = now - inter.created
-        if elapsed > self.response_deadline:
+        if inter.expired or elapsed > self.response_deadline:
             return refuse(
                 404,
                 10062,
@@ -1921,8 +1929,9 @@ class FakeDiscord:
         return ws
 
     def _heartbeat_gap(self, conn: _Connection, until: float) -> None:
-        """Discord drops a client that misses its heartbeat; the fake records it (with some slack)."""
-        allowed = self.heartbeat_interval_ms / 1000 * 1.5 + 1.0
+        """Discord drops a client that misses its heartbeat; the fake records it, with slack for a
+        loaded machine (:data:`HEARTBEAT_SLACK`)."""
+        allowed = self.heartbeat_interval_ms / 1000 * 1.5 + HEARTBEAT_SLACK
         gap = until - conn.last_beat
         if conn.session is not None and gap > allowed:
             self.breach(
@@ -2080,7 +2089,7 @@ class FakeDiscord:
         """The newest identified gateway session (the bot's current one)."""
         return self.sessions[-1] if self.sessions else None
 
-    async def wait_for_session(self, timeout: float = 10.0) -> GatewaySession:
+    async def wait_for_session(self, timeout: float = PATIENCE) -> GatewaySession:
         await self.wait_until(lambda: self.session is not None and self.session.ready, timeout, "an identified session")
         assert self.session is not None
         return self.session
@@ -2110,7 +2119,7 @@ class FakeDiscord:
         if session.conn is not None:
             await self._send(session.conn, {"op": INVALID_SESSION, "d": resumable, "s": None, "t": None})
 
-    async def wait_resumed(self, count: int = 1, timeout: float = 10.0) -> GatewaySession:
+    async def wait_resumed(self, count: int = 1, timeout: float = PATIENCE) -> GatewaySession:
         await self.wait_until(
             lambda: self.session is not None and self.session.resumed >= count and self.session.conn is not None,
             timeout,
@@ -2167,6 +2176,14 @@ class FakeDiscord:
         loop = asyncio.get_running_loop()
         self._timers.append(loop.call_later(self.response_deadline, self._watchdog, inter))
         await session.dispatch("INTERACTION_CREATE", inter.payload)
+
+    def expire_unanswered(self) -> list[FakeInteraction]:
+        """What the deadline does to every interaction not answered yet, at once (for a test that
+        killed the bot: it need not wait out the deadline). The ones it expired."""
+        waiting = [i for i in self.interactions.values() if i.responded_at is None and not i.expired]
+        for inter in waiting:
+            self._watchdog(inter)
+        return waiting
 
     def _watchdog(self, inter: FakeInteraction) -> None:
         if inter.responded_at is None and not inter.expired:

@@ -238,7 +238,9 @@ def test_form_on_a_table_is_as_before(engine: NsrEngine) -> None:
 FORMATIONS = {"1er Ligne": ["line", "march_column", "square"], "Hussars": ["line", "march_column", "open_order"]}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(
     tries=st.lists(
         st.tuples(
@@ -352,7 +354,9 @@ def test_a_move_on_a_table_is_as_before(engine: NsrEngine) -> None:
     assert out.events[0].text == "1er Ligne moves (line, cross country): 2D6 3+5 = 8 → up to 8″."
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(
     x=st.floats(-5, 55),
     y=st.floats(-5, 40),
@@ -582,7 +586,9 @@ def test_a_joker_fall_back_moves_away_from_the_nearest_enemy(engine: NsrEngine) 
     assert_apart(state)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(
     x=st.floats(4, 44),
     y=st.floats(8, 30),

@@ -252,7 +252,9 @@ def act_or_refuse(engine: NsrEngine, state: NsrState, order: str, params: dict[s
         return state
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(battle=battles())
 def test_random_armies_keep_apart_and_on_the_table_through_random_orders(
     engine: NsrEngine, battle: tuple[list[FigureSpec], list[Spot], int]

@@ -201,7 +201,9 @@ def scattered(engine: NsrEngine, spots: list[tuple[float, float, float]]) -> Nsr
 spot = st.tuples(st.floats(3, 45), st.floats(3, 33), st.sampled_from([0.0, 90.0, 180.0, 270.0, 33.0, 301.5]))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(spots=st.lists(spot, min_size=4, max_size=4), heading=st.floats(0, 360), inches=st.floats(0.5, 24))
 def test_a_slide_stops_where_the_halving_stopped_it(
     engine: NsrEngine, spots: list[tuple[float, float, float]], heading: float, inches: float
@@ -218,7 +220,9 @@ def test_a_slide_stops_where_the_halving_stopped_it(
     assert ((round(end.centre.x, 4), round(end.centre.y, 4)), stopped) == expected
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(spots=st.lists(spot, min_size=4, max_size=4))
 def test_a_charge_stops_where_the_halving_stopped_it(
     engine: NsrEngine, spots: list[tuple[float, float, float]]

@@ -369,7 +369,9 @@ FORMATIONS = ["", "line", "march_column", "square", "open_order", "limbered", "m
 place = st.tuples(st.floats(2, 46), st.floats(2, 34), st.floats(0, 360))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(
     mover=st.sampled_from(NAMES),
     target=st.sampled_from(NAMES),

@@ -575,7 +575,9 @@ def test_a_gun_fires_at_a_unit_inside_whatever_it_looks_out_of(engine: NsrEngine
     assert "Battery fires at 1er Ligne: ball (crew of 4), class IV" in texts(out)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(
     building=st.sampled_from(["farmhouse", "barn"]),
     goal=st.tuples(st.integers(1, 47), st.integers(1, 35)),

@@ -245,7 +245,9 @@ def test_the_picture_draws_the_gun_and_its_bands(engine: SharpeEngine) -> None:
     assert "Old Bess" in field_text(view, engine.terrain())
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(x=st.floats(0.0, 48.0), y=st.floats(0.0, 36.0))
 @example(x=19.5, y=0.0)
 def test_a_haul_is_refused_or_keeps_everyone_on_the_table_and_apart(engine: SharpeEngine, x: float, y: float) -> None:

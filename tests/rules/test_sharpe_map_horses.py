@@ -340,7 +340,9 @@ def test_a_parrier_on_a_walls_top_holds_it(engine: SharpeEngine) -> None:
 # --- hypothesis
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(
     x=st.floats(1.5, 46.5),
     y=st.floats(8.0, 28.0),
@@ -374,7 +376,9 @@ def test_a_runaway_never_leaves_the_table_unsaid_nor_overlaps_a_base(
     json.dumps(engine.dump_state(out.state))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(
     rider=st.tuples(st.floats(1.5, 46.5), st.floats(1.5, 34.5)),
     others=st.lists(st.tuples(st.floats(0.6, 47.4), st.floats(0.6, 35.4)), min_size=2, max_size=2),

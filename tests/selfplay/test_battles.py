@@ -74,7 +74,7 @@ def test_a_battles_lines_replay_at_the_terminal(tmp_path: Path) -> None:
         text=True,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-        timeout=120,
+        timeout=600,  # a hang guard: a loaded machine may take minutes
         check=True,
     )
     records = [json.loads(line) for line in done.stdout.splitlines()]
@@ -90,7 +90,7 @@ def test_the_selfplay_command_plays_and_prints_its_figures(tmp_path: Path) -> No
         text=True,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-        timeout=180,
+        timeout=600,  # a hang guard: a loaded machine may take minutes
     )
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
