@@ -46,6 +46,10 @@ log = logging.getLogger("skirmish_gm.delivery")
 #: (a repeated delivery whose first copy was answered before a restart).
 UNKNOWN_INTERACTION = 10062
 ALREADY_ANSWERED = {40060, UNKNOWN_INTERACTION}
+UNKNOWN_MESSAGE = 10008
+#: ``interaction.extras`` key: whether the "thinking" message of a deferral not yet filled is
+#: private (``True``) or public (``False``).
+THINKING = "thinking"
 MAX_BUTTONS = 25
 #: Seconds after the bot got a command past which a reply still waiting for its picture is
 #: deferred: Discord drops a command not answered within 3 seconds, and the first picture after a
@@ -89,6 +93,8 @@ async def _send(interaction: discord.Interaction, reply: Reply) -> discord.Messa
         kwargs["view"] = view
     try:
         if interaction.response.is_done():
+            if not await _thinking_fits(interaction, reply):
+                return None
             if reply.picture is None:
                 await interaction.followup.send(**kwargs)
                 return True
@@ -109,6 +115,24 @@ async def _send(interaction: discord.Interaction, reply: Reply) -> discord.Messa
                 "interaction %s was already answered (a repeated delivery); nothing was applied twice", interaction.id
             )
         return None
+
+
+async def _thinking_fits(interaction: discord.Interaction, reply: Reply) -> bool:
+    """Make the deferral's "thinking" message fit ``reply``: the first follow-up after a deferral
+    fills that message and keeps its visibility (Discord ignores the follow-up's ``ephemeral``), so
+    a private answer after a public deferral (a slow map check that ends in a refusal) would be
+    shown to the channel. That message is deleted instead, and the answer goes as a follow-up of
+    its own, private. False when the message could not be deleted: nothing may be sent then."""
+    thinking_privately = interaction.extras.pop(THINKING, None)
+    if thinking_privately is not False or not reply.ephemeral:
+        return True
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException as exc:
+        if exc.code != UNKNOWN_MESSAGE:
+            log.warning("a private answer to interaction %s was not sent: %s", interaction.id, exc)
+            return False
+    return True
 
 
 async def _answered(interaction: discord.Interaction) -> None:
@@ -144,13 +168,20 @@ async def defer_thinking(interaction: discord.Interaction, *, ephemeral: bool) -
     """Tell Discord the answer is coming ("thinking"); False when the interaction was answered
     already (a repeated delivery that reached this process after another had answered it)."""
     try:
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        await thinking(interaction, ephemeral=ephemeral)
     except discord.HTTPException as exc:
         if exc.code not in ALREADY_ANSWERED:
             raise
         log.info("interaction %s was answered already: not deferred, not answered again", interaction.id)
         return False
     return True
+
+
+async def thinking(interaction: discord.Interaction, *, ephemeral: bool) -> None:
+    """Defer ("thinking"), noting how visible the deferred message is: the first follow-up fills it
+    (see :func:`_thinking_fits`)."""
+    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    interaction.extras[THINKING] = ephemeral
 
 
 def answer_in_time(interaction: discord.Interaction) -> Deferral:
@@ -200,7 +231,7 @@ async def deferred_if_slow(interaction: discord.Interaction, deadline: float, re
             return
         started.set()
         try:
-            await interaction.response.defer(ephemeral=reply.ephemeral, thinking=True)
+            await thinking(interaction, ephemeral=reply.ephemeral)
         except discord.HTTPException as exc:
             log.warning("could not defer interaction %s while its picture was drawn: %s", interaction.id, exc)
 
