@@ -31,6 +31,7 @@ from bot.adapter.help import HelpReply, help_view
 from bot.adapter.messages import NOBODY, app_of, caller_of, message_kwargs
 from bot.adapter.next_moves import next_moves_view, to_type
 from bot.adapter.once import AnsweredOnce
+from bot.adapter.owed import Post, tell_owed
 from bot.app.inputs import command_line
 from bot.app.pictures import PICTURE_FOLLOWS, WHILE_DRAWING
 from bot.app.replies import PendingDecision, Reply
@@ -70,7 +71,12 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
     if reply.replayed:
         log.info("interaction %s was delivered again: already applied, not answered twice", interaction.id)
         return
-    sent = await _send(interaction, reply)
+    try:
+        sent = await _send(interaction, reply)
+    except Gone:
+        if reply.owed:
+            await told_in_channel(interaction)
+        return
     if sent is None:
         return
     if reply.owed:
@@ -79,9 +85,13 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
         await picture_follows(interaction, reply, sent)
 
 
+class Gone(Exception):
+    """The interaction was gone when its answer was sent (Discord's 3 seconds ran out)."""
+
+
 async def _send(interaction: discord.Interaction, reply: Reply) -> discord.Message | bool | None:
     """The answer sent: the message when Discord returned it, else True; None when it could not go
-    (a repeat already answered, or an interaction gone)."""
+    (a repeat already answered). :class:`Gone` when the interaction was gone."""
     kwargs: dict[str, Any] = {**message_kwargs(reply), "ephemeral": reply.ephemeral}
     view = view_for(reply)
     if view is None and reply.moves_of is not None:
@@ -110,10 +120,8 @@ async def _send(interaction: discord.Interaction, reply: Reply) -> discord.Messa
                 "interaction %s was gone when its answer was sent (Discord's 3 seconds ran out, or a repeated delivery)",
                 interaction.id,
             )
-        else:
-            log.info(
-                "interaction %s was already answered (a repeated delivery); nothing was applied twice", interaction.id
-            )
+            raise Gone from exc
+        log.info("interaction %s was already answered (a repeated delivery); nothing was applied twice", interaction.id)
         return None
 
 
@@ -133,6 +141,33 @@ async def _thinking_fits(interaction: discord.Interaction, reply: Reply) -> bool
             log.warning("a private answer to interaction %s was not sent: %s", interaction.id, exc)
             return False
     return True
+
+
+async def told_in_channel(interaction: discord.Interaction) -> None:
+    """The action applied from ``interaction`` could not be answered (the interaction was gone): its
+    channel is told at once what was applied, as after a restart, so nobody sends it again; then it
+    is owed no more. A notice that cannot be posted either is left owed, for the restart's notice."""
+    app = app_of(interaction)
+    try:
+        notice = await app.owed.missed(interaction.id)
+        if notice is not None:
+            await tell_owed(app, channel_poster(interaction.client), [notice])
+    except Exception:
+        log.exception("could not tell the channel of interaction %s what was applied", interaction.id)
+
+
+def channel_poster(bot: discord.Client) -> Post:
+    """Post with the bot's REST client, with the reply's buttons; mentions only for the players the reply pings."""
+
+    async def post(channel_id: int, reply: Reply) -> None:
+        channel: Any = bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id)
+        kwargs = message_kwargs(reply)
+        view = view_for(reply)
+        if view is not None:
+            kwargs["view"] = view
+        await channel.send(**kwargs)
+
+    return post
 
 
 async def _answered(interaction: discord.Interaction) -> None:
