@@ -146,7 +146,7 @@ async def _thinking_fits(interaction: discord.Interaction, reply: Reply) -> bool
 async def told_in_channel(interaction: discord.Interaction) -> None:
     """The action applied from ``interaction`` could not be answered (the interaction was gone): its
     channel is told at once what was applied, as after a restart, so nobody sends it again; then it
-    is owed no more. A notice that cannot be posted either is left owed, for the restart's notice."""
+    is owed no more (as after a restart, a channel that cannot be posted in is not tried again)."""
     app = app_of(interaction)
     try:
         notice = await app.owed.missed(interaction.id)

@@ -94,6 +94,7 @@ async def test_a_refusal_raised_after_a_public_deferral_is_shown_only_to_its_sen
             await deferred(fake, inter)
             async with orm(app.store.db) as s:  # another process changes the house rules meanwhile
                 campaign = await s.scalar(select(Campaign))
+                assert campaign is not None
                 campaign.house_rules = {}
         result = await fake._result(inter, GENEROUS)
     shown_privately(fake, table, result, "changed meanwhile")
