@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import AppCog, deliver
+from bot.adapter.delivery import AppCog, deliver, thinking
 from bot.adapter.messages import caller_of
 from bot.app.replies import Refusal
 from bot.app.yaml_format import MAX_FILE_BYTES
@@ -41,7 +41,7 @@ async def attachment_bytes(interaction: discord.Interaction, file: Any) -> tuple
             data = await asyncio.wait_for(asyncio.shield(reading), READ_BEFORE_DEFER)
         except TimeoutError:
             if not interaction.response.is_done():
-                await interaction.response.defer(ephemeral=True, thinking=True)
+                await thinking(interaction, ephemeral=True)
             data = await asyncio.wait_for(reading, READ_AT_MOST)
     except TimeoutError:
         raise Refusal(f"Discord took too long to hand over {short(name)}; attach it again.") from None

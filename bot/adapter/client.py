@@ -17,9 +17,9 @@ from discord.ext import commands
 
 from bot.adapter.delivery import answer_in_time, deliver_error
 from bot.adapter.once import Deliveries, first_delivery
-from bot.adapter.scheduler import PaceScheduler, Post, channel_poster
+from bot.adapter.owed import tell_owed
+from bot.adapter.scheduler import PaceScheduler, channel_poster
 from bot.app import map_checks
-from bot.app.answers import OwedNotice
 from bot.app.service import App
 from bot.gc_pacing import BetweenCommands
 
@@ -140,22 +140,3 @@ class SkirmishBot(commands.Bot):
             self.frozen = True
             self.collector.start()
         log.info("logged in as %s (%s) in %d guild(s)", self.user, getattr(self.user, "id", "?"), len(self.guilds))
-
-
-async def tell_owed(app: App, post: Post, owed: list[OwedNotice]) -> None:
-    """Say in each channel what was applied there but never answered (the bot stopped in between),
-    so nobody sends it again; then it is owed no more. A channel that cannot be posted in (deleted,
-    or the bot's access taken away) is told nothing, and is not tried again. With several processes
-    (issue 29) each should tell only the guilds it serves (a notice names its guild)."""
-    for notice in owed:
-        try:
-            await post(notice.channel_id, notice.reply)
-        except discord.HTTPException as exc:
-            log.warning("could not tell channel %s what was applied unanswered: %s", notice.channel_id, exc)
-        except Exception:
-            log.exception("could not tell channel %s what was applied unanswered", notice.channel_id)
-            continue
-        await app.owed.settle(notice)
-        log.info(
-            "told channel %s of %d action(s) applied but never answered", notice.channel_id, len(notice.action_ids)
-        )

@@ -31,6 +31,7 @@ from bot.adapter.help import HelpReply, help_view
 from bot.adapter.messages import NOBODY, app_of, caller_of, message_kwargs
 from bot.adapter.next_moves import next_moves_view, to_type
 from bot.adapter.once import AnsweredOnce
+from bot.adapter.owed import Post, tell_owed
 from bot.app.inputs import command_line
 from bot.app.pictures import PICTURE_FOLLOWS, WHILE_DRAWING
 from bot.app.replies import PendingDecision, Reply
@@ -46,6 +47,10 @@ log = logging.getLogger("skirmish_gm.delivery")
 #: (a repeated delivery whose first copy was answered before a restart).
 UNKNOWN_INTERACTION = 10062
 ALREADY_ANSWERED = {40060, UNKNOWN_INTERACTION}
+UNKNOWN_MESSAGE = 10008
+#: ``interaction.extras`` key: whether the "thinking" message of a deferral not yet filled is
+#: private (``True``) or public (``False``).
+THINKING = "thinking"
 MAX_BUTTONS = 25
 #: Seconds after the bot got a command past which a reply still waiting for its picture is
 #: deferred: Discord drops a command not answered within 3 seconds, and the first picture after a
@@ -66,7 +71,12 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
     if reply.replayed:
         log.info("interaction %s was delivered again: already applied, not answered twice", interaction.id)
         return
-    sent = await _send(interaction, reply)
+    try:
+        sent = await _send(interaction, reply)
+    except Gone:
+        if reply.owed:
+            await told_in_channel(interaction)
+        return
     if sent is None:
         return
     if reply.owed:
@@ -75,9 +85,13 @@ async def deliver(interaction: discord.Interaction, reply: Reply) -> None:
         await picture_follows(interaction, reply, sent)
 
 
+class Gone(Exception):
+    """The interaction was gone when its answer was sent (Discord's 3 seconds ran out)."""
+
+
 async def _send(interaction: discord.Interaction, reply: Reply) -> discord.Message | bool | None:
     """The answer sent: the message when Discord returned it, else True; None when it could not go
-    (a repeat already answered, or an interaction gone)."""
+    (a repeat already answered). :class:`Gone` when the interaction was gone."""
     kwargs: dict[str, Any] = {**message_kwargs(reply), "ephemeral": reply.ephemeral}
     view = view_for(reply)
     if view is None and reply.moves_of is not None:
@@ -89,6 +103,8 @@ async def _send(interaction: discord.Interaction, reply: Reply) -> discord.Messa
         kwargs["view"] = view
     try:
         if interaction.response.is_done():
+            if not await _thinking_fits(interaction, reply):
+                return None
             if reply.picture is None:
                 await interaction.followup.send(**kwargs)
                 return True
@@ -104,11 +120,54 @@ async def _send(interaction: discord.Interaction, reply: Reply) -> discord.Messa
                 "interaction %s was gone when its answer was sent (Discord's 3 seconds ran out, or a repeated delivery)",
                 interaction.id,
             )
-        else:
-            log.info(
-                "interaction %s was already answered (a repeated delivery); nothing was applied twice", interaction.id
-            )
+            raise Gone from exc
+        log.info("interaction %s was already answered (a repeated delivery); nothing was applied twice", interaction.id)
         return None
+
+
+async def _thinking_fits(interaction: discord.Interaction, reply: Reply) -> bool:
+    """Make the deferral's "thinking" message fit ``reply``: the first follow-up after a deferral
+    fills that message and keeps its visibility (Discord ignores the follow-up's ``ephemeral``), so
+    a private answer after a public deferral (a slow map check that ends in a refusal) would be
+    shown to the channel. That message is deleted instead, and the answer goes as a follow-up of
+    its own, private. False when the message could not be deleted: nothing may be sent then."""
+    thinking_privately = interaction.extras.pop(THINKING, None)
+    if thinking_privately is not False or not reply.ephemeral:
+        return True
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException as exc:
+        if exc.code != UNKNOWN_MESSAGE:
+            log.warning("a private answer to interaction %s was not sent: %s", interaction.id, exc)
+            return False
+    return True
+
+
+async def told_in_channel(interaction: discord.Interaction) -> None:
+    """The action applied from ``interaction`` could not be answered (the interaction was gone): its
+    channel is told at once what was applied, as after a restart, so nobody sends it again; then it
+    is owed no more (as after a restart, a channel that cannot be posted in is not tried again)."""
+    app = app_of(interaction)
+    try:
+        notice = await app.owed.missed(interaction.id)
+        if notice is not None:
+            await tell_owed(app, channel_poster(interaction.client), [notice])
+    except Exception:
+        log.exception("could not tell the channel of interaction %s what was applied", interaction.id)
+
+
+def channel_poster(bot: discord.Client) -> Post:
+    """Post with the bot's REST client, with the reply's buttons; mentions only for the players the reply pings."""
+
+    async def post(channel_id: int, reply: Reply) -> None:
+        channel: Any = bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id)
+        kwargs = message_kwargs(reply)
+        view = view_for(reply)
+        if view is not None:
+            kwargs["view"] = view
+        await channel.send(**kwargs)
+
+    return post
 
 
 async def _answered(interaction: discord.Interaction) -> None:
@@ -144,13 +203,20 @@ async def defer_thinking(interaction: discord.Interaction, *, ephemeral: bool) -
     """Tell Discord the answer is coming ("thinking"); False when the interaction was answered
     already (a repeated delivery that reached this process after another had answered it)."""
     try:
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        await thinking(interaction, ephemeral=ephemeral)
     except discord.HTTPException as exc:
         if exc.code not in ALREADY_ANSWERED:
             raise
         log.info("interaction %s was answered already: not deferred, not answered again", interaction.id)
         return False
     return True
+
+
+async def thinking(interaction: discord.Interaction, *, ephemeral: bool) -> None:
+    """Defer ("thinking"), noting how visible the deferred message is: the first follow-up fills it
+    (see :func:`_thinking_fits`)."""
+    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    interaction.extras[THINKING] = ephemeral
 
 
 def answer_in_time(interaction: discord.Interaction) -> Deferral:
@@ -200,7 +266,7 @@ async def deferred_if_slow(interaction: discord.Interaction, deadline: float, re
             return
         started.set()
         try:
-            await interaction.response.defer(ephemeral=reply.ephemeral, thinking=True)
+            await thinking(interaction, ephemeral=reply.ephemeral)
         except discord.HTTPException as exc:
             log.warning("could not defer interaction %s while its picture was drawn: %s", interaction.id, exc)
 

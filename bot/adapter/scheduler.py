@@ -19,20 +19,16 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-import discord
-
-from bot.adapter.delivery import view_for
-from bot.adapter.messages import message_kwargs
+from bot.adapter.delivery import channel_poster
+from bot.adapter.owed import Post
 from bot.app.pace import PaceNotice
-from bot.app.replies import Reply
 
 if TYPE_CHECKING:
     from bot.app.service import App
 
-log = logging.getLogger("skirmish_gm.scheduler")
+__all__ = ["PaceScheduler", "Post", "channel_poster", "poll_interval"]
 
-#: Posts a reply in a channel (by id).
-Post = Callable[[int, Reply], Awaitable[Any]]
+log = logging.getLogger("skirmish_gm.scheduler")
 
 POLL_MAX = 30.0
 POLL_MIN = 0.2
@@ -41,20 +37,6 @@ POLL_MIN = 0.2
 def poll_interval(hour: timedelta) -> float:
     """How often to look: 1/120 of a deadline hour (30 s for a real one), at least 0.2 s."""
     return max(POLL_MIN, min(POLL_MAX, hour.total_seconds() / 120))
-
-
-def channel_poster(bot: discord.Client) -> Post:
-    """Post with the bot's REST client, with the reply's buttons; mentions only for the players the reply pings."""
-
-    async def post(channel_id: int, reply: Reply) -> None:
-        channel: Any = bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id)
-        kwargs = message_kwargs(reply)
-        view = view_for(reply)
-        if view is not None:
-            kwargs["view"] = view
-        await channel.send(**kwargs)
-
-    return post
 
 
 class PaceScheduler:

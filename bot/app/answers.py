@@ -5,7 +5,9 @@ applied it (the store keeps the flag with the log entry) until the front end say
 answer (:meth:`OwedAnswers.answered`). A bot killed in between left players with "The application
 did not respond" for an action that was in fact done, and a retry would do it again; on its next
 start the bot posts, once per channel, what was applied (:meth:`OwedAnswers.unanswered`), and then
-holds those answers given (:meth:`OwedAnswers.settle`).
+holds those answers given (:meth:`OwedAnswers.settle`). An answer that missed Discord's 3 seconds
+(the interaction was gone when it was sent) is said in its channel at once the same way
+(:meth:`OwedAnswers.missed`), not left owed until a restart.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ LISTED = 10
 LINE = 180
 TITLE = "Applied, but never answered"
 LEAD = "The bot stopped before it could answer these; they were applied, so do not send them again:"
+LATE_TITLE = "Applied, but answered late"
+LATE_LEAD = "Discord gave up waiting for this answer; it was applied, so do not send it again:"
 
 
 @dataclass(frozen=True)
@@ -46,11 +50,13 @@ def line_of(owed: OwedAnswer) -> str:
     return f"• {shown(text)}"
 
 
-def notice(guild_id: int, channel_id: int, owed: list[OwedAnswer]) -> OwedNotice:
+def notice(
+    guild_id: int, channel_id: int, owed: list[OwedAnswer], *, title: str = TITLE, lead: str = LEAD
+) -> OwedNotice:
     lines = [line_of(o) for o in owed[:LISTED]]
     if len(owed) > LISTED:
         lines.append(f"…and {len(owed) - LISTED} more: see /game log.")
-    card = Card(title=TITLE, description="\n".join([LEAD, *lines]))
+    card = Card(title=title, description="\n".join([lead, *lines]))
     return OwedNotice(guild_id, channel_id, Reply(cards=[card]), [o.action_id for o in owed])
 
 
@@ -71,6 +77,15 @@ class OwedAnswers:
         for answer in owed:
             by_channel[answer.guild_id, answer.channel_id].append(answer)
         return [notice(guild, channel, found) for (guild, channel), found in by_channel.items()]
+
+    async def missed(self, interaction_id: int) -> OwedNotice | None:
+        """The notice of the action applied from ``interaction_id`` whose answer could not go (the
+        interaction was gone: Discord's 3 seconds ran out); None when nothing is owed to it."""
+        async with self.ctx.store.transaction() as u:
+            owed = await u.answers.owed(interaction_id)
+        if not owed:
+            return None
+        return notice(owed[0].guild_id, owed[0].channel_id, owed, title=LATE_TITLE, lead=LATE_LEAD)
 
     async def settle(self, found: OwedNotice) -> None:
         """``found`` was posted (or cannot be): its actions are owed no more."""

@@ -34,6 +34,7 @@ OWED = (
     .outerjoin(members, and_(members.c.campaign_id == campaigns.c.id, members.c.user_id == actions.c.user_id))
     .where(ANSWER_OWED)
 )
+OWED_TO = OWED.where(actions.c.interaction_id == bindparam("interaction"))
 ANSWERED = (
     update(actions).where(actions.c.interaction_id == bindparam("interaction"), ANSWER_OWED).values(answer_owed=false())
 )
@@ -48,9 +49,14 @@ class Answers:
         """The answer to ``interaction_id`` went: it is owed no more. Whether it was owed."""
         return await self._tx.run(ANSWERED, {"interaction": interaction_id}) > 0
 
-    async def owed(self) -> list[OwedAnswer]:
-        """Every action whose answer is still owed, oldest first."""
-        rows = sorted(await self._tx.rows(OWED))  # by id, in Python: an ORDER BY made SQLite scan the table
+    async def owed(self, interaction_id: int | None = None) -> list[OwedAnswer]:
+        """Every action whose answer is still owed (only the one applied from ``interaction_id``
+        when given), oldest first."""
+        if interaction_id is None:
+            rows = await self._tx.rows(OWED)
+        else:
+            rows = await self._tx.rows(OWED_TO, {"interaction": interaction_id})
+        rows = sorted(rows)  # by id, in Python: an ORDER BY made SQLite scan the table
         return [
             OwedAnswer(action_id, guild, channel, user, name, command, said, bool(secret))
             for action_id, guild, channel, user, name, command, said, secret in rows

@@ -836,8 +836,9 @@ class InteractionResult:
 
     @property
     def message(self) -> FakeMessage | None:
-        """The message the response created or updated (types 4, 5, 7, and 6 once edited)."""
-        return self.interaction.original
+        """The message the response created or updated (types 4, 5, 7, and 6 once edited), unless deleted."""
+        original = self.interaction.original
+        return None if original is None or original.deleted else original
 
     @property
     def data(self) -> dict[str, Any]:
@@ -1802,8 +1803,11 @@ class FakeDiscord:
         inter.attempts.append(Attempt("followup", body, 400 if problems else 200, problems, self.now()))
         if problems:
             return discord_error(400, 50035, "Invalid Form Body", "; ".join(problems))
-        if inter.original is not None and inter.original.loading:
-            message = inter.original  # the first follow-up after a deferral fills the "thinking" message
+        if inter.original is not None and inter.original.loading and not inter.original.deleted:
+            # The first follow-up after a deferral fills the "thinking" message, which keeps the
+            # deferral's visibility: Discord ignores the follow-up's ephemeral flag. Once that
+            # message is deleted, a follow-up is a message of its own, with its own flags.
+            message = inter.original
             message.apply({k: v for k, v in body.items() if k != "flags"})
         else:
             message = self._new_message(
@@ -2199,7 +2203,9 @@ class FakeDiscord:
         original = inter.original
         if inter.response_type == DEFERRED_CHANNEL_MESSAGE and original is not None:
             await self.wait_until(
-                lambda: not original.loading, DEFERRED_ANSWER_WAIT, f"the deferred answer to {inter.label}"
+                lambda: not original.loading or (original.deleted and inter.followups),
+                DEFERRED_ANSWER_WAIT,
+                f"the deferred answer to {inter.label}",
             )
         return result
 

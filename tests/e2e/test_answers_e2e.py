@@ -5,6 +5,8 @@ the real bot process:
   channel, what was applied, so nobody sends it again blindly;
 * a repeated delivery of ``/odds``, a refusal, a read and a decision button gets exactly one
   response, and no traceback;
+* an action whose answer missed Discord's 3 seconds (the interaction gone when it was sent) is
+  said in the channel at once, and is owed no more;
 * an action's answer goes at once while the drawing worker is stuck on a picture (stopped with
   SIGSTOP: slow for as long as the test says, with no clock involved); the pictures follow as
   edits once it draws again.
@@ -31,15 +33,16 @@ from tests.orm import orm
 #: Seconds granted to anything the bot does in these tests (the machine may be loaded).
 GENEROUS = 60.0
 NOTICE = "Applied, but never answered"
+LATE = "Applied, but answered late"
 
 
 async def has(flags: Any, interaction_id: int, owed: bool) -> bool:
     return (await flags).get(interaction_id) is owed
 
 
-def notices(fake: FakeDiscord) -> list[FakeMessage]:
+def notices(fake: FakeDiscord, title: str = NOTICE) -> list[FakeMessage]:
     """The bot's own posts in the channel that tell what was applied unanswered."""
-    return [m for m in fake.messages_in(fake.channel) if m.interaction_user is None and NOTICE in m.text]
+    return [m for m in fake.messages_in(fake.channel) if m.interaction_user is None and title in m.text]
 
 
 async def eventually(check: Any, what: str) -> None:
@@ -86,6 +89,29 @@ async def test_a_bot_killed_after_saving_an_action_but_before_answering_it_says_
     await fake.wait_until(lambda: "told channel" in bot.log_text(), GENEROUS, "the bot noting the notice was posted")
     assert await owed_flags(app) == {answered.interaction.id: False, lost.id: False}  # never told twice
     again = await fake.slash(mover, "ssg move", figure=figures[2], distance=0.5)
+    assert not again.ephemeral  # play goes on
+    await app.store.db.close()
+
+
+async def test_an_answer_that_missed_discords_3_seconds_is_said_in_the_channel_at_once(
+    fake: FakeDiscord, bot: Any
+) -> None:
+    app, _table, mover, figures = await seeded(fake, bot)
+    fake.holding_callbacks = True  # the answer leaves the bot and reaches Discord too late
+    late = await fake.send_slash(mover, "ssg move", figure=figures[0], distance=1.25)
+    await fake.wait_until(lambda: late in fake.held_callbacks, GENEROUS, "the answer on its way")
+    await fake.wait_until(lambda: late.expired, GENEROUS, "Discord giving up on the answer")
+    fake.let_go()  # the answer arrives: the interaction is gone (10062)
+    assert {b.rule for b in fake.take_breaches()} == {"3-seconds"}  # "The application did not respond"
+
+    await fake.wait_until(lambda: notices(fake, LATE), GENEROUS, "the notice of what was applied")
+    [notice] = notices(fake, LATE)
+    assert f"{mover.display_name}: /ssg move figure:" in notice.text and "distance:1.25" in notice.text
+    assert f"{figures[0]} moves 1.25″" in notice.text and "do not send it again" in notice.text
+    assert not notice.pings
+    await eventually(lambda: has(owed_flags(app), late.id, False), "the action noted as answered")
+    assert notices(fake) == []  # nothing left for a restart to tell
+    again = await fake.slash(mover, "ssg move", figure=figures[1], distance=0.5)
     assert not again.ephemeral  # play goes on
     await app.store.db.close()
 

@@ -380,6 +380,31 @@ async def test_follow_ups_after_a_deferral_and_the_15_minute_window(
     assert rules_of(fake.take_breaches()) == ["15-minutes"]
 
 
+async def test_the_first_follow_up_after_a_public_deferral_stays_public_unless_the_deferral_is_deleted(
+    fake: FakeDiscord, client: RawGateway, http: aiohttp.ClientSession
+) -> None:
+    """Discord's Create Followup Message: right after a deferral it edits the "thinking" message,
+    whose ephemeral state cannot change; once that message is deleted a follow-up is its own."""
+    for deleted in (False, True):
+        task = asyncio.create_task(fake.slash(fake.owner, "ping"))
+        data = (await client.dispatch("INTERACTION_CREATE"))["d"]
+        assert (await answer(http, fake, data, {"type": 5}))[0] == 200
+        hook = f"{fake.api_base}/webhooks/{fake.application_id}/{data['token']}"
+        if deleted:
+            async with http.delete(hook + "/messages/@original") as response:
+                assert response.status == 204
+        async with http.post(hook + "?wait=true", json={"content": "for you only", "flags": 64}) as response:
+            assert response.status == 200
+        result = await task
+        if deleted:
+            assert result.message is None and [(m.content, m.ephemeral) for m in result.followups] == [
+                ("for you only", True)
+            ]
+        else:
+            assert result.content == "for you only" and not result.ephemeral and result.followups == []
+    assert fake.take_breaches() == []
+
+
 async def test_autocomplete_is_limited_to_25_choices(
     fake: FakeDiscord, client: RawGateway, http: aiohttp.ClientSession
 ) -> None:

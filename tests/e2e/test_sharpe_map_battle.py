@@ -6,7 +6,8 @@ farmhouse is refused privately and moves nobody, the bot restarts mid-battle, an
 end a man's turn carry the battlefield's picture, decoded here and measured.
 
 Discord's dice are secure randomness nothing can force, so the battle goes on bound after bound
-(bounded: at the limit the French concede) until a side has won."""
+(bounded: at the limit the French concede) until a side has won; the test asserts only what holds
+whatever they fall (how many bounds, shots and pictures there are is theirs)."""
 
 from __future__ import annotations
 
@@ -146,29 +147,29 @@ async def test_a_sharpe_skirmish_on_the_farm_through_discord_across_a_restart(fa
     _, state, _ = await game()
     assert state.field is not None and state.field.positions == before, "a refused path moves nobody"
 
+    await bot.restart()  # mid-battle, whatever the dice did so far: the game goes on where it was
+    status = await fake.slash(table.gm, "game status")
+    assert f"Bound {state.bound}" in status.text
+    shown = await fake.slash(table.gm, "map show", focus=state.active)
+    assert (await picture_size(fake, shown))[0] >= 1100 and not shown.ephemeral
+
     last: InteractionResult = deployed
     acted: set[tuple[int, str]] = set()
     refusals: list[str] = []
     drawn: set[str] = set()
-    shots = attacks = pictures = by_button = 0
-    restarted = conceded = False
+    pictured: set[str] = set()  # the men's places each picture shows
+    shots = attacks = pictures = by_button = decisions = 0
+    conceded = False
     for _ in range(MAX_STEPS):
         row, state, decision = await game()
         if row.status != "active" or state.over:
             break
-        if state.bound >= 2 and not restarted:
-            await bot.restart()  # mid-battle: the game goes on where it was
-            restarted = True
-            status = await fake.slash(table.gm, "game status")
-            assert f"Bound {state.bound}" in status.text
-            shown = await fake.slash(table.gm, "map show", focus=state.active)
-            assert (await picture_size(fake, shown))[0] >= 1100 and not shown.ephemeral
-            continue
         if state.bound > MAX_BOUNDS and not conceded:
             conceded = True
             last = await fake.slash(table.blue, "sharpe concede", confirm=True, side="french")
             continue
         if decision is not None:
+            decisions += 1
             decider = player[decision.decider]
             custom_id = f"decision:{decision.id}:0"
             if last.message is not None and custom_id in last.message.custom_ids:
@@ -183,10 +184,14 @@ async def test_a_sharpe_skirmish_on_the_farm_through_discord_across_a_restart(fa
         foe = nearest(state, me)
         if key in acted or foe is None:
             last = await fake.slash(user, "sharpe done")
-            if not last.ephemeral and any(t.endswith("the battlefield") for t in last.titles):
+            _, after, _ = await game()
+            if after.bound > state.bound and not after.over:  # the bound closed: its picture comes with it
+                assert any(t.endswith("the battlefield") for t in last.titles), last.titles
                 width, height = await picture_size(fake, last)
                 assert 1100 <= width <= 1300 and height > width * 0.75
                 drawn.add(hashlib.sha256(sent_files(fake, last)["map.png"]).hexdigest())
+                assert after.field is not None
+                pictured.add(repr(sorted(after.field.positions.items())))
                 pictures += 1
             continue
         acted.add(key)
@@ -224,11 +229,14 @@ async def test_a_sharpe_skirmish_on_the_farm_through_discord_across_a_restart(fa
     row, state, _ = await game()
     assert row.status != "active" or state.over, "a side won or conceded within the bound limit"
     assert state.winner in ("british", "french"), state.winner
-    assert restarted and pictures >= 6 and shots >= 1, (shots, pictures, refusals)
-    assert len(drawn) >= 3, "the picture follows the battle: men move, fall and face about"
+    # What holds on any dice: a battle that was not conceded was won by shots or blows; each bound's
+    # picture differs from the others where the men stand elsewhere; a decision the last answer
+    # offered a button for was answered by it.
+    assert conceded or shots + attacks >= 1, (shots, attacks, refusals)
+    assert len(drawn) >= len(pictured), "the picture follows the battle: men move, fall and face about"
     unexpected = [r for r in refusals if not any(words in r for words in EXPECTED)]
     assert not unexpected, unexpected
-    assert attacks == 0 or by_button >= 1
+    assert decisions == 0 or by_button >= 1
     log = await fake.slash(table.red, "game log")
     assert log.ephemeral and "Log of battle 1" in log.text and "/sharpe " in log.text
     await app.store.db.close()

@@ -244,7 +244,7 @@ async def test_two_players_and_a_game_master_play_ssg_to_a_winner(fake: FakeDisc
     # --- the end: victory card, game over, status and log ----------------------------------------
     loser_side = "blue" if winner == "red" else "red"
     assert len(roster[loser_side]) - len(alive[loser_side]) == 4
-    assert dice_seen >= 6
+    assert dice_seen >= 4  # a die at least for each of the four who fell
     over = refusal(await fake.slash(player[winner], "ssg next"), one=False)
     assert over.startswith(f"The game is over: {winner} won.")
 
