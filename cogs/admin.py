@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import AppCog, deliver
+from bot.adapter.delivery import AppCog, defer_thinking, deliver
 from bot.app.replies import Reply
 
 
@@ -21,7 +21,9 @@ class AdminCog(AppCog, commands.GroupCog, group_name="admin", group_description=
         if not await self.bot.is_owner(interaction.user):
             await deliver(interaction, Reply.error("Only the bot's owner may sync its commands."))
             return
-        scope = await self.bot.sync_commands(force=True)
+        if not await defer_thinking(interaction, ephemeral=True):
+            return  # a repeated delivery, answered already
+        scope = await self.bot.sync_commands(force=True)  # several requests to Discord: seconds at worst
         await deliver(interaction, Reply.note("Commands synced", f"Sent {scope}."))
 
 

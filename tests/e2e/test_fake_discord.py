@@ -559,6 +559,7 @@ async def test_admin_sync_is_for_the_bot_owner(fake: FakeDiscord, bot: Any) -> N
     refused = await fake.slash(fake.add_user("Gina"), "admin sync")
     assert refused.ephemeral and "owner" in refused.text
     done = await fake.slash(fake.owner, "admin sync")
+    assert done.type == 5 and done.ephemeral  # deferred before the sync's requests to Discord, privately
     assert "Commands synced" in done.text
     assert len(fake.requests_to("PUT", r"/applications/\d+/commands")) == 2
 
