@@ -27,6 +27,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql import ClauseElement, Executable
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import Insert
+from sqlalchemy.sql.sqltypes import JSON
+
+from bot.store.large_json import DECODED
 
 __all__ = ["ConnectionTx", "SqliteTx", "Tx"]
 
@@ -117,7 +120,7 @@ class Compiled:
         ):  # a SELECT's, or a write's RETURNING
             process = column.type.dialect_impl(dialect).result_processor(dialect, None)
             if process is not None:
-                self.results.append((index, process))
+                self.results.append((index, DECODED.wrap(process) if isinstance(column.type, JSON) else process))
 
     def parameters(self, params: Params) -> list[Any]:
         values = []
