@@ -29,7 +29,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import Insert
 from sqlalchemy.sql.sqltypes import JSON
 
-from bot.store.large_json import DECODED
+from bot.store.large_json import DECODED, ENCODED
 
 __all__ = ["ConnectionTx", "SqliteTx", "Tx"]
 
@@ -113,7 +113,10 @@ class Compiled:
             constant = _REQUIRED if (bind.required or bind.callable is not None) else bind.value
             if name in keys:
                 constant = _REQUIRED
-            self.binds.append((name, constant, bind.type.dialect_impl(dialect).bind_processor(dialect)))
+            process = bind.type.dialect_impl(dialect).bind_processor(dialect)
+            if process is not None and isinstance(bind.type, JSON):
+                process = ENCODED.wrap(process)
+            self.binds.append((name, constant, process))
         self.results: list[tuple[int, Callable[[Any], Any]]] = []
         for index, column in enumerate(
             getattr(statement, "exported_columns", ())
