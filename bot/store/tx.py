@@ -113,7 +113,7 @@ class Compiled:
             constant = _REQUIRED if (bind.required or bind.callable is not None) else bind.value
             if name in keys:
                 constant = _REQUIRED
-            process = bind.type.dialect_impl(dialect).bind_processor(dialect)
+            process: Callable[[Any], Any] | None = bind.type.dialect_impl(dialect).bind_processor(dialect)
             if process is not None and isinstance(bind.type, JSON):
                 process = ENCODED.wrap(process)
             self.binds.append((name, constant, process))
