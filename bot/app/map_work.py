@@ -31,12 +31,14 @@ ZONE_DEPTH = 4.0
 
 @dataclass(frozen=True)
 class CheckedMap:
-    """A map held to every rule of a map file, the file the campaign keeps of it, and that file's
-    digest (what names the draft's picture)."""
+    """A map held to every rule of a map file, the file the campaign keeps of it, that file's
+    digest (what names the draft's picture) and its JSON text (made where the map was checked, so
+    that keeping a large one does not encode it again on the event loop)."""
 
     map: MapData
     file: dict[str, Any]
     digest: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -62,10 +64,13 @@ Change = Callable[[Engine[Any], MapData | None], tuple[MapData, str]]
 def checked(engine: Engine[Any], new: MapData) -> CheckedMap:
     """``new`` as the campaign will keep it: written as a file and read back by the rules, as a
     draft is read every time it is used."""
-    kept = engine.read_map(map_file(new))
-    file = map_file(kept)
+    return _checked(engine.read_map(map_file(new)))
+
+
+def _checked(the_map: MapData) -> CheckedMap:
+    file = map_file(the_map)
     digest = hashlib.sha1(json.dumps(file, sort_keys=True).encode(), usedforsecurity=False).hexdigest()
-    return CheckedMap(kept, file, digest)
+    return CheckedMap(the_map, file, digest, json.dumps(file))
 
 
 def draft_checked(ruleset: str, house_rules: Mapping[str, Any] | None, data: Any) -> CheckedMap | Refused:
@@ -78,9 +83,7 @@ def draft_checked(ruleset: str, house_rules: Mapping[str, Any] | None, data: Any
             f"The campaign's map no longer fits its rules ({sentence(exc.problems[0], end='')}): "
             "make it again with /map new or /map import."
         )
-    file = map_file(the_map)
-    digest = hashlib.sha1(json.dumps(file, sort_keys=True).encode(), usedforsecurity=False).hexdigest()
-    return CheckedMap(the_map, file, digest)
+    return _checked(the_map)
 
 
 def edited(

@@ -48,6 +48,7 @@ from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
 from bot.app.yaml_format import FileProblems, file_slug, problems_reply
 from bot.render.shown import shown
 from bot.store import Unit
+from bot.store.large_json import written_as
 from bot.store.records import Campaign
 from rules import RULESETS
 from rules.battlefield import KINDS, LINE_KINDS, MapData, parse_path
@@ -111,7 +112,7 @@ class MapCommands:
                 or settings.get(MAP_DRAFT) != (before.settings or {}).get(MAP_DRAFT)
             ):
                 raise Refusal("The map or the house rules changed meanwhile: try again.")
-            settings[MAP_DRAFT] = found.file
+            settings[MAP_DRAFT] = written_as(found.file, found.text)
             await u.campaigns.set_settings(campaign.id, settings)
         return replace(campaign, settings=settings), self._engine_on_map(campaign), found, lead
 

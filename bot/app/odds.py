@@ -20,6 +20,7 @@ from bot.app.odds_work import OddsJob, Refused, work_out
 from bot.app.replies import Caller, Card, Refusal, Reply
 from bot.app.workers import OutOfTime, WorkerPool
 from bot.render.shown import shown
+from bot.store.large_json import saved_text
 from rules import RULESETS
 from rules.core import Action
 from rules.odds import Odds, OddsReport
@@ -89,15 +90,15 @@ class OddsCommands:
             game = await u.games.in_progress(campaign.id)
             if game is None:
                 raise Refusal("No game is in progress: odds are for actions in a game.")
-            state_data = game.state
         side, by_gm = member.side, False
         if campaign.gm_id == caller.user_id:
             engine = engine_of(campaign)
-            turn = engine.whose_turn(engine.load_state(state_data))
+            turn = engine.whose_turn(self.ctx.states.load(engine, game))
             if turn is not None and side != turn:
                 side, by_gm = turn, True
         action = Action(action_name, side, dict(params), by_gm)
-        return OddsJob(campaign.ruleset, campaign.house_rules, state_data, action)
+        # A large state goes to the worker as the text it was read as (copied, not pickled).
+        return OddsJob(campaign.ruleset, campaign.house_rules, saved_text(game.state) or game.state, action)
 
 
 def group_of(caller: Caller) -> str:

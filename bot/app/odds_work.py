@@ -5,6 +5,7 @@ Python holding the GIL (see ``bot/app/workers.py``)."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from rules.odds import TIME_BUDGET, Budget, OddsReport, odds_report
 class OddsJob:
     ruleset: str
     house_rules: Mapping[str, Any] | None
-    state: Any  # the game's state as saved (JSON data)
+    state: Any  # the game's state as saved: JSON data, or its JSON text
     action: Action
     seconds: float = TIME_BUDGET
 
@@ -36,7 +37,7 @@ def work_out(job: OddsJob) -> OddsReport | Refused:
     """In the worker: the odds of ``job``'s action. Simulations use seeded dice, so the same
     question about the same state gets the same answer."""
     engine = get_engine(job.ruleset, job.house_rules)
-    state = engine.load_state(job.state)
+    state = engine.load_state(json.loads(job.state) if isinstance(job.state, str) else job.state)
     try:
         return odds_report(engine, state, job.action, SeededDice(0), Budget(time.monotonic, job.seconds))
     except RuleError as refusal:

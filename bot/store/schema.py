@@ -7,7 +7,8 @@ Rules for everyone who touches these models:
 * Relationships are ``lazy="raise_on_sql"``: in async code an implicit lazy load must never
   happen. Load what you need up front (``selectinload(Game.actions)``), or query it.
 * JSON columns hold plain data. Mutating a loaded dict in place is NOT detected: assign a new
-  value (``game.state = new_state``).
+  value (``game.state = new_state``). A large value read by the plain transactions is shared by
+  every read of the same text (:mod:`bot.store.large_json`): never change one in place.
 * ``Game.version`` is the ORM's version counter (``version_id_col``): it starts at 1 and every
   flush that changes a game bumps it and checks it (``UPDATE ... WHERE id = ? AND version = ?``),
   so a stale copy of a game can never overwrite a newer one (it raises ``StaleDataError``).

@@ -27,6 +27,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.sql import ClauseElement, Executable
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import Insert
+from sqlalchemy.sql.sqltypes import JSON
+
+from bot.store.large_json import DECODED, ENCODED
 
 __all__ = ["ConnectionTx", "SqliteTx", "Tx"]
 
@@ -110,14 +113,17 @@ class Compiled:
             constant = _REQUIRED if (bind.required or bind.callable is not None) else bind.value
             if name in keys:
                 constant = _REQUIRED
-            self.binds.append((name, constant, bind.type.dialect_impl(dialect).bind_processor(dialect)))
+            process: Callable[[Any], Any] | None = bind.type.dialect_impl(dialect).bind_processor(dialect)
+            if process is not None and isinstance(bind.type, JSON):
+                process = ENCODED.wrap(process)
+            self.binds.append((name, constant, process))
         self.results: list[tuple[int, Callable[[Any], Any]]] = []
         for index, column in enumerate(
             getattr(statement, "exported_columns", ())
         ):  # a SELECT's, or a write's RETURNING
             process = column.type.dialect_impl(dialect).result_processor(dialect, None)
             if process is not None:
-                self.results.append((index, process))
+                self.results.append((index, DECODED.wrap(process) if isinstance(column.type, JSON) else process))
 
     def parameters(self, params: Params) -> list[Any]:
         values = []

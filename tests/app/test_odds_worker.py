@@ -4,6 +4,7 @@ time, and a failure there is a sentence for the player and a traceback in the lo
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 
@@ -35,6 +36,17 @@ async def test_the_work_sent_is_plain_data_and_a_refusal_comes_back_as_a_sentenc
     job = OddsJob("ssg", None, game, Action("shoot", "red", {**SHOT, "range": 99}))
     found = await POOL.run(work_out, job)
     assert isinstance(found, Refused) and "only in the shooting phase" in found.sentence
+
+
+async def test_a_state_sent_as_its_saved_json_text_gives_the_same_odds(app, forced) -> None:
+    """A large state goes to the worker as the text it was read as (no pickling on the event loop)."""
+    await ssg_table(app, forced)
+    await app.act(caller(RED, "Rita"), "ssg", "next", {}, "/ssg next")
+    game = await _game_state(app)
+    action = Action("shoot", "red", SHOT)
+    as_data = work_out(OddsJob("ssg", None, game, action))
+    as_text = work_out(OddsJob("ssg", None, json.dumps(game), action))
+    assert not isinstance(as_text, Refused) and as_text == as_data
 
 
 class HeldPool(WorkerPool):

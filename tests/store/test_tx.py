@@ -4,14 +4,17 @@ nothing committed."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy.engine import make_url
 
 from bot.store import Database
+from bot.store.large_json import saved_text, written_as
 from bot.store.schema import Campaign, Game, utcnow
 from bot.store.tx import ConnectionTx, SqliteTx
 from tests.orm import orm
@@ -136,3 +139,44 @@ async def test_a_plain_transaction_waits_for_another_process_lock_and_fails_clea
     finally:
         other.close()
         await db.close()
+
+
+async def test_a_large_json_value_is_decoded_once_while_its_text_is_the_same(database: Database) -> None:
+    """A quarter-megabyte draft map in a campaign's settings is read by every command in its
+    channel; on SQLite each distinct text is decoded once, and a changed row reads as changed."""
+    draft = {"features": [{"kind": "rough", "area": [[n / 100, n / 7] for n in range(400)]} for _ in range(20)]}
+    settings = {"battlefield": "map", "map": draft}
+    async with database.plain() as tx:
+        campaign_id = await tx.scalar(INSERT_CAMPAIGN, campaign_values(1, settings=settings))
+    async with database.plain() as tx:
+        first = (await tx.first(CAMPAIGN_BY_ID, {"id": campaign_id}))[3]
+    async with database.plain() as tx:
+        again = (await tx.first(CAMPAIGN_BY_ID, {"id": campaign_id}))[3]
+        await tx.run(
+            update(CAMPAIGNS).where(CAMPAIGNS.c.id == bindparam("campaign")).values(settings=bindparam("settings")),
+            {"campaign": campaign_id, "settings": {**settings, "battlefield": "table"}},
+        )
+        changed = (await tx.first(CAMPAIGN_BY_ID, {"id": campaign_id}))[3]
+    assert first == again == settings and changed == {**settings, "battlefield": "table"}
+    if database.is_sqlite:
+        assert again is first
+        assert saved_text(first) is not None and json.loads(saved_text(first)) == settings
+        assert saved_text(changed) is not None and saved_text({**settings}) is None
+
+
+async def test_a_value_given_with_its_json_text_is_written_as_that_text(database: Database) -> None:
+    """A draft checked in the maps' worker comes with its text: the settings holding it are written
+    with that text as it is (not encoded again), and read back as the same value."""
+    draft = {"features": [{"kind": "rough", "area": [[1.5, 2], [3, 4.25]]}], "name": "Hill"}
+    text = json.dumps(draft, indent=1)  # unlike the column's own encoding, to tell them apart
+    settings = {"battlefield": "map", "map": written_as(draft, text)}
+    async with database.plain() as tx:
+        campaign_id = await tx.scalar(INSERT_CAMPAIGN, campaign_values(1, settings=settings))
+        assert (await tx.first(CAMPAIGN_BY_ID, {"id": campaign_id}))[3] == settings
+    if database.is_sqlite:
+        raw = sqlite3.connect(str(make_url(database.url).database))
+        try:
+            (saved,) = raw.execute("SELECT settings FROM campaigns WHERE id = ?", (campaign_id,)).fetchone()
+        finally:
+            raw.close()
+        assert text in saved
