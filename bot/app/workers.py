@@ -91,27 +91,43 @@ def leave_with(parent: int, niceness: int = WORKER_NICENESS) -> None:
 
 def serve(conn: Connection, parent: int, niceness: int, preload: Sequence[str]) -> None:
     """A worker process: jobs ``(fn, args)`` in, ``("started", None)`` then ``("done", result)`` or
-    ``("failed", exception)`` out, until the pipe closes."""
+    ``("failed", exception)`` out, until the pipe closes (the bot closed it, or is gone)."""
     leave_with(parent, niceness)
     for module in preload:
         importlib.import_module(module)
     while True:
         try:
             fn, args = conn.recv()
-        except EOFError:
+        except (EOFError, OSError):
             return
         except Exception as exc:  # the job did not unpickle: the caller's bug, told to the caller
-            conn.send(("failed", exc))
+            if not _told(conn, ("failed", exc)):
+                return
             continue
-        conn.send(("started", None))
+        if not _told(conn, ("started", None)):
+            return
         try:
             answer: tuple[str, Any] = ("done", fn(*args))
         except Exception as exc:
             answer = ("failed", exc)
+        if not _told(conn, answer):
+            return
+
+
+def _told(conn: Connection, message: tuple[str, Any]) -> bool:
+    """``message`` sent to the bot; False when the bot is gone (the pipe broke: a bot killed or
+    restarted meanwhile), which ends the worker quietly. A result or an exception that does not
+    pickle is told as a failure instead."""
+    try:
         try:
-            conn.send(answer)
-        except Exception as exc:  # the result or the exception does not pickle
-            conn.send(("failed", RuntimeError(f"{fn!r} answered what cannot be sent back: {exc!r}")))
+            conn.send(message)
+        except (EOFError, OSError):
+            raise
+        except Exception as exc:
+            conn.send(("failed", RuntimeError(f"{message[0]} with what cannot be sent back: {exc!r}")))
+    except (EOFError, OSError):
+        return False
+    return True
 
 
 class _Died(Exception):

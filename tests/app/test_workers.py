@@ -6,6 +6,7 @@ assertion reads a clock."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import time
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 
 from bot.app.odds import TOO_LONG, OddsCommands
 from bot.app.replies import Refusal
-from bot.app.workers import OVERLOADED, OutOfTime, Overloaded, WorkerPool
+from bot.app.workers import OVERLOADED, OutOfTime, Overloaded, WorkerPool, serve
 from tests.support import RED, caller, ssg_table
 
 #: Generous: a new worker process starts and imports on a loaded two-core machine.
@@ -159,3 +160,20 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_a_worker_whose_bot_is_gone_ends_quietly(tmp_path: Path) -> None:
+    """The bot killed or restarted while its worker works: the worker's answer finds the pipe
+    broken, and the worker ends without a traceback in the bot's log (its stderr)."""
+    gate = tmp_path / "gate"
+    context = multiprocessing.get_context("spawn")
+    ours, theirs = context.Pipe()
+    worker = context.Process(target=serve, args=(theirs, os.getpid(), 0, ()))
+    worker.start()
+    theirs.close()
+    ours.send((wait_for, (str(gate),)))
+    assert ours.recv() == ("started", None)
+    ours.close()  # the bot is gone
+    gate.touch()
+    worker.join(DEADLINE_S)
+    assert worker.exitcode == 0
