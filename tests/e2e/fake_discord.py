@@ -2204,7 +2204,7 @@ class FakeDiscord:
         if inter.response_type == DEFERRED_CHANNEL_MESSAGE and original is not None:
             await self.wait_until(
                 lambda: not original.loading or (original.deleted and inter.followups),
-                DEFERRED_ANSWER_WAIT,
+                max(wait, DEFERRED_ANSWER_WAIT),  # a caller giving more time (work queued in a worker) gives it here
                 f"the deferred answer to {inter.label}",
             )
         return result

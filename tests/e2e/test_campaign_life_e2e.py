@@ -626,7 +626,11 @@ async def test_a_campaign_lives_through_a_battle(fake: FakeDiscord, bot: Any, ca
         assert all(f"`{command}" in text for command in life.commands[-3:])
         assert all(n in text for names in case.figures.values() for n in names)
         after_log = private(await fake.slash(rita, "game log", count=25))
-        assert SECRET_REASON in after_log.text  # the battle is over: the log shows it too
+        pages = int(re.search(r"Page 1 of (\d+)", after_log.embeds[0]["footer"]["text"])[1])  # type: ignore[index]
+        whole_log = after_log.text
+        for n in range(2, pages + 1):  # the battle's length (its dice) decides how many pages
+            whole_log += private(await fake.slash(rita, "game log", count=25, page=n)).text
+        assert SECRET_REASON in whole_log  # the battle is over: the log shows it too
 
         # --- the whole campaign as a file, and into another channel -----------------------------------
         whole = private(await fake.slash(gina, "campaign export"))
