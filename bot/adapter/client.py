@@ -15,10 +15,10 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import answer_in_time, deliver_error
+from bot.adapter.delivery import answer_in_time, channel_poster, deliver_error
 from bot.adapter.once import Deliveries, first_delivery
 from bot.adapter.owed import tell_owed
-from bot.adapter.scheduler import PaceScheduler, channel_poster
+from bot.adapter.scheduler import PaceScheduler
 from bot.app import map_checks
 from bot.app.service import App
 from bot.gc_pacing import BetweenCommands

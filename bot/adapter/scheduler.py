@@ -19,14 +19,11 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from bot.adapter.delivery import channel_poster
 from bot.adapter.owed import Post
 from bot.app.pace import PaceNotice
 
 if TYPE_CHECKING:
     from bot.app.service import App
-
-__all__ = ["PaceScheduler", "Post", "channel_poster", "poll_interval"]
 
 log = logging.getLogger("skirmish_gm.scheduler")
 

@@ -11,7 +11,8 @@ from unittest.mock import AsyncMock, MagicMock
 
 import discord
 
-from bot.adapter.scheduler import PaceScheduler, channel_poster, poll_interval
+from bot.adapter.delivery import channel_poster
+from bot.adapter.scheduler import PaceScheduler, poll_interval
 from bot.app.replies import Card, PendingDecision, Reply
 from bot.app.service import App
 from bot.store import Store
