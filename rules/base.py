@@ -32,6 +32,7 @@ from rules.battlefield.terrain import Terrain
 from rules.battlefield.view import FieldView
 from rules.payloads import PAYLOAD_OF_KIND, Payload, default_outcome
 from rules.plain import clone, load_checked, to_data
+from rules.specs import ActionSpec, Role
 from rules.vocabulary import (
     Action,
     Aftermath,
@@ -110,6 +111,10 @@ class Engine(Generic[S]):
     action_word: ClassVar[str] = "action"
     #: What a finished game is called in a refusal: "The battle is over".
     battle_word: ClassVar[str] = "game"
+    #: The ruleset's actions, declared once (:mod:`rules.specs`): its ``handlers``, ``answers`` and
+    #: ``pass_action`` follow from them, and ``act`` reads each action's options into its spec's
+    #: dataclass before the handler runs.
+    specs: ClassVar[Mapping[str, ActionSpec[Any, Any]]] = {}
     #: The ruleset's dispatch table: action name (lower case) -> handler.
     handlers: ClassVar[Mapping[str, Handler[Any]]] = {}
     #: The class of one action's context, built with the engine's ``tables``.
@@ -145,6 +150,14 @@ class Engine(Generic[S]):
     own_board: ClassVar[str | None] = None
 
     tables: Any
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        specs = cls.__dict__.get("specs")
+        if specs:
+            cls.handlers = {name: spec.handler for name, spec in specs.items()}
+            cls.answers = tuple(name for name, spec in specs.items() if spec.role is Role.ANSWER)
+            cls.pass_action = next((name for name, spec in specs.items() if spec.role is Role.PASS), None)
 
     # --- the bot's battlefield (rulesets with a ``map_package``) -------------------------------
 
@@ -366,8 +379,10 @@ class Engine(Generic[S]):
         if handler is None:
             raise RuleError(self.unknown_sentence(action.name))
         side = self.check_turn(state, name, action)
+        spec = self.specs.get(name)
+        options = spec.read(action.params) if spec is not None else action.params
         ctx = self.context(clone(state), side, action, bounded(dice))
-        handler(ctx, action.params)
+        handler(ctx, options)
         self.settle(ctx)
         outcome = self.outcome(ctx)
         if name in self.free_actions:

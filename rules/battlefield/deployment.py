@@ -4,16 +4,39 @@ only its own figures; the game master places anyone's."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rules.battlefield.field import FieldState, deploy, place
 from rules.battlefield.points import parse_point
 from rules.battlefield.terrain import Terrain
 from rules.geometry import Point
+from rules.specs import Kind, Params, option
 from rules.vocabulary import RuleError
-from rules.words import blank, find_figure, joined, match_name, short
+from rules.words import find_figure, joined, match_name, short
+
+#: Where a point on the map is, as every option naming one describes it.
+POINT_HELP = 'x,y in inches from the lower-left corner, like "14,22"'
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlaceOptions(Params):
+    """``/map place``: every map ruleset's ``place`` action takes these (a unit's facing and
+    formation are NSR's; the others refuse them)."""
+
+    figure: str = option("The figure, or the unit (NSR)", Kind.FIGURE, required=True)
+    at: str = option(POINT_HELP, Kind.POINT, required=True, length=40)
+    facing: str | None = option(
+        "A unit (NSR): degrees (0 east, 90 north) or a point x,y to face; default: the enemy", length=40
+    )
+    formation: str | None = option("A unit (NSR): its formation (default: the roster's)", length=32)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeployOptions(Params):
+    """``/map deploy``: every map ruleset's ``deploy`` action takes these."""
+
+    side: str | None = option("The side (default: yours)", Kind.SIDE, length=32)
 
 
 @dataclass(frozen=True)
@@ -33,21 +56,19 @@ def place_piece(
     field: FieldState,
     terrain: Terrain,
     pieces: Sequence[Piece],
-    params: Mapping[str, Any],
+    params: PlaceOptions,
     side: str | None,
     by_gm: bool,
 ) -> str:
     """``/map place figure: at:``; the sentence saying where it stands. ``facing`` and
     ``formation`` are a unit's (NSR's own place reads them): a figure here is refused them."""
-    for key in ("facing", "formation"):
-        if not blank(params.get(key)):
+    for key, given in (("facing", params.facing), ("formation", params.formation)):
+        if given is not None:
             raise RuleError(f"A figure is placed with figure: and at: only; {key}: is for a unit in formation.")
-    if not isinstance(params.get("figure"), str) or not params["figure"].strip():
-        raise RuleError("Name the figure to place.")
-    name = find_figure([p.name for p in pieces], params["figure"])
+    name = find_figure([p.name for p in pieces], params.figure)
     piece = next(p for p in pieces if p.name == name)
     _check_side(piece.side, side, by_gm, f"place {piece.name}")
-    point = parse_point(params.get("at"), f"where {piece.name} stands")
+    point = parse_point(params.at, f"where {piece.name} stands")
     place(field, terrain, piece.name, piece.side, point, _radii(pieces))
     return f"{piece.name} ({piece.side}) stands at {point}."
 
@@ -57,13 +78,13 @@ def deploy_pieces(
     terrain: Terrain,
     pieces: Sequence[Piece],
     sides: Sequence[str],
-    params: Mapping[str, Any],
+    params: DeployOptions,
     side: str | None,
     by_gm: bool,
 ) -> str:
     """``/map deploy [side:]``: the side's unplaced figures set out in its zone; the sentence saying so."""
-    wanted = params.get("side")
-    chosen = match_name(sides, wanted) if isinstance(wanted, str) and wanted.strip() else side
+    wanted = params.side
+    chosen = match_name(sides, wanted) if wanted is not None else side
     if chosen is None:
         if wanted:
             raise RuleError(f"There is no side called {short(str(wanted))}: use {joined(list(sides), 'or')}.")

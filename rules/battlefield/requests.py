@@ -5,9 +5,8 @@ goes (SSG straight on, the medieval game into base contact)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from rules.battlefield.points import looks_like_a_point, parse_path, parse_point
 from rules.geometry import Point
@@ -31,8 +30,22 @@ class MoveRequest:
         return parse_point(text, "toward") if looks_like_a_point(text) else None
 
 
-def move_request(params: Mapping[str, Any], name: str) -> MoveRequest:
-    to, via, aim = params.get("to"), params.get("via"), params.get("toward")
+class MapMove(Protocol):
+    """The options of a move on the map, as every map ruleset's move declares them
+    (:func:`rules.specs.to_option`, :func:`rules.specs.via_option`, ``toward`` and ``distance``)."""
+
+    @property
+    def to(self) -> str | None: ...
+    @property
+    def via(self) -> str | None: ...
+    @property
+    def toward(self) -> str | None: ...
+    @property
+    def distance(self) -> float | None: ...
+
+
+def move_request(params: MapMove, name: str) -> MoveRequest:
+    to, via, aim = params.to, params.via, params.toward
     if blank(to) and blank(via) and blank(aim):
         raise RuleError(
             f'On the map, say where {name} goes: to:"x,y", via:"x,y x,y", or toward: a figure or a point '
@@ -41,8 +54,8 @@ def move_request(params: Mapping[str, Any], name: str) -> MoveRequest:
     if not blank(aim):
         if not (blank(to) and blank(via)):
             raise RuleError("Give toward: on its own (with distance:), or to: and via:, not both.")
-        return MoveRequest(toward=str(aim), distance=params.get("distance"))
-    if not blank(params.get("distance")):
+        return MoveRequest(toward=str(aim), distance=params.distance)
+    if params.distance is not None:
         raise RuleError(f"distance: goes with toward:; to: and via: already say where {name} goes.")
     path = parse_path(via, f"{name}'s path") if not blank(via) else []
     if not blank(to):

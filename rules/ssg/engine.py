@@ -28,7 +28,8 @@ from rules.core import (
 )
 from rules.ssg import field as on_map
 from rules.ssg.data import D6, SsgFigure, SsgState, SsgTables, table_problems
-from rules.ssg.play import HANDLERS, Ctx, contacts_of, lost, pair_text, phase_event, ready
+from rules.ssg.play import Ctx, contacts_of, lost, pair_text, phase_event, ready
+from rules.ssg.specs import SPECS
 from rules.tables import load_tables
 from rules.words import inches, match_name, unique_names
 
@@ -42,10 +43,9 @@ class SsgEngine(Engine[SsgState]):
     slug = SLUG
     title = TITLE
     short_name = "SSG"
-    handlers = HANDLERS
+    specs = SPECS
     context_type = Ctx
     state_type = SsgState
-    pass_action = "next"
     map_package = "rules.ssg"
     #: Placing figures before the first turn: each side places its own, in any order.
     open_actions = ("place", "deploy")

@@ -4,9 +4,6 @@ as A-SSG-6 reads it. Table play (no field) never comes here."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from rules.battlefield import (
     Band,
     FieldState,
@@ -21,8 +18,8 @@ from rules.battlefield import (
     toward,
     where,
 )
-from rules.battlefield.deployment import Piece, deploy_pieces, place_piece, unplaced
-from rules.battlefield.requests import move_request
+from rules.battlefield.deployment import DeployOptions, Piece, PlaceOptions, deploy_pieces, place_piece, unplaced
+from rules.battlefield.requests import MapMove, move_request
 from rules.core import RuleError
 from rules.geometry import Base, Point, Sight, centre_distance
 from rules.ssg.data import SsgFigure, SsgState, SsgTables
@@ -47,12 +44,12 @@ def the_field(state: SsgState) -> FieldState:
 # --- deployment --------------------------------------------------------------------------------
 
 
-def place_text(t: SsgTables, state: SsgState, params: Mapping[str, Any], side: str | None, by_gm: bool) -> str:
+def place_text(t: SsgTables, state: SsgState, params: PlaceOptions, side: str | None, by_gm: bool) -> str:
     _require_deployment(state)
     return place_piece(the_field(state), t.terrain, pieces(t, state), params, side, by_gm)
 
 
-def deploy_text(t: SsgTables, state: SsgState, params: Mapping[str, Any], side: str | None, by_gm: bool) -> str:
+def deploy_text(t: SsgTables, state: SsgState, params: DeployOptions, side: str | None, by_gm: bool) -> str:
     _require_deployment(state)
     return deploy_pieces(the_field(state), t.terrain, pieces(t, state), state.sides, params, side, by_gm)
 
@@ -71,7 +68,7 @@ def waiting_to_place(t: SsgTables, state: SsgState) -> list[Piece]:
 # --- movement ----------------------------------------------------------------------------------
 
 
-def plan(t: SsgTables, state: SsgState, fig: SsgFigure, params: Mapping[str, Any], left: float) -> MovePlan:
+def plan(t: SsgTables, state: SsgState, fig: SsgFigure, params: MapMove, left: float) -> MovePlan:
     """The move ``params`` ask for (``to``, ``via``, or ``toward`` with ``distance``), measured."""
     field = the_field(state)
     start = where(field, fig.name)
@@ -92,7 +89,7 @@ def plan(t: SsgTables, state: SsgState, fig: SsgFigure, params: Mapping[str, Any
 
 
 def _waypoints(
-    t: SsgTables, state: SsgState, fig: SsgFigure, start: Point, params: Mapping[str, Any], left: float
+    t: SsgTables, state: SsgState, fig: SsgFigure, start: Point, params: MapMove, left: float
 ) -> list[Point]:
     asked = move_request(params, fig.name)
     if asked.toward is None:

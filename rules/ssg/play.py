@@ -12,19 +12,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.battlefield import set_point
+from rules.battlefield.deployment import DeployOptions, PlaceOptions
 from rules.core import (
     CasualtyPayload,
     Context,
     Event,
-    Handler,
     PhasePayload,
     RuleError,
     VictoryPayload,
     find_figure,
     modifier_data,
 )
+from rules.specs import NoParams
 from rules.ssg import field as on_map
 from rules.ssg.data import D6, SsgFigure, SsgState, SsgTables, Weapon
+from rules.ssg.options import MeleeOptions, MoveOptions, ShootOptions
 from rules.words import blank, inches, measured, measured_against, number, plural, whole
 
 EPSILON = 1e-9
@@ -114,7 +116,7 @@ def ready(t: SsgTables, state: SsgState, side: str) -> list[str]:
 # --- /ssg next ---------------------------------------------------------------------------------
 
 
-def next_phase(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def next_phase(ctx: Ctx, params: NoParams) -> None:
     state = ctx.state
     if state.phase == "deployment":
         _deploy_the_rest(ctx)
@@ -164,13 +166,13 @@ def _end_turn(state: SsgState) -> Event:
 # --- deployment on the map ------------------------------------------------------------------------
 
 
-def place(ctx: Ctx, params: Mapping[str, Any]) -> None:
-    ctx.say("place", on_map.place_text(ctx.t, ctx.state, params, ctx.side, ctx.by_gm), figure=params.get("figure"))
+def place(ctx: Ctx, params: PlaceOptions) -> None:
+    ctx.say("place", on_map.place_text(ctx.t, ctx.state, params, ctx.side, ctx.by_gm), figure=params.figure)
     _begin_when_placed(ctx)
 
 
-def deploy(ctx: Ctx, params: Mapping[str, Any]) -> None:
-    ctx.say("deploy", on_map.deploy_text(ctx.t, ctx.state, params, ctx.side, ctx.by_gm), side=params.get("side"))
+def deploy(ctx: Ctx, params: DeployOptions) -> None:
+    ctx.say("deploy", on_map.deploy_text(ctx.t, ctx.state, params, ctx.side, ctx.by_gm), side=params.side)
     _begin_when_placed(ctx)
 
 
@@ -182,7 +184,7 @@ def _deploy_the_rest(ctx: Ctx) -> None:
     if not any(p.side == side for p in waiting):
         names = ", ".join(p.name for p in waiting)
         raise RuleError(f"Your figures are all on the map; the battle begins once the rest are placed: {names}.")
-    deploy(ctx, {"side": side})
+    deploy(ctx, DeployOptions(side=side))
 
 
 def _begin_when_placed(ctx: Ctx) -> None:
@@ -197,20 +199,20 @@ def _begin_when_placed(ctx: Ctx) -> None:
 # --- movement ----------------------------------------------------------------------------------
 
 
-def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def move(ctx: Ctx, params: MoveOptions) -> None:
     state, t = ctx.state, ctx.t
     _require_phase(state, "movement", "Figures move")
-    fig = _own_figure(state, params.get("figure"), "move")
+    fig = _own_figure(state, params.figure, "move")
     if state.field is not None:
         _move_on_map(ctx, fig, params)
         return
-    for key in ("to", "via", "toward"):
-        if not blank(params.get(key)):
+    for key, given in (("to", params.to), ("via", params.via), ("toward", params.toward)):
+        if given is not None:
             raise RuleError(f"This game is played on a table: give {fig.name}'s move as distance, not {key}.")
     for pair in contacts_of(state, fig.name):
         other = pair[1] if pair[0] == fig.name else pair[0]
         raise RuleError(f"{fig.name} is in contact with {other} and may not move until the melee is fought.")
-    distance = number(params.get("distance"), f"Give {fig.name}'s move as a number of inches.")
+    distance = number(params.distance, f"Give {fig.name}'s move as a number of inches.")
     if distance <= 0:
         raise RuleError(f"Give {fig.name}'s move as more than 0″.")
     left = t.move_max_inches - fig.moved
@@ -218,7 +220,7 @@ def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
         if left <= EPSILON:
             raise RuleError(f"{fig.name} has already moved {inches(t.move_max_inches)} this turn.")
         raise RuleError(f"{fig.name} has only {inches(left)} of movement left this turn.")
-    enemy = _contact_target(state, fig, params.get("contact"))
+    enemy = _contact_target(state, fig, params.contact)
     fig.moved = round(fig.moved + distance, 6)
     left = max(0.0, t.move_max_inches - fig.moved)
     data = {"figure": fig.name, "distance": distance, "moved": fig.moved, "left": left}
@@ -230,9 +232,9 @@ def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
         ctx.say("contact", text, figure=fig.name, enemy=enemy.name, inches=t.contact_inches)
 
 
-def _move_on_map(ctx: Ctx, fig: SsgFigure, params: Mapping[str, Any]) -> None:
+def _move_on_map(ctx: Ctx, fig: SsgFigure, params: MoveOptions) -> None:
     state, t = ctx.state, ctx.t
-    if not blank(params.get("contact")):
+    if params.contact is not None:
         raise RuleError("On the map the bot sees who comes within 1″: leave contact empty.")
     left = t.move_max_inches - fig.moved
     if left <= EPSILON:
@@ -280,10 +282,10 @@ def _contact_target(state: SsgState, fig: SsgFigure, wanted: Any) -> SsgFigure |
 # --- melee -------------------------------------------------------------------------------------
 
 
-def melee(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def melee(ctx: Ctx, params: MeleeOptions) -> None:
     state = ctx.state
     _require_phase(state, "melee", "Melee is fought")
-    pair = _pick_pair(state, params.get("fighter"), params.get("opponent"))
+    pair = _pick_pair(state, params.fighter, params.opponent)
     first, second = (figure(state, n) for n in pair)
     mine, theirs = (first, second) if first.side == state.active else (second, first)
     last = ctx.t.ties_rolled_again_at_most + 1
@@ -358,12 +360,12 @@ def _remove(ctx: Ctx, fig: SsgFigure, by: str) -> bool:
 # --- shooting ----------------------------------------------------------------------------------
 
 
-def shoot(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def shoot(ctx: Ctx, params: ShootOptions) -> None:
     state = ctx.state
     if state.phase == "melee" and not state.contacts:
         _begin_shooting(ctx)
     _require_phase(state, "shooting", "Figures shoot")
-    shooter = _own_figure(state, params.get("shooter"), "shoot")
+    shooter = _own_figure(state, params.shooter, "shoot")
     if shooter.shot:
         raise RuleError(f"{shooter.name} has already shot this turn: each figure shoots once per turn.")
     weapon = ctx.t.weapons[shooter.weapon]
@@ -372,13 +374,9 @@ def shoot(ctx: Ctx, params: Mapping[str, Any]) -> None:
     _fire(ctx, shooter, weapon, groups)
 
 
-def _volley(
-    t: SsgTables, state: SsgState, shooter: SsgFigure, weapon: Weapon, params: Mapping[str, Any]
-) -> list[_Group]:
+def _volley(t: SsgTables, state: SsgState, shooter: SsgFigure, weapon: Weapon, params: ShootOptions) -> list[_Group]:
     """Every target group declared, checked and given its dice before any die is rolled."""
-    if blank(params.get("target")):
-        raise RuleError(f"Name the figure {shooter.name} shoots at.")
-    raw = _raw_groups(params, max(3, weapon.rof))
+    raw = _raw_groups(params)
     if len(raw) > weapon.rof:
         raise RuleError(
             f"{shooter.name}'s {shooter.weapon} has ROF {weapon.rof}: "
@@ -396,10 +394,10 @@ def _volley(
     return groups
 
 
-def _raw_groups(params: Mapping[str, Any], most: int) -> list[tuple[str, dict[str, Any]]]:
+def _raw_groups(params: ShootOptions) -> list[tuple[str, dict[str, Any]]]:
     raw = []
-    for suffix in ["", *(str(n) for n in range(2, most + 1))]:
-        values = {k: params.get(f"{k}{suffix}") for k in ("target", "range", "los", "dice")}
+    for suffix in ("", "2", "3"):
+        values = {k: getattr(params, f"{k}{suffix}", None) for k in ("target", "range", "los", "dice")}
         if blank(values["target"]):
             extra = [f"{k}{suffix}" for k in ("range", "los", "dice") if values[k] is not None]
             if extra:
@@ -572,13 +570,3 @@ def _with_unrolled(victory: Event, unrolled: int) -> Event:
     if unrolled == 1:
         text = f"{victory.text} The remaining die is not rolled."
     return Event(victory.kind, text, {**victory.data, "unrolled": unrolled})
-
-
-HANDLERS: dict[str, Handler[Ctx]] = {
-    "move": move,
-    "melee": melee,
-    "shoot": shoot,
-    "next": next_phase,
-    "place": place,
-    "deploy": deploy,
-}

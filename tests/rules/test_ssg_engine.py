@@ -457,9 +457,19 @@ def test_any_or_all_figures_move(engine: SsgEngine) -> None:
     assert all(fig(state, n).moved == 0 for n in BLUE)
 
 
-@pytest.mark.parametrize("distance", [0.0, -1.0, float("nan"), float("inf"), None, "3"])
-def test_move_needs_a_positive_distance(engine: SsgEngine, distance: Any) -> None:
-    refuse(engine, begin(engine), "move", "Rossi", figure="Rossi", distance=distance)
+@pytest.mark.parametrize(
+    ("distance", "message"),
+    [
+        (0.0, "Rossi"),
+        (None, "Rossi"),
+        (-1.0, "distance: takes a number from 0 to 1000."),
+        (float("nan"), "distance: takes a number from 0 to 1000."),
+        (float("inf"), "distance: takes a number from 0 to 1000."),
+        ("3", "distance: takes a number from 0 to 1000."),
+    ],
+)
+def test_move_needs_a_positive_distance(engine: SsgEngine, distance: Any, message: str) -> None:
+    refuse(engine, begin(engine), "move", message, figure="Rossi", distance=distance)
 
 
 def test_moving_enemy_unknown_or_removed_figures_is_refused(engine: SsgEngine) -> None:
@@ -611,7 +621,9 @@ def test_a_next_after_the_last_duel_opens_the_shooting_phase_it_never_skips_it(e
     out = play(engine, resolved, "next")
     assert kinds(out) == ["phase"] and out.events[0].text == "Turn 1 · red · shooting phase."
     assert (out.state.active, out.state.phase) == ("red", "shooting")
-    refuse(engine, resolved, "move", "Figures move only in the movement phase; it is the melee phase now.")
+    refuse(
+        engine, resolved, "move", "Figures move only in the movement phase; it is the melee phase now.", figure="Rossi"
+    )
 
 
 def test_a_shot_after_the_last_duel_begins_the_shooting_phase(engine: SsgEngine) -> None:
@@ -721,17 +733,17 @@ def test_shot_text_and_data(engine: SsgEngine) -> None:
         ({"shooter": "Chen", "range": 12.5}, "Chen's pistol reaches 12″"),
         ({"shooter": "Garcia", "range": 13.0}, "Garcia's smg reaches 12″"),
         ({"los": "blocked"}, "Rossi has no line of sight to Big Jim, so cannot shoot at it."),
-        ({"los": "foggy"}, "Say what Rossi sees of Big Jim on your table: los:clear, los:partial, los:blocked"),
+        ({"los": "foggy"}, "los: is clear, partial or blocked."),
         ({"los": None}, "Say what Rossi sees of Big Jim on your table: los:clear, los:partial, los:blocked"),
         ({"range": 0.0}, "as more than 0″"),
-        ({"range": -3.0}, "as more than 0″"),
+        ({"range": -3.0}, "range: takes a number from 0 to 1000."),
         ({"range": None}, "in inches"),
-        ({"range": float("nan")}, "in inches"),
+        ({"range": float("nan")}, "range: takes a number from 0 to 1000."),
         ({"target": "Garcia"}, "Garcia is on Rossi's own side"),
-        ({"target": None}, "Name the figure Rossi shoots at."),
+        ({"target": None}, "Give target: (The enemy it fires at)."),
         ({"target": "Nobody"}, "There is no figure called “Nobody”"),
         ({"shooter": "Big Jim", "target": "Rossi"}, "Big Jim is blue's figure: only red's figures shoot"),
-        ({"shooter": None}, "Name a figure."),
+        ({"shooter": None}, "Give shooter: (Your figure)."),
     ],
 )
 def test_illegal_shots_are_refused(engine: SsgEngine, changes: dict[str, Any], message: str) -> None:
@@ -876,8 +888,8 @@ def test_hit_on_an_already_removed_target_does_nothing(engine: SsgEngine) -> Non
 @pytest.mark.parametrize(
     "params, message",
     [
-        ({"dice": 4}, "Garcia's smg has ROF 3: 4 dice are too many."),
-        ({"dice": 0}, "Each target needs at least 1 die: Slim would get 0."),
+        ({"dice": 4}, "dice: takes a whole number from 1 to 3."),
+        ({"dice": 0}, "dice: takes a whole number from 1 to 3."),
         ({"dice": 2.5}, "whole number"),
         ({"dice": True}, "whole number"),
         ({"dice": 2, "target2": "Doc", "range2": 5.0, "los2": "clear", "dice2": 2}, "4 dice are too many"),
@@ -893,13 +905,12 @@ def test_hit_on_an_already_removed_target_does_nothing(engine: SsgEngine) -> Non
                 "target3": "Tex",
                 "range3": 5.0,
                 "los3": "clear",
-                "dice3": 1,
             },
             "give dice2 for each target but the last",
         ),
         ({"dice": 1, "target2": "Slim", "range2": 5.0, "los2": "clear"}, "Slim is named twice"),
         ({"dice": 1, "range2": 5.0}, "range2 was given without target2."),
-        ({"dice": 1, "dice3": 1}, "dice3 was given without target3."),
+        ({"dice": 1, "los3": "clear"}, "los3 was given without target3."),
         ({"dice": 1, "target2": "Rossi", "range2": 5.0, "los2": "clear"}, "Rossi is on Garcia's own side"),
         ({"dice": 1, "target2": "Doc", "range2": 5.0, "los2": "blocked"}, "no line of sight to Doc"),
         ({"dice": 1, "target2": "Doc", "range2": 12.5, "los2": "clear"}, "Doc is out of range"),
