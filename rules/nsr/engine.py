@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.battlefield import FieldState, FieldView, MapData
+from rules.battlefield.mapplay import PLACING, MapPlay
 from rules.battlefield.reach import with_reach
 from rules.core import (
     Action,
@@ -53,7 +54,7 @@ TITLE = "Napoleonic Skirmish Rules"
 
 #: What may be typed in each phase: the orders of that phase (hold in both), melee in close combat.
 PHASE_ORDERS: dict[str, tuple[str, ...]] = {
-    "deployment": ("place", "deploy"),
+    "deployment": PLACING,
     "movement": ("move", "charge", "form", "occupy", "work", "hold"),
     "fire": ("fire", "volley", "pistol", "bombard", "hold"),
     "close_combat": ("melee",),
@@ -79,9 +80,6 @@ class NsrEngine(Engine[NsrState]):
     #: Describing a building belongs to no one's turn: allowed while a card's choice waits.
     free_actions = ("building",)
 
-    #: Played on the bot's map (rules/nsr/maps, rules/nsr/onmap.py), or at a table with battlefield:table.
-    map_package = "rules.nsr"
-
     tables: NsrTables
 
     def __init__(self, tables: NsrTables) -> None:
@@ -91,6 +89,17 @@ class NsrEngine(Engine[NsrState]):
         self.tables = tables
         self.charts = Charts(tables)
         self.forces = Forces(tables)
+        #: Played on the bot's map (rules/nsr/maps, rules/nsr/onmap.py), or at a table with battlefield:table.
+        self.map_play = MapPlay(
+            "rules.nsr",
+            tables.sides,
+            tables.terrain,
+            unplaced=lambda state: [u.name for u in onmap.waiting_to_place(state)],
+            deploying=lambda state: state.phase == "deployment",
+            pieces=lambda state: "unit",
+            pass_action=self.pass_action,
+            also_while_deploying=self.free_actions,
+        )
 
     # --- protocol: roster and setup
 
@@ -181,16 +190,6 @@ class NsrEngine(Engine[NsrState]):
 
     def nothing_waiting_sentence(self) -> str:
         return "No card is waiting for a choice."
-
-    def check_turn(self, state: NsrState, name: str, action: Action) -> str | None:
-        """While units are set out on the map only placing them (and describing a building, and
-        hold, which deploys the side's units) may be done."""
-        if state.phase == "deployment" and name not in ("place", "deploy", "hold", "building"):
-            waiting = ", ".join(u.name for u in onmap.waiting_to_place(state))
-            raise RuleError(
-                f"The battle begins once every unit is on the map (/map place, /map deploy); still to place: {waiting}."
-            )
-        return super().check_turn(state, name, action)
 
     def whose_turn(self, state: NsrState) -> str | None:
         if state.over:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rules.battlefield.mapplay import DEPLOYED, PLACED
 from rules.core import Context, DiceSource, Event, Handler, RuleError
 from rules.nsr import close_combat, fire, movement, onmap, sequence, towns
 from rules.nsr.deck import label
@@ -106,14 +107,14 @@ def building(ctx: Ctx, params: Mapping[str, Any]) -> None:
 def place(ctx: Ctx, params: Mapping[str, Any]) -> None:
     """``/map place``: one unit set down in its side's zone (rules/nsr/onmap.py)."""
     text = onmap.place_text(ctx.t.t, ctx.state, params, ctx.side, ctx.by_gm)
-    ctx.say("place", text, unit=params.get("unit") or params.get("figure"))
+    ctx.say(PLACED, text, unit=params.get("unit") or params.get("figure"))
     _begin_when_placed(ctx)
 
 
 def deploy(ctx: Ctx, params: Mapping[str, Any]) -> None:
     """``/map deploy``: a side's units still to place set out in its zone."""
     text = onmap.deploy_text(ctx.t.t, ctx.state, params, ctx.side, ctx.by_gm)
-    ctx.say("deploy", text, side=params.get("side") or ctx.side)
+    ctx.say(DEPLOYED, text, side=params.get("side") or ctx.side)
     _begin_when_placed(ctx)
 
 
