@@ -16,6 +16,7 @@ from typing import Any
 from rules.battlefield import FieldState, FieldView, MapData
 from rules.battlefield.mapplay import PLACING, MapPlay
 from rules.battlefield.reach import with_reach
+from rules.contract import decision_of
 from rules.core import (
     Aftermath,
     Board,
@@ -40,7 +41,6 @@ from rules.medieval.state import (
     HEALTH_LABELS,
     MedFigure,
     MedState,
-    decision_of,
     effective,
     enemies_in_contact,
     in_action,

@@ -180,8 +180,8 @@ def _way(shape: Polygon, kind: str, at: Point) -> Way:
 
 
 def _key(name: str) -> str:
-    folded = name_key(name)
-    return folded[4:] if folded.startswith("the ") else folded
+    words = str(name).split()
+    return name_key(" ".join(words[1:] if words and words[0].casefold() == "the" else words))
 
 
 def map_building(t: NsrTables, state: NsrState, wanted: object) -> MapBuilding:

@@ -13,7 +13,7 @@ from rules.core import Context, DiceSource, Event, Handler, RuleError
 from rules.nsr import close_combat, fire, movement, onmap, sequence, towns
 from rules.nsr.deck import label
 from rules.nsr.lookup import Charts
-from rules.nsr.state import NsrState, Unit, unit_named
+from rules.nsr.state import NsrState, Unit, unit_named, waiting_card
 from rules.words import blank, same_name
 
 #: What carries out a unit's order; True when the order ends the unit's activation.
@@ -71,8 +71,8 @@ def choose(ctx: Ctx, params: Mapping[str, Any]) -> None:
     if pending is None:
         raise RuleError("No card is waiting for a choice.")
     card = params.get("card")
-    if card is not None and card != pending.card:
-        raise RuleError(f"That choice was for another card: {label(pending.card)} is waiting now.")
+    if card is not None and card != waiting_card(pending):
+        raise RuleError(f"That choice was for another card: {label(waiting_card(pending))} is waiting now.")
     sequence.choose(ctx.t, state, params, ctx.dice, ctx.events)
 
 
