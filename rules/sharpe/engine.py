@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import rules.core as core
 from rules.battlefield import FieldState, FieldView, MapData
+from rules.battlefield.mapplay import PLACING, MapPlay
 from rules.battlefield.reach import with_reach
 from rules.core import (
     Action,
@@ -45,7 +46,7 @@ from rules.sharpe.profile import Roster
 from rules.sharpe.schema import SharpeTables, table_problems
 from rules.sharpe.state import Gun, SharpeState
 from rules.tables import load_tables
-from rules.words import inches, joined, unique_names
+from rules.words import inches, unique_names
 
 SLUG = "sharpe"
 TITLE = "Sharpe's Skirmish"
@@ -77,14 +78,12 @@ class SharpeEngine(Engine[SharpeState]):
     slug = SLUG
     title = TITLE
     short_name = "Sharpe"
-    #: Played on the bot's map (rules/sharpe/maps), or at a table with battlefield:table.
-    map_package = "rules.sharpe"
     handlers = HANDLERS
     context_type = Ctx
     state_type = SharpeState
     answers = (ANSWER,)
     #: Whose these are, their handlers decide (not only the side whose character is active).
-    open_actions = ("weather", "concede", "place", "deploy")
+    open_actions = ("weather", "concede", *PLACING)
     #: A side may concede while a defender's choice waits.
     allowed_while_waiting = ("concede",)
     pass_action = "done"
@@ -97,6 +96,17 @@ class SharpeEngine(Engine[SharpeState]):
             raise DataError(problems)
         self.tables = tables
         self.roster = Roster(tables)
+        #: Played on the bot's map (rules/sharpe/maps), or at a table with battlefield:table.
+        self.map_play = MapPlay(
+            "rules.sharpe",
+            tables.sides,
+            tables.terrain,
+            unplaced=onmap.unplaced,
+            deploying=onmap.deploying,
+            pieces=lambda state: "character and gun" if state.guns else "character",
+            pass_action=self.pass_action,
+            also_while_deploying=("weather", "concede"),
+        )
 
     # --- protocol: roster and setup
 
@@ -220,28 +230,6 @@ class SharpeEngine(Engine[SharpeState]):
         assert isinstance(ctx, Ctx)
         ctx.ended_itself, state.ended_itself = state.ended_itself, ""
         return ctx
-
-    def check_turn(self, state: SharpeState, name: str, action: Action) -> str | None:
-        if onmap.deploying(state) and name not in self.open_actions:
-            if name == self.pass_action:
-                return action.side
-            raise RuleError(self.nobody_sentence(state))
-        return super().check_turn(state, name, action)
-
-    def actions_now(self, state: SharpeState, side: str) -> Sequence[str]:
-        """Placing while deploying on the map; then every action but placing."""
-        if onmap.deploying(state):
-            return ("place", "deploy")
-        return tuple(n for n in super().actions_now(state, side) if n not in ("place", "deploy"))
-
-    def nobody_sentence(self, state: SharpeState) -> str:
-        if onmap.deploying(state):
-            return (
-                f"The battle begins once every {'character and gun' if state.guns else 'character'} is on the map: "
-                f"still to place {joined(onmap.unplaced(state))} "
-                "(/map place or /map deploy)."
-            )
-        return super().nobody_sentence(state)
 
     def whose_turn(self, state: SharpeState) -> str | None:
         if state.over:
