@@ -52,8 +52,11 @@ def test_the_choices_are_the_rules_own() -> None:
     assert shoot["target"].required and shoot["target"].kind is Kind.ENEMY
 
 
-def test_every_situation_has_its_modifier(engine: SharpeEngine) -> None:
+def test_the_listed_choices_are_the_tables_own(engine: SharpeEngine) -> None:
+    """The options' situations and paces are those tables.yaml gives modifiers and inches for."""
     assert set(options.SITUATIONS) == set(engine.tables.action_modifiers)
+    movement = engine.tables.movement
+    assert set(options.PACES) == set(movement.foot) | set(movement.mounted)
 
 
 def test_the_reader_refuses_before_any_rule(engine: SharpeEngine) -> None:
