@@ -25,7 +25,6 @@ from rules.core import (
     Engine,
     Event,
     FigureSpec,
-    Handler,
     Outcome,
     RuleError,
     WoundPayload,
@@ -33,17 +32,18 @@ from rules.core import (
     find_figure,
     payload_of,
 )
-from rules.sharpe import actions, guns_onmap, melee, movement, onmap, shooting, targets
+from rules.sharpe import guns_onmap, movement, onmap, shooting, targets
 from rules.sharpe.board import board
 from rules.sharpe.bound import advance, cannot_act, check_victory
 from rules.sharpe.campaign import Aftermath, after_battle
 from rules.sharpe.common import Ctx
-from rules.sharpe.decisions import ANSWER, decision_of
+from rules.sharpe.decisions import decision_of
 from rules.sharpe.gunbase import gun_named, side_of
 from rules.sharpe.horsebase import is_horse
 from rules.sharpe.order import roll_order
 from rules.sharpe.profile import Roster
 from rules.sharpe.schema import SharpeTables, table_problems
+from rules.sharpe.specs import SPECS
 from rules.sharpe.state import Gun, SharpeState
 from rules.tables import load_tables
 from rules.words import inches, unique_names
@@ -51,42 +51,21 @@ from rules.words import inches, unique_names
 SLUG = "sharpe"
 TITLE = "Sharpe's Skirmish"
 
-HANDLERS: dict[str, Handler[Ctx]] = {
-    "move": movement.move,
-    "rise": movement.rise,
-    "control": movement.control,
-    "collide": movement.collide,
-    "push": movement.push,
-    "shoot": shooting.shoot,
-    "attack": melee.attack,
-    "kill": melee.kill,
-    "defend": melee.defend,
-    "check": actions.check,
-    "task": actions.task,
-    "pickup": actions.pickup,
-    "load": guns_onmap.load,
-    "haul": guns_onmap.haul,
-    "done": actions.done,
-    "place": actions.place,
-    "deploy": actions.deploy,
-    "weather": actions.weather,
-    "concede": actions.concede,
-}
-
 
 class SharpeEngine(Engine[SharpeState]):
     slug = SLUG
     title = TITLE
     short_name = "Sharpe"
-    handlers = HANDLERS
+    specs = SPECS
     context_type = Ctx
     state_type = SharpeState
-    answers = (ANSWER,)
-    #: Whose these are, their handlers decide (not only the side whose character is active).
-    open_actions = ("weather", "concede", *PLACING)
-    #: A side may concede while a defender's choice waits.
-    allowed_while_waiting = ("concede",)
-    pass_action = "done"
+    #: Whose these are, their handlers decide (not only the side whose character is active); anyone
+    #: may ask whom a man should shoot.
+    open_actions = ("weather", "concede", *PLACING, "targets")
+    #: A side may concede, and anyone ask whom to shoot, while a defender's choice waits.
+    allowed_while_waiting = ("concede", "targets")
+    #: Whom a man should shoot first (A-SHARPE-50): answered to the asker alone, never logged.
+    questions = ("targets",)
 
     tables: SharpeTables
 
