@@ -114,10 +114,10 @@ def _depths(
     """How far inside each hiding feature (column) each point (row) standing in it is: its
     distance from the feature's outline (zero where it does not stand in it)."""
     depths = np.zeros(standing.shape)
-    for column, i in enumerate(hiders):
+    for column in np.nonzero(standing.any(axis=0))[0].tolist():
         rows = np.nonzero(standing[:, column])[0]
-        feature = field_.features[i]
-        if len(rows) and terrain[feature.kind].see_into is not None:
+        feature = field_.features[hiders[column]]
+        if terrain[feature.kind].see_into is not None:
             depths[rows, column] = shapely.distance(feature.geometry.boundary, shapely.points(xs[rows], ys[rows]))
     return depths
 

@@ -170,37 +170,59 @@ CLEAR_SIGHT = Sight("clear")
 ANGLE_SLACK = 1e-9
 
 
+#: From how many lines on the angles each feature spans are worth working out (a table's grid,
+#: not one shot's eight lines).
+MANY_LINES = 64
+
+
 def _hidden(
     start: npt.NDArray[np.float64], ends: npt.NDArray[np.float64], shapes: npt.NDArray[np.object_]
 ) -> npt.NDArray[np.bool_]:
     """For each target (first axis), line (second) and feature (third): whether the line from
     ``start`` to the end meets the feature (shapely's ``intersects``).
 
-    Only the lines that could are asked: those whose end lies within the angle the feature spans
-    seen from ``start`` and at least as far as its nearest point (every line, when ``start``
-    stands in the feature or the feature wraps round it)."""
+    Only the pairs that could are asked: the line's box overlaps the feature's and, for a few
+    targets, the feature reaches into the fan of lines to the target's arc, or, for many, the
+    line's end lies within the angle the feature spans seen from ``start`` and at least as far as
+    its nearest point (every line, when ``start`` stands in the feature or the feature wraps round
+    it)."""
     flat = ends.reshape(-1, 2)
-    away = flat - start
-    bearing = np.arctan2(away[:, 1], away[:, 0])
-    reach = np.hypot(away[:, 0], away[:, 1])
-    hidden = np.zeros((len(flat), len(shapes)), dtype=bool)
-    lines: npt.NDArray[np.object_] | None = None
-    here = shapely.points(start)
-    for j, shape in enumerate(shapes.tolist()):
-        span = _span(shape, start)
-        if span is None:
-            maybe = np.ones(len(flat), dtype=bool)
-        else:
-            middle, half = span
-            off = np.abs((bearing - middle + math.pi) % (2 * math.pi) - math.pi)
-            maybe = (off <= half + ANGLE_SLACK) & (reach >= shapely.distance(shape, here) - 1e-9)
-        candidates = np.nonzero(maybe)[0]
-        if not len(candidates):
-            continue
-        if lines is None:
-            lines = np.asarray(shapely.linestrings(np.stack([np.broadcast_to(start, flat.shape), flat], axis=1)))
-        shapely.prepare(shape)
-        hidden[candidates, j] = shapely.intersects(shape, lines[candidates])
+    low, high = np.minimum(start, flat), np.maximum(start, flat)
+    bounds = shapely.bounds(shapes)
+    maybe = (
+        (low[:, None, 0] <= bounds[None, :, 2])
+        & (high[:, None, 0] >= bounds[None, :, 0])
+        & (low[:, None, 1] <= bounds[None, :, 3])
+        & (high[:, None, 1] >= bounds[None, :, 1])
+    )
+    if len(flat) < MANY_LINES:
+        # A few targets: a feature can meet a line to the arc only if it reaches into the fan of
+        # those lines (the shooter's centre and the arc it sees); the line to the centre is asked
+        # of every feature whose box it overlaps.
+        corners = np.concatenate([np.broadcast_to(start, (len(ends), 1, 2)), ends[:, 1:]], axis=1)
+        fans = np.asarray(shapely.polygons(corners))
+        unsure = ~np.asarray(shapely.is_valid(fans))
+        reaching = np.asarray(shapely.intersects(fans[:, None], shapes[None, :])) | unsure[:, None]
+        by_target = maybe.reshape(ends.shape[0], ends.shape[1], len(shapes))
+        by_target[:, 1:] &= reaching[:, None, :]
+        maybe = by_target.reshape(len(flat), len(shapes))
+    else:
+        away = flat - start
+        bearing = np.arctan2(away[:, 1], away[:, 0])
+        reach = np.hypot(away[:, 0], away[:, 1])
+        here = shapely.points(start)
+        for j in np.nonzero(maybe.any(axis=0))[0].tolist():
+            span = _span(shapes[j], start)
+            if span is not None:
+                middle, half = span
+                off = np.abs((bearing - middle + math.pi) % (2 * math.pi) - math.pi)
+                maybe[:, j] &= (off <= half + ANGLE_SLACK) & (reach >= shapely.distance(shapes[j], here) - 1e-9)
+    hidden = np.zeros(maybe.shape, dtype=bool)
+    rows, columns = np.nonzero(maybe)
+    if len(rows):
+        shapely.prepare(shapes)
+        lines = shapely.linestrings(np.stack([np.broadcast_to(start, (len(rows), 2)), flat[rows]], axis=1))
+        hidden[rows, columns] = shapely.intersects(shapes[columns], lines)
     return hidden.reshape(ends.shape[0], ends.shape[1], len(shapes))
 
 
@@ -233,44 +255,45 @@ def _crossing_distances(
     line first meets the feature, and how far the line's last point in the feature is from the
     target's centre (infinite where the line does not meet it).
 
-    Worked out on the features' outlines with numpy, every line against every edge of the feature
-    at once (an overlay a pair in GEOS costs a millisecond on a crowded map); a pair the arithmetic
-    cannot settle (a line running along an edge) is measured by shapely."""
+    Worked out on the features' outlines with numpy, each line against every edge of each feature
+    it meets at once (an overlay a pair in GEOS costs a millisecond on a crowded map); a pair the
+    arithmetic cannot settle (a line running along an edge) is measured by shapely."""
     to_shooter = np.full(hidden.shape, np.inf)
     to_target = np.full(hidden.shape, np.inf)
-    for j, feature in enumerate(features):
-        rows, lines_at = np.nonzero(hidden[:, :, j])
-        if not len(rows):
-            continue
-        end = ends[rows, lines_at]
-        along = end - start
-        edges = feature.edges
-        corner, side = edges[:, :2], edges[:, 2:] - edges[:, :2]
-        offset = corner - start
-        denom = along[:, None, 0] * side[None, :, 1] - along[:, None, 1] * side[None, :, 0]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = (offset[None, :, 0] * side[None, :, 1] - offset[None, :, 1] * side[None, :, 0]) / denom
-            u = (offset[None, :, 0] * along[:, None, 1] - offset[None, :, 1] * along[:, None, 0]) / denom
-        slack = 1e-9
-        meets = (denom != 0) & (t >= -slack) & (t <= 1 + slack) & (u >= -slack) & (u <= 1 + slack)
-        with np.errstate(invalid="ignore"):
-            clipped = np.clip(t, 0, 1)
-        first = np.where(meets, clipped, np.inf).min(axis=1)
-        last = np.where(meets, clipped, -np.inf).max(axis=1)
-        if shapely.intersects_xy(shapes[j], float(start[0]), float(start[1])):
-            first = np.zeros_like(first)
-        last = np.where(shapely.intersects_xy(shapes[j], end[:, 0], end[:, 1]), 1.0, last)
-        with np.errstate(invalid="ignore"):  # lines never met stay infinite (or NaN) and are measured below
-            near = first * np.hypot(along[:, 0], along[:, 1])
-            far = start + last[:, None] * along
-            centre = centres[rows]
-            back = np.hypot(far[:, 0] - centre[:, 0], far[:, 1] - centre[:, 1])
-        for k in np.nonzero(~(np.isfinite(near) & np.isfinite(back)))[0].tolist():
-            crossing = crossing_of(LineString([tuple(start), tuple(end[k])]), feature)
-            near[k] = crossing.distance(ShapelyPoint(start[0], start[1]))
-            back[k] = crossing.distance(ShapelyPoint(centre[k, 0], centre[k, 1]))
-        to_shooter[rows, lines_at, j] = near
-        to_target[rows, lines_at, j] = back
+    rows, lines_at, owners = np.nonzero(hidden)
+    sizes = np.array([len(f.edges) for f in features])
+    every_edge = np.vstack([f.edges for f in features])
+    counts = sizes[owners]
+    firsts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    pair = np.repeat(np.arange(len(rows)), counts)
+    edge = np.repeat(np.concatenate([[0], np.cumsum(sizes)[:-1]])[owners] - firsts, counts) + np.arange(counts.sum())
+    end = ends[rows, lines_at]
+    along = end - start
+    corner, side = every_edge[edge, :2], every_edge[edge, 2:] - every_edge[edge, :2]
+    offset = corner - start
+    line = along[pair]
+    denom = line[:, 0] * side[:, 1] - line[:, 1] * side[:, 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (offset[:, 0] * side[:, 1] - offset[:, 1] * side[:, 0]) / denom
+        u = (offset[:, 0] * line[:, 1] - offset[:, 1] * line[:, 0]) / denom
+        clipped = np.clip(t, 0, 1)
+    slack = 1e-9
+    meets = (denom != 0) & (t >= -slack) & (t <= 1 + slack) & (u >= -slack) & (u <= 1 + slack)
+    first = np.minimum.reduceat(np.where(meets, clipped, np.inf), firsts)
+    last = np.maximum.reduceat(np.where(meets, clipped, -np.inf), firsts)
+    first = np.where(shapely.intersects_xy(shapes, start[0], start[1])[owners], 0.0, first)
+    last = np.where(shapely.intersects_xy(shapes[owners], end[:, 0], end[:, 1]), 1.0, last)
+    with np.errstate(invalid="ignore"):  # lines never met stay infinite (or NaN) and are measured below
+        near = first * np.hypot(along[:, 0], along[:, 1])
+        far = start + last[:, None] * along
+        centre = centres[rows]
+        back = np.hypot(far[:, 0] - centre[:, 0], far[:, 1] - centre[:, 1])
+    for k in np.nonzero(~(np.isfinite(near) & np.isfinite(back)))[0].tolist():
+        crossing = crossing_of(LineString([tuple(start), tuple(end[k])]), features[int(owners[k])])
+        near[k] = crossing.distance(ShapelyPoint(start[0], start[1]))
+        back[k] = crossing.distance(ShapelyPoint(centre[k, 0], centre[k, 1]))
+    to_shooter[rows, lines_at, owners] = near
+    to_target[rows, lines_at, owners] = back
     return to_shooter, to_target
 
 
