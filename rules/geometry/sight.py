@@ -261,12 +261,14 @@ def _crossing_distances(
     to_shooter = np.full(hidden.shape, np.inf)
     to_target = np.full(hidden.shape, np.inf)
     rows, lines_at, owners = np.nonzero(hidden)
-    sizes = np.array([len(f.edges) for f in features])
-    every_edge = np.vstack([f.edges for f in features])
-    counts = sizes[owners]
+    met, slot = np.unique(owners, return_inverse=True)
+    outlines = [features[j].edges for j in met.tolist()]
+    sizes = np.array([len(edges) for edges in outlines])
+    every_edge = np.vstack(outlines)
+    counts = sizes[slot]
     firsts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     pair = np.repeat(np.arange(len(rows)), counts)
-    edge = np.repeat(np.concatenate([[0], np.cumsum(sizes)[:-1]])[owners] - firsts, counts) + np.arange(counts.sum())
+    edge = np.repeat(np.concatenate([[0], np.cumsum(sizes)[:-1]])[slot] - firsts, counts) + np.arange(counts.sum())
     end = ends[rows, lines_at]
     along = end - start
     corner, side = every_edge[edge, :2], every_edge[edge, 2:] - every_edge[edge, :2]
@@ -281,7 +283,7 @@ def _crossing_distances(
     meets = (denom != 0) & (t >= -slack) & (t <= 1 + slack) & (u >= -slack) & (u <= 1 + slack)
     first = np.minimum.reduceat(np.where(meets, clipped, np.inf), firsts)
     last = np.maximum.reduceat(np.where(meets, clipped, -np.inf), firsts)
-    first = np.where(shapely.intersects_xy(shapes, start[0], start[1])[owners], 0.0, first)
+    first = np.where(shapely.intersects_xy(shapes[met], start[0], start[1])[slot], 0.0, first)
     last = np.where(shapely.intersects_xy(shapes[owners], end[:, 0], end[:, 1]), 1.0, last)
     with np.errstate(invalid="ignore"):  # lines never met stay infinite (or NaN) and are measured below
         near = first * np.hypot(along[:, 0], along[:, 1])
