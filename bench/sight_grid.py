@@ -20,7 +20,7 @@ from collections.abc import Callable
 from functools import partial
 
 from bot.render.battlefield import draw_field
-from rules.battlefield import Band, FieldState, FieldView, Focus, MapData, Terrain, Token, scenario_names
+from rules.battlefield import Band, FieldState, FieldView, Focus, MapData, Terrain, Token
 from rules.battlefield.sightlines import sight_grid
 from rules.geometry import Base, Point
 
@@ -34,8 +34,8 @@ def shipped_maps() -> list[tuple[str, MapData, Terrain]]:
     found = []
     for ruleset in RULESETS:
         engine = importlib.import_module(f"rules.{ruleset}.engine").make_engine()
-        assert engine.map_package is not None
-        for name in scenario_names(engine.map_package):
+        assert engine.map_play is not None
+        for name in engine.scenarios():
             found.append((f"{ruleset}/{name}", engine.scenario(name), engine.terrain()))
     return found
 

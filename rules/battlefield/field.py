@@ -14,12 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rules.battlefield.maps import MapData, battlefield_of, in_zone, zone_shape
-from rules.battlefield.sightlines import lines_of_sight
 from rules.battlefield.terrain import Terrain, costs
 from rules.geometry import (
     Base,
     Point,
-    Sight,
     bases_crossed,
     centre_distance,
     cover,
@@ -311,13 +309,6 @@ def _cut(path: Sequence[Point], distance: float) -> list[Point]:
 
 def base_of(state: FieldState, name: str, radius: float) -> Base:
     return Base(where(state, name), radius)
-
-
-def line_of_sight(state: FieldState, terrain: Terrain, shooter: Base, target: Base) -> Sight:
-    """Sight from ``shooter`` to ``target`` (SSG's three sentences, A-SSG-6), with terrain either
-    figure stands in read as a player would (:func:`rules.battlefield.sightlines.lines_of_sight`,
-    the one reading the map picture's shading uses too)."""
-    return lines_of_sight(state, terrain, shooter, [target])[0]
 
 
 def cover_of(

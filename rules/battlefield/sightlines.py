@@ -8,20 +8,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 
+from rules.battlefield.field import FieldState
 from rules.battlefield.maps import battlefield_of
 from rules.battlefield.terrain import Terrain, blocking, low
 from rules.geometry import Base, Point, Sight
 from rules.geometry.shapes import Battlefield
 from rules.geometry.sight import CLEAR_SIGHT, sights_at
-
-if TYPE_CHECKING:  # field.py's line_of_sight is this module's reading of one target
-    from rules.battlefield.field import FieldState
 
 EPSILON = 1e-6
 
@@ -168,3 +165,10 @@ def sight_grid(
     seen = _seen_at(state, terrain, viewer.centre, centres, np.full(len(centres), viewer.radius))
     codes = np.array([SIGHT_CODES[s.kind] for s in seen], dtype=np.int8)
     return xs, ys, codes.reshape(ny, nx)
+
+
+def line_of_sight(state: FieldState, terrain: Terrain, shooter: Base, target: Base) -> Sight:
+    """Sight from ``shooter`` to ``target`` (SSG's three sentences, A-SSG-6), with terrain either
+    figure stands in read as a player would (:func:`lines_of_sight`,
+    the one reading the map picture's shading uses too)."""
+    return lines_of_sight(state, terrain, shooter, [target])[0]

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from rules import RULESETS
-from rules.battlefield import FieldState, MapData, Terrain, line_of_sight, scenario_names
+from rules.battlefield import FieldState, MapData, Terrain, line_of_sight
 from rules.battlefield.sightlines import SIGHT_CODES, lines_of_sight, sight_grid
 from rules.geometry import Base, Point
 
@@ -60,7 +60,7 @@ def disagreements(map_: MapData, terrain: Terrain, seed: int) -> tuple[list[str]
 def test_the_picture_reads_sight_as_the_card_does_on_every_shipped_map(slug: str) -> None:
     engine = engine_of(slug)
     compared = 0
-    for n, name in enumerate(scenario_names(engine.map_package)):
+    for n, name in enumerate(engine.scenarios()):
         wrong, count = disagreements(engine.scenario(name), engine.terrain(), seed=n)
         assert wrong == []
         compared += count
@@ -82,7 +82,7 @@ def test_a_house_rule_on_sight_changes_the_picture_as_it_changes_the_card(
     changed_kinds = house_rules["terrain"].keys()
     assert all(shipped.terrain()[k] != housed.terrain()[k] for k in changed_kinds)
     changed_cells = changed_cards = 0
-    for n, name in enumerate(scenario_names(shipped.map_package)):
+    for n, name in enumerate(shipped.scenarios()):
         map_ = housed.scenario(name)
         wrong, _ = disagreements(map_, housed.terrain(), seed=100 + n)
         assert wrong == []
