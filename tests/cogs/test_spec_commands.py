@@ -8,7 +8,7 @@ import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 import discord
 import pytest
@@ -132,8 +132,6 @@ class HandWrittenSsgCog(
     commands.GroupCog, group_name="ssg", group_description="Simple Skirmish Game: your turn's actions"
 ):
     """cogs/ssg.py as it was before its commands were built from the specs (the bodies left out)."""
-
-    quick_moves: ClassVar[tuple[str, ...]] = ("next",)
 
     @app_commands.command(name="move", description='Movement phase: move a figure (up to 4" in all this turn)')
     @app_commands.describe(
