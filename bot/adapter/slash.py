@@ -14,6 +14,7 @@ function's ``__signature__``: the callback gets one whose annotations are the re
 from __future__ import annotations
 
 import inspect
+import keyword
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal, Optional
 
@@ -108,16 +109,18 @@ def described(text: str) -> str:
 def options_command(name: str, description: str, params: type[Params], run: Run) -> app_commands.Command[Any, ..., Any]:
     """The slash command ``name`` taking the options of ``params``: required ones first (Discord
     lists them so), each described by its help and completed by what it names."""
-    names = [o.name for o in options_of(params)]
-    declared = sorted(options_of(params), key=lambda o: not o.required)
-    if len(declared) > OPTIONS_LIMIT:
+    options = options_of(params)
+    if len(options) > OPTIONS_LIMIT:
         raise ValueError(f"{name}: Discord takes at most {OPTIONS_LIMIT} options")
+    # The callback's parameter for each option: its name, unless Python cannot take it ("class").
+    python = {o.name: _python_name(o.name, i) for i, o in enumerate(options)}
+    declared = sorted(options, key=lambda o: not o.required)
 
     async def callback(cog: Any, interaction: discord.Interaction, **given: Any) -> None:
-        unknown = sorted(set(given) - set(names))
+        unknown = sorted(set(given) - set(python.values()))
         if unknown:  # as a written signature would refuse it
             raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
-        await run(cog, interaction, {n: given.get(n) for n in names})
+        await run(cog, interaction, {o.name: given.get(python[o.name]) for o in options})
 
     callback.__name__ = name
     # A method's qualified name: discord.py then takes the first parameter for the cog.
@@ -126,23 +129,31 @@ def options_command(name: str, description: str, params: type[Params], run: Run)
         [
             inspect.Parameter("cog", inspect.Parameter.POSITIONAL_OR_KEYWORD),
             inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
-            *(_parameter(o) for o in declared),
+            *(_parameter(python[o.name], o) for o in declared),
         ]
     )
     if declared:
-        app_commands.describe(**{o.name: described(o.help) for o in declared})(callback)
-    completed = {o.name: AUTOCOMPLETES[o.kind] for o in declared if o.kind in AUTOCOMPLETES and not o.choices}
+        app_commands.describe(**{python[o.name]: described(o.help) for o in declared})(callback)
+    renamed = {python[o.name]: o.name for o in declared if python[o.name] != o.name}
+    if renamed:
+        app_commands.rename(**renamed)(callback)
+    completed = {python[o.name]: AUTOCOMPLETES[o.kind] for o in declared if o.kind in AUTOCOMPLETES and not o.choices}
     if completed:
         app_commands.autocomplete(**completed)(callback)  # type: ignore[arg-type]
     return app_commands.Command(name=name, description=described(description), callback=callback)
 
 
-def _parameter(declared: Option) -> inspect.Parameter:
+def _python_name(name: str, index: int) -> str:
+    plain = name.isidentifier() and not keyword.iskeyword(name) and name not in ("cog", "interaction")
+    return name if plain else f"option_{index}"
+
+
+def _parameter(name: str, declared: Option) -> inspect.Parameter:
     annotation = annotation_of(declared)
     if declared.required:
-        return inspect.Parameter(declared.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation)
+        return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation)
     return inspect.Parameter(
-        declared.name,
+        name,
         inspect.Parameter.KEYWORD_ONLY,
         annotation=Optional[annotation],  # noqa: UP045 (a Range is an object `|` does not take)
         default=None,

@@ -285,6 +285,27 @@ async def test_the_builder_reads_every_kind_of_option() -> None:
         await command.callback(cog, interaction, who="Rossi", nope=1)
 
 
+async def test_an_option_python_cannot_name_is_renamed_for_the_callback_only() -> None:
+    """Discord shows the option's own name; the callback takes it under another (as with NSR's
+    class:, a Python keyword)."""
+
+    @dataclass(frozen=True, kw_only=True)
+    class Clashing(Params):
+        interaction: str | None = option("Named like the callback's own parameter")
+
+    ran: list[dict[str, Any]] = []
+
+    async def run(cog: Any, interaction: Any, options: dict[str, Any]) -> None:
+        ran.append(options)
+
+    command = options_command("clash", "An option named interaction", Clashing, run)
+    [param] = command.parameters
+    assert (param.display_name, param.name) == ("interaction", "option_0")
+    assert command.to_dict(tree())["options"][0]["name"] == "interaction"
+    await command.callback(object(), object(), option_0="x")  # type: ignore[arg-type]
+    assert ran == [{"interaction": "x"}]
+
+
 def test_too_many_choices_are_refused_when_built() -> None:
     @dataclass(frozen=True, kw_only=True)
     class Many(Params):
