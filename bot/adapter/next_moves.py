@@ -69,7 +69,7 @@ def _figure_moves(client: Any, slug: str) -> list[tuple[app_commands.Command[Any
     for name, acting in named:
         command = by_name.get(name)
         if command is not None and command.parameters:
-            found.append((command, acting or command.parameters[0].name))
+            found.append((command, acting or command.parameters[0].display_name))
     return found
 
 
@@ -95,17 +95,13 @@ def figure_commands(client: Any, slug: str, name: str) -> str:
     lines = []
     value = f'"{name}"' if " " in name else name
     for command, acting in _figure_moves(client, slug):
-        rest = [p for p in command.parameters if p.name != acting]
-        parts = [f"/{command.qualified_name}", f"{_display(command, acting)}:{value}"]
+        rest = [p for p in command.parameters if p.display_name != acting]
+        parts = [f"/{command.qualified_name}", f"{acting}:{value}"]
         parts += [f"{p.display_name}:…" for p in rest if p.required]
         if any(not p.required for p in rest):
             parts.append("…")
         lines.append(f"`{' '.join(parts)}`")
     return "\n".join(lines)
-
-
-def _display(command: app_commands.Command[Any, ..., Any], name: str) -> str:
-    return next((p.display_name for p in command.parameters if p.name == name), name)
 
 
 def to_type(client: Any, slug: str, now: MovesNow | None) -> str:

@@ -8,6 +8,7 @@ import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Literal
 
 import discord
@@ -15,17 +16,19 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapter import next_moves
 from bot.adapter.slash import (
     figure_autocomplete,
     kind_autocomplete,
     options_command,
     roster_autocomplete,
     side_autocomplete,
+    spec_command,
 )
 from cogs.common import TO_HELP, VIA_HELP
 from cogs.rulesets import OFFERED, RulesetCog, ruleset_cog, spec_rulesets
 from rules import get_engine
-from rules.specs import Kind, Params, option
+from rules.specs import ActionSpec, Kind, NoParams, Params, Role, option, spec_table
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 COMMAND_CHARS = 4000
@@ -331,6 +334,35 @@ async def test_a_built_command_acts_through_its_cog() -> None:
     assert acted == [
         ("ssg", "move", {"figure": "Rossi", "to": None, "toward": None, "via": None, "distance": 2.0, "contact": None})
     ]
+
+
+def test_next_moves_read_the_specs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quick move is the PASS spec; a figure's moves are the specs naming their acting option,
+    filled with the figure wherever the option stands (here after a required one)."""
+
+    @dataclass(frozen=True, kw_only=True)
+    class Fire(Params):
+        target: str = option("The enemy", Kind.ENEMY, required=True)
+        gun: str = option("The gun's crew", Kind.FIGURE, required=True)
+        range: float | None = option("Inches", Kind.NUMBER)
+
+    def handler(ctx: Any, p: Any) -> None: ...
+
+    specs = spec_table(
+        ActionSpec("fire", "Fire a gun", Fire, handler, acting="gun"),
+        ActionSpec("done", "End the turn", NoParams, handler, role=Role.PASS),
+        ActionSpec("answer", "Answer", NoParams, handler, role=Role.ANSWER),
+    )
+    group = app_commands.Group(name="toy", description="A toy ruleset")
+    for spec in specs.values():
+        group.add_command(spec_command("toy", spec))
+    client = SimpleNamespace(tree=SimpleNamespace(get_command=lambda name: group if name == "toy" else None))
+    monkeypatch.setattr(next_moves, "specs_of", lambda slug: specs if slug == "toy" else {})
+    now = SimpleNamespace(allowed=("fire", "done"), accepts=lambda name: name in ("fire", "done"))
+
+    assert next_moves.figure_commands(client, "toy", "Big Gun") == '`/toy fire gun:"Big Gun" target:… …`'
+    assert [c.name for c in next_moves.quick_moves(client, "toy", now)] == ["done"]  # type: ignore[arg-type]
+    assert next_moves.to_type(client, "toy", now) == "Or type /toy fire (/help topic:toy)."  # type: ignore[arg-type]
 
 
 def test_no_cog_imports_another() -> None:
