@@ -112,6 +112,9 @@ class Engine(Generic[S]):
     action_word: ClassVar[str] = "action"
     #: What a finished game is called in a refusal: "The battle is over".
     battle_word: ClassVar[str] = "game"
+    #: The line that introduces the ruleset's commands (their Discord group's description, at most
+    #: 100 characters); empty: the title.
+    command_blurb: ClassVar[str] = ""
     #: The ruleset's actions, declared once (:mod:`rules.specs`): its ``handlers``, ``answers`` and
     #: ``pass_action`` follow from them, and ``act`` reads each action's options into its spec's
     #: dataclass before the handler runs.

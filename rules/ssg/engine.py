@@ -43,6 +43,7 @@ class SsgEngine(Engine[SsgState]):
     slug = SLUG
     title = TITLE
     short_name = "SSG"
+    command_blurb = "Simple Skirmish Game: your turn's actions"
     specs = SPECS
     context_type = Ctx
     state_type = SsgState
