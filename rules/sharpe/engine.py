@@ -56,6 +56,7 @@ class SharpeEngine(Engine[SharpeState]):
     slug = SLUG
     title = TITLE
     short_name = "Sharpe"
+    command_blurb = "Sharpe's Skirmish: your character's turn"
     specs = SPECS
     context_type = Ctx
     state_type = SharpeState

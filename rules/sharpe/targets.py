@@ -86,16 +86,15 @@ class TargetAdvice:
 
 
 def ask(ctx: Ctx, p: TargetsOptions) -> None:
-    """``targets``: the advice for ``p.shooter`` as one event, its lines under a heading, the rules'
-    priority after them; the event's data names the targets in order."""
+    """``targets``: the advice for ``p.shooter`` as one event: its lines, under a heading, with the
+    rules' priority as a footer; the event's data names the targets in order."""
     advice = advise(ctx.t, ctx.state, p.shooter, p.weapon)
     priority = ctx.t.hints.target_priority
-    lines = [f"Targets for {advice.shooter} ({advice.weapon}):", *advice.lines()]
-    if priority:
-        lines.append(f"({priority})")
     ctx.say(
         "targets",
-        "\n".join(lines),
+        "\n".join(advice.lines()),
+        heading=f"Targets for {advice.shooter} ({advice.weapon})",
+        footer=priority or None,
         shooter=advice.shooter,
         weapon=advice.weapon,
         targets=[c.name for c in advice.candidates],

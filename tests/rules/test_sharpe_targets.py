@@ -214,10 +214,10 @@ def test_targets_is_a_question_whose_one_event_is_the_advice(engine: SharpeEngin
     state = skirmish(engine)
     [event] = ask(engine, state, "british", shooter="harris").events
     assert event.kind == "targets"
-    heading, *lines = event.text.split("\n")
-    assert heading == "Targets for Harris (Baker rifle):"
-    assert lines[:-1] == asked(engine, state, "Harris")
-    assert lines[-1] == f"({engine.tables.hints.target_priority})"
+    lines = event.text.split("\n")
+    assert event.data["heading"] == "Targets for Harris (Baker rifle)"
+    assert lines == asked(engine, state, "Harris")
+    assert event.data["footer"] == engine.tables.hints.target_priority
     assert event.data["targets"] == ["Leroux", "Murat", "Dubois"] and event.data["unseen"] == ["Martin"]
 
 
