@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from bot.selfplay.table import Snapshot
+from rules.specs import Candidate
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,12 @@ def pick(rng: random.Random, lines: Sequence[Line]) -> Line:
 def quoted(name: str) -> str:
     """A name as an option's value on the command line."""
     return f'"{name}"' if " " in name or ":" in name else name
+
+
+def candidate_line(slug: str, candidate: Candidate) -> str:
+    """A ruleset's candidate action as its command line: ``/medieval move figure:"Hugh" toward:"Olaf"``."""
+    given = " ".join(f'{key}:"{value}"' for key, value in candidate.params.items() if value is not None)
+    return f"/{slug} {candidate.action} {given}".rstrip()
 
 
 def standing(engine: Any, state: Any) -> set[str]:
