@@ -157,7 +157,10 @@ def endturn_candidates(engine: Any, state: MedState, side: str) -> Sequence[Cand
 
 def deploy_candidates(engine: Any, state: MedState, side: str) -> Sequence[Candidate]:
     """Setting out the side's figures still to place."""
-    if state.phase != "deployment" or not any(f.side == side for f in state.figures if f.name in onmap.unplaced(state)):
+    if state.phase != "deployment":
+        return ()
+    waiting = set(onmap.unplaced(state))
+    if not any(f.side == side and f.name in waiting for f in state.figures):
         return ()
     return (Candidate("deploy", {"side": side}, 1.0),)
 
