@@ -94,6 +94,12 @@ class Option:
     highest: float | None = None
     length: int = NAME_LENGTH
     where: Where = Where.ANYWHERE
+    #: What each choice is shown as, in the order of ``choices`` (YASG's facing: "north" for "n");
+    #: a label is read as its choice. Empty: each choice is shown as itself.
+    labels: tuple[str, ...] = ()
+    #: A value that reads like a real use, for /help's example line ("E4" for a square); empty:
+    #: the help picks one by the option's name or kind.
+    example: str = ""
 
     @property
     def value_type(self) -> type:
@@ -110,6 +116,8 @@ def option(
     highest: float | None = None,
     length: int | None = None,
     where: Where = Where.ANYWHERE,
+    labels: Sequence[str] = (),
+    example: str = "",
 ) -> Any:
     """A field of a :class:`Params` dataclass: an option not given is None (a required one has no
     default). ``length`` bounds a text (names: 64, lists and paths: 200)."""
@@ -117,7 +125,7 @@ def option(
         kind = Kind.CHOICE
     if length is None:
         length = TEXT_LENGTH if kind in (Kind.NAMES, Kind.PATH, Kind.TEXT) else NAME_LENGTH
-    declared = Option("", help, kind, required, tuple(choices), lowest, highest, length, where)
+    declared = Option("", help, kind, required, tuple(choices), lowest, highest, length, where, tuple(labels), example)
     if required:
         return dataclasses.field(metadata={OPTION: declared})
     return dataclasses.field(default=None, metadata={OPTION: declared})
@@ -188,7 +196,10 @@ def read_option(declared: Option, value: Any) -> Any:
     if not text:
         return None
     if declared.kind is Kind.CHOICE:
-        return choice(text, declared.choices, f"{name}: is {joined(list(declared.choices), 'or')}.")
+        named = dict(zip(declared.labels, declared.choices, strict=False))
+        shown = list(declared.labels or declared.choices)
+        picked = choice(text, [*declared.choices, *named], f"{name}: is {joined(shown, 'or')}.")
+        return named.get(picked, picked)
     if len(text) > declared.length:
         raise RuleError(f"{name}: is at most {declared.length} characters.")
     return text

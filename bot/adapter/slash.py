@@ -85,6 +85,8 @@ def annotation_of(declared: Option) -> Any:
     if declared.kind is Kind.CHOICE:
         if not declared.choices or len(declared.choices) > CHOICES_LIMIT:
             raise ValueError(f"{declared.name}: Discord offers 1 to {CHOICES_LIMIT} choices")
+        if declared.labels:  # shown by label, sent as the choice (app_commands.choices below)
+            return str
         return Literal[declared.choices]
     if declared.kind is Kind.NUMBER:
         return _ranged(float, declared.lowest, declared.highest)
@@ -137,10 +139,22 @@ def options_command(name: str, description: str, params: type[Params], run: Run)
     renamed = {python[o.name]: o.name for o in declared if python[o.name] != o.name}
     if renamed:
         app_commands.rename(**renamed)(callback)
+    labelled = {
+        python[o.name]: [
+            app_commands.Choice(name=label, value=value) for label, value in zip(o.labels, o.choices, strict=True)
+        ]
+        for o in declared
+        if o.kind is Kind.CHOICE and o.labels
+    }
+    if labelled:
+        app_commands.choices(**labelled)(callback)
     completed = {python[o.name]: AUTOCOMPLETES[o.kind] for o in declared if o.kind in AUTOCOMPLETES and not o.choices}
     if completed:
         app_commands.autocomplete(**completed)(callback)  # type: ignore[arg-type]
-    return app_commands.Command(name=name, description=described(description), callback=callback)
+    samples = {o.name: o.example for o in options if o.example}  # /help's example line
+    return app_commands.Command(
+        name=name, description=described(description), callback=callback, extras={"samples": samples}
+    )
 
 
 def _python_name(name: str, index: int) -> str:

@@ -9,20 +9,33 @@ bot's map (``state.field``) the handlers measure what a table's players report (
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rules.battlefield import MovePlan, set_point, where
-from rules.battlefield.deployment import deploy_pieces, place_piece
-from rules.core import Context, DiceSource, Event, Handler, PhasePayload, RuleError, modifier_data, short
+from rules.battlefield.deployment import DeployOptions, PlaceOptions, deploy_pieces, place_piece
+from rules.battlefield.requests import MapMove
+from rules.core import Context, DiceSource, Event, PhasePayload, RuleError, modifier_data, short
 from rules.medieval import onmap
 from rules.medieval.combat import bravery_test, casualty, roll_off, wound
 from rules.medieval.data import MedievalTables, Weapon, fold
 from rules.medieval.kit import match_name
+from rules.medieval.options import (
+    ActivateOptions,
+    BreakoffOptions,
+    FightOptions,
+    HealOptions,
+    MoveOptions,
+    OrderOptions,
+    PickupOptions,
+    ShootOptions,
+    StandOptions,
+)
 from rules.medieval.state import (
+    COVERS,
     HEALTH_LABELS,
-    ORDER_ACTION,
+    WHOSE,
     GroundItem,
     MedFigure,
     MedState,
@@ -36,14 +49,10 @@ from rules.medieval.state import (
     other_side,
     sign,
 )
-from rules.words import blank, choice, inches, joined, measured_against, number, same_name
+from rules.specs import NoParams
+from rules.words import inches, joined, measured_against, number, same_name
 
 EPSILON = 1e-9
-SIDES_OF = ("none", "mine", "theirs")
-COVER = ("none", "soft", "hard")
-#: A move's options that need the bot's map.
-MAP_MOVE = ("to", "toward", "via")
-__all__ = ["HANDLERS", "ORDER_ACTION", "Ctx"]
 
 
 class Ctx(Context[MedState, MedievalTables]):
@@ -66,10 +75,6 @@ class Shot:
     at: list[float] | None = None
 
 
-def _option(value: Any, allowed: tuple[str, ...], message: str) -> str:
-    return allowed[0] if blank(value) else choice(value, allowed, message, key=fold)
-
-
 # --- placing the figures on the bot's map
 
 
@@ -80,7 +85,7 @@ def _deploying(state: MedState) -> None:
         raise RuleError("Every figure is on the map and the battle has begun: move them with /medieval move.")
 
 
-def place(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def place(ctx: Ctx, params: PlaceOptions) -> None:
     """``/map place figure: at:``: one figure in its side's zone (a side its own, the game master any)."""
     state = ctx.state
     _deploying(state)
@@ -92,7 +97,7 @@ def place(ctx: Ctx, params: Mapping[str, Any]) -> None:
     _deployed(ctx)
 
 
-def deploy(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def deploy(ctx: Ctx, params: DeployOptions) -> None:
     """``/map deploy [side:]``: a side's unplaced figures set out in its zone (default: the acting side)."""
     state = ctx.state
     _deploying(state)
@@ -115,7 +120,7 @@ def _end_setting_up(ctx: Ctx) -> None:
         raise RuleError(
             f"Your figures are all on the map; the battle begins once the rest are placed: {joined(waiting)}."
         )
-    deploy(ctx, {"side": side})
+    deploy(ctx, DeployOptions(side=side))
 
 
 def _deployed(ctx: Ctx) -> None:
@@ -203,9 +208,9 @@ def _enemy(state: MedState, fig: MedFigure, wanted: Any, doing: str) -> MedFigur
 # --- activate, move, stand
 
 
-def activate(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def activate(ctx: Ctx, params: ActivateOptions) -> None:
     state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
-    fig = _own(state, params.get("figure"))
+    fig = _own(state, params.figure)
     if state.current == fig.name:
         raise RuleError(f"{fig.name} is already activated: carry on with its actions.")
     if _begin(t, state, fig, dice, events):
@@ -219,9 +224,9 @@ def activate(ctx: Ctx, params: Mapping[str, Any]) -> None:
         )
 
 
-def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def move(ctx: Ctx, params: MoveOptions) -> None:
     state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
-    fig = _own(state, params.get("figure"))
+    fig = _own(state, params.figure)
     if fig.prone:
         raise RuleError(f"{fig.name} is prone: stand it up first with /medieval stand.")
     held = enemies_in_contact(state, fig)
@@ -233,8 +238,8 @@ def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
         _move_on_map(ctx, fig, params)
         return
     _table_only(fig, params)
-    engage = None if blank(params.get("engage")) else _enemy(state, fig, params.get("engage"), "engage")
-    distance = _check_distance(t, fig, params.get("distance"), zero_ok=engage is not None)
+    engage = None if params.engage is None else _enemy(state, fig, params.engage, "engage")
+    distance = _check_distance(t, fig, params.distance, zero_ok=engage is not None)
     if not _begin(t, state, fig, dice, events):
         return
     fig.moved = round(fig.moved + distance, 6)
@@ -254,8 +259,8 @@ def _stuck(fig: MedFigure, held: Sequence[str]) -> str:
     )
 
 
-def _table_only(fig: MedFigure, params: Mapping[str, Any]) -> None:
-    given = [key for key in MAP_MOVE if not blank(params.get(key))]
+def _table_only(fig: MedFigure, params: MapMove) -> None:
+    given = [key for key, value in (("to", params.to), ("toward", params.toward), ("via", params.via)) if value]
     if given:
         raise RuleError(
             f"This battle is played on a table: give {fig.name}'s move as distance: in inches "
@@ -263,7 +268,7 @@ def _table_only(fig: MedFigure, params: Mapping[str, Any]) -> None:
         )
 
 
-def _route(ctx: Ctx, fig: MedFigure, params: Mapping[str, Any]) -> MovePlan:
+def _route(ctx: Ctx, fig: MedFigure, params: MapMove) -> MovePlan:
     """The checked path of ``fig``'s move on the map, within the movement it has left."""
     if fig.stuck:
         raise RuleError(f"{fig.name} lost its break-off and may move no further this turn.")
@@ -273,8 +278,8 @@ def _route(ctx: Ctx, fig: MedFigure, params: Mapping[str, Any]) -> MovePlan:
     return onmap.route(ctx.t, ctx.state, fig, params, left)
 
 
-def _move_on_map(ctx: Ctx, fig: MedFigure, params: Mapping[str, Any]) -> None:
-    if not blank(params.get("engage")):
+def _move_on_map(ctx: Ctx, fig: MedFigure, params: MoveOptions) -> None:
+    if params.engage is not None:
         raise RuleError(
             f"On the map, hand-to-hand comes from where the bases stand: move {fig.name} "
             "toward:NAME to charge into contact (leave engage empty)."
@@ -285,7 +290,7 @@ def _move_on_map(ctx: Ctx, fig: MedFigure, params: Mapping[str, Any]) -> None:
     _go(ctx, fig, plan, params=params)
 
 
-def _go(ctx: Ctx, fig: MedFigure, plan: MovePlan, verb: str = "moves", params: Mapping[str, Any] | None = None) -> None:
+def _go(ctx: Ctx, fig: MedFigure, plan: MovePlan, verb: str = "moves", params: MapMove | None = None) -> None:
     """``fig`` moves along ``plan``; every enemy its base then touches is in hand-to-hand with it."""
     state, t = ctx.state, ctx.t
     assert state.field is not None
@@ -309,9 +314,9 @@ def _go(ctx: Ctx, fig: MedFigure, plan: MovePlan, verb: str = "moves", params: M
         ctx.say("contact", text, figure=a, enemy=b)
 
 
-def stand(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def stand(ctx: Ctx, params: StandOptions) -> None:
     state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
-    fig = _own(state, params.get("figure"))
+    fig = _own(state, params.figure)
     if not fig.prone:
         raise RuleError(f"{fig.name} is not prone.")
     cost = round(effective(t, fig)["speed"] * t.stand_up_cost_of_speed, 6)
@@ -331,7 +336,7 @@ def stand(ctx: Ctx, params: Mapping[str, Any]) -> None:
 # --- shooting
 
 
-def shoot(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def shoot(ctx: Ctx, params: ShootOptions) -> None:
     state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
     shot = _check_shot(t, state, params)
     fig = figure(state, shot.shooter)
@@ -355,8 +360,8 @@ def shoot(ctx: Ctx, params: Mapping[str, Any]) -> None:
         _one_shot(t, state, fig, target, shot, shot_no, dice, events)
 
 
-def _shooting_weapon(t: MedievalTables, fig: MedFigure, wanted: Any) -> str:
-    if blank(wanted):
+def _shooting_weapon(t: MedievalTables, fig: MedFigure, wanted: str | None) -> str:
+    if wanted is None:
         weapon = next((w for w in fig.weapons if t.weapons[w].range > 0), None)
         if weapon is None:
             carried = ", ".join(fig.weapons) or t.unarmed
@@ -371,9 +376,9 @@ def _shooting_weapon(t: MedievalTables, fig: MedFigure, wanted: Any) -> str:
     return weapon
 
 
-def _check_shot(t: MedievalTables, state: MedState, params: Mapping[str, Any]) -> Shot:
-    fig = _own(state, params.get("figure"))
-    name = _shooting_weapon(t, fig, params.get("weapon"))
+def _check_shot(t: MedievalTables, state: MedState, params: ShootOptions) -> Shot:
+    fig = _own(state, params.figure)
+    name = _shooting_weapon(t, fig, params.weapon)
     weapon = t.weapons[name]
     if t.one_shooting_weapon_per_turn and fig.shot_with not in (None, name):
         raise RuleError(f"{fig.name} has shot its {fig.shot_with} this turn: one shooting weapon a turn.")
@@ -383,9 +388,7 @@ def _check_shot(t: MedievalTables, state: MedState, params: Mapping[str, Any]) -
         left = min(left, fig.weapons.count(name))
     if left <= 0:
         raise RuleError(f"{fig.name} has used its {name}'s rate of fire ({weapon.rof}) this turn.")
-    if blank(params.get("target")):
-        raise RuleError(f"Name the figure {fig.name} shoots at.")
-    target = _enemy(state, fig, params.get("target"), "shoot at")
+    target = _enemy(state, fig, params.target, "shoot at")
     held = enemies_in_contact(state, fig)
     if held and not (t.shooter_in_contact_may_throw_at_opponent and weapon.thrown and target.name in held):
         may_throw = t.shooter_in_contact_may_throw_at_opponent
@@ -394,8 +397,8 @@ def _check_shot(t: MedievalTables, state: MedState, params: Mapping[str, Any]) -
     said, at = "", None
     cover: str
     if state.field is not None:
-        for key in ("range", "cover"):
-            if not blank(params.get(key)):
+        for key, given in (("range", params.range), ("cover", params.cover)):
+            if given is not None:
                 raise RuleError(f"On the map the bot measures the {key}: leave {key} empty.")
         distance = onmap.shot_range(t, state, fig, target)
         if distance > weapon.range + EPSILON:
@@ -407,19 +410,17 @@ def _check_shot(t: MedievalTables, state: MedState, params: Mapping[str, Any]) -
         cover, said = seen.cover, seen.text
         at = list(state.field.positions[target.name])
     else:
-        distance = number(params.get("range"), f"Give the range from {fig.name} to {target.name} in inches.")
-        if distance < 0:
-            raise RuleError(f"Give the range from {fig.name} to {target.name} as 0″ or more.")
+        distance = number(params.range, f"Give the range from {fig.name} to {target.name} in inches.")
         if distance > weapon.range + EPSILON:
             raise RuleError(
                 f"{target.name} is out of range: {fig.name}'s {name} reaches {inches(weapon.range)}, "
                 f"not {inches(distance)}."
             )
-        cover = _option(params.get("cover"), COVER, "Give the target's cover as none, soft or hard.")
+        cover = params.cover or COVERS[0]
     shots = left
-    if not blank(params.get("shots")):
-        shots = int(number(params.get("shots"), "Give the number of shots as a whole number."))
-        if shots != params.get("shots") or not 1 <= shots <= left:
+    if params.shots is not None:
+        shots = params.shots
+        if not 1 <= shots <= left:
             raise RuleError(
                 f"{fig.name} has {left} shot{'s' if left > 1 else ''} left with its {name}: "
                 f"give shots from 1 to {left}."
@@ -514,8 +515,8 @@ def _one_shot(
 # --- hand to hand
 
 
-def _fight_weapon(t: MedievalTables, fig: MedFigure, wanted: Any) -> str:
-    if blank(wanted):
+def _fight_weapon(t: MedievalTables, fig: MedFigure, wanted: str | None) -> str:
+    if wanted is None:
         return melee_weapon(t, fig)
     weapon = match_name(t.weapons, str(wanted))
     if weapon == t.unarmed:
@@ -528,36 +529,36 @@ def _fight_weapon(t: MedievalTables, fig: MedFigure, wanted: Any) -> str:
     return weapon
 
 
-def fight(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def fight(ctx: Ctx, params: FightOptions) -> None:
     state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
-    fig = _own(state, params.get("figure"))
+    fig = _own(state, params.figure)
     held = enemies_in_contact(state, fig)
     if not held:
         how = "toward:NAME into base contact" if state.field is not None else "engage:NAME"
         raise RuleError(f"{fig.name} is not in hand-to-hand: engage an enemy with /medieval move {how}.")
     if fig.fights >= t.fights_per_activation:
         raise RuleError(f"{fig.name} has already fought this turn.")
-    if blank(params.get("opponent")):
+    if params.opponent is None:
         if len(held) > 1:
             raise RuleError(f"{fig.name} is fighting {', '.join(held)}: name the opponent.")
         enemy = figure(state, held[0])
     else:
-        enemy = _enemy(state, fig, params.get("opponent"), "fight")
+        enemy = _enemy(state, fig, params.opponent, "fight")
         if enemy.name not in held:
             raise RuleError(f"{fig.name} is not in contact with {enemy.name}.")
-    mine = _fight_weapon(t, fig, params.get("weapon"))
+    mine = _fight_weapon(t, fig, params.weapon)
     theirs = melee_weapon(t, enemy)
     height: str
     barricade: str
     if state.field is not None:
-        for key, what in (("height", "hills"), ("barricade", "barricades")):
-            if not blank(params.get(key)):
+        for key, what, given in (("height", "hills", params.height), ("barricade", "barricades", params.barricade)):
+            if given is not None:
                 raise RuleError(f"On the map the bot sees the {what}: leave {key} empty.")
         height = onmap.height_side(t, state, fig, enemy)
         barricade = onmap.barricade_side(t, state, fig, enemy)
     else:
-        height = _option(params.get("height"), SIDES_OF, "Say who has the height advantage: none, mine or theirs.")
-        barricade = _option(params.get("barricade"), SIDES_OF, "Say who defends a barricade: none, mine or theirs.")
+        height = params.height or WHOSE[0]
+        barricade = params.barricade or WHOSE[0]
     if not _begin(t, state, fig, dice, events):
         return
     fig.fights += 1
@@ -618,10 +619,10 @@ def _fight_total(
     return fight + accuracy + modifier, parts, numbers
 
 
-def breakoff(ctx: Ctx, params: Mapping[str, Any]) -> None:
-    state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
+def breakoff(ctx: Ctx, params: BreakoffOptions) -> None:
     """A-MED-2: D6 + Bravery against each opponent in turn; only a higher opponent holds it."""
-    fig = _own(state, params.get("figure"))
+    state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
+    fig = _own(state, params.figure)
     held = enemies_in_contact(state, fig)
     if not held:
         raise RuleError(f"{fig.name} is not in hand-to-hand: move it with /medieval move.")
@@ -638,7 +639,7 @@ def breakoff(ctx: Ctx, params: Mapping[str, Any]) -> None:
         distance = plan.used
     else:
         _table_only(fig, params)
-        distance = _check_distance(t, fig, params.get("distance"))
+        distance = _check_distance(t, fig, params.distance)
     if not _begin(t, state, fig, dice, events):
         return
     for name in held:
@@ -686,13 +687,11 @@ def breakoff(ctx: Ctx, params: Mapping[str, Any]) -> None:
 # --- healing and plunder
 
 
-def heal(ctx: Ctx, params: Mapping[str, Any]) -> None:
-    state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
+def heal(ctx: Ctx, params: HealOptions) -> None:
     """A-MED-15: a friendly figure in contact spends its activation; light → full, serious → light."""
-    healer = _own(state, params.get("figure"))
-    patient = figure(state, params.get("patient")) if not blank(params.get("patient")) else None
-    if patient is None:
-        raise RuleError(f"Name the figure {healer.name} treats.")
+    state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
+    healer = _own(state, params.figure)
+    patient = figure(state, params.patient)
     if patient.side != healer.side:
         raise RuleError(f"{patient.name} is an enemy: {healer.name} treats only its own side's figures.")
     if patient is healer and not t.self_healing:
@@ -733,20 +732,18 @@ def heal(ctx: Ctx, params: Mapping[str, Any]) -> None:
     state.current = None
 
 
-def pickup(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def pickup(ctx: Ctx, params: PickupOptions) -> None:
     state, t, dice, events = ctx.state, ctx.t, ctx.dice, ctx.events
-    fig = _own(state, params.get("figure"))
+    fig = _own(state, params.figure)
     held = enemies_in_contact(state, fig)
     if held:
         raise RuleError(f"{fig.name} is in hand-to-hand with {', '.join(held)}: no time to pick anything up.")
-    if blank(params.get("item")):
-        raise RuleError(f"Name what {fig.name} picks up.")
-    wanted = str(params.get("item"))
-    if blank(params.get("source")):
+    wanted = params.item
+    if params.source is None:
         index = _from_ground(t, state, fig, wanted)
         item, source = state.ground[index].item, None
     else:
-        source = figure(state, params.get("source"))
+        source = figure(state, params.source)
         item = _from_fallen(t, fig, source, wanted)
         if state.field is not None and not onmap.touching(t, state, fig.name, source.name):
             raise RuleError(f"{fig.name}'s base must touch {source.name}'s to take its kit: move it alongside first.")
@@ -810,7 +807,7 @@ def _fits(t: MedievalTables, fig: MedFigure, item: str) -> str:
 # --- the turn
 
 
-def order(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def order(ctx: Ctx, params: OrderOptions) -> None:
     """The roll-off winner's answer (A-MED-12): go first or second."""
     state = ctx.state
     pending = state.pending
@@ -818,9 +815,7 @@ def order(ctx: Ctx, params: Mapping[str, Any]) -> None:
         raise RuleError("Nothing is waiting for a choice of who goes first.")
     if not ctx.by_gm and not same_name(ctx.side, pending.decider):
         raise RuleError(f"It is {pending.decider}'s choice: {pending.prompt}")
-    picked = fold(str(params.get("choice") or ""))
-    if picked not in ("first", "second"):
-        raise RuleError("Choose first or second.")
+    picked = params.choice
     state.pending = None
     state.first = pending.decider if picked == "first" else other_side(state, pending.decider)
     state.active = state.first
@@ -832,7 +827,7 @@ def order(ctx: Ctx, params: Mapping[str, Any]) -> None:
     ctx.tell(PhasePayload(1), text, active=state.active, first=state.first)
 
 
-def end_turn(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def end_turn(ctx: Ctx, params: NoParams) -> None:
     state = ctx.state
     if state.phase == "deployment":
         _end_setting_up(ctx)
@@ -848,19 +843,3 @@ def end_turn(ctx: Ctx, params: Mapping[str, Any]) -> None:
             fig.activated = fig.stuck = False
     text = f"{ended}'s turn ends. Turn {state.turn} · {state.active}'s turn."
     ctx.tell(PhasePayload(state.turn), text, active=state.active)
-
-
-HANDLERS: dict[str, Handler[Ctx]] = {
-    "activate": activate,
-    "move": move,
-    "stand": stand,
-    "shoot": shoot,
-    "fight": fight,
-    "breakoff": breakoff,
-    "heal": heal,
-    "pickup": pickup,
-    "endturn": end_turn,
-    "place": place,
-    "deploy": deploy,
-    ORDER_ACTION: order,
-}

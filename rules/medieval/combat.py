@@ -14,6 +14,7 @@ from rules.core import CasualtyPayload, DiceSource, Event, VictoryPayload, Wound
 from rules.medieval import onmap
 from rules.medieval.data import ChartRow, Health, MedievalTables
 from rules.medieval.state import (
+    GO_FIRST_OR_SECOND,
     HEALTH_LABELS,
     ORDER_ACTION,
     MedFigure,
@@ -48,7 +49,7 @@ def roll_off(t: MedievalTables, state: MedState, dice: DiceSource) -> list[Event
             state.pending = Waiting(
                 decider=winner,
                 prompt=f"{winner} won the roll-off: go first or second?",
-                choices=[["first", "Go first"], ["second", "Go second"]],
+                choices=[list(choice) for choice in GO_FIRST_OR_SECOND],
                 resume_action=ORDER_ACTION,
             )
             return events

@@ -33,10 +33,11 @@ from rules.core import (
     short,
 )
 from rules.medieval import onmap
-from rules.medieval.actions import HANDLERS, ORDER_ACTION, Ctx
+from rules.medieval.actions import Ctx
 from rules.medieval.combat import roll_off
 from rules.medieval.data import MedievalTables, fold, table_problems
 from rules.medieval.kit import check_kit, kind_names, kit_lists, match_kind
+from rules.medieval.specs import SPECS
 from rules.medieval.state import (
     HEALTH_LABELS,
     MedFigure,
@@ -58,11 +59,10 @@ TITLE = "Medieval Skirmish (knights, men at arms and Vikings)"
 class MedievalEngine(Engine[MedState]):
     slug = SLUG
     title = TITLE
-    handlers = HANDLERS
+    command_blurb = "Medieval skirmish: knights, men at arms and Vikings"
+    specs = SPECS
     context_type = Ctx
     state_type = MedState
-    answers = (ORDER_ACTION,)
-    pass_action = "endturn"
     #: Placing the figures on the map: each side its own, the game master any (the handler checks).
     open_actions = PLACING
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -40,7 +39,7 @@ from rules.battlefield import (
 )
 from rules.battlefield.deployment import Piece
 from rules.battlefield.mapplay import field_of as field_of
-from rules.battlefield.requests import MoveRequest, move_request
+from rules.battlefield.requests import MapMove, MoveRequest, move_request
 from rules.geometry import Base, Point, bases_crossed, centre_distance, cover, edge_distance, in_contact
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.medieval.data import MedievalTables
@@ -82,7 +81,7 @@ def unplaced(state: MedState) -> list[str]:
 # --- moving ------------------------------------------------------------------------------------------
 
 
-def route(t: MedievalTables, state: MedState, fig: MedFigure, params: Mapping[str, Any], left: float) -> MovePlan:
+def route(t: MedievalTables, state: MedState, fig: MedFigure, params: MapMove, left: float) -> MovePlan:
     """A-MED-22: ``fig``'s move as the options give it (``to``; ``via`` waypoints, ending at ``to`` when it is
     given too; or ``toward`` a figure or a point, with or without ``distance``), checked against the
     movement it has ``left``, the terrain and the other bases."""
@@ -169,11 +168,11 @@ def _up_to_the_obstacle(t: MedievalTables, field: FieldState, start: Point, goal
     return stop
 
 
-def short_of(t: MedievalTables, state: MedState, fig: MedFigure, params: Mapping[str, Any]) -> str:
+def short_of(t: MedievalTables, state: MedState, fig: MedFigure, params: MapMove) -> str:
     """After a move ``toward:`` a figure that did not reach it for want of movement: how far short it
     stopped; empty when it touches, aimed at a point or went the ``distance:`` the player gave."""
     asked = move_request(params, fig.name)
-    if asked.toward is None or asked.toward_point() is not None or not blank(params.get("distance")):
+    if asked.toward is None or asked.toward_point() is not None or params.distance is not None:
         return ""
     other = figure(state, asked.toward)
     if touching(t, state, fig.name, other.name):

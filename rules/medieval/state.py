@@ -17,6 +17,12 @@ from rules.words import joined
 Phase = Literal["deployment", "order", "play", "over"]
 #: The action that answers the roll-off winner's choice (A-MED-12).
 ORDER_ACTION = "order"
+#: The roll-off winner's answers (A-MED-12): each choice's value and its button's label.
+GO_FIRST_OR_SECOND = (("first", "Go first"), ("second", "Go second"))
+#: A shot's target's cover, as a table's players report it (the bot sees it on the map).
+COVERS = ("none", "soft", "hard")
+#: Which side of a fight has the height or defends a barricade, as a table reports it.
+WHOSE = ("none", "mine", "theirs")
 HEALTH_LABELS = {
     "full": "full health",
     "light": "lightly wounded",

@@ -38,25 +38,11 @@ from rules.yasg.common import Ctx, phase_event
 from rules.yasg.data import YasgTables, table_problems
 from rules.yasg.judge import Judge, field_of
 from rules.yasg.play import RESULT_WORDS
+from rules.yasg.specs import SPECS
 from rules.yasg.state import YasgFigure, YasgState
 
 SLUG = "yasg"
 TITLE = "Yet Another Skirmish Game"
-
-HANDLERS = {
-    "board": setup.choose_board,
-    "terrain": setup.lay_terrain,
-    "edge": setup.put_up_edge,
-    "place": setup.place,
-    "move": play.move,
-    "face": play.face,
-    "load": play.load,
-    "fire": play.fire,
-    "engage": play.engage,
-    "look": play.look,
-    "next": play.next_phase,
-}
-
 
 #: What may be typed in each phase (each handler checks its phase in play.py and setup.py).
 PHASE_ACTIONS: dict[str, tuple[str, ...]] = {
@@ -72,12 +58,12 @@ class YasgEngine(Engine[YasgState]):
     slug = SLUG
     title = TITLE
     short_name = "YASG"
-    handlers = HANDLERS
+    command_blurb = "Yet Another Skirmish Game: the board and your turn"
+    specs = SPECS
     context_type = Ctx
     state_type = YasgState
     #: Whose each action is, its handler decides (a side moves, both fire at once …).
-    open_actions = tuple(HANDLERS)
-    pass_action = "next"
+    open_actions = tuple(SPECS)
     questions = ("look",)
     own_board = "the bot's grid board: /yasg board sets it up and /game status shows it"
 

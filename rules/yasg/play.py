@@ -7,18 +7,18 @@ per firer, rolled at once, its damage kept until the fire phase ends (A-YASG-16)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
 from typing import Any
 
-from rules.core import CasualtyPayload, DiceSource, Event, RuleError, VictoryPayload, WoundPayload, modifier_data, short
+from rules.core import CasualtyPayload, DiceSource, Event, RuleError, VictoryPayload, WoundPayload, modifier_data
+from rules.specs import NoParams
 from rules.words import joined, plural
 from rules.yasg.board import Field, adjacent, facing_towards, parse_path, side_towards, square_name
 from rules.yasg.common import Ctx, facing, figure, own_figure, phase_event, side_of
 from rules.yasg.data import D6, D10
 from rules.yasg.judge import Judge, Shot, field_of
+from rules.yasg.options import EngageOptions, FaceOptions, FireOptions, LoadOptions, LookOptions, MoveOptions
 from rules.yasg.state import PendingHit, YasgFigure, YasgState
 
-PACES = ("walk", "run")
 RESULT_WORDS = {"killed": "killed", "serious": "a serious wound", "minor": "a minor wound"}
 
 
@@ -54,15 +54,15 @@ def whose_turn(state: YasgState) -> str | None:
 # --- movement phase
 
 
-def move(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def move(ctx: Ctx, params: MoveOptions) -> None:
     state, side, by_gm, dice = ctx.state, ctx.side, ctx.by_gm, ctx.dice
     _require(state, "movement", "Figures move")
-    fig = _mover_figure(ctx, state, params.get("figure"), side, by_gm, "move")
+    fig = _mover_figure(ctx, state, params.figure, side, by_gm, "move")
     check_can_move(ctx.judge, state, fig)
     field = _field(ctx, state)
-    path, cost, why = _plan(ctx, state, field, fig, params.get("to"), params.get("pace"))
-    pace = _pace(ctx, fig, cost, why, params.get("pace"))
-    turn_to = facing(params.get("facing")) or facing_towards(path[-2], path[-1])
+    path, cost, why = _plan(ctx, state, field, fig, params.to, params.pace)
+    pace = _pace(ctx, fig, cost, why, params.pace)
+    turn_to = facing(params.facing) or facing_towards(path[-2], path[-1])
     ran = pace == "run"
     events = [_move_event(ctx, fig, path, cost, why, pace, (fig.facing, turn_to))]
     fig.x, fig.y = path[-1]
@@ -118,12 +118,12 @@ def check_can_move(judge: Judge, state: YasgState, fig: YasgFigure) -> None:
 
 
 def _plan(
-    ctx: Ctx, state: YasgState, field: Field, fig: YasgFigure, to: Any, pace: Any
+    ctx: Ctx, state: YasgState, field: Field, fig: YasgFigure, to: str, pace: str | None
 ) -> tuple[list[tuple[int, int]], int, list[str]]:
     """The path the figure takes (a destination is routed through sides), its cost and why."""
     start = fig.square
     assert start is not None
-    squares = parse_path(str(to or ""), state.width, state.height)
+    squares = parse_path(to, state.width, state.height)
     if len(squares) > 1 and squares[0] == start:
         squares = squares[1:]
     through = ctx.t.movement.pass_through_friends
@@ -176,11 +176,9 @@ def _unreachable(
     )
 
 
-def _pace(ctx: Ctx, fig: YasgFigure, cost: int, why: list[str], wanted: Any) -> str:
+def _pace(ctx: Ctx, fig: YasgFigure, cost: int, why: list[str], wanted: str | None) -> str:
     mv = ctx.t.movement
-    pace = str(wanted).strip().casefold() if wanted else ("walk" if cost <= mv.walk else "run")
-    if pace not in PACES:
-        raise RuleError(f"{short(str(wanted))} is not a pace: walk or run.")
+    pace = wanted or ("walk" if cost <= mv.walk else "run")
     reach = mv.walk if pace == "walk" else mv.run
     if cost > reach:
         extra = f" ({joined(sorted(set(why)))})" if why else ""
@@ -251,27 +249,26 @@ def _rally(ctx: Ctx, state: YasgState, leader: YasgFigure) -> list[Event]:
     return events
 
 
-def face(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def face(ctx: Ctx, params: FaceOptions) -> None:
     state, side, by_gm = ctx.state, ctx.side, ctx.by_gm
     _require(state, "movement", "Figures turn")
-    fig = _mover_figure(ctx, state, params.get("figure"), side, by_gm, "turn")
+    fig = _mover_figure(ctx, state, params.figure, side, by_gm, "turn")
     if ctx.judge.fallen(fig, state.turn):
         raise RuleError(f"{fig.name} has fallen and spends this turn getting up.")
-    turn_to = facing(params.get("facing"))
-    if turn_to is None:
-        raise RuleError(f"Say which way {fig.name} faces: n, e, s or w.")
+    turn_to = facing(params.facing)
+    assert turn_to is not None  # a required option
     assert fig.square is not None  # a figure of the side moving stands on the board
     fig.facing = turn_to
     text = f"{fig.name} faces {turn_to.upper()} at {square_name(fig.square)}."
     ctx.say("face", text, figure=fig.name, facing=turn_to)
 
 
-def load(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def load(ctx: Ctx, params: LoadOptions) -> None:
     state, side, by_gm = ctx.state, ctx.side, ctx.by_gm
     if state.phase == "movement":
-        fig = _mover_figure(ctx, state, params.get("figure"), side, by_gm, "load")
+        fig = _mover_figure(ctx, state, params.figure, side, by_gm, "load")
     elif state.phase == "fire":
-        fig = own_figure(state, params.get("figure"), side, by_gm, "load")
+        fig = own_figure(state, params.figure, side, by_gm, "load")
     else:
         raise RuleError(f"Figures begin loading in the movement or fire phase; it is the {state.phase} phase now.")
     if not ctx.t.weapons[fig.weapon].fires:
@@ -295,16 +292,16 @@ def load(ctx: Ctx, params: Mapping[str, Any]) -> None:
 # --- fire phase
 
 
-def fire(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def fire(ctx: Ctx, params: FireOptions) -> None:
     state, side, by_gm, dice = ctx.state, ctx.side, ctx.by_gm, ctx.dice
     _require(state, "fire", "Figures fire")
-    fig = own_figure(state, params.get("figure"), side, by_gm, "fire")
+    fig = own_figure(state, params.figure, side, by_gm, "fire")
     why = ctx.judge.why_cannot_fire(state, fig)
     if why:
         raise RuleError(f"{fig.name} {why}.")
     if fig.side in state.done:
         raise RuleError(f"{fig.side} have finished firing this turn.")
-    target = figure(state, params.get("target"), "the figure to fire at")
+    target = figure(state, params.target, "the figure to fire at")
     field = _field(ctx, state)
     shot = ctx.judge.shot(state, field, fig, target)
     if shot.need > D10:
@@ -497,11 +494,11 @@ def _start_close_combat(ctx: Ctx, state: YasgState) -> list[Event]:
     return [phase_event(state, text, pairs={n: [e.name for e in es] for n, es in pairs.items()})]
 
 
-def engage(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def engage(ctx: Ctx, params: EngageOptions) -> None:
     state, side, by_gm = ctx.state, ctx.side, ctx.by_gm
     _require(state, "close combat", "Close-combat targets are chosen")
-    fig = own_figure(state, params.get("figure"), side, by_gm, "choose targets for")
-    enemy = figure(state, params.get("target"), "the enemy it fights")
+    fig = own_figure(state, params.figure, side, by_gm, "choose targets for")
+    enemy = figure(state, params.target, "the enemy it fights")
     field = _field(ctx, state)
     contacts = ctx.judge.contacts(state, field, fig)
     if enemy not in contacts:
@@ -691,7 +688,7 @@ def _initiative(ctx: Ctx, state: YasgState, dice: DiceSource) -> list[Event]:
 # --- /yasg next
 
 
-def next_phase(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def next_phase(ctx: Ctx, params: NoParams) -> None:
     """Move the turn on: begin the battle, roll morale, hand the move over, end a side's fire or
     close combat (when both sides are done, the phase's dice are rolled and the next begins)."""
     ctx.events.extend(_next_events(ctx))
@@ -751,11 +748,11 @@ def _begin(ctx: Ctx, state: YasgState) -> list[Event]:
 # --- /yasg look
 
 
-def look(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def look(ctx: Ctx, params: LookOptions) -> None:
     """What one figure sees of another: the range, the class and modifiers of a shot, contact."""
     state = ctx.state
-    fig = figure(state, params.get("figure"))
-    target = figure(state, params.get("target"), "the figure to look at")
+    fig = figure(state, params.figure)
+    target = figure(state, params.target, "the figure to look at")
     if not fig.standing or not target.standing:
         gone = fig if not fig.standing else target
         raise RuleError(f"{gone.name} is not on the board.")

@@ -3,7 +3,7 @@ walls, and placing every figure on its square."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from rules.core import RuleError, short
@@ -11,6 +11,7 @@ from rules.words import joined, match_name
 from rules.yasg.board import SIDE_WORDS, normal_edge, parse_square, parse_squares, square_name
 from rules.yasg.common import Ctx, facing, own_figure, phase_event, sides_list
 from rules.yasg.data import MapSpec, YasgTables
+from rules.yasg.options import BoardOptions, EdgeOptions, PlaceOptions, TerrainOptions
 from rules.yasg.state import EdgeMark, TerrainSquare, YasgState
 
 #: How many squares a setup sentence names before it says "…".
@@ -40,17 +41,17 @@ def _squares_words(squares: Sequence[tuple[int, int]]) -> str:
     return named + (" …" if len(squares) > NAMED_SQUARES else "")
 
 
-def choose_board(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def choose_board(ctx: Ctx, params: BoardOptions) -> None:
     state, t = ctx.state, ctx.t
     _require_setup(state, "The board is chosen")
     placed = [f.name for f in state.figures if f.square is not None]
     if placed:
         raise RuleError(f"Choose the board before placing figures: {joined(placed[:3])} already stand on it.")
-    name, width, height = params.get("map"), params.get("width"), params.get("height")
-    if name is not None and str(name).strip():
+    name, width, height = params.map, params.width, params.height
+    if name is not None:
         if width is not None or height is not None:
             raise RuleError("Give a map or a size, not both: a map has its own size.")
-        found = match_name(t.maps, str(name).strip(), key=str.casefold)
+        found = match_name(t.maps, name, key=str.casefold)
         if found is None:
             raise RuleError(f"There is no map called {short(str(name))}: use {joined(list(t.maps), 'or')}.")
         spec = t.maps[found]
@@ -73,16 +74,16 @@ def _size(t: YasgTables, value: Any, what: str) -> int:
     return value
 
 
-def lay_terrain(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def lay_terrain(ctx: Ctx, params: TerrainOptions) -> None:
     state, t = ctx.state, ctx.t
     _require_setup(state, "Terrain is laid out")
     _require_board_open(ctx, "change the terrain")
-    squares = parse_squares(str(params.get("squares") or ""), state.width, state.height)
-    wanted = params.get("kind")
-    kind = match_name(t.terrain, " ".join(str(wanted or "").split()), key=str.casefold)
+    squares = parse_squares(params.squares, state.width, state.height)
+    wanted = params.kind
+    kind = match_name(t.terrain, " ".join(wanted.split()), key=str.casefold)
     if kind is None:
-        raise RuleError(f"{short(str(wanted))} is not a kind of terrain: use {joined(list(t.terrain), 'or')}.")
-    uphill = sides_list(params.get("uphill")) if params.get("uphill") else None
+        raise RuleError(f"{short(wanted)} is not a kind of terrain: use {joined(list(t.terrain), 'or')}.")
+    uphill = sides_list(params.uphill) if params.uphill else None
     if uphill is not None and not t.terrain[kind].hill:
         raise RuleError(f"Only hill squares have uphill sides; {kind} has none.")
     set_terrain(state, squares, kind, uphill)
@@ -91,15 +92,13 @@ def lay_terrain(ctx: Ctx, params: Mapping[str, Any]) -> None:
     ctx.events.append(phase_event(state, f"Setup: {_squares_words(squares)} {verb} now {kind}{extra}."))
 
 
-def put_up_edge(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def put_up_edge(ctx: Ctx, params: EdgeOptions) -> None:
     state, t = ctx.state, ctx.t
     _require_setup(state, "Hedges and walls are put up")
     _require_board_open(ctx, "put up or take down hedges and walls")
-    squares = parse_squares(str(params.get("squares") or ""), state.width, state.height)
-    which = sides_list(params.get("side"))
-    if len(which) != 1:
-        raise RuleError("Name one side of the squares: n, e, s or w.")
-    text = " ".join(str(params.get("kind") or "").split()).casefold()
+    squares = parse_squares(params.squares, state.width, state.height)
+    which = sides_list(params.side)
+    text = " ".join(params.kind.split()).casefold()
     kind = "none" if text == "none" else match_name(t.edges, text, key=str.casefold)
     if kind is None:
         raise RuleError(f"{short(text)} is not something on a square's side: use {joined([*t.edges, 'none'], 'or')}.")
@@ -113,15 +112,15 @@ def put_up_edge(ctx: Ctx, params: Mapping[str, Any]) -> None:
     )
 
 
-def place(ctx: Ctx, params: Mapping[str, Any]) -> None:
+def place(ctx: Ctx, params: PlaceOptions) -> None:
     state = ctx.state
     _require_setup(state, "Figures are placed")
-    fig = own_figure(state, params.get("figure"), ctx.side, ctx.by_gm, "place")
-    square = parse_square(str(params.get("square") or ""), state.width, state.height)
+    fig = own_figure(state, params.figure, ctx.side, ctx.by_gm, "place")
+    square = parse_square(params.square, state.width, state.height)
     other = next((f for f in state.figures if f.square == square and f is not fig), None)
     if other is not None:
         raise RuleError(f"{square_name(square)} is taken by {other.name}: a square holds one figure.")
-    turn_to = facing(params.get("facing")) or ("s" if square[1] < state.height / 2 else "n")
+    turn_to = facing(params.facing) or ("s" if square[1] < state.height / 2 else "n")
     fig.x, fig.y, fig.facing = square[0], square[1], turn_to
     leader = ", Leader" if fig.leader else ""
     text = (

@@ -171,7 +171,7 @@ def test_while_waiting_for_the_choice_nothing_else_happens(engine: MedievalEngin
     state = engine.start(roster(), ScriptedDice(1, 6)).state
     refuse(engine, state, "move", "Waiting for blue to choose", side="blue", figure="Olaf", distance=2.0)
     refuse(engine, state, "order", "It is blue's choice", side="red", choice="first")
-    refuse(engine, state, "order", "Choose first or second", side="blue", choice="later")
+    refuse(engine, state, "order", "choice: is first or second.", side="blue", choice="later")
     out = engine.act(state, Action("order", None, {"choice": "first"}, by_gm=True), ScriptedDice())
     assert out.state.first == "blue"
     refuse(engine, out.state, "order", "Nothing is waiting", choice="first")
@@ -227,7 +227,7 @@ def test_unknown_action_and_unknown_figure(engine: MedievalEngine) -> None:
     state = begin(engine)
     refuse(engine, state, "charge", "no action called “charge”")
     refuse(engine, state, "move", "no figure called “Gandalf”", figure="Gandalf", distance=1.0)
-    refuse(engine, state, "move", "Name a figure", figure="  ", distance=1.0)
+    refuse(engine, state, "move", "Give figure: (Your figure).", figure="  ", distance=1.0)
 
 
 def test_names_match_case_insensitively(engine: MedievalEngine) -> None:
@@ -301,9 +301,9 @@ def test_speed_with_wounds(engine: MedievalEngine, health: str, speed: int) -> N
 def test_move_refusals(engine: MedievalEngine) -> None:
     state = begin(engine)
     refuse(engine, state, "move", "more than 0″", figure="Hugh", distance=0.0)
-    refuse(engine, state, "move", "more than 0″", figure="Hugh", distance=-1.0)
-    refuse(engine, state, "move", "number of inches", figure="Hugh", distance="far")
-    refuse(engine, state, "move", "number of inches", figure="Hugh", distance=float("nan"))
+    refuse(engine, state, "move", "distance: takes a number from 0 to 1000.", figure="Hugh", distance=-1.0)
+    refuse(engine, state, "move", "distance: takes a number from 0 to 1000.", figure="Hugh", distance="far")
+    refuse(engine, state, "move", "distance: takes a number from 0 to 1000.", figure="Hugh", distance=float("nan"))
     refuse(engine, state, "move", "own side", figure="Hugh", distance=2.0, engage="Walt")
     prone = edit(engine, state, {"Hugh": {"prone": True}})
     refuse(engine, prone, "move", "Hugh is prone: stand it up first", figure="Hugh", distance=1.0)
@@ -512,7 +512,14 @@ def test_shots_may_be_split_between_targets(engine: MedievalEngine) -> None:
     assert out.events[0].data["of"] == 1 and fig(out.state, "Walt").shots == 2
     refuse(engine, begin(engine), "shoot", "give shots from 1 to 2", figure="Walt", target="Olaf", range=10.0, shots=3)
     refuse(
-        engine, begin(engine), "shoot", "give shots from 1 to 2", figure="Walt", target="Olaf", range=10.0, shots=1.5
+        engine,
+        begin(engine),
+        "shoot",
+        "shots: takes a whole number from 1 to 10.",
+        figure="Walt",
+        target="Olaf",
+        range=10.0,
+        shots=1.5,
     )
 
 
@@ -568,9 +575,11 @@ def test_what_cannot_shoot(engine: MedievalEngine) -> None:
         weapon="Greatsword",
     )
     refuse(engine, state, "shoot", "own side", figure="Walt", target="Hugh", range=2.0)
-    refuse(engine, state, "shoot", "Name the figure Walt shoots at", figure="Walt", range=2.0)
-    refuse(engine, state, "shoot", "cover as none, soft or hard", figure="Walt", target="Olaf", range=2.0, cover="wall")
-    refuse(engine, state, "shoot", "0″ or more", figure="Walt", target="Olaf", range=-2.0)
+    refuse(engine, state, "shoot", "Give target: (The enemy it shoots at).", figure="Walt", range=2.0)
+    refuse(
+        engine, state, "shoot", "cover: is none, soft or hard.", figure="Walt", target="Olaf", range=2.0, cover="wall"
+    )
+    refuse(engine, state, "shoot", "range: takes a number from 0 to 1000.", figure="Walt", target="Olaf", range=-2.0)
 
 
 def test_a_thrown_dagger_is_gone_until_picked_up_a_med_17(engine: MedievalEngine) -> None:
@@ -671,8 +680,8 @@ def test_fight_refusals_and_once_per_activation_a_med_16(engine: MedievalEngine)
     refuse(engine, two, "fight", "Walt is on Hugh's own side", figure="Hugh", opponent="Walt")
     out = play(engine, two, "fight", 3, 3, figure="Hugh", opponent="Sven")
     refuse(engine, out.state, "fight", "Hugh has already fought this turn", figure="Hugh", opponent="Olaf")
-    refuse(engine, two, "fight", "who has the height advantage", figure="Hugh", opponent="Olaf", height="up")
-    refuse(engine, two, "fight", "who defends a barricade", figure="Hugh", opponent="Olaf", barricade="x")
+    refuse(engine, two, "fight", "height: is none, mine or theirs.", figure="Hugh", opponent="Olaf", height="up")
+    refuse(engine, two, "fight", "barricade: is none, mine or theirs.", figure="Hugh", opponent="Olaf", barricade="x")
 
 
 def test_fighting_weapons(engine: MedievalEngine) -> None:
@@ -974,7 +983,7 @@ def test_healing_refusals(engine: MedievalEngine) -> None:
     refuse(engine, state, "heal", "Walt is not wounded", figure="Ada", patient="Walt")
     refuse(engine, state, "heal", "Olaf is an enemy", figure="Ada", patient="Olaf")
     refuse(engine, state, "heal", "Ned is killed and cannot be treated", figure="Ada", patient="Ned")
-    refuse(engine, state, "heal", "Name the figure Ada treats", figure="Ada")
+    refuse(engine, state, "heal", "Give patient: (The wounded friend).", figure="Ada")
     refuse(
         engine,
         engaged(engine, state, "Ada", "Olaf"),
@@ -1046,7 +1055,7 @@ def test_plunder_refusals_and_the_collapsed_switch() -> None:
         figure="Ada",
         item="dagger",
     )
-    refuse(engine, state, "pickup", "Name what Ada picks up", figure="Ada")
+    refuse(engine, state, "pickup", "Give item: (The weapon or armour (Dagger, Sword, Small Shield...)).", figure="Ada")
     loose = make_engine({"plunder_from": ["killed", "collapsed"]})
     state = edit(loose, begin(loose), {"Sven": {"health": "collapsed"}})
     assert (

@@ -145,7 +145,7 @@ def test_refused_shots_roll_nothing(tested: YasgEngine) -> None:
         target="Leroux",
     )
     refuse(tested, state, "fire", "Ducos fights for french", as_side=BRITISH, figure="Ducos", target="Harper")
-    refuse(tested, state, "fire", "Name the figure to fire at", as_side=BRITISH, figure="Harper")
+    refuse(tested, state, "fire", "Give target: (The enemy it fires at).", as_side=BRITISH, figure="Harper")
     far = scene(
         tested, F("Harper", BRITISH, "B", "E12"), F("Ducos", FRENCH, "B", "E1", "s"), size=(12, 12), phase="fire"
     )

@@ -183,7 +183,16 @@ def test_hedges_and_walls_on_square_sides(engine: YasgEngine, setup) -> None:
     state = gm(engine, state, "edge", squares="B5", side="n", kind="none")
     assert len(state.edges) == 2
     refuse(engine, state, "edge", "edge of the board", by_gm=True, squares="A1", side="n", kind="hedge")
-    refuse(engine, state, "edge", "one side", by_gm=True, squares="A2", side="n e", kind="hedge")
+    refuse(
+        engine,
+        state,
+        "edge",
+        "side: is north, east, south or west.",
+        by_gm=True,
+        squares="A2",
+        side="n e",
+        kind="hedge",
+    )
     refuse(engine, state, "edge", "use hedge, wall or none", by_gm=True, squares="A2", side="n", kind="fence")
 
 
@@ -207,7 +216,16 @@ def test_placing_figures(engine: YasgEngine, setup) -> None:
     )
     refuse(engine, state, "place", "D7 is taken by Sharpe", as_side=FRENCH, figure="Ducos", square="D7")
     refuse(engine, state, "place", "off the board", as_side=FRENCH, figure="Ducos", square="I1")
-    refuse(engine, state, "place", "not a facing", as_side=FRENCH, figure="Ducos", square="A1", facing="up")
+    refuse(
+        engine,
+        state,
+        "place",
+        "facing: is north, east, south or west.",
+        as_side=FRENCH,
+        figure="Ducos",
+        square="A1",
+        facing="up",
+    )
     refuse(engine, state, "place", "no figure called “Nobody”", as_side=FRENCH, figure="Nobody", square="A1")
     refuse(engine, state, "next", "Place every figure first: Harper, Ducos and Leroux are not on the board")
     state = act(engine, state, "place", as_side=BRITISH, figure="Sharpe", square="D8", facing="e").state  # placed again
@@ -382,7 +400,7 @@ def test_a_run_of_up_to_four_rolls_for_a_fall(engine: YasgEngine) -> None:
     assert "may still fire" in fell.events[0].text  # three squares and fire — but it fell
     refuse(engine, state, "move", "costs Harper 5 squares of movement; it can go 4", figure="Harper", to="F3")
     refuse(engine, state, "move", "a walk is 2: run instead", figure="Harper", to="F5", pace="walk")
-    refuse(engine, state, "move", "not a pace", figure="Harper", to="F7", pace="crawl")
+    refuse(engine, state, "move", "pace: is walk or run.", figure="Harper", to="F7", pace="crawl")
 
 
 def test_movement_costs_count_against_the_allowance(engine: YasgEngine) -> None:
@@ -452,7 +470,7 @@ def test_facing(engine: YasgEngine) -> None:
     assert fig(out.state, "Harper").facing == "w" and out.events[0].text == "Harper faces W at F8."
     pinned = change(engine, state, "Harper", pinned=True)
     assert fig(act(engine, pinned, "face", figure="Harper", facing="e").state, "Harper").facing == "e"
-    refuse(engine, state, "face", "Say which way", figure="Harper")
+    refuse(engine, state, "face", "Give facing: (The way it faces (its 45° arc of fire)).", figure="Harper")
     refuse(engine, change(engine, state, "Harper", fallen_until=1), "face", "getting up", figure="Harper", facing="e")
     refuse(engine, state, "face", "british are moving now", by_gm=True, figure="Ducos", facing="e")
 
