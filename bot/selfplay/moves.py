@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from bot.selfplay.table import Snapshot
+from rules.specs import Candidate
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,23 @@ def pick(rng: random.Random, lines: Sequence[Line]) -> Line:
 def quoted(name: str) -> str:
     """A name as an option's value on the command line."""
     return f'"{name}"' if " " in name or ":" in name else name
+
+
+def candidate_line(slug: str, candidate: Candidate) -> str:
+    """A ruleset's candidate action as its command line: ``/nsr charge target:"33rd Foot"``."""
+    parts = [f"/{slug} {candidate.action}"]
+    for key, value in candidate.params.items():
+        if value is None:
+            continue
+        text = (
+            ("yes" if value else "no")
+            if isinstance(value, bool)
+            else f"{value:g}"
+            if isinstance(value, float)
+            else str(value)
+        )
+        parts.append(f'{key}:"{text}"' if " " in text or ":" in text or "," in text else f"{key}:{text}")
+    return " ".join(parts)
 
 
 def standing(engine: Any, state: Any) -> set[str]:
