@@ -6,8 +6,9 @@ Geometry is an input: players report ranges, target classes, cover and who stand
 The work is split by job: ``deck`` (cards), ``sequence`` (phases, activations, victory),
 ``movement``, ``fire``, ``close_combat``, ``morale``, ``towns``, ``forces`` (roster → units),
 ``campaign`` (units → roster, between battles), ``charts`` and ``lookup`` (the tables), ``hits``
-(casualties), ``state`` (the saved data), ``values`` (reading options), ``board`` (what /game
-status shows).
+(casualties), ``state`` (the saved data), ``options`` (what each order takes), ``orders`` (the
+handlers), ``specs`` (the actions declared, with their candidates), ``board`` (what /game status
+shows).
 """
 
 from __future__ import annotations
