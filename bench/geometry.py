@@ -24,6 +24,7 @@ from rules.geometry import Base, Point, centre_distance
 from rules.nsr import onmap
 from rules.nsr.engine import NsrEngine
 from rules.nsr.engine import make_engine as make_nsr_engine
+from rules.nsr.options import MoveOptions
 from rules.nsr.state import NsrState, unit_named
 from rules.ssg.engine import SsgState, make_engine
 
@@ -133,10 +134,10 @@ def nsr_rows(
         falling_back("33rd Foot", "1er Ligne", 6.0),
         falling_back("Voltigeurs", None, 8.0),
     )
-    way = onmap.charge_way(t, state, charger, target, {})
+    way = onmap.charge_way(t, state, charger, target)
     print(f"NSR charge: {way.needed:.2f} in to go. Fall-backs: {stopped()}; {clear()}; {joker()}.")
     return [
-        ("an NSR charge check (charge_way)", time_it(lambda: onmap.charge_way(t, state, charger, target, {}))),
+        ("an NSR charge check (charge_way)", time_it(lambda: onmap.charge_way(t, state, charger, target))),
         ("an NSR fall-back stopped by a unit", time_it(stopped)),
         ("an NSR fall-back on clear ground", time_it(clear)),
         ("an NSR Joker fall-back (nearest enemy)", time_it(joker)),
@@ -151,7 +152,7 @@ def nsr_move_rows(
     engine, state = nsr_state()
     t = engine.tables
     mover = unit_named(state, "1er Ligne")
-    asked = {"toward": "33rd Foot"}
+    asked = MoveOptions(toward="33rd Foot")
     way = onmap.route(t, state, mover, asked, mover.formation)
     end = way.path[-1]
     print(f"NSR move toward: {way.length:.2f} in to {onmap.at(end)}, {way.going.replace('_', ' ')}.")

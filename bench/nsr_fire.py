@@ -11,6 +11,7 @@ from collections.abc import Callable
 from bench.nsr_village import UnitAt, set_out
 from rules.nsr import fire, onmap, onmap_towns
 from rules.nsr.engine import make_engine
+from rules.nsr.options import FireOptions
 from rules.nsr.state import unit_named
 
 #: (name, side, kind, figures, centre, facing): a French line goes into the farmhouse's north door.
@@ -38,7 +39,7 @@ def nsr_fire_rows(
         unit = unit_named(state, firer)
 
         def run() -> list[fire.Group]:
-            return fire.plan_fire(charts, state, unit, onmap.measured(t, state, unit, {"target": target}))
+            return fire.plan_fire(charts, state, unit, onmap.measured(t, state, unit, FireOptions(target=target)))
 
         return run
 

@@ -25,6 +25,7 @@ A ruleset writes, for example::
 from __future__ import annotations
 
 import dataclasses
+import keyword
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -150,7 +151,8 @@ _OPTIONS: dict[type[Params], tuple[Option, ...]] = {}
 
 
 def options_of(params: type[Params]) -> tuple[Option, ...]:
-    """The options of a params dataclass, in the order they are declared."""
+    """The options of a params dataclass, in the order they are declared. A field named after a
+    Python keyword with a trailing underscore (``class_``) is the option of that name (``class``)."""
     known = _OPTIONS.get(params)
     if known is not None:
         return known
@@ -159,9 +161,14 @@ def options_of(params: type[Params]) -> tuple[Option, ...]:
         declared = spec_field.metadata.get(OPTION)
         if declared is None:
             raise TypeError(f"{params.__name__}.{spec_field.name} is not declared with option()")
-        found.append(dataclasses.replace(declared, name=spec_field.name))
+        found.append(dataclasses.replace(declared, name=option_name(spec_field.name)))
     _OPTIONS[params] = tuple(found)
     return _OPTIONS[params]
+
+
+def option_name(field_name: str) -> str:
+    """The option a field of a :class:`Params` declares: its name (``class_`` → ``class``)."""
+    return field_name.removesuffix("_") if keyword.iskeyword(field_name.removesuffix("_")) else field_name
 
 
 def read_params(params: type[P], raw: Mapping[str, Any], action: str) -> P:
@@ -178,7 +185,8 @@ def read_params(params: type[P], raw: Mapping[str, Any], action: str) -> P:
     missing = [o for o in declared if o.required and values[o.name] is None]
     if missing:
         raise RuleError(f"Give {missing[0].name}: ({missing[0].help}).")
-    return params(**values)
+    fields = [f.name for f in dataclasses.fields(params)]
+    return params(**{field: values[o.name] for field, o in zip(fields, declared, strict=True)})
 
 
 def read_option(declared: Option, value: Any) -> Any:

@@ -1,7 +1,8 @@
 """NSR's random sides: French line and chasseurs against rifles and militia; on a shipped map each
-side deploys, then the unit the cards activate moves toward, away or anywhere, charges any enemy,
-holds, fires or volleys at every enemy, and completes the charges in close combat. At a table it
-types distances and ranges."""
+side deploys, then takes what NSR's specs offer (rules/nsr/specs.py: the unit the cards activate
+moves toward or away, charges any enemy, reforms, holds, fires or volleys at every enemy, and the
+charges are completed in close combat), or wanders anywhere near. At a table it types distances
+and ranges."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import random
 from typing import Any
 
 from bot.selfplay import geometry
-from bot.selfplay.moves import Line, OnShippedMaps, quoted, standing
+from bot.selfplay.moves import Line, OnShippedMaps, candidate_line, quoted, standing
 from bot.selfplay.table import Snapshot
+from rules.specs import Role
 
 ROSTERS = {
     "French": [
@@ -30,45 +32,37 @@ class NsrMoves(OnShippedMaps):
     rosters = ROSTERS
 
     def playing(self, snap: Snapshot, state: Any, turn: str, me: str, rng: random.Random) -> list[Line]:
-        if state.phase == "close_combat":
-            return [Line(me, "/nsr melee", 5.0), Line(me, "/nsr hold", 0.2)]
+        """What the specs offer the side (rules/nsr/specs.py); at a table, the distances and ranges
+        a player would type; on the map, a wander anywhere near."""
+        lines = [
+            Line(me, candidate_line(self.slug, c), c.weight)
+            for spec in snap.engine.specs.values()
+            if spec.role is not Role.ANSWER
+            for c in spec.candidates(snap.engine, state, turn)
+        ]
         unit = next((u for u in state.units if u.name == state.active), None)
-        lines = [Line(me, "/nsr hold", 0.5)]
-        if unit is None:
+        if unit is None or state.phase not in ("movement", "fire"):
             return lines
+        if state.field is None:
+            return lines + self._at_table(snap, state, unit, me, rng)
+        where = geometry.positions(snap.engine, state)
+        size = geometry.size(snap.engine, state) or (48.0, 48.0)
+        if state.phase == "movement" and unit.name in where:
+            lines.append(Line(me, f'/nsr move to:"{geometry.wander(rng, where[unit.name], 8, size)}"', 0.8))
+        return lines
+
+    def _at_table(self, snap: Snapshot, state: Any, unit: Any, me: str, rng: random.Random) -> list[Line]:
         fighting = standing(snap.engine, state)
         foes = [u for u in state.units if u.side != unit.side and u.name in fighting]
-        table = state.field is None
-        where = geometry.positions(snap.engine, state) if not table else {}
-        size = geometry.size(snap.engine, state) or (48.0, 48.0)
+        lines = []
         if state.phase == "movement":
             for e in foes:
-                charge = f"/nsr charge target:{quoted(e.name)}" + (f" distance:{rng.randint(4, 20)}" if table else "")
+                charge = f"/nsr charge target:{quoted(e.name)} distance:{rng.randint(4, 20)}"
                 lines.append(Line(me, charge, 2.0 / len(foes)))
-            if table:
-                lines.append(Line(me, f"/nsr move distance:{rng.randint(1, 12)}", 1.5))
-            elif unit.name in where:
-                seen = {e.name: where[e.name] for e in foes if e.name in where}
-                enemy = geometry.nearest(where[unit.name], seen)
-                if enemy:
-                    lines.append(Line(me, f"/nsr move toward:{quoted(enemy)}", 3.0))
-                    lines.append(
-                        Line(me, f'/nsr move to:"{geometry.away(where[unit.name], seen[enemy], 4, size)}"', 0.3)
-                    )
-                lines.append(Line(me, f'/nsr move to:"{geometry.wander(rng, where[unit.name], 8, size)}"', 0.8))
-            lines.append(
-                Line(me, f"/nsr form formation:{rng.choice(('line', 'square', 'march_column', 'open_order'))}", 0.2)
-            )
-        elif state.phase == "fire":
+            lines.append(Line(me, f"/nsr move distance:{rng.randint(1, 12)}", 1.5))
+        else:
             for e in foes:
                 target = quoted(e.name)
-                fire = f"/nsr fire target:{target}" + (f" range:{rng.randint(2, 30)}" if table else "")
-                lines.append(Line(me, fire, 3.0 / len(foes)))
-                lines.append(
-                    Line(
-                        me,
-                        f"/nsr volley target:{target}" + (f" range:{rng.randint(2, 12)}" if table else ""),
-                        0.5 / len(foes),
-                    )
-                )
+                lines.append(Line(me, f"/nsr fire target:{target} range:{rng.randint(2, 30)}", 3.0 / len(foes)))
+                lines.append(Line(me, f"/nsr volley target:{target} range:{rng.randint(2, 12)}", 0.5 / len(foes)))
         return lines

@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from rules.core import DiceSource, Event, RuleError, modifier_data, roll_dice
 from rules.geometry import Point
 from rules.nsr import onmap, onmap_towns
 from rules.nsr.hits import strike
 from rules.nsr.lookup import Charts
+from rules.nsr.options import MeleeOptions
 from rules.nsr.state import Charge, Figure, NsrState, Unit, unit_named
-from rules.nsr.values import choice, yes
-from rules.words import blank, joined, plural, possessive
+from rules.words import joined, plural, possessive
 
-COVER = ("open", "linear", "building")
-UPHILL = ("none", "charger", "defender")
 AWAY_DUTIES = ("escort", "carrying")
 
 
@@ -35,23 +31,11 @@ def pending_charges(state: NsrState) -> list[Charge]:
     return [ch for ch in state.charges if not ch.resolved]
 
 
-def _charge_for(state: NsrState, wanted: Any) -> Charge:
-    waiting = pending_charges(state)
-    if not waiting:
-        raise RuleError("No charge waits to be completed.")
-    if blank(wanted):
-        return waiting[0]
-    unit = unit_named(state, wanted)
-    for ch in waiting:
-        if unit.name in (ch.charger, ch.target):
-            return ch
-    raise RuleError(f"{unit.name} has no charge waiting to be completed.")
-
-
-def melee(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSource, events: list[Event]) -> None:
-    """Complete one charge. Dice order: close-in d10 per charging unit, stand d10 per charged unit, 4D6
+def melee(
+    c: Charts, state: NsrState, charge: Charge, params: MeleeOptions, dice: DiceSource, events: list[Event]
+) -> None:
+    """Complete ``charge``. Dice order: close-in d10 per charging unit, stand d10 per charged unit, 4D6
     shaken distance; then each fight d10 charger's figure, d10 defender's figure, again on ties."""
-    charge = _charge_for(state, params.get("unit"))
     charger, target = unit_named(state, charge.charger), unit_named(state, charge.target)
     counter = next(
         (
@@ -61,26 +45,26 @@ def melee(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSourc
         ),
         None,
     )
-    if state.field is not None and not blank(params.get("reached")):
+    if state.field is not None and params.reached is not None:
         raise RuleError("On the map the bot measures whether the charge reached: leave reached out.")
     if state.field is not None:
         reached = onmap.reached(c.t, state, charge)  # A-NSR-37
     else:
-        reached = True if blank(params.get("reached")) else yes(params.get("reached"))
+        reached = True if params.reached is None else params.reached
     if state.field is not None:
-        for key in ("cover", "uphill"):
-            if not blank(params.get(key)):
+        for key, given in (("cover", params.cover), ("uphill", params.uphill)):
+            if given is not None:
                 raise RuleError(f"On the map the bot reads the {key} from the ground: leave {key} out.")
     if state.field is not None and reached:
         cover, uphill = onmap.melee_ground(c.t, state, charger, target)  # A-NSR-41
         cover = "open" if counter is not None else cover
     else:
-        cover = choice(params.get("cover"), COVER, "open", "cover")
-        uphill = choice(params.get("uphill"), UPHILL, "none", "uphill")
-    if state.field is not None and not blank(params.get("rear")):
+        cover = params.cover or "open"
+        uphill = params.uphill or "none"
+    if state.field is not None and params.rear is not None:
         raise RuleError("On the map the bot measures whether the charge came from the rear: leave rear out.")
     on_map_rear = bool(charge.rear) and counter is None  # A-NSR-37
-    rear = on_map_rear if state.field is not None else yes(params.get("rear"))
+    rear = on_map_rear if state.field is not None else bool(params.rear)
     if counter is not None and (cover != "open" or rear):
         raise RuleError("Units charging each other meet in the open, front to front: leave cover and rear out.")
     charge.resolved = True

@@ -6,8 +6,9 @@ Geometry is an input: players report ranges, target classes, cover and who stand
 The work is split by job: ``deck`` (cards), ``sequence`` (phases, activations, victory),
 ``movement``, ``fire``, ``close_combat``, ``morale``, ``towns``, ``forces`` (roster → units),
 ``campaign`` (units → roster, between battles), ``charts`` and ``lookup`` (the tables), ``hits``
-(casualties), ``state`` (the saved data), ``values`` (reading options), ``board`` (what /game
-status shows).
+(casualties), ``state`` (the saved data), ``options`` (what each order takes), ``orders`` (the
+handlers), ``specs`` (the actions declared, with their candidates), ``board`` (what /game status
+shows).
 """
 
 from __future__ import annotations
@@ -43,8 +44,11 @@ from rules.nsr.deck import FULL_DECK, fresh_deck, label
 from rules.nsr.forces import Forces
 from rules.nsr.hits import OUTCOME_WORDS, odds_label, status_after
 from rules.nsr.lookup import Charts
-from rules.nsr.orders import CHOOSE, HANDLERS, Ctx
+from rules.nsr.options import FireOptions, VolleyOptions
+from rules.nsr.orders import Ctx
+from rules.nsr.specs import SPECS
 from rules.nsr.state import NsrState, unit_named, waiting_card
+from rules.specs import Role
 from rules.tables import load_tables
 from rules.words import possessive, unique_names
 
@@ -67,16 +71,14 @@ class NsrEngine(Engine[NsrState]):
     short_name = "NSR"
     action_word = "order"
     battle_word = "battle"
-    handlers = HANDLERS
+    command_blurb = "Napoleonic Skirmish Rules: orders for your units"
+    specs = SPECS
     context_type = Ctx
     state_type = NsrState
-    answers = (CHOOSE,)
     #: Orders and charges: their handlers check the side of the unit acting.
-    open_actions = tuple(name for name in HANDLERS if name != CHOOSE)
+    open_actions = tuple(name for name, spec in SPECS.items() if spec.role is not Role.ANSWER)
     #: A roster entry is a unit (its figures are a count in its stats): "6 units", not "6 figures".
     roster_entry = "unit"
-    #: What an absent player's deadline does for the unit a card activated: it holds.
-    pass_action = "hold"
     #: Describing a building belongs to no one's turn: allowed while a card's choice waits.
     free_actions = ("building",)
 
@@ -231,7 +233,9 @@ class NsrEngine(Engine[NsrState]):
             return None
         self.act(state, action, LowestFaces())  # refused as the order would be
         unit = unit_named(state, state.active)
-        return fire_odds.counted(self.charts, state, unit, action.name, action.params)
+        options = self.specs[action.name].read(action.params)
+        assert isinstance(options, (FireOptions, VolleyOptions))
+        return fire_odds.counted(self.charts, state, unit, options)
 
     casualty_kinds = ("hit", "fight")
 

@@ -3,25 +3,23 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from rules.core import DiceSource, Event, RuleError, modifier_data, roll_dice, short
 from rules.nsr import onmap, onmap_towns
-from rules.nsr.charts import CLASSES
 from rules.nsr.deck import is_joker, opening, rank_key, suit, turn_card
 from rules.nsr.hits import pick, strike
 from rules.nsr.lookup import COLUMN_LABELS, Charts
+from rules.nsr.options import FireOptions, PistolOptions, VolleyOptions
 from rules.nsr.state import Figure, NsrState, Unit, building_named, unit_named
-from rules.nsr.values import yes
-from rules.words import blank, match_name, number, plural, possessive, whole
+from rules.words import match_name, number, plural, possessive
 
 SMALL_ARMS = ("musket", "rifle", "carbine", "pistol")
 FIRING_ROLES = ("private", "nco", "trooper", "sapper", "key", "gunner")
-SHOTS = {"ball": "ball", "grape": "grapeshot", "grapeshot": "grapeshot"}
-AIMS = ("leader", "key", "ordinary", "wounded")
+#: What a gun fires, by the shot option's choice.
+SHOTS = {"ball": "ball", "grape": "grapeshot"}
 
 
 @dataclass
@@ -164,20 +162,17 @@ def _target(state: NsrState, unit: Unit, wanted: Any, doing: str) -> Unit:
     return target
 
 
-def _klass(value: Any, target: Unit, notes: list[str], c: Charts) -> str:
+def _klass(value: str | None, target: Unit, notes: list[str], c: Charts) -> str:
     if target.weapon == "artillery":
         forced = c.t.vs_artillery_crew.target_class
         if value not in (None, forced):
             notes.append(f"an artillery crew is a class {forced} target")
         return forced
-    if blank(value):
+    if value is None:
         klass, why = table_class(c, target)
         notes.append(f"class {klass}: {why}")
         return klass
-    text = str(value).strip().upper()
-    if text not in CLASSES:
-        raise RuleError(f"Give the target class of {target.name}: I, II, III or IV.")
-    return text
+    return value
 
 
 def table_class(c: Charts, target: Unit) -> tuple[str, str]:
@@ -203,7 +198,7 @@ def shielded(klass: str, target: Unit) -> bool:
 def hidden(
     state: NsrState,
     target: Unit,
-    exposed: Any,
+    exposed: bool | None,
     option: str = "exposed",
     shooter: Unit | None = None,
     c: Charts | None = None,
@@ -214,7 +209,7 @@ def hidden(
     shoot or look out through a door, a window or over a wall, or stand outside; a unit that has fired
     this turn was shooting, so it needs no saying.
     """
-    if yes(exposed) or target.last_fired_turn == state.turn:
+    if exposed or target.last_fired_turn == state.turn:
         return None
     found = onmap_towns.inside(c.t, state, target) if c is not None and shooter is not None else None
     if found is not None and shooter is not None:
@@ -226,7 +221,7 @@ def hidden(
     )
 
 
-def _range(value: Any, unit: Unit, target: Unit, most: float, what: str) -> float:
+def _range(value: float | None, unit: Unit, target: Unit, most: float, what: str) -> float:
     distance = number(value, f"Give the range from {unit.name} to {target.name} in inches.")
     if distance <= 0:
         raise RuleError(f"Give the range from {unit.name} to {target.name} as more than 0″.")
@@ -237,42 +232,44 @@ def _range(value: Any, unit: Unit, target: Unit, most: float, what: str) -> floa
     return distance
 
 
-def _weapon(unit: Unit, shot: Any) -> str:
+def _weapon(unit: Unit, shot: str | None) -> str:
     if unit.weapon != "artillery":
-        if not blank(shot):
+        if shot is not None:
             raise RuleError(f"{unit.name} carries {unit.weapon}s: only a gun fires ball or grapeshot.")
         return unit.weapon
-    key = str(shot or "ball").strip().casefold()
-    if key not in SHOTS:
-        raise RuleError("A gun fires ball or grape.")
-    return SHOTS[key]
+    return SHOTS[shot or "ball"]
 
 
-def plan_fire(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any]) -> list[Group]:
+def plan_fire(c: Charts, state: NsrState, unit: Unit, params: FireOptions) -> list[Group]:
     """Every target group checked, with its firers, before a die is rolled (A-NSR-24)."""
     block = fire_block(c, state, unit)
     if block:
         raise RuleError(block)
     if unit.weapon == "none":
         raise RuleError(f"{unit.name} carries no firearms: its officers may fire pistols (/nsr pistol).")
-    weapon = _weapon(unit, params.get("shot"))
-    raw = [(sfx, params.get(f"target{sfx}")) for sfx in ("", "2")]
-    raw = [(sfx, t) for sfx, t in raw if not blank(t)]
-    if not raw:
-        raise RuleError(f"Name the unit {unit.name} fires at.")
+    weapon = _weapon(unit, params.shot)
+    asked = (
+        ("", params.target, params.firers, params.class_, params.exposed, params.range),
+        ("2", params.target2, params.firers2, params.class2, params.exposed2, params.range2),
+    )
+    raw = [
+        (sfx, wanted, firers, klass, exposed, distance)
+        for sfx, wanted, firers, klass, exposed, distance in asked
+        if wanted
+    ]
     if weapon in ("ball", "grapeshot") and len(raw) > 1:
         raise RuleError(f"{possessive(unit.name)} gun fires at one target, at short or long range, not both.")
     available = _available(c, state, unit, weapon)
-    targets = [_target(state, unit, wanted, "fire at") for _, wanted in raw]
+    targets = [_target(state, unit, r[1], "fire at") for r in raw]
     sights = [_sight(c, state, unit, tg, weapon) for tg in targets] if state.field is not None else None
     caps = [s.firers for s in sights] if sights is not None else None
-    counts = _split(unit, [params.get(f"firers{sfx}") for sfx, _ in raw], available, caps)
+    counts = _split(unit, [r[2] for r in raw], available, caps)
     groups = []
-    for i, ((sfx, _), count) in enumerate(zip(raw, counts, strict=True)):
+    for i, ((sfx, _, _, given_class, exposed, given_range), count) in enumerate(zip(raw, counts, strict=True)):
         notes: list[str] = []
         target = targets[i]
-        at_wounded = sfx == "" and yes(params.get("wounded"))
-        klass = "III" if at_wounded else _klass(params.get(f"class{sfx}"), target, notes, c)
+        at_wounded = sfx == "" and bool(params.wounded)
+        klass = "III" if at_wounded else _klass(given_class, target, notes, c)
         if at_wounded:
             notes.append("wounded figures are prone: class III")
             if not [f for f in target.figures if f.status == "wounded" and not f.in_rear]:
@@ -281,11 +278,11 @@ def plan_fire(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any])
             not at_wounded
             and shielded(klass, target)
             and weapon in SMALL_ARMS
-            and (why := hidden(state, target, params.get(f"exposed{sfx}"), f"exposed{sfx}", unit, c))
+            and (why := hidden(state, target, exposed, f"exposed{sfx}", unit, c))
         ):
             raise RuleError(why)
         row = c.t.firing_chart[weapon]
-        distance = _range(params.get(f"range{sfx}"), unit, target, row.max_range, f"{weapon}")
+        distance = _range(given_range, unit, target, row.max_range, f"{weapon}")
         if sights is not None and weapon in SMALL_ARMS and count > sights[i].firers:
             found = onmap_towns.inside(c.t, state, unit)
             raise RuleError(onmap_towns.too_many(unit, target, count, sights[i], found))
@@ -324,11 +321,10 @@ def _sight(c: Charts, state: NsrState, unit: Unit, target: Unit, weapon: str) ->
     return lines
 
 
-def _split(unit: Unit, given: list[Any], available: int, caps: list[int] | None = None) -> list[int]:
+def _split(unit: Unit, given: list[int | None], available: int, caps: list[int] | None = None) -> list[int]:
     """Firers per group: the first may be given; the second takes the rest (one figure fires once),
     on the map no more than can fire at it (``caps``)."""
-    message = "Give the number of firers as a whole number."
-    counts = [None if blank(g) else whole(g, message) for g in given]
+    counts = list(given)
     if unit.weapon == "artillery":
         return [available]
     if len(counts) == 2 and counts[0] is None:
@@ -345,9 +341,7 @@ def _split(unit: Unit, given: list[Any], available: int, caps: list[int] | None 
     return result
 
 
-def fire(
-    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
-) -> bool:
+def fire(c: Charts, state: NsrState, unit: Unit, params: FireOptions, dice: DiceSource, events: list[Event]) -> bool:
     """Dice order: one D6 per group, then one casualty card per hit, group by group."""
     if state.field is not None:
         params = onmap.measured(c.t, state, unit, params)
@@ -585,7 +579,7 @@ class VolleyPlan:
     seen: set[str] | None
 
 
-def plan_volley(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any]) -> VolleyPlan:
+def plan_volley(c: Charts, state: NsrState, unit: Unit, params: VolleyOptions) -> VolleyPlan:
     """Every check of a volley (``params`` already measured on a map), refused with a RuleError."""
     block = fire_block(c, state, unit)
     if block:
@@ -602,19 +596,19 @@ def plan_volley(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any
             f"{unit.name} is in {unit.formation.replace('_', ' ')}: a volley is fired by a unit one or two ranks deep, in line."
         )
     notes: list[str] = []
-    target = _target(state, unit, params.get("target"), "volley at")
-    klass = _klass(params.get("class"), target, notes, c)
-    if shielded(klass, target) and (why := hidden(state, target, params.get("exposed"), shooter=unit, c=c)):
+    target = _target(state, unit, params.target, "volley at")
+    klass = _klass(params.class_, target, notes, c)
+    if shielded(klass, target) and (why := hidden(state, target, params.exposed, shooter=unit, c=c)):
         raise RuleError(why)
     half = c.t.firing_chart[unit.weapon].max_range / 2
-    _range(params.get("range"), unit, target, half, f"a volley of {unit.weapon}s (half range)")
+    _range(params.range, unit, target, half, f"a volley of {unit.weapon}s (half range)")
     lines = None
     if state.field is not None:  # A-NSR-45: the area to its front, what of the target is seen in it
         lines = onmap_towns.sightlines(c.t, state, unit, target, half, onmap_towns.area_of_volley(state, unit, half))
         if lines.firers == 0:
             raise RuleError(onmap_towns.cannot_fire(unit, target, lines))
     available = _available(c, state, unit, unit.weapon)
-    [count] = _split(unit, [params.get("firers")], available, [lines.firers] if lines is not None else None)
+    [count] = _split(unit, [params.firers], available, [lines.firers] if lines is not None else None)
     if lines is not None and count > lines.firers:
         raise RuleError(onmap_towns.too_many(unit, target, count, lines, None))
     cards = count
@@ -630,7 +624,7 @@ def plan_volley(c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any
 
 
 def volley(
-    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+    c: Charts, state: NsrState, unit: Unit, params: VolleyOptions, dice: DiceSource, events: list[Event]
 ) -> bool:
     """One card per volleying figure (A-NSR-3), no die and no half-range +1 (A-NSR-23)."""
     if state.field is not None:
@@ -731,7 +725,7 @@ def _volley_outcome(
 
 
 def pistol(
-    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+    c: Charts, state: NsrState, unit: Unit, params: PistolOptions, dice: DiceSource, events: list[Event]
 ) -> bool:
     """An officer's aimed shot at one figure (A-NSR-22): 1D6, 5 wounds, 6 kills. The unit fires on after."""
     if state.field is not None:
@@ -744,12 +738,12 @@ def pistol(
     if not officers:
         raise RuleError(f"{unit.name} has no officer with a pistol left to fire this phase.")
     officer = officers[0]
-    target = _target(state, unit, params.get("target"), "aim at")
-    if target.building and (why := hidden(state, target, params.get("exposed"), shooter=unit, c=c)):
+    target = _target(state, unit, params.target, "aim at")
+    if target.building and (why := hidden(state, target, params.exposed, shooter=unit, c=c)):
         raise RuleError(why)
     rule = c.t.officer_pistol
-    _range(params.get("range"), unit, target, rule.max_range, "an officer's pistol")
-    victim = _victim(target, params.get("aim"), params.get("figure"))
+    _range(params.range, unit, target, rule.max_range, "an officer's pistol")
+    victim = _victim(target, params.aim, params.figure)
     die = dice.roll(6, f"{unit.name}: {possessive(officer.name)} pistol at {possessive(target.name)} {victim.name}")
     unit.pistols_fired.append(officer.name)
     outcome = "killed" if die >= rule.kill_on else rule.wound if die >= rule.wound_on else None
@@ -774,15 +768,13 @@ def pistol(
     return False
 
 
-def _victim(target: Unit, aim: Any, named: Any) -> Figure:
+def _victim(target: Unit, aim: str | None, named: str | None) -> Figure:
     """The figure an officer aims at (A-NSR-22: any figure): one named, else the first of a kind."""
-    if not blank(named):
-        if not blank(aim):
+    if named is not None:
+        if aim is not None:
             raise RuleError("Aim at a kind of figure or name one figure, not both.")
         return _named_figure(target, named)
-    kind = str(aim or "leader").strip().casefold()
-    if kind not in AIMS:
-        raise RuleError(f"Aim at a leader, key, ordinary or wounded figure, not {short(kind)}.")
+    kind = aim or "leader"
     victim = _aimed(target, kind)
     if victim is None:
         raise RuleError(f"{target.name} has no {kind} figure to aim at.")

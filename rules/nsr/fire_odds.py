@@ -21,13 +21,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 from math import comb
-from typing import Any
 
 from rules.core import Counted
 from rules.nsr import fire, onmap
 from rules.nsr.deck import FULL_DECK, is_joker, rank_key
 from rules.nsr.hits import lands_on, odds_label, status_after
 from rules.nsr.lookup import Charts
+from rules.nsr.options import FireOptions, VolleyOptions
 from rules.nsr.sequence import waiting
 from rules.nsr.state import NsrState, Unit
 from rules.plain import clone
@@ -69,21 +69,19 @@ class Kind:
     second: str
 
 
-def counted(c: Charts, state: NsrState, unit: Unit, name: str, params: Mapping[str, Any]) -> Counted | None:
+def counted(c: Charts, state: NsrState, unit: Unit, params: FireOptions | VolleyOptions) -> Counted | None:
     """The exact odds of ``unit``'s fire or volley order, which the engine has found legal; None
     when the order may end the phase (the turn's morale follows, which this count does not cover)
     or the count would be too long."""
     state = clone(state)
     unit = next(u for u in state.units if u.name == unit.name)
-    if state.field is not None:
-        params = onmap.measured(c.t, state, unit, params)
-    if name == "volley":
-        plan = fire.plan_volley(c, state, unit, params)
+    if isinstance(params, VolleyOptions):
+        plan = fire.plan_volley(c, state, unit, onmap.measured(c.t, state, unit, params) if state.field else params)
         if not _phase_goes_on(c, state, unit, [plan.target]):
             return None
         seen = None if plan.seen is None else frozenset(plan.seen)
         return _count(c, state, unit, [(1.0, [Cards(plan.target, plan.cards, True, plan.klass, seen=seen)])])
-    groups = fire.plan_fire(c, state, unit, params)
+    groups = fire.plan_fire(c, state, unit, onmap.measured(c.t, state, unit, params) if state.field else params)
     if not _phase_goes_on(c, state, unit, [g.target for g in groups]):
         return None
     hits = [[fire.fire_roll(c, unit, g, die).hits for die in range(1, 7)] for g in groups]

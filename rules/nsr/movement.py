@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from rules.core import DiceSource, Event, RuleError, modifier_data, roll_dice
 from rules.nsr import onmap, onmap_towns
-from rules.nsr.forces import formation_name
 from rules.nsr.lookup import Charts
+from rules.nsr.options import GOING, ChargeOptions, FormOptions, MoveOptions
 from rules.nsr.state import Charge, NsrState, Unit, unit_named
-from rules.nsr.values import choice, yes
-from rules.words import blank, measured_against, number, plural, possessive
+from rules.words import measured_against, plural, possessive
 
-GOING = ("cross_country", "road")
 NO_CHARGE_TROOPS = ("artillery", "command")
 
 
@@ -63,7 +60,7 @@ def _roll_move(
     unit: Unit,
     count: int,
     what: str,
-    params: Mapping[str, Any],
+    rough: bool,
     dice: DiceSource,
     events: list[Event],
     *,
@@ -73,7 +70,6 @@ def _roll_move(
     """Roll the unit's movement dice, then any joker die (Dice order), and say the inches; with the
     numbers as event data (the dice, their sum, the penalties and joker die, their sum)."""
     rolled = roll_dice(dice, count, 6, f"{unit.name}: {what}, {count}D6")
-    rough = yes(params.get("rough"))
     taken = _penalties(rolled, rough, carrying, walking)
     total = sum(rolled) - sum(v for _, v in taken)
     parts = [f"{count}D6 {'+'.join(map(str, rolled))} = {sum(rolled)}"]
@@ -99,14 +95,12 @@ def _roll_move(
     return total, ", ".join(parts), numbers
 
 
-def move(
-    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
-) -> bool:
+def move(c: Charts, state: NsrState, unit: Unit, params: MoveOptions, dice: DiceSource, events: list[Event]) -> bool:
     if _must_charge(c, state, unit):
         raise RuleError(f"{unit.name} drew Joker Movement 6: it must charge the nearest enemy unit (/nsr charge).")
     _may_move(unit, "move")
-    going = "cross_country" if state.field is not None else choice(params.get("going"), GOING, "cross_country", "going")
-    new = None if blank(params.get("formation")) else formation_name(params.get("formation"))
+    going = "cross_country" if state.field is not None else params.going or GOING[0]
+    new = params.formation
     if new is not None:
         _check_formation(c, unit, new)
         if unit.troop == "artillery" and new != unit.formation:
@@ -114,8 +108,8 @@ def move(
     if unit.troop == "artillery" and not unit.gun_destroyed and len(unit.standing()) < c.t.gun_movers:
         raise RuleError(f"{unit.name} needs at least {c.t.gun_movers} figures to move its gun.")
     if state.field is None:
-        onmap.new_facing(state, unit, params.get("facing"))
-    carrying, walking = yes(params.get("carrying")), yes(params.get("walking"))
+        onmap.new_facing(state, unit, params.facing)
+    carrying, walking = bool(params.carrying), bool(params.walking)
     heavy = [f for f in unit.figures if f.status == "wounded" and f.wound == "heavy" and not f.in_rear]
     light = [f for f in unit.figures if f.status == "wounded" and f.wound == "light" and not f.in_rear]
     if carrying and not heavy:
@@ -128,20 +122,21 @@ def move(
     if state.field is not None and unit.building:  # A-NSR-43: out by the door nearest where it goes
         out_of = onmap_towns.step_out(c.t, state, unit, onmap_towns.aim_of_move(state, unit, params))
     way = onmap.route(c.t, state, unit, params, new or unit.formation) if state.field is not None else None
+    rough = bool(params.rough)
     if way is not None:
         going = _column_on_the_map(c, unit, way.going, new)
-        params = {**params, "rough": way.rough is not None}
+        rough = way.rough is not None
     count = _dice_for(c, unit, going, new)
     total, detail, numbers = _roll_move(
-        c, unit, count, f"move, {_pretty(going)}", params, dice, events, carrying=carrying, walking=walking
+        c, unit, count, f"move, {_pretty(going)}", rough, dice, events, carrying=carrying, walking=walking
     )
     notes = []
     if new is not None and new != unit.formation:
         notes.append(f"forms {_pretty(new)}")
         unit.formation = new
-    if not blank(params.get("prone")):
-        unit.set_marks(prone=yes(params.get("prone")))
-        notes.append("goes prone" if yes(params.get("prone")) else "stands up")
+    if params.prone is not None:
+        unit.set_marks(prone=params.prone)
+        notes.append("goes prone" if params.prone else "stands up")
     if carrying:
         bearers = [f for f in unit.standing() if not f.leader and not f.duty][: len(heavy)]
         for f in heavy:
@@ -164,8 +159,8 @@ def move(
     if out_of:
         notes.append(out_of)
     if way is not None:
-        rough = f", rough ground: {way.rough}" if way.rough else ""
-        notes.append(onmap.advance(state, unit, way, total) + rough)
+        ground = f", rough ground: {way.rough}" if way.rough else ""
+        notes.append(onmap.advance(state, unit, way, total) + ground)
     tail = f"; {', '.join(notes)}" if notes else ""
     events.append(
         Event(
@@ -205,7 +200,7 @@ def _must_charge(c: Charts, state: NsrState, unit: Unit) -> bool:
     if nearest is None or unit.formation == "square":
         return False
     try:
-        onmap.charge_way(c.t, state, unit, nearest, {})
+        onmap.charge_way(c.t, state, unit, nearest)
     except RuleError:
         return False
     return True
@@ -224,13 +219,13 @@ def _check_formation(c: Charts, unit: Unit, formation: str) -> None:
 
 
 def charge(
-    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+    c: Charts, state: NsrState, unit: Unit, params: ChargeOptions, dice: DiceSource, events: list[Event]
 ) -> bool:
     """A charge move; it stops 2" short and is completed in the close combat phase."""
     _may_move(unit, "charge")
     if unit.formation == "square":
         raise RuleError(f"{unit.name} is in square: troops in square may not charge.")
-    target = unit_named(state, params.get("target"))
+    target = unit_named(state, params.target)
     if target.side == unit.side:
         raise RuleError(f"{target.name} is on {possessive(unit.name)} own side: charge an enemy unit.")
     if target.out:
@@ -247,11 +242,12 @@ def charge(
     if state.field is not None and target.building:  # A-NSR-43: its defenders man the wall the charge comes at
         onmap_towns.man_the_wall(c.t, state, target, onmap_towns.centre_of(c.t, state, unit))
     way = onmap.charge_way(c.t, state, unit, target, params) if state.field is not None else None
+    rough = bool(params.rough)
     if way is not None:
         column = way.column if c.movement_dice(unit.troop, unit.formation, way.column) is not None else "charge"
-        params = {**params, "rough": way.rough is not None}
+        rough = way.rough is not None
     else:
-        going = choice(params.get("going"), GOING, "cross_country", "going")
+        going = params.going or GOING[0]
         column = "charge" if going == "cross_country" else "road_charge"
     if c.movement_dice(unit.troop, unit.formation, column) is None:
         raise RuleError(
@@ -267,12 +263,10 @@ def charge(
                 f"{target.name} is out of {possessive(unit.name)} charge reach: "
                 f"{measured_against(way.needed, reach)} to go, {reach:g}″ at most."
             )
-    elif not blank(params.get("distance")):
-        distance = number(params.get("distance"), f"Give the distance from {unit.name} to {target.name} in inches.")
-        if distance < 0:
-            raise RuleError("A distance cannot be negative.")
+    elif params.distance is not None:
+        distance = params.distance
     count = c.movement_dice(unit.troop, unit.formation, column) or 0
-    total, detail, numbers = _roll_move(c, unit, count, f"charge at {target.name}", params, dice, events)
+    total, detail, numbers = _roll_move(c, unit, count, f"charge at {target.name}", rough, dice, events)
     unit.charged = True
     unit.set_marks(prone=False)
     unit.building = ""
@@ -322,15 +316,13 @@ def charge(
     return True
 
 
-def form(
-    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
-) -> bool:
+def form(c: Charts, state: NsrState, unit: Unit, params: FormOptions, dice: DiceSource, events: list[Event]) -> bool:
     """Change formation (or go prone / stand) in place; limbering or unlimbering a gun takes the turn."""
-    if blank(params.get("formation")) and blank(params.get("prone")) and blank(params.get("facing")):
+    if params.formation is None and params.prone is None and params.facing is None:
         turning = ", the way it faces" if state.field is not None else ""
         raise RuleError(f"Say the formation {unit.name} takes{turning}, or whether it goes prone.")
-    facing = onmap.new_facing(state, unit, params.get("facing"))
-    new = None if blank(params.get("formation")) else formation_name(params.get("formation"))
+    facing = onmap.new_facing(state, unit, params.facing)
+    new = params.formation
     if new is not None:
         _check_formation(c, unit, new)
         if new == unit.formation and facing is None:
@@ -353,8 +345,8 @@ def form(
         if ground:
             notes[-1] += f" ({ground})"
         unit.formation = new
-    if not blank(params.get("prone")):
-        down = yes(params.get("prone"))
+    if params.prone is not None:
+        down = params.prone
         unit.set_marks(prone=down)
         notes.append("goes prone" if down else "stands up")
     events.append(
@@ -363,9 +355,7 @@ def form(
     return True
 
 
-def hold(
-    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
-) -> bool:
+def hold(c: Charts, state: NsrState, unit: Unit, events: list[Event]) -> bool:
     doing = "does not move" if state.phase == "movement" else "does not fire"
     if state.phase == "movement" and _must_charge(c, state, unit):
         raise RuleError(f"{unit.name} drew Joker Movement 6: it must charge the nearest enemy unit (/nsr charge).")

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, fields, replace
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +21,7 @@ from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from rules.battlefield import battlefield_of, bearing, height_at, parse_point, set_point, toward
+from rules.battlefield.deployment import DeployOptions, PlaceOptions
 from rules.battlefield.formations import (
     OVERLAP_AREA,
     UnitPlacement,
@@ -64,6 +64,7 @@ from rules.nsr.footing import placement_of as placement_of
 from rules.nsr.footing import standing as standing
 from rules.nsr.footing import with_the_unit as with_the_unit
 from rules.nsr.forces import formation_name
+from rules.nsr.options import ChargeOptions, FireOptions, MoveOptions, PistolOptions, VolleyOptions
 from rules.nsr.state import Charge, NsrState, Unit, unit_named
 from rules.vocabulary import RuleError
 from rules.words import blank, joined, match_name, number, possessive, short
@@ -133,23 +134,22 @@ def _facing(state: NsrState, unit: Unit, value: Any, centre: Point) -> float:
     return number(degrees, message, lowest=-360, highest=360) % 360.0
 
 
-def place_text(t: NsrTables, state: NsrState, params: Mapping[str, Any], side: str | None, by_gm: bool) -> str:
+def place_text(t: NsrTables, state: NsrState, params: PlaceOptions, side: str | None, by_gm: bool) -> str:
     """``/map place unit: at: [facing:] [formation:]``: one unit set down whole in its side's zone."""
     _require_deployment(state)
-    wanted = params.get("unit") if not blank(params.get("unit")) else params.get("figure")
-    unit = unit_named(state, wanted)
+    unit = unit_named(state, params.figure)
     _check_side(unit.side, side, by_gm, f"place {unit.name}")
     field = field_of(state)
     if unit.name in field.positions:
         raise RuleError(f"{unit.name} is already placed, at {at(Point(*field.positions[unit.name]))}.")
     if with_the_unit(unit) == 0:
         raise RuleError(f"{unit.name} has no figure left to place.")
-    centre = parse_point(params.get("at"), f"where {unit.name} stands")
+    centre = parse_point(params.at, f"where {unit.name} stands")
     formation = unit.formation
-    if not blank(params.get("formation")):
-        formation = formation_name(params.get("formation"))
+    if params.formation is not None:
+        formation = formation_name(params.formation)
         _check_formation(t, unit, formation)
-    facing = _facing(state, unit, params.get("facing"), centre)
+    facing = _facing(state, unit, params.facing, centre)
     placed = placement_of(state, unit, centre=centre, facing=facing, formation=formation)
     assert placed is not None
     inside = onmap_towns.place_inside(t, state, unit, placed)  # A-NSR-42
@@ -160,13 +160,13 @@ def place_text(t: NsrTables, state: NsrState, params: Mapping[str, Any], side: s
     return f"{unit.name} ({unit.side}) stands at {at(placed.centre)} in {_pretty(placed)}."
 
 
-def deploy_text(t: NsrTables, state: NsrState, params: Mapping[str, Any], side: str | None, by_gm: bool) -> str:
+def deploy_text(t: NsrTables, state: NsrState, params: DeployOptions, side: str | None, by_gm: bool) -> str:
     """``/map deploy [side:]``: the side's units still to place set out in its zone, A-NSR-33."""
     _require_deployment(state)
-    wanted = params.get("side")
-    chosen = match_name(state.sides, wanted) if isinstance(wanted, str) and wanted.strip() else side
+    wanted = params.side
+    chosen = match_name(state.sides, wanted) if wanted is not None else side
     if chosen is None:
-        if not blank(wanted):
+        if wanted is not None:
             raise RuleError(f"There is no side called {short(str(wanted))}: use {joined(state.sides, 'or')}.")
         raise RuleError("Name the side to deploy.")
     _check_side(chosen, side, by_gm, f"deploy {chosen}'s units")
@@ -300,18 +300,18 @@ class Route:
     facing: float
 
 
-def route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any], formation: str) -> Route:
+def route(t: NsrTables, state: NsrState, unit: Unit, params: MoveOptions, formation: str) -> Route:
     """A-NSR-35: ``unit``'s move as asked (``to``, ``via``, or ``toward`` a point or a unit with
     ``distance``), in ``formation`` from its start, checked whole before a die is rolled: the
     ground its footprint sweeps along the path must stay on the table, off water and buildings and
     off every other unit, so wherever the dice stop it the unit stands legally. The column is the
     road when every leg of the path runs on a road, else cross-country; rough ground anywhere
     under the swept footprint takes the highest die away."""
-    for key in ("going", "rough"):
-        if not blank(params.get(key)):
+    for key, given in (("going", params.going), ("rough", params.rough)):
+        if given is not None:
             raise RuleError(f"On the map the ground says the {key}: give only where {unit.name} goes.")
     asked = move_request(params, unit.name)
-    facing = new_facing(state, unit, params.get("facing"))
+    facing = new_facing(state, unit, params.facing)
     placed = placement_of(state, unit, formation=formation, facing=facing)
     if placed is None:
         raise RuleError(f"{unit.name} is not on the map.")
@@ -494,32 +494,39 @@ def target_class(t: NsrTables, state: NsrState, unit: Unit, target: Unit) -> tup
     return rule.close_order, "close order in the open"
 
 
-def measured(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any]) -> dict[str, Any]:
+Shot = TypeVar("Shot", FireOptions, VolleyOptions, PistolOptions)
+
+
+def measured(t: NsrTables, state: NsrState, unit: Unit, params: Shot) -> Shot:
     """The options of a fire, volley or pistol shot with the range (and the class) of each target
     measured on the map, for the table's code to read; refused when the player gives them."""
-    out = dict(params)
+    takes = {f.name for f in fields(params)}
+    out: dict[str, Any] = {}
     for sfx in ("", "2"):
-        for key in ("range", "class"):
-            if not blank(params.get(f"{key}{sfx}")):
+        keys = {"range": f"range{sfx}", "class": f"class{sfx}" if sfx else "class_"}
+        for key, field_name in keys.items():
+            if getattr(params, field_name, None) is not None:
                 raise RuleError(f"On the map the bot measures the {key}: name the target only.")
-        if blank(params.get(f"target{sfx}")):
+        wanted = getattr(params, f"target{sfx}", None)
+        if wanted is None:
             continue
-        target = unit_named(state, params.get(f"target{sfx}"))
+        target = unit_named(state, wanted)
         if target.side == unit.side:
             continue  # the table's code says why
         if unit.building or target.building:  # A-NSR-44: from its doors and windows, to its walls
-            out[f"range{sfx}"] = round(onmap_towns.fire_range(t, state, unit, target), 2)
+            out[keys["range"]] = round(onmap_towns.fire_range(t, state, unit, target), 2)
         else:
-            out[f"range{sfx}"] = round(fire_range(state, unit, target), 2)
-        out[f"class{sfx}"] = target_class(t, state, unit, target)[0]
+            out[keys["range"]] = round(fire_range(state, unit, target), 2)
+        if keys["class"] in takes:
+            out[keys["class"]] = target_class(t, state, unit, target)[0]
         if target.building:  # A-NSR-46: whether it looks out toward the firer is measured
-            if not blank(params.get(f"exposed{sfx}")):
+            if getattr(params, f"exposed{sfx}", None) is not None:
                 raise RuleError(
                     f"On the map the bot sees whether {target.name} looks out of its doors and windows: "
                     "leave exposed out."
                 )
-            out[f"exposed{sfx}"] = "yes" if onmap_towns.looks_out(t, state, target, unit) else "no"
-    return out
+            out[f"exposed{sfx}"] = onmap_towns.looks_out(t, state, target, unit)
+    return replace(params, **out)
 
 
 # --- charges, fall-backs and routs (A-NSR-37, A-NSR-38) -------------------------------------------
@@ -644,13 +651,16 @@ class ChargeWay:
     rear: bool
 
 
-def charge_way(t: NsrTables, state: NsrState, unit: Unit, target: Unit, params: Mapping[str, Any]) -> ChargeWay:
+def charge_way(
+    t: NsrTables, state: NsrState, unit: Unit, target: Unit, params: ChargeOptions | None = None
+) -> ChargeWay:
     """A-NSR-37: the charge on the map, checked before a die is rolled. The charger turns in place to
     face the target's centre (refused when turning would put it on other ground) and goes straight
     at it until its footprint is ``charge_stop`` inches from the target's, edge to edge (seed 1.K);
     the ground it sweeps must be clear (the table, water and buildings, other units)."""
-    for key in ("distance", "going", "rough"):
-        if not blank(params.get(key)):
+    given = {} if params is None else {"distance": params.distance, "going": params.going, "rough": params.rough}
+    for key, value in given.items():
+        if value is not None:
             raise RuleError(f"On the map the bot measures the {key}: name the target only.")
     mine, theirs = _placed(state, unit), _placed(state, target)
     unseen = bool(behind(theirs, figure_xy(mine, SPEC), SPEC).all())  # seed 3.C.1

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -28,7 +27,7 @@ from shapely.ops import nearest_points
 from rules.battlefield import battlefield_of, bearing
 from rules.battlefield.formations import UnitPlacement, figure_points, footprint, front_area, size
 from rules.battlefield.maps import zone_shape
-from rules.battlefield.requests import move_request
+from rules.battlefield.requests import MapMove, move_request
 from rules.geometry import Feature, Point
 from rules.nsr import footing
 from rules.nsr.charts import NsrTables
@@ -720,7 +719,7 @@ def fire_range(t: NsrTables, state: NsrState, unit: Unit, target: Unit) -> float
 # --- where a unit coming out heads ------------------------------------------------------------------
 
 
-def aim_of_move(state: NsrState, unit: Unit, params: Mapping[str, Any]) -> Point | None:
+def aim_of_move(state: NsrState, unit: Unit, params: MapMove) -> Point | None:
     """Where a move asked on the map first heads (``to``/``via``'s first point, ``toward``'s point
     or unit), so a unit inside a building comes out by the door nearest it."""
     try:
@@ -739,7 +738,7 @@ def aim_of_move(state: NsrState, unit: Unit, params: Mapping[str, Any]) -> Point
     return None if placed is None else placed.centre
 
 
-def refuse_walking_in(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any]) -> None:
+def refuse_walking_in(t: NsrTables, state: NsrState, unit: Unit, params: MapMove) -> None:
     """A-NSR-42: a move whose end is inside a building is refused with how to go in instead."""
     try:
         asked = move_request(params, unit.name)

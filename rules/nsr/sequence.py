@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from rules.contract import Waiting
 from rules.core import DiceSource, Event, PhasePayload, RuleError, VictoryPayload
@@ -136,12 +135,12 @@ def _ask(
     )
 
 
-def choose(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSource, events: list[Event]) -> None:
+def choose(c: Charts, state: NsrState, answer: str, dice: DiceSource, events: list[Event]) -> None:
     """The side's answer to a card: the unit that acts on it (or pass)."""
     pending = state.pending
     if pending is None:
         raise RuleError("No card is waiting for a choice.")
-    wanted = str(params.get("choice") or "").strip().casefold()
+    wanted = answer.strip().casefold()
     value = next((v for v, lbl in pending.choices if wanted in (v.casefold(), lbl.casefold())), None)
     if value is None:
         raise RuleError(f"Choose one of {', '.join(v for v, _ in pending.choices)} for {label(waiting_card(pending))}.")

@@ -2,40 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
 
-from rules.core import DiceSource, Event, RuleError, short
+from rules.core import DiceSource, Event, RuleError
 from rules.nsr import onmap_towns
-from rules.nsr.fire import gun_block
+from rules.nsr.fire import SHOTS, gun_block
 from rules.nsr.lookup import Charts
+from rules.nsr.options import BombardOptions, BuildingOptions, OccupyOptions, WorkOptions
 from rules.nsr.state import Building, NsrState, Unit, Work, building_named
-from rules.nsr.values import choice
-from rules.words import blank, plural, possessive, whole
-
-TASKS = ("loophole", "door", "window", "wall", "rock_wall")
-SHOTS = {"ball": "ball", "grape": "grapeshot", "grapeshot": "grapeshot"}
+from rules.words import plural, possessive
 
 
-def _count(value: Any, what: str, low: int, high: int) -> int:
-    n = whole(value, f"Give {what} as a whole number.")
-    if not low <= n <= high:
-        raise RuleError(f"{what.capitalize()} must be from {low} to {high}.")
-    return n
-
-
-def describe(c: Charts, state: NsrState, params: Mapping[str, Any], events: list[Event]) -> None:
+def describe(c: Charts, state: NsrState, params: BuildingOptions, events: list[Event]) -> None:
     """A building on the table: figures on its roof x storeys may be inside, one firer per opening.
     On the map the buildings are the map's (A-NSR-42): refused."""
     onmap_towns.refuse_description(state)
-    name = " ".join(str(params.get("name") or "").split())
-    if not name or not any(ch.isalnum() for ch in name) or len(name) > 64:
+    name = " ".join(params.name.split())
+    if not any(ch.isalnum() for ch in name):
         raise RuleError("Give the building a name (up to 64 characters).")
-    roof = _count(params.get("roof"), "the figures that fit on its roof", 1, 200)
-    storeys = _count(params.get("storeys"), "its storeys", 1, 20)
-    windows = 0 if blank(params.get("windows")) else _count(params.get("windows"), "its windows", 0, 200)
-    doors = 0 if blank(params.get("doors")) else _count(params.get("doors"), "its open doors", 0, 50)
+    roof, storeys = params.roof, params.storeys
+    windows, doors = params.windows or 0, params.doors or 0
     existing = next((b for b in state.buildings if b.name.casefold() == name.casefold()), None)
     inside = sum(len(u.standing()) for u in state.units if existing and u.building == existing.name)
     if inside > roof * storeys:
@@ -64,13 +50,13 @@ def describe(c: Charts, state: NsrState, params: Mapping[str, Any], events: list
 
 
 def occupy(
-    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+    c: Charts, state: NsrState, unit: Unit, params: OccupyOptions, dice: DiceSource, events: list[Event]
 ) -> bool:
     """The unit's move takes it into a building, if there is room (figures on the roof x storeys)."""
     if unit.pinned or unit.immobile:
         raise RuleError(f"{unit.name} may not move this turn, so it cannot enter a building.")
-    on_map = onmap_towns.map_building(c.t, state, params.get("building")) if state.field is not None else None
-    building = onmap_towns.record_of(state, on_map) if on_map else building_named(state, params.get("building"))
+    on_map = onmap_towns.map_building(c.t, state, params.building) if state.field is not None else None
+    building = onmap_towns.record_of(state, on_map) if on_map else building_named(state, params.building)
     if unit.building == building.name:
         raise RuleError(f"{unit.name} is already in {building.name}.")
     if on_map is not None and unit.building:
@@ -103,15 +89,11 @@ def _row(c: Charts, unit: Unit, task: str, workers: int) -> tuple[str, int]:
     return row, c.breach_needed(row, task)
 
 
-def work(
-    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
-) -> bool:
+def work(c: Charts, state: NsrState, unit: Unit, params: WorkOptions, dice: DiceSource, events: list[Event]) -> bool:
     """The unit spends its move cutting a loophole or breaching; credited at the end of the turn."""
-    on_map = onmap_towns.map_building(c.t, state, params.get("building")) if state.field is not None else None
-    building = onmap_towns.record_of(state, on_map) if on_map else building_named(state, params.get("building"))
-    task = choice(params.get("task"), TASKS, "", "task")
-    if not task:
-        raise RuleError("Say what the unit works at: loophole, door, window, wall or rock_wall.")
+    on_map = onmap_towns.map_building(c.t, state, params.building) if state.field is not None else None
+    building = onmap_towns.record_of(state, on_map) if on_map else building_named(state, params.building)
+    task = params.task
     if on_map is not None:
         task = onmap_towns.breaching_task(on_map, task)
         if task != "loophole":
@@ -121,7 +103,9 @@ def work(
     hands = [f for f in unit.standing() if not f.leader and not f.duty]
     if not hands:
         raise RuleError(f"{unit.name} has no figure free to work.")
-    workers = 1 if blank(params.get("workers")) else _count(params.get("workers"), "the workers", 1, len(hands))
+    workers = params.workers or 1
+    if workers > len(hands):
+        raise RuleError(f"The workers must be from 1 to {len(hands)}.")
     row, needed = _row(c, unit, task, workers)
     hands.sort(key=lambda f: f.role != "sapper")
     for f in hands[:workers]:
@@ -151,7 +135,7 @@ def work(
 
 
 def bombard(
-    c: Charts, state: NsrState, unit: Unit, params: Mapping[str, Any], dice: DiceSource, events: list[Event]
+    c: Charts, state: NsrState, unit: Unit, params: BombardOptions, dice: DiceSource, events: list[Event]
 ) -> bool:
     """A gun's fire at a building's door, window or wall: one shot towards the breach table's count."""
     if unit.weapon != "artillery":
@@ -161,16 +145,12 @@ def bombard(
         raise RuleError(block)
     if unit.charged or unit.shaken or unit.routed:
         raise RuleError(f"{unit.name} is in no state to fire.")
-    on_map = onmap_towns.map_building(c.t, state, params.get("building")) if state.field is not None else None
-    building = onmap_towns.record_of(state, on_map) if on_map else building_named(state, params.get("building"))
-    part = choice(params.get("part"), TASKS[1:], "", "part")
-    if not part:
-        raise RuleError("Say what the gun fires at: door, window, wall or rock_wall.")
+    on_map = onmap_towns.map_building(c.t, state, params.building) if state.field is not None else None
+    building = onmap_towns.record_of(state, on_map) if on_map else building_named(state, params.building)
+    part = params.part
     if on_map is not None:
         part = onmap_towns.breaching_task(on_map, part)
-    shot = SHOTS.get(str(params.get("shot") or "ball").strip().casefold())
-    if shot is None:
-        raise RuleError(f"A gun fires ball or grape, not {short(str(params.get('shot')))}.")
+    shot = SHOTS[params.shot or "ball"]
     needed = c.breach_needed(shot, part)
     if on_map is not None:
         onmap_towns.check_gun_reach(c.t, state, unit, on_map, shot)  # A-NSR-42

@@ -66,7 +66,7 @@ async def test_place_sets_a_unit_down_with_its_facing_and_formation(app: App, fo
         ("10000", None, "Give 1er Ligne's facing in degrees"),
         ("nan", None, "Give 1er Ligne's facing in degrees"),
         ("a,b", None, "Give where 1er Ligne faces as x,y"),
-        (None, "banana", r"1er Ligne \(line\) may form line, .*, not banana\."),
+        (None, "banana", r"formation: is line, square, march_column, open_order, limbered or manhandled\."),
         (None, "limbered", r"1er Ligne \(line\) may form .*, not limbered\."),
     ],
 )
@@ -104,7 +104,9 @@ async def test_form_refuses_a_bad_facing_with_nothing_changed(app: App, forced: 
     ):
         await refused_unchanged(app, app.act(rita(), "nsr", "form", {"facing": facing}, "/nsr form"), match)
     await refused_unchanged(
-        app, app.act(rita(), "nsr", "form", {"formation": "banana"}, "/nsr form"), "may form .*, not banana"
+        app,
+        app.act(rita(), "nsr", "form", {"formation": "banana"}, "/nsr form"),
+        "formation: is line, square, march_column, open_order, limbered or manhandled.",
     )
 
 

@@ -17,8 +17,8 @@ def on_the_village(engine: NsrEngine, focus: str | None = None) -> FieldView:
     ground = load_scenario("rules.nsr", "village", engine.sides(), engine.terrain())
     specs = [unit("1er Ligne", "French", "line", figures=8), unit("33rd Foot", "Allied", "line", figures=8)]
     state = engine.start_on_map(specs, ScriptedDice(), ground).state
-    state = engine.act(state, Action("place", "French", {"unit": "1er Ligne", "at": "39.5,6"}), ScriptedDice()).state
-    placed = Action("place", "Allied", {"unit": "33rd Foot", "at": "39.5,30"})
+    state = engine.act(state, Action("place", "French", {"figure": "1er Ligne", "at": "39.5,6"}), ScriptedDice()).state
+    placed = Action("place", "Allied", {"figure": "33rd Foot", "at": "39.5,30"})
     state = engine.act(state, placed, ScriptedDice(cards=["2S"])).state
     if focus is not None:
         state = engine.act(state, Action("choose", "French", {"choice": focus}), ScriptedDice()).state

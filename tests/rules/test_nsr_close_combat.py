@@ -193,7 +193,7 @@ def test_melee_refusals(engine: NsrEngine) -> None:
     alone.charges = alone.charges[:1]
     refuse(engine, alone, "melee", "no charge waiting", unit="Foot")
     refuse(engine, state, "melee", "no unit called", unit="Nobody")
-    refuse(engine, state, "melee", "cover must be one of", cover="castle")
+    refuse(engine, state, "melee", "cover: is open, linear or building.", cover="castle")
     refuse(engine, state, "fire", "only in the fire phase", target="Militia", range=3)
     refuse(
         engine,

@@ -6,6 +6,7 @@ from rules.contract import Waiting
 from rules.core import FigureSpec
 from rules.nsr.engine import NsrEngine
 from rules.nsr.fire import plan_fire
+from rules.nsr.options import FireOptions
 from rules.nsr.state import Building, NsrState
 from tests.rules.test_nsr_helpers import (
     NEXT,
@@ -61,10 +62,10 @@ def test_half_range_adds_one_and_7_reads_the_6_column(engine: NsrEngine) -> None
 def test_no_die_is_rolled_when_the_fire_is_refused(engine: NsrEngine) -> None:
     state = line_fight(engine)
     refuse(engine, state, "fire", "out of range", target="33rd Foot", range=13, **{"class": "I"})
-    refuse(engine, state, "fire", "target class", target="33rd Foot", range=5, **{"class": "V"})
+    refuse(engine, state, "fire", "class: is I, II, III or IV.", target="33rd Foot", range=5, **{"class": "V"})
     refuse(engine, state, "fire", "own side", target="1er Ligne", range=5, **{"class": "I"})
     refuse(engine, state, "fire", "only 11 figures", target="33rd Foot", range=5, firers=12, **{"class": "I"})
-    refuse(engine, state, "fire", "Name the unit", range=5)
+    refuse(engine, state, "fire", "Give target: (The enemy unit).", range=5)
     refuse(engine, state, "volley", "half range", target="33rd Foot", range=7, **{"class": "I"})
     refuse(engine, state, "move", "only in the movement phase")
     refuse(engine, state, "fire", "It is French's turn", side="Allied", target="33rd Foot", range=5, **{"class": "I"})
@@ -283,7 +284,7 @@ def test_artillery_may_fire_at_a_class_iv_target(engine: NsrEngine) -> None:
     out = act(engine, state, "fire", target="33rd Foot", range=30, dice=[6], cards=["2C", NEXT], **{"class": "IV"})
     [shot] = events(out, "fire")
     assert (shot["weapon"], shot["class"], shot["fraction"], shot["hits"]) == ("ball", "IV", "1/7", 1)
-    params = {"target": "33rd Foot", "range": 5, "class": "IV", "shot": "grape"}
+    params = FireOptions(target="33rd Foot", range=5, class_="IV", shot="grape")
     [group] = plan_fire(engine.charts, state, get(state, "Battery"), params)
     assert (group.weapon, group.klass) == ("grapeshot", "IV")
 

@@ -91,7 +91,7 @@ def test_a_battle_on_the_map_sets_out_its_units_before_any_card(engine: NsrEngin
 
 def test_place_sets_a_unit_down_whole_facing_the_enemy(engine: NsrEngine) -> None:
     """A-NSR-33: no facing given, the unit faces the enemy's zone (north here)."""
-    out = act(engine, setting_out(engine), "place", "French", unit="1er Ligne", at="10,4")
+    out = act(engine, setting_out(engine), "place", "French", figure="1er Ligne", at="10,4")
     state = out.state
     placed = onmap.placement_of(state, get(state, "1er Ligne"))
     assert placed is not None and placed.facing == 90.0 and placed.formation == "line" and placed.figures == 12
@@ -103,30 +103,37 @@ def test_place_sets_a_unit_down_whole_facing_the_enemy(engine: NsrEngine) -> Non
 
 def test_place_takes_a_facing_and_a_formation(engine: NsrEngine) -> None:
     state = act(
-        engine, setting_out(engine), "place", "French", unit="1er Ligne", at="10,4", facing="0", formation="column"
+        engine,
+        setting_out(engine),
+        "place",
+        "French",
+        figure="1er Ligne",
+        at="10,4",
+        facing="0",
+        formation="march_column",
     ).state
     placed = onmap.placement_of(state, get(state, "1er Ligne"))
     assert placed is not None and placed.formation == "march_column" and placed.facing == 0.0
     assert get(state, "1er Ligne").formation == "march_column"
-    state = act(engine, state, "place", "French", unit="Hussars", at="20,4", facing="20,30").state
+    state = act(engine, state, "place", "French", figure="Hussars", at="20,4", facing="20,30").state
     assert onmap.field_of(state).facing["Hussars"] == pytest.approx(90.0)
 
 
 def test_placing_is_refused_off_the_zone_the_table_the_pond_and_another_unit(engine: NsrEngine) -> None:
-    state = act(engine, setting_out(engine), "place", "French", unit="1er Ligne", at="10,4").state
-    refuse(engine, state, "place", "outside French's deployment zone", "French", unit="Hussars", at="10,20")
-    refuse(engine, state, "place", "would stand off the 48 by 36 inch table", "French", unit="Hussars", at="1,4")
-    refuse(engine, state, "place", "would stand in the pond", "French", unit="Hussars", at="32,4")
-    refuse(engine, state, "place", "on 1er Ligne's ground", "French", unit="Hussars", at="12,4")
-    refuse(engine, state, "place", "already placed", "French", unit="1er Ligne", at="30,4")
-    refuse(engine, state, "place", "Only Allied's player", "French", unit="33rd Foot", at="10,32")
+    state = act(engine, setting_out(engine), "place", "French", figure="1er Ligne", at="10,4").state
+    refuse(engine, state, "place", "outside French's deployment zone", "French", figure="Hussars", at="10,20")
+    refuse(engine, state, "place", "would stand off the 48 by 36 inch table", "French", figure="Hussars", at="1,4")
+    refuse(engine, state, "place", "would stand in the pond", "French", figure="Hussars", at="32,4")
+    refuse(engine, state, "place", "on 1er Ligne's ground", "French", figure="Hussars", at="12,4")
+    refuse(engine, state, "place", "already placed", "French", figure="1er Ligne", at="30,4")
+    refuse(engine, state, "place", "Only Allied's player", "French", figure="33rd Foot", at="10,32")
     refuse(
         engine,
         state,
         "place",
         "may form line, march column, open order",
         "French",
-        unit="Hussars",
+        figure="Hussars",
         at="20,4",
         formation="square",
     )
@@ -134,16 +141,16 @@ def test_placing_is_refused_off_the_zone_the_table_the_pond_and_another_unit(eng
         engine,
         state,
         "place",
-        "may form line, march column, open order, not wedge",
+        "formation: is line, square, march_column, open_order, limbered or manhandled.",
         "French",
-        unit="Hussars",
+        figure="Hussars",
         at="20,4",
         formation="wedge",
     )
-    refuse(engine, state, "place", "facing in degrees", "French", unit="Hussars", at="20,4", facing="north")
-    refuse(engine, state, "place", "Name a unit", "French", at="20,4")
+    refuse(engine, state, "place", "facing in degrees", "French", figure="Hussars", at="20,4", facing="north")
+    refuse(engine, state, "place", "Give figure: (The figure, or the unit (NSR)).", "French", at="20,4")
     # touching is not overlapping: the hussars' line of 6 stands edge to edge with the French line
-    act(engine, state, "place", "French", unit="Hussars", at="16,5")
+    act(engine, state, "place", "French", figure="Hussars", at="16,5")
 
 
 def test_deploy_sets_out_a_side_and_the_last_unit_placed_turns_the_first_card(engine: NsrEngine) -> None:
@@ -158,15 +165,15 @@ def test_deploy_sets_out_a_side_and_the_last_unit_placed_turns_the_first_card(en
     assert state.phase == "movement" and state.card == FIRST and out.pending is not None
     assert out.pending.decider == "French"
     assert_apart(state)
-    refuse(engine, state, "place", "Waiting for French", "French", unit="1er Ligne", at="10,4")
+    refuse(engine, state, "place", "Waiting for French", "French", figure="1er Ligne", at="10,4")
     chosen = act(engine, state, "choose", "French", choice="1er Ligne").state
-    refuse(engine, chosen, "place", "deployment is over", "French", unit="1er Ligne", at="10,4")
+    refuse(engine, chosen, "place", "deployment is over", "French", figure="1er Ligne", at="10,4")
     round_trip(engine, state)
 
 
 def test_hold_while_setting_out_deploys_the_acting_side(engine: NsrEngine) -> None:
     """An absent side's deadline (the pass action) sets out its units."""
-    state = act(engine, setting_out(engine), "place", "French", unit="1er Ligne", at="10,4").state
+    state = act(engine, setting_out(engine), "place", "French", figure="1er Ligne", at="10,4").state
     state = act(engine, state, "hold", "French").state
     assert "Hussars" in onmap.field_of(state).positions and engine.whose_turn(state) == "Allied"
     refuse(engine, state, "hold", "Your units are all on the map", "French")
@@ -176,7 +183,7 @@ def test_a_table_battle_has_no_map_to_place_on(engine: NsrEngine) -> None:
     state = engine.start(SPECS, ScriptedDice(cards=[FIRST])).state
     assert state.field is None
     state = act(engine, state, "choose", "French", choice="1er Ligne").state
-    refuse(engine, state, "place", "played on a table", "French", unit="1er Ligne", at="10,4")
+    refuse(engine, state, "place", "played on a table", "French", figure="1er Ligne", at="10,4")
     refuse(engine, state, "deploy", "played on a table", "French")
 
 
@@ -189,7 +196,7 @@ def on_the_map(engine: NsrEngine, places: dict[str, str]) -> NsrState:
     state = setting_out(engine)
     for name, at in places.items():
         side = get(state, name).side
-        state = engine.act(state, Action("place", side, {"unit": name, "at": at}), ScriptedDice(cards=[FIRST])).state
+        state = engine.act(state, Action("place", side, {"figure": name, "at": at}), ScriptedDice(cards=[FIRST])).state
     assert state.phase == "movement"
     return act(engine, state, "choose", "French", choice="1er Ligne").state
 
@@ -211,7 +218,7 @@ def moved_on(engine: NsrEngine, where: dict[str, str]) -> NsrState:
 def test_form_reshapes_the_unit_on_its_centre(engine: NsrEngine) -> None:
     """A-NSR-34: from a line 6 by 2 to a march column 4 wide and 3 deep, on the same centre."""
     state = on_the_map(engine, PLACES)
-    out = act(engine, state, "form", "French", formation="column", cards=["KH"])
+    out = act(engine, state, "form", "French", formation="march_column", cards=["KH"])
     placed = onmap.placement_of(out.state, get(out.state, "1er Ligne"))
     assert placed is not None and placed.formation == "march_column" and size(placed) == (4.0, 3.0)
     assert onmap.at(placed.centre) == "10,4"
@@ -229,7 +236,7 @@ def test_form_is_refused_when_the_new_shape_overlaps_a_unit_or_leaves_the_table(
 def test_form_on_a_table_is_as_before(engine: NsrEngine) -> None:
     state = engine.start(SPECS, ScriptedDice(cards=[FIRST])).state
     state = act(engine, state, "choose", "French", choice="1er Ligne").state
-    out = act(engine, state, "form", "French", formation="column", cards=["KH"])
+    out = act(engine, state, "form", "French", formation="march_column", cards=["KH"])
     assert out.events[0].text == "1er Ligne forms march column."
 
 
@@ -259,7 +266,7 @@ def test_footprints_never_overlap_after_legal_placements_and_reshapes(
 ) -> None:
     state = setting_out(engine)
     for name, x, y, facing, shape in tries:
-        params = {"unit": name, "at": f"{x:.2f},{y:.2f}", "facing": str(facing), "formation": FORMATIONS[name][shape]}
+        params = {"figure": name, "at": f"{x:.2f},{y:.2f}", "facing": str(facing), "formation": FORMATIONS[name][shape]}
         try:
             state = engine.act(state, Action("place", "French", params), ScriptedDice()).state
         except Exception as exc:  # only a refusal in one sentence
@@ -308,10 +315,10 @@ def test_a_move_rolls_the_chart_and_goes_along_the_path(engine: NsrEngine) -> No
 def test_the_road_column_when_the_whole_path_is_on_the_road(engine: NsrEngine) -> None:
     """Mounted in march column: 5D6 on the road, 4D6 once the path leaves it."""
     state = setting_out(engine)
-    state = act(engine, state, "place", "French", unit="Hussars", at="24,4", formation="column").state
+    state = act(engine, state, "place", "French", figure="Hussars", at="24,4", formation="march_column").state
     for name, at in (("1er Ligne", "10,4"), ("33rd Foot", "10,32"), ("95th", "36,32")):
         state = engine.act(
-            state, Action("place", get(state, name).side, {"unit": name, "at": at}), ScriptedDice(cards=[FIRST])
+            state, Action("place", get(state, name).side, {"figure": name, "at": at}), ScriptedDice(cards=[FIRST])
         ).state
     state = act(engine, state, "choose", "French", choice="Hussars").state
     out = act(engine, state, "move", "French", to="24,20", dice=[1] * 5, cards=["KH"])
@@ -631,7 +638,7 @@ def test_form_turns_a_unit_in_place(engine: NsrEngine) -> None:
     assert "1er Ligne turns to face 0°." in out.events[0].text
     placed = onmap.placement_of(out.state, get(out.state, "1er Ligne"))
     assert placed is not None and footprint(placed).bounds == pytest.approx((9.0, 1.0, 11.0, 7.0))
-    out = act(engine, state, "form", "French", facing="20,4", formation="column", cards=["KH"])
+    out = act(engine, state, "form", "French", facing="20,4", formation="march_column", cards=["KH"])
     assert "forms march column (4 by 3 inches at 10,4, facing 0°)" in out.events[0].text
     round_trip(engine, out.state)
 
@@ -688,8 +695,8 @@ def test_field_view_draws_as_a_picture(engine: NsrEngine) -> None:
 def test_the_picture_follows_deployment_and_the_movement_phase(engine: NsrEngine) -> None:
     state = setting_out(engine)
     for name, at in list(PLACES.items())[:-1]:
-        state = act(engine, state, "place", get(state, name).side, unit=name, at=at).state
-    out = act(engine, state, "place", "Allied", unit="95th", at=PLACES["95th"], cards=[FIRST])
+        state = act(engine, state, "place", get(state, name).side, figure=name, at=at).state
+    out = act(engine, state, "place", "Allied", figure="95th", at=PLACES["95th"], cards=[FIRST])
     assert engine.moved_on(state, out.events)
     state = act(engine, out.state, "choose", "French", choice="1er Ligne").state
     out = act(engine, state, "move", "French", to="10,8", dice=[3, 5], cards=["KH"])

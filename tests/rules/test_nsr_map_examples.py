@@ -30,7 +30,7 @@ def village(engine: NsrEngine, where: dict[str, tuple[float, float, float]], pha
     state = engine.start_on_map(SPECS, ScriptedDice(), ground).state
     for name, at in PLACES.items():
         cards = ["2S"] if name == list(PLACES)[-1] else []
-        params = {"unit": name, "at": at}
+        params = {"figure": name, "at": at}
         state = engine.act(state, Action("place", get(state, name).side, params), ScriptedDice(cards=cards)).state
     field = onmap.field_of(state)
     for name, (x, y, facing) in where.items():

@@ -98,7 +98,7 @@ def test_a_charge_way_is_what_it_was(
     engine: NsrEngine, charger: str, target: str, needed: float, rough: str | None
 ) -> None:
     state = village(engine)
-    way = onmap.charge_way(engine.tables, state, get(state, charger), get(state, target), {})
+    way = onmap.charge_way(engine.tables, state, get(state, charger), get(state, target))
     assert way.needed == pytest.approx(needed, abs=1e-9)
     assert (way.column, way.rough, way.rear) == ("charge", rough, False)
 
@@ -106,7 +106,7 @@ def test_a_charge_way_is_what_it_was(
 def test_a_charge_into_a_building_is_refused_as_it_was(engine: NsrEngine) -> None:
     state = village(engine)
     with pytest.raises(RuleError, match="95th's charge at 3e Ligne runs into the farmhouse"):
-        onmap.charge_way(engine.tables, state, get(state, "95th"), get(state, "3e Ligne"), {})
+        onmap.charge_way(engine.tables, state, get(state, "95th"), get(state, "3e Ligne"))
 
 
 # --- the halving, kept as the reference ---------------------------------------------------------------
@@ -232,7 +232,7 @@ def test_a_charge_stops_where_the_halving_stopped_it(
         return
     charger, target = get(state, "1er Ligne"), get(state, "33rd Foot")
     try:
-        way = onmap.charge_way(engine.tables, state, charger, target, {})
+        way = onmap.charge_way(engine.tables, state, charger, target)
     except RuleError:
         return
     assert way.needed == pytest.approx(halving_charge(engine, state, charger, target), abs=1e-9)

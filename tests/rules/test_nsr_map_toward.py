@@ -31,10 +31,17 @@ from rules.geometry import Point, centre_distance
 from rules.nsr import onmap
 from rules.nsr.charts import NsrTables
 from rules.nsr.engine import NsrEngine
+from rules.nsr.options import MoveOptions
 from rules.nsr.state import NsrState, Unit, unit_named
 from rules.words import blank, match_name, number, possessive
 from tests.rules.test_nsr_helpers import get
 from tests.rules.test_nsr_map_slides import SPECS, VILLAGE_UNITS, scattered, spot, village
+
+
+def typed_route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any], formation: str) -> onmap.Route:
+    """:func:`rules.nsr.onmap.route`, given the move's options as the engine reads them."""
+    return onmap.route(t, state, unit, MoveOptions(**params), formation)
+
 
 # --- the route as it was: forty halvings, every check one shape at a time (the reference) -------------
 
@@ -43,7 +50,7 @@ def halving_route(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str
     for key in ("going", "rough"):
         if not blank(params.get(key)):
             raise RuleError(f"On the map the ground says the {key}: give only where {unit.name} goes.")
-    asked = move_request(params, unit.name)
+    asked = move_request(MoveOptions(**params), unit.name)
     facing = onmap.new_facing(state, unit, params.get("facing"))
     placed = onmap.placement_of(state, unit, formation=formation, facing=facing)
     if placed is None:
@@ -160,7 +167,7 @@ def both(
     """The move measured now and by the halving, each on its own copy of ``state``."""
     formation = formation or get(state, name).formation
     return (
-        outcome(onmap.route, engine, state, name, params, formation, inches),
+        outcome(typed_route, engine, state, name, params, formation, inches),
         outcome(halving_route, engine, state, name, params, formation, inches),
     )
 
@@ -195,7 +202,7 @@ def alike(
         (ours, said), (theirs, said_then) = numbers_and_words(now), numbers_and_words(then)
         assert said == said_then and now[0] != "refused"
         assert len(ours) == len(theirs) and all(abs(a - b) <= 1.0001e-4 for a, b in zip(ours, theirs, strict=True))
-        exact = raw_path(onmap.route, engine, state, name, params, formation)
+        exact = raw_path(typed_route, engine, state, name, params, formation)
         halved = raw_path(halving_route, engine, state, name, params, formation)
         assert all(abs(a - b) <= 1e-8 for a, b in zip(exact, halved, strict=True))
     return now

@@ -101,7 +101,7 @@ def hamlet(
     for name, at in PLACES.items():
         side = get(state, name).side
         cards = ["2S"] if name == list(PLACES)[-1] else []
-        state = engine.act(state, Action("place", side, {"unit": name, "at": at}), ScriptedDice(cards=cards)).state
+        state = engine.act(state, Action("place", side, {"figure": name, "at": at}), ScriptedDice(cards=cards)).state
     field = onmap.field_of(state)
     for name, at in where.items():
         x, y = (float(v) for v in at.split(","))
@@ -403,7 +403,7 @@ def test_a_charge_at_a_unit_inside_is_never_from_the_rear(engine: NsrEngine) -> 
 def test_placing_a_unit_in_a_building_of_its_zone_occupies_it(engine: NsrEngine) -> None:
     """A-NSR-42: the lodge stands in the French zone."""
     out = engine.start_on_map(SPECS, ScriptedDice(), read_map(TOWN_MAP, engine.sides(), engine.terrain()))
-    placed = act(engine, out.state, "place", "French", unit="Voltigeurs", at="42,4")
+    placed = act(engine, out.state, "place", "French", figure="Voltigeurs", at="42,4")
     assert "Voltigeurs (French) is placed in the lodge: 4 of 10 places taken." in texts(placed)
     assert get(placed.state, "Voltigeurs").building == "the lodge"
     refuse(
@@ -412,7 +412,7 @@ def test_placing_a_unit_in_a_building_of_its_zone_occupies_it(engine: NsrEngine)
         "place",
         "the lodge holds 10 figures (10 a floor) and 4 are inside: 1er Ligne's 12 do not fit",
         "French",
-        unit="1er Ligne",
+        figure="1er Ligne",
         at="42,4",
     )
 
@@ -512,7 +512,7 @@ def test_a_gun_bombards_a_building_in_range_and_sight(engine: NsrEngine) -> None
             continue
         cards = ["2S"] if name == "Battery" else []
         state = engine.act(
-            state, Action("place", get(state, name).side, {"unit": name, "at": at}), ScriptedDice(cards=cards)
+            state, Action("place", get(state, name).side, {"figure": name, "at": at}), ScriptedDice(cards=cards)
         ).state
     get(state, "Battery").formation = "manhandled"
     state.phase = "fire"
@@ -564,7 +564,7 @@ def test_a_gun_fires_at_a_unit_inside_whatever_it_looks_out_of(engine: NsrEngine
         if name == "95th":
             continue
         cards = ["2S"] if name == "Battery" else []
-        params = {"unit": name, "at": at}
+        params = {"figure": name, "at": at}
         state = engine.act(state, Action("place", get(state, name).side, params), ScriptedDice(cards=cards)).state
     field = onmap.field_of(state)
     field.positions["1er Ligne"], field.positions["Battery"] = [23.0, 12.5], [23.0, 30.0]

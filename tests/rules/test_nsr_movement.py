@@ -110,7 +110,7 @@ def test_forming_in_place(engine: NsrEngine) -> None:
     state = moving(engine)
     refuse(engine, state, "form", "already in line", formation="line")
     refuse(engine, state, "form", "Say the formation")
-    out = act(engine, state, "form", formation="column", prone=False, cards=[NEXT])
+    out = act(engine, state, "form", formation="march_column", prone=False, cards=[NEXT])
     assert get(out.state, "Mover").formation == "march_column" and "forms march column" in texts(out)
 
 

@@ -12,6 +12,7 @@ from rules.nsr import close_combat, fire, morale
 from rules.nsr.close_combat import Stance
 from rules.nsr.deck import fresh_deck, rank_key, suit
 from rules.nsr.engine import NsrEngine, make_engine
+from rules.nsr.options import FireOptions
 from rules.nsr.state import NsrState, Unit
 from tests.rules.test_nsr_helpers import RandomDice, get, stage, unit
 
@@ -54,7 +55,7 @@ def test_expected_hits_of_small_arms(engine: NsrEngine, weapon, firers, klass, r
         "F",
     )
     shooter = get(state, "F")
-    params = {"target": "T", "range": rng, "class": klass, "exposed": True}  # class IV: at a window (A-NSR-31)
+    params = FireOptions(target="T", range=rng, class_=klass, exposed=True)  # class IV: at a window (A-NSR-31)
     [group] = fire.plan_fire(engine.charts, state, shooter, params)
     dice = RandomDice(11)
     values = [fire._hits(engine.charts, state, shooter, group, dice.roll(6, "fire"), []) for _ in range(3000)]
@@ -77,7 +78,7 @@ def test_expected_hits_of_guns(engine: NsrEngine, shot, crew, klass, rng, expect
     gun = get(state, "G")
     for f in gun.figures[crew:]:
         f.status = "killed"
-    [group] = fire.plan_fire(engine.charts, state, gun, {"target": "T", "range": rng, "class": klass, "shot": shot})
+    [group] = fire.plan_fire(engine.charts, state, gun, FireOptions(target="T", range=rng, class_=klass, shot=shot))
     dice = RandomDice(12)
     values = [fire._hits(engine.charts, state, gun, group, dice.roll(6, "fire"), []) for _ in range(3000)]
     close(values, expected)
