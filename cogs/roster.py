@@ -10,7 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import AppCog, deliver, thinking
+from bot.adapter.cog import AppCog
+from bot.adapter.delivery import deliver, waiting
 from bot.adapter.messages import caller_of
 from bot.app.replies import Refusal
 from bot.app.yaml_format import MAX_FILE_BYTES
@@ -18,8 +19,8 @@ from cogs.common import kind_autocomplete, roster_autocomplete, side_autocomplet
 from rules.core import short
 
 #: Reading an attachment from Discord's file servers is usually quick; if it is not, the
-#: interaction is deferred (privately) so the 3-second answer window is never missed.
-READ_BEFORE_DEFER = 1.5
+#: interaction is deferred (privately, :func:`bot.adapter.delivery.waiting`) so the 3-second answer
+#: window is never missed, and the file given up on after this many seconds.
 READ_AT_MOST = 30.0
 FILE_HELP = "A YAML file (from an export, or written by hand)"
 
@@ -35,14 +36,9 @@ async def attachment_bytes(interaction: discord.Interaction, file: Any) -> tuple
     name = str(getattr(file, "filename", "") or "the file")[:100]
     if size > MAX_FILE_BYTES:
         raise Refusal(f"{short(name)} is {size // 1024} KiB; the most a file may be is {MAX_FILE_BYTES // 1024} KiB.")
-    reading = asyncio.ensure_future(file.read())
     try:
-        try:
-            data = await asyncio.wait_for(asyncio.shield(reading), READ_BEFORE_DEFER)
-        except TimeoutError:
-            if not interaction.response.is_done():
-                await thinking(interaction, ephemeral=True)
-            data = await asyncio.wait_for(reading, READ_AT_MOST)
+        async with waiting(interaction, ephemeral=True):
+            data = await asyncio.wait_for(file.read(), READ_AT_MOST)
     except TimeoutError:
         raise Refusal(f"Discord took too long to hand over {short(name)}; attach it again.") from None
     except (discord.HTTPException, aiohttp.ClientError, OSError):

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import AppCog
+from bot.adapter.cog import AppCog
 from cogs.common import TO_HELP, VIA_HELP, figure_autocomplete
 
 LOS = Literal["clear", "partial", "blocked"]

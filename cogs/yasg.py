@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import AppCog
+from bot.adapter.cog import AppCog
 from cogs.common import figure_autocomplete
 
 Name = app_commands.Range[str, 1, 64]
