@@ -32,13 +32,13 @@ from typing import Any
 import discord
 
 from bot.adapter.embeds import to_embeds
-from bot.adapter.errors import player_message
+from bot.adapter.errors import player_message, unwrap
 from bot.adapter.help import help_view
 from bot.adapter.messages import NOBODY, app_of, caller_of, message_kwargs
 from bot.adapter.next_moves import next_moves_view, to_type
 from bot.adapter.once import AnsweredOnce
 from bot.adapter.owed import Post, tell_owed
-from bot.app.replies import HelpReply, LogPage, PendingDecision, Reply
+from bot.app.replies import HelpReply, LogPage, PendingDecision, Refusal, Reply
 from bot.app.waiting import PICTURE_FOLLOWS, WHILE_WAITING
 
 log = logging.getLogger("skirmish_gm.delivery")
@@ -342,7 +342,10 @@ async def deliver_when_ready(
 async def deliver_error(interaction: discord.Interaction, error: BaseException, *, context: str) -> None:
     """The one error handler's answer: a short private sentence for the player (the log gets the
     traceback of a bug). A reply that cannot be sent either is logged, not raised."""
-    reply = Reply.error(player_message(error, context=context))
+    refusal = unwrap(error)
+    reply = Reply.error(
+        player_message(error, context=context), refusal.advice if isinstance(refusal, Refusal) else None
+    )
     try:
         await deliver(interaction, reply)
     except discord.HTTPException as exc:

@@ -26,7 +26,12 @@ LOG_PAGE_DEFAULT = 10
 
 
 class Refusal(RuleError):
-    """The application refuses a command (not a member, not the game master, no campaign here)."""
+    """The application refuses a command (not a member, not the game master, no campaign here).
+
+    Raised, never returned: the front end's one error handler shows its sentence privately."""
+
+    #: What the player may do about it, shown under the sentence (Discord: the card's footer).
+    advice: str | None = None
 
 
 @dataclass(frozen=True)
@@ -173,10 +178,12 @@ class Reply:
         return cls(cards=[Card(title=title, description=text)], ephemeral=ephemeral)
 
     @classmethod
-    def error(cls, message: str) -> Reply:
-        """A refusal's sentence as the front end shows it: only the adapter's error handler builds
-        one (the application raises :class:`Refusal`, it never returns one)."""
-        return cls(cards=[Card(title=NOT_DONE, description=shown(message), colour=ERROR_COLOUR)], ephemeral=True)
+    def error(cls, message: str, advice: str | None = None) -> Reply:
+        """A refusal's sentence (and what to do about it) as the front end shows it: only the
+        adapter's error handler builds one (the application raises :class:`Refusal`, it never
+        returns one)."""
+        card = Card(title=NOT_DONE, description=shown(message), colour=ERROR_COLOUR, footer=advice)
+        return cls(cards=[card], ephemeral=True)
 
 
 @dataclass

@@ -148,6 +148,7 @@ async def test_every_problem_fits_one_private_message_with_a_count(bot, app) -> 
     sent = one(await invoke(bot, "roster import", RED, file=attachment("\n".join(lines).encode())))
     [embed] = sent["embeds"]
     assert sent["ephemeral"] is True and embed.title == "Not done"
+    assert embed.footer.text == "Fix them all and send the file again."  # the refusal's advice
     assert embed.description.startswith("300 problems in roster.yaml; nothing was imported:\n• line 3: ")
     assert len(embed.description) <= 4096 and embed.description.rstrip().endswith("more")
     assert len(embed) <= 6000
