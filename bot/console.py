@@ -206,9 +206,6 @@ class Console:
         if reply is None:
             self._ok(line, "Done.")
             return
-        if reply.cards and reply.cards[0].title == "Not done":
-            self._fail(line, reply.cards[0].description, reply, refused=True)
-            return
         if any(uid not in self.names for uid in reply.ping_user_ids):
             await self.learn_names()  # a player this run has not met yet (joined elsewhere, or imported)
         self._print_reply(line, reply)
@@ -313,12 +310,12 @@ class Console:
         else:
             self._write(text)
 
-    def _fail(self, line: str, message: str, reply: Reply | None = None, *, refused: bool = False) -> None:
+    def _fail(self, line: str, message: str, *, refused: bool = False) -> None:
         """A refusal: its sentence, and after a command's refusal the forced dice and cards still
         waiting (at the end of the line, or as ``queued`` in ``--json``)."""
         self.failures += 1
         if self.json_mode:
-            self._json(line, False, message, reply, queued=refused)
+            self._json(line, False, message, None, queued=refused)
         else:
             self._write(f"!! {message}{self._still_queued() if refused else ''}")
 

@@ -6,8 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import AppCog, defer_thinking, deliver
-from bot.app.replies import Reply
+from bot.adapter.cog import AppCog
+from bot.adapter.delivery import deliver_when_ready
+from bot.app.replies import Refusal, Reply
 
 
 @app_commands.default_permissions(administrator=True)
@@ -19,12 +20,13 @@ class AdminCog(AppCog, commands.GroupCog, group_name="admin", group_description=
     @app_commands.command(name="sync", description="Send the slash commands to Discord now (bot owner only)")
     async def sync(self, interaction: discord.Interaction) -> None:
         if not await self.bot.is_owner(interaction.user):
-            await deliver(interaction, Reply.error("Only the bot's owner may sync its commands."))
-            return
-        if not await defer_thinking(interaction, ephemeral=True):
-            return  # a repeated delivery, answered already
-        scope = await self.bot.sync_commands(force=True)  # several requests to Discord: seconds at worst
-        await deliver(interaction, Reply.note("Commands synced", f"Sent {scope}."))
+            raise Refusal("Only the bot's owner may sync its commands.")
+
+        async def sync() -> Reply:
+            scope = await self.bot.sync_commands(force=True)  # several requests to Discord: seconds at worst
+            return Reply.note("Commands synced", f"Sent {scope}.")
+
+        await deliver_when_ready(interaction, sync, slow=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -8,7 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import AppCog, deliver
+from bot.adapter.cog import AppCog
+from bot.adapter.delivery import deliver
 from bot.adapter.messages import caller_of
 from bot.adapter.slash import side_autocomplete
 from cogs.common import FILE_HELP, attachment_bytes

@@ -11,7 +11,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.adapter.delivery import thinking
+from bot.adapter.delivery import waiting
 from bot.adapter.slash import figure_autocomplete, kind_autocomplete, roster_autocomplete, side_autocomplete
 from bot.app.replies import Refusal
 from bot.app.yaml_format import MAX_FILE_BYTES
@@ -34,8 +34,8 @@ VIA_HELP = 'Map: waypoints on the way, "10,12 14,18" (the last is the end unless
 
 
 #: Reading an attachment from Discord's file servers is usually quick; if it is not, the
-#: interaction is deferred (privately) so the 3-second answer window is never missed.
-READ_BEFORE_DEFER = 1.5
+#: interaction is deferred (privately, :func:`bot.adapter.delivery.waiting`) so the 3-second answer
+#: window is never missed, and the file given up on after this many seconds.
 READ_AT_MOST = 30.0
 FILE_HELP = "A YAML file (from an export, or written by hand)"
 
@@ -51,14 +51,9 @@ async def attachment_bytes(interaction: discord.Interaction, file: Any) -> tuple
     name = str(getattr(file, "filename", "") or "the file")[:100]
     if size > MAX_FILE_BYTES:
         raise Refusal(f"{short(name)} is {size // 1024} KiB; the most a file may be is {MAX_FILE_BYTES // 1024} KiB.")
-    reading = asyncio.ensure_future(file.read())
     try:
-        try:
-            data = await asyncio.wait_for(asyncio.shield(reading), READ_BEFORE_DEFER)
-        except TimeoutError:
-            if not interaction.response.is_done():
-                await thinking(interaction, ephemeral=True)
-            data = await asyncio.wait_for(reading, READ_AT_MOST)
+        async with waiting(interaction, ephemeral=True):
+            data = await asyncio.wait_for(file.read(), READ_AT_MOST)
     except TimeoutError:
         raise Refusal(f"Discord took too long to hand over {short(name)}; attach it again.") from None
     except (discord.HTTPException, aiohttp.ClientError, OSError):

@@ -6,7 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import AppCog, DecisionButton, deliver
+from bot.adapter.cog import AppCog
+from bot.adapter.delivery import DecisionButton, deliver
 from bot.adapter.messages import app_of, caller_of
 
 

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import AppCog, LogPageButton, defer_thinking, deliver
+from bot.adapter.cog import AppCog
+from bot.adapter.delivery import LogPageButton, deliver, deliver_when_ready
 from bot.adapter.messages import caller_of
 from bot.adapter.next_moves import NextMoveButton, ReadySelect
 from bot.app.reports import BATTLE_ID_MAX
-
-#: Seconds a report may take before the interaction is deferred (Discord wants an answer within 3).
-REPORT_BEFORE_DEFER = 1.5
 
 
 class GameCog(AppCog, commands.GroupCog, group_name="game", group_description="The battle in this channel"):
@@ -57,19 +53,14 @@ class GameCog(AppCog, commands.GroupCog, group_name="game", group_description="T
         interaction: discord.Interaction,
         battle: app_commands.Range[int, 1, BATTLE_ID_MAX] | None = None,
     ) -> None:
-        """A long battle takes a moment to write: past ``REPORT_BEFORE_DEFER`` seconds the answer is
-        deferred (privately, since only the finished report says who may see it); a public report
-        then follows the private note as a message of its own."""
-        work = asyncio.ensure_future(self.app.game_report(caller_of(interaction), battle))
-        try:
-            reply = await asyncio.wait_for(asyncio.shield(work), REPORT_BEFORE_DEFER)
-        except TimeoutError:
-            if not await defer_thinking(interaction, ephemeral=True):
-                return
-            reply = await work
-            if not reply.ephemeral:
-                await interaction.followup.send(content="The report follows in the channel.", ephemeral=True)
-        await deliver(interaction, reply)
+        """A long battle takes a moment to write: the answer may be deferred (privately, since only
+        the finished report says who may see it); a public report then follows the private note as
+        a message of its own."""
+        await deliver_when_ready(
+            interaction,
+            lambda: self.app.game_report(caller_of(interaction), battle),
+            follows="The report follows in the channel.",
+        )
 
     @app_commands.command(name="undo", description="Take back the last action (its player or the game master)")
     async def undo(self, interaction: discord.Interaction) -> None:

@@ -8,7 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.delivery import AppCog, deliver
+from bot.adapter.cog import AppCog
+from bot.adapter.delivery import deliver
 from bot.adapter.messages import app_of, caller_of
 from bot.adapter.slash import figure_autocomplete, options_command, side_autocomplete
 from cogs.common import attachment_bytes

@@ -8,10 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapter.cog import AppCog
 from bot.adapter.commandline import parse_line, split_line, walk
-from bot.adapter.delivery import AppCog, defer_thinking, deliver
+from bot.adapter.delivery import deliver_when_ready
 from bot.adapter.messages import app_of, caller_of
-from bot.app.replies import Refusal
+from bot.app.replies import Refusal, Reply
 from rules import RULESETS
 
 #: The longest action line /odds reads: Discord is told a longer limit, so a longer line reaches
@@ -66,13 +67,15 @@ class OddsCog(AppCog, commands.Cog):
         capture = _Capture()
         if parsed.command.parent is None or parsed.command.parent.name not in RULESETS:
             raise Refusal("Ask the odds of a ruleset's action, like ssg shoot or sharpe shoot.")
-        if not await defer_thinking(interaction, ephemeral=True):
-            return
-        await parsed.command.callback(capture, interaction, **parsed.values)  # type: ignore[arg-type]
-        if capture.action is None:
-            raise Refusal("That command is not an action with dice.")
-        ruleset, name, params = capture.action
-        await deliver(interaction, await self.app.odds(caller_of(interaction), ruleset, name, params, typed))
+
+        async def odds() -> Reply:
+            await parsed.command.callback(capture, interaction, **parsed.values)  # type: ignore[arg-type]
+            if capture.action is None:
+                raise Refusal("That command is not an action with dice.")
+            ruleset, name, params = capture.action
+            return await self.app.odds(caller_of(interaction), ruleset, name, params, typed)
+
+        await deliver_when_ready(interaction, odds, slow=True)
 
 
 async def setup(bot: commands.Bot) -> None:

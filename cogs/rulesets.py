@@ -9,7 +9,7 @@ from typing import Any
 
 from discord.ext import commands
 
-from bot.adapter.delivery import AppCog
+from bot.adapter.cog import AppCog
 from bot.adapter.slash import spec_command, specs_of
 from rules import RULESETS, get_engine
 from rules.specs import Role

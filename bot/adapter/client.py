@@ -57,7 +57,8 @@ class SkirmishTree(app_commands.CommandTree):
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         """The one error handler of every command: a sentence for the player, the traceback of a bug for the log."""
-        name = interaction.command.qualified_name if interaction.command else "?"
+        command = interaction.command or getattr(error, "command", None)  # a next move's button: its command
+        name = command.qualified_name if command is not None else "?"
         await deliver_error(interaction, error, context=f"/{name}")
 
 

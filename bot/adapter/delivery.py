@@ -5,6 +5,12 @@ decision buttons and the error handler go through it. A reply's buttons follow f
 itself (:func:`view_for`): a pending decision gets one button per choice, a log page of several
 gets Newer and Older.
 
+:class:`Deferral` is the one "defer if slow" path: a reply still in the making past
+:data:`BEFORE_DEFER` seconds (its picture, a map read in the worker, a long battle's report, a file
+slow to come from Discord's servers) has its interaction deferred ("thinking"), and :func:`deliver`
+then fits that message to the reply. A command whose answer may be slow answers with
+:func:`deliver_when_ready`.
+
 The buttons outlive a restart: each is a ``DynamicItem`` whose custom_id says everything the click
 needs (``decision:<id>:<choice index>``, ``log:<game id>:<page>:<actions a page>``). The cog that
 owns them registers them when it loads (``bot.add_dynamic_items``); discord.py then parses any
@@ -19,27 +25,21 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.adapter.embeds import to_embeds
-from bot.adapter.errors import player_message
-from bot.adapter.help import HelpReply, help_view
+from bot.adapter.errors import player_message, unwrap
+from bot.adapter.help import help_view
 from bot.adapter.messages import NOBODY, app_of, caller_of, message_kwargs
 from bot.adapter.next_moves import next_moves_view, to_type
 from bot.adapter.once import AnsweredOnce
 from bot.adapter.owed import Post, tell_owed
-from bot.app.inputs import command_line
-from bot.app.pictures import PICTURE_FOLLOWS, WHILE_DRAWING
-from bot.app.replies import PendingDecision, Reply
-from bot.app.reports import LogPage
-
-if TYPE_CHECKING:
-    from bot.adapter.client import SkirmishBot
-    from bot.app.service import App
+from bot.app.replies import HelpReply, LogPage, PendingDecision, Refusal, Reply
+from bot.app.waiting import PICTURE_FOLLOWS, WHILE_WAITING
 
 log = logging.getLogger("skirmish_gm.delivery")
 
@@ -51,11 +51,17 @@ UNKNOWN_MESSAGE = 10008
 #: ``interaction.extras`` key: whether the "thinking" message of a deferral not yet filled is
 #: private (``True``) or public (``False``).
 THINKING = "thinking"
+#: ``interaction.extras`` key: what fills a private "thinking" message when the answer is public.
+FOLLOWS = "follows"
+#: What fills a private "thinking" message when the answer that follows is public (unless the
+#: command says otherwise).
+FOLLOWS_IN_CHANNEL = "The answer follows in the channel."
 MAX_BUTTONS = 25
-#: Seconds after the bot got a command past which a reply still waiting for its picture is
-#: deferred: Discord drops a command not answered within 3 seconds, and the first picture after a
-#: start (its worker still starting) or on a loaded machine can take longer.
-PICTURE_BEFORE_DEFER = 1.5
+#: Seconds after the bot got a command past which an answer still in the making is deferred:
+#: Discord drops a command not answered within 3 seconds, and the first picture after a start (its
+#: worker still starting), a map read in the worker, a long battle's report or a file slow to come
+#: from Discord's servers can take longer, on a loaded machine most of all.
+BEFORE_DEFER = 1.5
 NEWER = "◀ Newer"
 OLDER = "Older ▶"
 
@@ -127,12 +133,20 @@ async def _send(interaction: discord.Interaction, reply: Reply) -> discord.Messa
 
 async def _thinking_fits(interaction: discord.Interaction, reply: Reply) -> bool:
     """Make the deferral's "thinking" message fit ``reply``: the first follow-up after a deferral
-    fills that message and keeps its visibility (Discord ignores the follow-up's ``ephemeral``), so
-    a private answer after a public deferral (a slow map check that ends in a refusal) would be
-    shown to the channel. That message is deleted instead, and the answer goes as a follow-up of
-    its own, private. False when the message could not be deleted: nothing may be sent then."""
+    fills that message and keeps its visibility (Discord ignores the follow-up's ``ephemeral``).
+
+    * A public answer after a private deferral (a slow report of a finished battle: only the
+      finished report says who may see it) would be shown to its caller alone: a private note
+      fills that message, and the answer follows as a message of its own.
+    * A private answer after a public deferral (a slow map check that ends in a refusal) would be
+      shown to the channel: that message is deleted instead, and the answer goes as a follow-up of
+      its own, private. False when the message could not be deleted: nothing may be sent then."""
     thinking_privately = interaction.extras.pop(THINKING, None)
-    if thinking_privately is not False or not reply.ephemeral:
+    note = interaction.extras.pop(FOLLOWS, FOLLOWS_IN_CHANNEL)
+    if thinking_privately is None or thinking_privately == reply.ephemeral:
+        return True
+    if thinking_privately:
+        await interaction.followup.send(content=note, ephemeral=True)
         return True
     try:
         await interaction.delete_original_response()
@@ -221,17 +235,17 @@ async def thinking(interaction: discord.Interaction, *, ephemeral: bool) -> None
 
 def answer_in_time(interaction: discord.Interaction) -> Deferral:
     """For the rest of this command's handling: an action's answer goes without waiting for its
-    picture, which follows (:func:`picture_follows`); any other reply whose picture is still being
-    drawn :data:`PICTURE_BEFORE_DEFER` seconds from now is deferred ("thinking", private if the
-    reply is), and :func:`deliver` then sends it, picture and all, as the deferred answer.
+    picture, which follows (:func:`picture_follows`); anything else the answer waits on past
+    :data:`BEFORE_DEFER` seconds from now defers it (:class:`Deferral`), and :func:`deliver` then
+    sends it as the deferred answer.
 
     The command's task lets go of the interaction as soon as it ends (before the garbage is
     collected after it, so call this before ``BetweenCommands.command_started``): an interaction
     still reachable from its finished task's context survived the young collection, and every
     interaction then waited in the old generation for a full one (50 MB more at the benchmark's
     peak)."""
-    deferral = Deferral(interaction, asyncio.get_running_loop().time() + PICTURE_BEFORE_DEFER)
-    WHILE_DRAWING.set(deferral)
+    deferral = Deferral(interaction, asyncio.get_running_loop().time() + BEFORE_DEFER)
+    WHILE_WAITING.set(deferral)
     PICTURE_FOLLOWS.set(True)
     task = asyncio.current_task()
     if task is not None:
@@ -240,70 +254,98 @@ def answer_in_time(interaction: discord.Interaction) -> Deferral:
 
 
 class Deferral:
-    """What a command's picture needs to defer its answer: the interaction, until the command ends."""
+    """The one "defer if slow" path of a command: while its answer waits on slow work, the
+    interaction is deferred ("thinking") at ``deadline`` if it is not answered by then.
+
+    The application reaches it as :data:`bot.app.waiting.WHILE_WAITING` (a picture drawn, a map
+    read in the worker), given the reply whose visibility the deferral takes; the cogs through
+    :func:`waiting` and :func:`deliver_when_ready`. A wait inside another adds no second timer."""
 
     def __init__(self, interaction: discord.Interaction, deadline: float) -> None:
         self.interaction: discord.Interaction | None = interaction
         self.deadline = deadline
+        self._timing = False
 
     def __call__(self, reply: Reply) -> AbstractAsyncContextManager[object]:
-        if self.interaction is None:
+        return self.waiting(ephemeral=reply.ephemeral)
+
+    def waiting(self, *, ephemeral: bool) -> AbstractAsyncContextManager[object]:
+        """For as long as the answer waits: deferred at the deadline, privately or not."""
+        if self.interaction is None or self._timing:
             return nullcontext()
-        return deferred_if_slow(self.interaction, self.deadline, reply)
+        return self._deferred_if_slow(self.interaction, ephemeral)
+
+    @asynccontextmanager
+    async def _deferred_if_slow(self, interaction: discord.Interaction, ephemeral: bool) -> AsyncIterator[None]:
+        started = asyncio.Event()
+
+        async def defer_at_deadline() -> None:
+            await asyncio.sleep(max(0.0, self.deadline - asyncio.get_running_loop().time()))
+            if interaction.response.is_done():
+                return
+            started.set()
+            try:
+                await thinking(interaction, ephemeral=ephemeral)
+            except discord.HTTPException as exc:
+                log.warning("could not defer interaction %s while its answer was made: %s", interaction.id, exc)
+
+        self._timing = True
+        timer = asyncio.create_task(defer_at_deadline())
+        try:
+            yield
+        finally:
+            self._timing = False
+            if started.is_set():
+                await timer  # the deferral is on its way: deliver must find it done
+            else:
+                timer.cancel()
 
     def forget(self, _task: object = None) -> None:
         self.interaction = None
 
 
-@asynccontextmanager
-async def deferred_if_slow(interaction: discord.Interaction, deadline: float, reply: Reply) -> AsyncIterator[None]:
-    """While ``reply``'s picture is drawn: defer the interaction at ``deadline`` if it is not done by then."""
-    started = asyncio.Event()
-
-    async def defer_at_deadline() -> None:
-        await asyncio.sleep(max(0.0, deadline - asyncio.get_running_loop().time()))
-        if interaction.response.is_done():
-            return
-        started.set()
-        try:
-            await thinking(interaction, ephemeral=reply.ephemeral)
-        except discord.HTTPException as exc:
-            log.warning("could not defer interaction %s while its picture was drawn: %s", interaction.id, exc)
-
-    timer = asyncio.create_task(defer_at_deadline())
-    try:
-        yield
-    finally:
-        if started.is_set():
-            await timer  # the deferral is on its way: deliver must find it done
-        else:
-            timer.cancel()
+def deferral_of(interaction: discord.Interaction) -> Deferral:
+    """The deferral of the command being handled (:func:`answer_in_time`, as the tree let it in),
+    or one from now for an interaction the tree did not see (a button's click)."""
+    current = WHILE_WAITING.get()
+    if isinstance(current, Deferral) and current.interaction is interaction:
+        return current
+    return Deferral(interaction, asyncio.get_running_loop().time() + BEFORE_DEFER)
 
 
-class AppCog:
-    """Mixin for the cogs: ``self.app``, and a ruleset's action applied and delivered.
+def waiting(interaction: discord.Interaction, *, ephemeral: bool) -> AbstractAsyncContextManager[object]:
+    """While a command waits on something slow of its own (a file from Discord's servers): its
+    answer deferred if it is late, as one waiting for its picture is."""
+    return deferral_of(interaction).waiting(ephemeral=ephemeral)
 
-    The whole path of ``/sharpe shoot`` is the cog, :meth:`AppCog.act` here,
-    :meth:`bot.app.actions.Actions.act` and :class:`bot.store.play.Play`. ``act`` is also the seam
-    /odds uses: it hands a ruleset command a stand-in whose ``act`` reads the action instead.
-    """
 
-    bot: SkirmishBot
-
-    @property
-    def app(self) -> App:
-        return self.bot.app
-
-    async def act(self, interaction: discord.Interaction, ruleset: str, action: str, **params: Any) -> None:
-        command = command_line(ruleset, action, params)
-        reply = await self.app.act(caller_of(interaction), ruleset, action, params, command)
-        await deliver(interaction, reply)
+async def deliver_when_ready(
+    interaction: discord.Interaction,
+    work: Callable[[], Awaitable[Reply]],
+    *,
+    slow: bool = False,
+    follows: str | None = None,
+) -> None:
+    """Answer with the reply ``work`` makes, however long it takes: deferred privately if it is late
+    (only the finished reply says who may see it), at once when the command is declared ``slow``
+    (nothing of ``work`` is done then for an interaction answered already). A public reply after a
+    private deferral follows a private note, ``follows`` when given."""
+    if slow and not await defer_thinking(interaction, ephemeral=True):
+        return
+    if follows is not None:
+        interaction.extras[FOLLOWS] = follows
+    async with waiting(interaction, ephemeral=True):
+        reply = await work()
+    await deliver(interaction, reply)
 
 
 async def deliver_error(interaction: discord.Interaction, error: BaseException, *, context: str) -> None:
     """The one error handler's answer: a short private sentence for the player (the log gets the
     traceback of a bug). A reply that cannot be sent either is logged, not raised."""
-    reply = Reply.error(player_message(error, context=context))
+    refusal = unwrap(error)
+    reply = Reply.error(
+        player_message(error, context=context), refusal.advice if isinstance(refusal, Refusal) else None
+    )
     try:
         await deliver(interaction, reply)
     except discord.HTTPException as exc:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -23,7 +22,7 @@ from bot.adapter.embeds import to_embeds
 from bot.adapter.errors import player_message
 from bot.adapter.messages import NOBODY
 from bot.adapter.once import AnsweredOnce
-from bot.app.replies import Card, Reply
+from bot.app.replies import Card, HelpReply
 from rules import RULESETS, get_engine
 from rules.core import RuleError
 
@@ -67,15 +66,6 @@ BY_TYPE = {
 
 Command = app_commands.Command[Any, ..., Any]
 BACK, NEXT, CONTENTS = "◀ Back", "Next ▶", "Contents"
-
-
-@dataclass
-class HelpReply(Reply):
-    """A page of help, and where it sits, so Discord can offer the pages around it."""
-
-    topic: str = ""
-    page: int = 1
-    pages: int = 1
 
 
 def help_reply(tree: app_commands.CommandTree, topic: str | None = None, page: int = 1) -> HelpReply:

@@ -151,15 +151,12 @@ class NextMoveButton(
         if not isinstance(command, app_commands.Command):
             await interaction.response.send_message("That move is no longer offered here.", ephemeral=True)
             return
+        tree: app_commands.CommandTree[Any] = interaction.client.tree  # type: ignore[attr-defined]
         try:
-            tree = getattr(interaction.client, "tree", None)
-            if tree is not None:  # what the tree does before a typed command: deferral in time, paced collection
-                await tree.interaction_check(interaction)
+            await tree.interaction_check(interaction)  # as before a typed command: deferral in time, paced collection
             await command.callback(command.binding, interaction)  # type: ignore[arg-type]
-        except Exception as exc:  # the same funnel as a typed command's error
-            from bot.adapter.delivery import deliver_error
-
-            await deliver_error(interaction, exc, context=f"/{self.slug} {self.name} (button)")
+        except Exception as exc:  # the tree's one error handler, as a typed command's error reaches it
+            await tree.on_error(interaction, app_commands.CommandInvokeError(command, exc))
 
 
 class ReadySelect(

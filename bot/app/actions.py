@@ -17,8 +17,8 @@ from bot.app.aftermath import Aftermath
 from bot.app.battle_dice import command_dice, progress, stream_of, unproven_text
 from bot.app.battlefield import ON_A_TABLE, game_picture, not_on_map
 from bot.app.context import Context
-from bot.app.decisions import open_decision
 from bot.app.entries import log_entry
+from bot.app.open_decision import open_decision
 from bot.app.replies import Caller, Card, Refusal, Reply, mentions
 from bot.app.sole_choice import act_taking_sole_choices, asks_always
 from bot.render.cards import action_cards, board_card, board_files

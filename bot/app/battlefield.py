@@ -18,8 +18,7 @@ from typing import Any
 from bot.app import map_checks
 from bot.app.feature_names import read_named_map
 from bot.app.map_work import CheckedMap
-from bot.app.pictures import PictureOrder
-from bot.app.replies import Card, Refusal, Reply
+from bot.app.replies import Card, PictureOrder, Refusal, Reply
 from bot.render.field_text import field_brief, field_text
 from bot.render.shown import shown
 from bot.store.records import Campaign, Game

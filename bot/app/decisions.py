@@ -2,53 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.app.access import campaign_here, campaign_of, may_decide, member_of
+from bot.app.actions import Actions
 from bot.app.context import Context
 from bot.app.inputs import command_line
+from bot.app.open_decision import UNDO_KIND
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, joined, mentions, side_colour
+from bot.app.undo import Undo
 from bot.render.shown import shown
 from bot.store import Unit
-from bot.store.records import Campaign, Decision, Game, NewDecision
+from bot.store.records import Campaign, Decision
 from rules.core import Action
-from rules.core import Decision as AskedDecision
-
-if TYPE_CHECKING:
-    from bot.app.actions import Actions
-    from bot.app.undo import Undo
-
-#: A player's request to take back an action that rolled dice (:mod:`bot.app.undo`): answered by
-#: the other side or the game master, without the engine.
-UNDO_KIND = "undo"
-
-
-async def open_decision(
-    u: Unit,
-    campaign: Campaign,
-    game: Game | None,
-    decision: AskedDecision,
-    *,
-    user_id: int | None = None,
-    kind: str | None = None,
-) -> PendingDecision:
-    """Store ``decision`` so it can wait for hours and outlive a restart; who is to answer it."""
-    stored = await u.decisions.add(
-        NewDecision(
-            campaign_id=campaign.id,
-            game_id=game.id if game else None,
-            decider=decision.decider,
-            user_id=user_id,
-            kind=kind or decision.resume_action,
-            prompt=decision.prompt,
-            choices=tuple(decision.choices),
-            resume={"action": decision.resume_action, "params": dict(decision.params)},
-            channel_id=campaign.channel_id,
-        )
-    )
-    user_ids = await u.members.user_ids_of(campaign.id, decision.decider)
-    return PendingDecision(stored.id, decision.decider, tuple(user_ids), decision.prompt, tuple(decision.choices))
-
 
 LAPSED = "The game moved on, so the request to take back an action waits no more: nothing is taken back."
 

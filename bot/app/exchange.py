@@ -52,10 +52,10 @@ from bot.app.undo import GM_PLAYS
 from bot.app.yaml_format import (
     MAX_FIGURES,
     FileProblems,
+    FileRefused,
     dump,
     file_slug,
     plural,
-    problems_reply,
     read,
 )
 from bot.dice import RecordingDice
@@ -154,7 +154,7 @@ class ExchangeCommands:
                     raise FileProblems(problems)
                 await _import_figures(u, campaign, rows, plan, importer)
         except FileProblems as exc:
-            return problems_reply(exc, filename, "nothing was imported")
+            raise FileRefused(exc, filename, "nothing was imported") from exc
         return _import_reply("Roster imported", caller, filename, plan, dice, engine.roster_entry)
 
     # --- /campaign export, /campaign import -----------------------------------------------------
@@ -299,7 +299,7 @@ class ExchangeCommands:
                 )
                 await _import_figures(u, campaign, rows, plan, importer)
         except FileProblems as exc:
-            return problems_reply(exc, filename, "nothing was imported")
+            raise FileRefused(exc, filename, "nothing was imported") from exc
         reply = _import_reply("Campaign imported", caller, filename, plan, dice, engine.roster_entry, always=True)
         card = reply.cards[0]
         card.description = (
@@ -350,7 +350,7 @@ class ExchangeCommands:
                 await u.campaigns.set_settings(campaign.id, settings)
                 campaign = replace(campaign, house_rules=rules or None, settings=settings)
         except FileProblems as exc:
-            return problems_reply(exc, filename, "the house rules were not changed")
+            raise FileRefused(exc, filename, "the house rules were not changed") from exc
         lines = changes(campaign.ruleset, campaign.house_rules)
         if asks_always(campaign.settings):
             lines.append(f"{ASK_SWITCH}: yes (a choice with one legal answer is still asked)")

@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 
 from bot.app import map_work
 from bot.app.map_work import Change, CheckedMap, Problems, Refused
-from bot.app.pictures import WHILE_DRAWING
 from bot.app.replies import Refusal, Reply
+from bot.app.waiting import WHILE_WAITING
 from bot.app.workers import WorkerPool
 from bot.app.yaml_format import MAX_FILE_BYTES
 from rules.battlefield import MapData
@@ -39,7 +39,7 @@ _ANSWERING_LATER: ContextVar[bool] = ContextVar("answering_later", default=False
 async def answer_later() -> AsyncIterator[None]:
     """For as long as a command waits on a map's work (or for its channel, behind another's): its
     answer deferred if it is late, as one waiting for its picture is."""
-    while_working = WHILE_DRAWING.get()
+    while_working = WHILE_WAITING.get()
     if while_working is None or _ANSWERING_LATER.get():
         yield
         return

@@ -45,7 +45,7 @@ from bot.app.map_work import (
     set_zone,
 )
 from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
-from bot.app.yaml_format import FileProblems, file_slug, problems_reply
+from bot.app.yaml_format import FileProblems, FileRefused, file_slug
 from bot.render.shown import shown
 from bot.store import Unit
 from bot.store.large_json import written_as
@@ -198,7 +198,7 @@ class MapCommands:
                 before.ruleset, before.house_rules, data, group=map_checks.group_of(before.id)
             )
             if isinstance(found, Problems):
-                return problems_reply(FileProblems(found.problems), filename, "the map was not changed")
+                raise FileRefused(FileProblems(found.problems), filename, "the map was not changed")
             campaign, engine, draft, _ = await self._keep_checked(caller, before, found, "")
         return self._draft_reply(campaign, engine, draft, "Map imported", f"From {short(filename)}.\n")
 

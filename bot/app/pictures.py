@@ -1,7 +1,7 @@
 """Pictures of the battlefield: drawn off the event loop, after the command's transaction, and kept
 by what they show.
 
-A command that shows the map puts a :class:`PictureOrder` on its :class:`Reply` (the view to draw
+A command that shows the map puts a :class:`~bot.app.replies.PictureOrder` on its :class:`Reply` (the view to draw
 and the card that shows it). :meth:`Pictures.attach` draws it once the command's transaction is
 over (so no lock is held while Pillow works), in a worker process, and keeps the PNG by its key: a
 game's id, version and focus (a game's version changes with every write of its state), or a map
@@ -21,11 +21,10 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from contextlib import AbstractAsyncContextManager, nullcontext
-from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import ParamSpec
 
-from bot.app.replies import Refusal, Reply
+from bot.app.replies import PictureOrder, Refusal, Reply
+from bot.app.waiting import PICTURE_FOLLOWS, WHILE_WAITING
 from bot.app.workers import WorkerPool
 from bot.render.battlefield import draw_field
 from rules.battlefield import FieldView, Terrain
@@ -38,43 +37,11 @@ MAP_PICTURE = "map.png"
 CAPACITY = 32
 P = ParamSpec("P")
 
-#: What the front end does while a settled reply waits for its picture to be drawn, given that
-#: reply: Discord's adapter tells Discord the answer is coming if the drawing outlasts the seconds
-#: Discord gives a first answer (a worker just started after a restart, a loaded machine).
-WhileDrawing = Callable[[Reply], AbstractAsyncContextManager[object]]
-#: Set by the front end for the command being handled; unset (the terminal, the tests of the app),
-#: a reply simply waits for its picture.
-WHILE_DRAWING: ContextVar[WhileDrawing | None] = ContextVar("while_drawing", default=None)
-
-
-#: Set by a front end that sends an action's answer at once and adds its picture after (Discord:
-#: an edit of the answer): an action's reply whose picture is not kept then leaves the order on
-#: the reply (``Reply.picture``) for the front end to draw with :meth:`Pictures.attach` once the
-#: answer went, so an answer never waits for a drawing (its own, or another's ahead of it).
-PICTURE_FOLLOWS: ContextVar[bool] = ContextVar("picture_follows", default=False)
-
-
 #: Seconds a picture may take to draw (70-150 ms on an idle machine) before its worker is stopped
 #: and the reply goes without it.
 PICTURE_SECONDS = 20.0
 #: The process's one drawing worker (every App in a process shares it: tests build many).
 DRAWING = WorkerPool("drawing", seconds=PICTURE_SECONDS, preload=("bot.render.battlefield",))
-
-
-@dataclass(frozen=True)
-class PictureOrder:
-    """A picture a reply is to carry: ``view`` drawn with ``terrain``, shown in ``reply.cards[card]``."""
-
-    key: tuple[Hashable, ...]
-    view: FieldView
-    terrain: Terrain
-    card: int = 0
-
-    @property
-    def group(self) -> str:
-        """Whose pictures these are (a game, a campaign's map draft): drawn one at a time, in turn
-        with other groups' (``WorkerPool.run``)."""
-        return " ".join(str(part) for part in self.key[:2])
 
 
 class Pictures:
@@ -160,10 +127,10 @@ class Pictures:
 
     def _waiting(self, reply: Reply, order: PictureOrder) -> AbstractAsyncContextManager[object]:
         """What the front end does while ``reply`` waits for a picture not kept already."""
-        while_drawing = WHILE_DRAWING.get()
-        if while_drawing is None or order.key in self._kept:
+        while_waiting = WHILE_WAITING.get()
+        if while_waiting is None or order.key in self._kept:
             return nullcontext()
-        return while_drawing(reply)
+        return while_waiting(reply)
 
     def drawn(self, command: Callable[P, Awaitable[Reply]], *, follows: bool = False) -> Callable[P, Awaitable[Reply]]:
         """``command`` with the picture its reply orders attached; with ``follows`` (an action), left

@@ -2,25 +2,36 @@
 
 A :class:`Reply` is a list of :class:`Card` (drawn as embeds in Discord, as text in the
 terminal) plus what the terminal's ``--json`` mode and the button layer need: the events, every
-die rolled, and an open decision.
+die rolled, and an open decision. A page of the log (:class:`LogPage`) and of the help
+(:class:`HelpReply`) are replies that say where they sit among their pages.
+
+A leaf of the application: the application, the renderers and the front ends import it, and it
+imports nothing of theirs (only the rules, the dice and how a name is shown), so a reply's type
+never drags a circle of imports behind it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.dice import RolledDie, SeededDice
 from bot.render.shown import shown
+from rules.battlefield import FieldView, Terrain
 from rules.core import Action, Board, Choice, Engine, Event, RuleError, action_key
 
-if TYPE_CHECKING:
-    from bot.app.pictures import PictureOrder
+#: The actions a page of ``/game log`` lists when the player does not say.
+LOG_PAGE_DEFAULT = 10
 
 
 class Refusal(RuleError):
-    """The application refuses a command (not a member, not the game master, no campaign here)."""
+    """The application refuses a command (not a member, not the game master, no campaign here).
+
+    Raised, never returned: the front end's one error handler shows its sentence privately."""
+
+    #: What the player may do about it, shown under the sentence (Discord: the card's footer).
+    advice: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +86,23 @@ def ready_figures(engine: Engine[Any], state: Any, side: str | None, board: Boar
         return []
     status = {line.name: line.status for line in (board or engine.board(state)).figures}
     return [ReadyFigure(name, status.get(name, "")) for name in names]
+
+
+@dataclass(frozen=True)
+class PictureOrder:
+    """A picture a reply is to carry: ``view`` drawn with ``terrain``, shown in ``reply.cards[card]``
+    (drawn and attached by :class:`bot.app.pictures.Pictures`)."""
+
+    key: tuple[Hashable, ...]
+    view: FieldView
+    terrain: Terrain
+    card: int = 0
+
+    @property
+    def group(self) -> str:
+        """Whose pictures these are (a game, a campaign's map draft): drawn one at a time, in turn
+        with other groups' (``WorkerPool.run``)."""
+        return " ".join(str(part) for part in self.key[:2])
 
 
 @dataclass
@@ -150,8 +178,38 @@ class Reply:
         return cls(cards=[Card(title=title, description=text)], ephemeral=ephemeral)
 
     @classmethod
-    def error(cls, message: str) -> Reply:
-        return cls(cards=[Card(title="Not done", description=shown(message), colour=ERROR_COLOUR)], ephemeral=True)
+    def error(cls, message: str, advice: str | None = None) -> Reply:
+        """A refusal's sentence (and what to do about it) as the front end shows it: only the
+        adapter's error handler builds one (the application raises :class:`Refusal`, it never
+        returns one)."""
+        card = Card(title=NOT_DONE, description=shown(message), colour=ERROR_COLOUR, footer=advice)
+        return cls(cards=[card], ephemeral=True)
+
+
+@dataclass
+class LogPage(Reply):
+    """A page of the log, and where it sits, so the front-end can offer the pages around it.
+
+    ``game_id`` is the game's internal id (the page buttons carry it, and ask for it again with
+    ``game_log(..., game_id=)``); players see and type the battle's number in its campaign."""
+
+    game_id: int = 0
+    page: int = 1
+    pages: int = 1
+    count: int = LOG_PAGE_DEFAULT
+
+
+@dataclass
+class HelpReply(Reply):
+    """A page of help, and where it sits, so Discord can offer the pages around it."""
+
+    topic: str = ""
+    page: int = 1
+    pages: int = 1
+
+
+#: The title of a refusal's card (:meth:`Reply.error`).
+NOT_DONE = "Not done"
 
 
 ERROR_COLOUR = 0xC0392B

@@ -17,7 +17,6 @@ Who sees what:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from math import ceil
 from typing import Any
 
@@ -25,7 +24,7 @@ from bot.app.access import campaign_of, engine_of
 from bot.app.aftermath import AFTERMATH_COMMAND
 from bot.app.battle_dice import dice_document
 from bot.app.context import Context
-from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
+from bot.app.replies import LOG_PAGE_DEFAULT, Caller, Card, LogPage, Refusal, Reply, side_colour
 from bot.render.report import (
     BattleReport,
     Fallen,
@@ -44,7 +43,6 @@ from bot.store.reports import LogLine
 from rules import RULESETS
 from rules.core import PAYLOAD_OF_KIND, CasualtyPayload, Engine, Event, RuleError, payload_of
 
-LOG_PAGE_DEFAULT = 10
 LOG_PAGE_MAX = 25
 #: A log page's description: Discord allows 4,096 characters (6,000 a message), so it is never cut.
 LOG_PAGE_CHARS = 3600
@@ -55,19 +53,6 @@ BATTLE_ID_MAX = 2**31 - 1  # a battle's number (and a game's id) is a 32-bit int
 DATA_KINDS = frozenset(PAYLOAD_OF_KIND)
 #: The keys of an event's data that name the figure or unit it is about, in the order they are read.
 NAMED_BY = ("figure", "unit", "loser_unit")
-
-
-@dataclass
-class LogPage(Reply):
-    """A page of the log, and where it sits, so the front-end can offer the pages around it.
-
-    ``game_id`` is the game's internal id (the page buttons carry it, and ask for it again with
-    ``game_log(..., game_id=)``); players see and type the battle's number in its campaign."""
-
-    game_id: int = 0
-    page: int = 1
-    pages: int = 1
-    count: int = LOG_PAGE_DEFAULT
 
 
 class ReportCommands:

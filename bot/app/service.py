@@ -54,7 +54,7 @@ class App:
         self.maps = MapCommands(self.ctx, self.actions)
         self.owed = OwedAnswers(self.ctx)
         drawn = self.ctx.pictures.drawn  # a reply that shows the battlefield gets its picture, drawn last
-        # (an action's may follow its answer: bot.app.pictures.PICTURE_FOLLOWS)
+        # (an action's may follow its answer: bot.app.waiting.PICTURE_FOLLOWS)
 
         # The commands, as the front-ends call them.
         self.campaign_new = self.campaigns.campaign_new

@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from bot.app.replies import ERROR_COLOUR, Card, Refusal, Reply
+from bot.app.replies import Refusal
 
 #: The largest file taken (bytes), and the most figures one import may hold.
 MAX_FILE_BYTES = 256 * 1024
@@ -102,19 +102,19 @@ def by_line(problems: Sequence[str]) -> list[str]:
     return sorted(problems, key=key)
 
 
-def problems_reply(exc: FileProblems, filename: str, nothing: str = "nothing was changed") -> Reply:
-    """Every problem at once, privately, cut to Discord's limits with a count of what is left out."""
-    shown = by_line(exc.problems)[:PROBLEMS_SHOWN]
-    lines = [f"{plural(len(exc.problems), 'problem')} in {filename}; {nothing}:"] + [f"• {p}" for p in shown]
-    if len(exc.problems) > len(shown):
-        lines.append(f"… and {len(exc.problems) - len(shown)} more")
-    card = Card(
-        title="Not done",
-        description="\n".join(lines),
-        colour=ERROR_COLOUR,
-        footer="Fix them all and send the file again.",
-    )
-    return Reply(cards=[card], ephemeral=True)
+class FileRefused(Refusal):
+    """A file refused for its problems: every one at once, in the order of the file's lines, cut to
+    Discord's limits with a count of what is left out."""
+
+    advice = "Fix them all and send the file again."
+
+    def __init__(self, exc: FileProblems, filename: str, nothing: str = "nothing was changed") -> None:
+        listed = by_line(exc.problems)[:PROBLEMS_SHOWN]
+        lines = [f"{plural(len(exc.problems), 'problem')} in {filename}; {nothing}:"] + [f"• {p}" for p in listed]
+        if len(exc.problems) > len(listed):
+            lines.append(f"… and {len(exc.problems) - len(listed)} more")
+        super().__init__("\n".join(lines))
+        self.problems = exc.problems
 
 
 # --- reading ----------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import textwrap
+from collections.abc import Awaitable
 from typing import Any
 
 import pytest
@@ -25,7 +26,7 @@ from bot.app.name_rules import refuse_unsafe
 from bot.app.replies import Caller, Refusal, Reply
 from bot.app.service import App
 from bot.app.switches import switches
-from bot.app.yaml_format import MAX_FILE_BYTES, FileProblems, place_data_problems, read
+from bot.app.yaml_format import MAX_FILE_BYTES, FileProblems, FileRefused, place_data_problems, read
 from bot.store.exchange import Exchange
 from bot.store.schema import Campaign, Figure, Member
 from rules import RULESETS, get_engine
@@ -41,11 +42,17 @@ def y(text: str) -> bytes:
     return textwrap.dedent(text).lstrip("\n").encode()
 
 
-def problems(reply: Reply) -> list[str]:
-    """The problem lines of a refused import (the card's first line is the count)."""
-    [card] = reply.cards
-    assert card.title == "Not done" and reply.ephemeral, card
-    head, *lines = card.description.splitlines()
+async def refusal(call: Awaitable[Reply]) -> FileRefused:
+    """A file refused for its problems: raised (never a reply), for the one error handler to show."""
+    with pytest.raises(FileRefused) as caught:
+        await call
+    return caught.value
+
+
+def problems(refused: FileRefused) -> list[str]:
+    """The problem lines of a refused import (the refusal's first line is the count)."""
+    assert refused.advice == "Fix them all and send the file again."
+    head, *lines = refused.message.splitlines()
     assert "problem" in head and ("nothing" in head or "not changed" in head), head
     return [line.removeprefix("• ") for line in lines]
 
@@ -243,10 +250,11 @@ async def test_every_problem_is_told_at_once_with_its_line_and_nothing_changes(a
     await app.roster_add(RITA, "Rossi", "Knight")
     await app.roster_add(BOB, "Ulf", "Viking Hero")
     before = await everything(app)
-    reply = await app.roster_import(
-        RITA,
-        "red.yaml",
-        y("""
+    reply = await refusal(
+        app.roster_import(
+            RITA,
+            "red.yaml",
+            y("""
         ruleset: medieval
         sides:
           red:
@@ -269,6 +277,7 @@ async def test_every_problem_is_told_at_once_with_its_line_and_nothing_changes(a
           green:
             - name: Gus
         """),
+        )
     )
     found = problems(reply)
     assert found == [
@@ -281,7 +290,7 @@ async def test_every_problem_is_told_at_once_with_its_line_and_nothing_changes(a
         "line 19: a figure has no key 'colour' (it takes name, kind, stats, status, history)",
         "line 20: “green” is not a side here: use red, blue",
     ]
-    assert "8 problems in red.yaml; nothing was imported:" in reply.cards[0].description
+    assert "8 problems in red.yaml; nothing was imported:" in reply.message
     assert await everything(app) == before
 
 
@@ -344,7 +353,7 @@ async def test_only_the_game_master_writes_a_figures_status_and_history(app: App
               status: dead
               history: [{battle: 1, wound: serious}]
         """)
-    assert problems(await app.roster_import(RITA, "r.yaml", file)) == [
+    assert problems(await refusal(app.roster_import(RITA, "r.yaml", file))) == [
         "line 5: only the game master may change “Rossi”'s status (active → dead)",
         "line 6: only the game master may change “Rossi”'s history",
     ]
@@ -374,7 +383,7 @@ async def test_the_numbers_a_history_is_counted_by_must_be_numbers(app: App) -> 
                 - {battle: "a fine day", note: free text stays free}
                 - just a line
         """)
-    assert problems(await app.roster_import(GINA, "r.yaml", file)) == [
+    assert problems(await refusal(app.roster_import(GINA, "r.yaml", file))) == [
         "line 7: “Rossi”'s history: battle must be a whole number from 1 to 100000, not “five”",
         "line 8: “Rossi”'s history: games_out must be a whole number from 0 to 100000, not -1",
         "line 9: “Rossi”'s history: battle must be a whole number from 1 to 100000, not nothing",
@@ -394,7 +403,7 @@ async def test_a_resting_figure_whose_record_says_nothing_countable_fights_again
 async def test_a_player_imports_only_for_their_side_and_a_stranger_not_at_all(app: App) -> None:
     await medieval_table(app)
     file = y("sides:\n  blue:\n    - {name: Ulf, kind: Viking Hero}\n")
-    assert problems(await app.roster_import(RITA, "b.yaml", file)) == [
+    assert problems(await refusal(app.roster_import(RITA, "b.yaml", file))) == [
         "line 2: you play red: only the game master may import figures for blue"
     ]
     with pytest.raises(Refusal, match="not in this campaign"):
@@ -432,23 +441,23 @@ async def test_the_replies_count_a_rosters_entries_as_the_ruleset_calls_them(app
     assert again.cards[0].description.endswith(": 2 unchanged.")
     empty = await app.roster_import(caller(RED, "Rita", **elsewhere), "f.yaml", y("sides: {French: []}\n"))
     assert empty.cards[0].description == "Rita imported f.yaml: no units."
-    assert problems(await app.roster_import(caller(RED, "Rita", **elsewhere), "f.yaml", y("version: 1\n"))) == [
-        "line 1: the file has no units: list them under sides (sides: {French: [...]})"
-    ]
+    assert problems(
+        await refusal(app.roster_import(caller(RED, "Rita", **elsewhere), "f.yaml", y("version: 1\n")))
+    ) == ["line 1: the file has no units: list them under sides (sides: {French: [...]})"]
 
 
 async def test_a_file_for_another_ruleset_or_a_campaign_file_is_refused(app: App) -> None:
     await medieval_table(app)
-    assert problems(await app.roster_import(RITA, "r.yaml", y("ruleset: ssg\nsides: {red: []}\n"))) == [
+    assert problems(await refusal(app.roster_import(RITA, "r.yaml", y("ruleset: ssg\nsides: {red: []}\n")))) == [
         "line 1: the file is for ssg, but this campaign plays medieval"
     ]
-    assert problems(await app.roster_import(RITA, "r.yaml", y("skirmish_gm: campaign\nsides: {red: []}\n"))) == [
-        "line 1: this is a “campaign” file, not a roster file: use /campaign import"
-    ]
-    assert problems(await app.roster_import(RITA, "r.yaml", y("- just\n- a list\n")))[0].startswith(
+    assert problems(
+        await refusal(app.roster_import(RITA, "r.yaml", y("skirmish_gm: campaign\nsides: {red: []}\n")))
+    ) == ["line 1: this is a “campaign” file, not a roster file: use /campaign import"]
+    assert problems(await refusal(app.roster_import(RITA, "r.yaml", y("- just\n- a list\n"))))[0].startswith(
         "line 1: a roster file is a mapping"
     )
-    assert problems(await app.roster_import(RITA, "r.yaml", y("version: 1\n"))) == [
+    assert problems(await refusal(app.roster_import(RITA, "r.yaml", y("version: 1\n")))) == [
         "line 1: the file has no figures: list them under sides (sides: {red: [...]})"
     ]
 
@@ -456,7 +465,7 @@ async def test_a_file_for_another_ruleset_or_a_campaign_file_is_refused(app: App
 async def test_more_than_five_hundred_figures_are_refused(app: App) -> None:
     await medieval_table(app)
     lines = ["sides:", "  red:"] + [f"    - {{name: Man {i}, kind: Knight}}" for i in range(501)]
-    assert problems(await app.roster_import(GINA, "big.yaml", "\n".join(lines).encode())) == [
+    assert problems(await refusal(app.roster_import(GINA, "big.yaml", "\n".join(lines).encode()))) == [
         "line 1: 501 figures is more than one import takes (500); split the file"
     ]
     assert await roster(app) == []
@@ -471,7 +480,7 @@ async def test_figures_in_the_game_in_progress_cannot_change_but_others_can_join
             - {name: Ada, kind: rifle}
             - {name: Newcomer, kind: pistol}
         """)
-    assert problems(await app.roster_import(RITA, "r.yaml", changed)) == [
+    assert problems(await refusal(app.roster_import(RITA, "r.yaml", changed))) == [
         "line 3: “Rossi” is in the game in progress: change it after /game end"
     ]
     reply = await app.roster_import(RITA, "r.yaml", changed.replace(b"Rossi, kind: smg", b"Rossi, kind: rifle"))
@@ -573,13 +582,12 @@ async def test_a_moved_campaign_goes_on_from_its_last_battle_and_its_resting_men
     await app.game_start(elsewhere())
     fourth = await app.game_status(elsewhere())
     assert "battle 4" in fourth.cards[0].title and "Ada" in str(fourth)
-    refused = await app.campaign_import(
-        caller(GM, "Gina", channel=CHANNEL + 2), filename, data.replace(b"battles_before: 2", b"battles_before: -1")
+    refused = await refusal(
+        app.campaign_import(
+            caller(GM, "Gina", channel=CHANNEL + 2), filename, data.replace(b"battles_before: 2", b"battles_before: -1")
+        )
     )
-    assert (
-        refused.cards[0].title == "Not done"
-        and "battles_before: must be a whole number from 0 to 100000, not “-1”" in refused.cards[0].description
-    )
+    assert "battles_before: must be a whole number from 0 to 100000, not “-1”" in refused.message
 
 
 async def test_a_campaign_file_whose_ask_switch_is_not_yes_or_no_is_refused(app: App, forced) -> None:
@@ -589,11 +597,10 @@ async def test_a_campaign_file_whose_ask_switch_is_not_yes_or_no_is_refused(app:
     [(filename, data)] = (await app.campaign_export(RITA)).files
     document = yaml.safe_load(data)
     document["settings"]["ask_when_one_choice"] = "maybe"
-    refused = await app.campaign_import(
-        caller(GM, "Gina", channel=CHANNEL + 1), filename, yaml.safe_dump(document).encode()
+    refused = await refusal(
+        app.campaign_import(caller(GM, "Gina", channel=CHANNEL + 1), filename, yaml.safe_dump(document).encode())
     )
-    assert refused.cards[0].title == "Not done"
-    assert "settings.ask_when_one_choice: must be yes or no, not “maybe”" in refused.cards[0].description
+    assert "settings.ask_when_one_choice: must be yes or no, not “maybe”" in refused.message
     document["settings"]["ask_when_one_choice"] = True
     taken = await app.campaign_import(
         caller(GM, "Gina", channel=CHANNEL + 1), filename, yaml.safe_dump(document).encode()
@@ -615,10 +622,11 @@ async def test_campaign_import_into_this_campaign_is_for_its_game_master_between
 
 async def test_campaign_import_checks_members_owners_and_rules_together(app: App) -> None:
     before = await everything(app)
-    reply = await app.campaign_import(
-        GINA,
-        "c.yaml",
-        y("""
+    reply = await refusal(
+        app.campaign_import(
+            GINA,
+            "c.yaml",
+            y("""
         skirmish_gm: campaign
         ruleset: ssg
         name: Iron Coast
@@ -633,14 +641,16 @@ async def test_campaign_import_checks_members_owners_and_rules_together(app: App
           red:
             - {name: Rossi, kind: rifle, owner: 99}
         """),
+        )
     )
     assert problems(reply) == [
         "line 6: weapons.rifle: short range 30 is more than long range 24",
     ]
-    reply = await app.campaign_import(
-        GINA,
-        "c.yaml",
-        y("""
+    reply = await refusal(
+        app.campaign_import(
+            GINA,
+            "c.yaml",
+            y("""
         skirmish_gm: campaign
         ruleset: ssg
         name: Iron Coast
@@ -652,6 +662,7 @@ async def test_campaign_import_checks_members_owners_and_rules_together(app: App
           red:
             - {name: Rossi, kind: rifle, owner: 99}
         """),
+        )
     )
     assert problems(reply) == [
         "line 6: user 2 is listed twice",
@@ -684,12 +695,12 @@ async def test_campaign_import_checks_members_owners_and_rules_together(app: App
 
 
 async def test_a_campaign_file_needs_a_ruleset_and_a_name_to_start_a_campaign(app: App) -> None:
-    found = problems(await app.campaign_import(GINA, "c.yaml", y("members: []\n")))
+    found = problems(await refusal(app.campaign_import(GINA, "c.yaml", y("members: []\n"))))
     assert found == [
         "line 1: say which ruleset the file is for (ruleset: " + ", ".join(RULESETS) + ")",
         "line 1: a new campaign needs a name (name: The Peninsula)",
     ]
-    found = problems(await app.campaign_import(GINA, "c.yaml", y("ruleset: ssg\n")))
+    found = problems(await refusal(app.campaign_import(GINA, "c.yaml", y("ruleset: ssg\n"))))
     assert found == ["line 1: a new campaign needs a name (name: The Peninsula)"]
 
 
@@ -698,16 +709,18 @@ async def test_a_campaign_file_needs_a_ruleset_and_a_name_to_start_a_campaign(ap
 
 async def test_house_rules_are_checked_by_the_ruleset_with_lines_and_kept_as_written(app: App) -> None:
     await medieval_table(app)
-    reply = await app.rules_set(
-        GINA,
-        "house.yaml",
-        y("""
+    reply = await refusal(
+        app.rules_set(
+            GINA,
+            "house.yaml",
+            y("""
         # our table's rules
         self_healing: maybe
         weapons:
           Bow: {range: 18, rnage: 3}
         hit_on: 4
         """),
+        )
     )
     assert problems(reply) == [
         "line 2: self_healing: expected yes or no, got 'maybe'",
@@ -741,15 +754,15 @@ async def test_house_rules_are_checked_by_the_ruleset_with_lines_and_kept_as_wri
 async def test_house_rules_that_would_break_the_rosters_are_refused(app: App) -> None:
     await medieval_table(app)
     await app.roster_add(RITA, "Ada", "custom", stats="speed=6 bravery=4 shoot=3 fight=3")
-    reply = await app.rules_set(
-        GINA, "h.yaml", y("sides: [english, scots]\ncustom_limits: {speed: {low: 0, high: 4}}\n")
+    reply = await refusal(
+        app.rules_set(GINA, "h.yaml", y("sides: [english, scots]\ncustom_limits: {speed: {low: 0, high: 4}}\n"))
     )
     assert problems(reply) == [
         "the roster's “Ada” fights for red, which these rules do not have",
         "“Rita” plays red, which these rules do not have",
         "“Bob” plays blue, which these rules do not have",
     ]
-    reply = await app.rules_set(GINA, "h.yaml", y("custom_limits: {speed: {low: 0, high: 4}}\n"))
+    reply = await refusal(app.rules_set(GINA, "h.yaml", y("custom_limits: {speed: {low: 0, high: 4}}\n")))
     assert problems(reply) == ["the roster's “Ada”: “Ada”'s speed must be from 0 to 4, not 6."]
 
 
@@ -1396,13 +1409,15 @@ async def test_any_file_gets_an_answer_and_a_refused_one_changes_nothing(
     before = await everything(app)
     try:
         reply = await getattr(app, command)(here, "f.yaml", content)
+    except FileRefused as exc:  # every problem, a line each
+        assert problems(exc)
+        assert await everything(app) == before
+        return
     except Refusal as exc:
         assert exc.message and "\n" not in exc.message
         assert await everything(app) == before
         return
-    assert isinstance(reply, Reply)
-    if reply.cards[0].title == "Not done":
-        assert await everything(app) == before
+    assert isinstance(reply, Reply) and reply.cards[0].title != "Not done"
 
 
 def test_a_house_rule_on_a_list_names_what_differs_not_the_list_cut_short_twice() -> None:
@@ -1476,7 +1491,7 @@ async def test_an_import_keeps_the_settings_it_omits_and_lists_every_change(app:
 async def test_every_number_of_a_campaign_file_is_bounded(app: App, settings: dict[str, Any], expected: str) -> None:
     await ssg_campaign(app)
     before = await everything(app)
-    refused = await app.campaign_import(GINA, "c.yaml", campaign_file(settings))
+    refused = await refusal(app.campaign_import(GINA, "c.yaml", campaign_file(settings)))
     assert [p.split(": ", 1)[1] for p in problems(refused)] == [expected]
     assert await everything(app) == before
 
@@ -1485,7 +1500,9 @@ async def test_a_member_id_or_a_history_number_past_its_bound_is_refused(app: Ap
     await ssg_campaign(app)
     before = await everything(app)
     huge = campaign_file(None, [{"user": 2**64, "name": "Zed", "role": "player", "side": "red"}])
-    assert any("from 1 to 9223372036854775807" in p for p in problems(await app.campaign_import(GINA, "c.yaml", huge)))
+    assert any(
+        "from 1 to 9223372036854775807" in p for p in problems(await refusal(app.campaign_import(GINA, "c.yaml", huge)))
+    )
     history = y(
         """
         sides:
@@ -1495,7 +1512,7 @@ async def test_a_member_id_or_a_history_number_past_its_bound_is_refused(app: Ap
               history: [{battle: 2147483647, games_out: 1}]
         """
     )
-    assert problems(await app.roster_import(GINA, "r.yaml", history)) == [
+    assert problems(await refusal(app.roster_import(GINA, "r.yaml", history))) == [
         "line 5: “Rossi”'s history: battle must be a whole number from 1 to 100000, not 2147483647"
     ]
     assert await everything(app) == before
@@ -1511,13 +1528,15 @@ async def test_an_import_that_gives_the_game_master_a_side_says_so(app: App) -> 
 async def test_every_number_of_house_rules_is_bounded(app: App) -> None:
     await ssg_campaign(app)
     before = await everything(app)
-    refused = await app.rules_set(GINA, "h.yaml", y("move_max_inches: 1.0e+308\nweapons:\n  rifle: {long: 99999999}\n"))
+    refused = await refusal(
+        app.rules_set(GINA, "h.yaml", y("move_max_inches: 1.0e+308\nweapons:\n  rifle: {long: 99999999}\n"))
+    )
     assert problems(refused) == [
         "line 1: move_max_inches: a house rule's number is from -10000 to 10000, not “1e+308”",
         "line 3: weapons.rifle.long: a house rule's number is from -10000 to 10000, not “99999999”",
     ]
     file = campaign_file(None)[:-1] + b"\nhouse_rules: {figures_per_side: 1000000000000}\n"
-    assert [p.split(": ", 1)[1] for p in problems(await app.campaign_import(GINA, "c.yaml", file))] == [
+    assert [p.split(": ", 1)[1] for p in problems(await refusal(app.campaign_import(GINA, "c.yaml", file)))] == [
         "figures_per_side: a house rule's number is from -10000 to 10000, not “1000000000000”"
     ]
     assert await everything(app) == before

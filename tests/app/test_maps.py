@@ -21,6 +21,7 @@ from bot.app.battlefield import BATTLEFIELD, MAP_DRAFT
 from bot.app.pictures import DRAWING, MAP_PICTURE, Pictures
 from bot.app.replies import Caller, Refusal, Reply
 from bot.app.service import App
+from bot.app.yaml_format import FileRefused
 from bot.dice import ForcedDice
 from bot.store import Store
 from bot.store.database import Database, sqlite_url
@@ -253,10 +254,10 @@ async def test_bad_map_files_are_refused_with_every_problem_and_nothing_changed(
     before = await settings(app)
 
     async def problems(data: bytes) -> str:
-        reply = await app.map_import(gina(), "bad.yaml", data)
-        assert reply.ephemeral and reply.cards[0].title == "Not done"
+        with pytest.raises(FileRefused) as refused:
+            await app.map_import(gina(), "bad.yaml", data)
         assert await settings(app) == before
-        return reply.cards[0].description
+        return refused.value.message
 
     many = [{"kind": "road", "line": [[0, 0], [1, 1]]}] * 10_000
     text = await problems(map_yaml(many))
@@ -488,12 +489,12 @@ async def test_a_campaign_file_carries_the_battlefield_and_the_draft(app: App) -
 
     broken = dict(exported)
     broken["settings"] = {**exported["settings"], MAP_DRAFT: {"table": {"width": 24, "height": 24}, "zones": {}}}
-    reply = await app.campaign_import(caller(GM, "Gina", channel=8), "c.yaml", yaml.safe_dump(broken).encode())
-    assert reply.cards[0].title == "Not done" and "settings.map" in reply.cards[0].description
+    with pytest.raises(FileRefused, match=r"settings\.map"):
+        await app.campaign_import(caller(GM, "Gina", channel=8), "c.yaml", yaml.safe_dump(broken).encode())
     table_only = {**exported, "ruleset": "yasg", "sides": {}, "members": []}
     table_only["settings"] = {BATTLEFIELD: "map"}
-    reply = await app.campaign_import(caller(GM, "Gina", channel=9), "c.yaml", yaml.safe_dump(table_only).encode())
-    assert reply.cards[0].title == "Not done" and "not played on the bot's map" in reply.cards[0].description
+    with pytest.raises(FileRefused, match="not played on the bot's map"):
+        await app.campaign_import(caller(GM, "Gina", channel=9), "c.yaml", yaml.safe_dump(table_only).encode())
 
 
 async def test_a_picture_is_a_phone_sized_png(app: App) -> None:
@@ -531,9 +532,9 @@ async def test_a_map_file_follows_the_name_rules_in_every_feature(app: App, name
         {"kind": "wood", "name": "the copse", "area": [[4, 4], [8, 4], [8, 8]]},
         {"kind": "wood", "name": name, "area": [[12, 12], [16, 12], [16, 16]]},
     ]
-    reply = await app.map_import(gina(), "bad.yaml", map_yaml(features))
-    assert reply.ephemeral and reply.cards[0].title == "Not done"
-    assert "features[1].name:" in reply.cards[0].description and why in reply.cards[0].description
+    with pytest.raises(FileRefused) as refused:
+        await app.map_import(gina(), "bad.yaml", map_yaml(features))
+    assert "features[1].name:" in refused.value.message and why in refused.value.message
     assert await settings(app) == before
 
 
@@ -543,8 +544,9 @@ async def test_a_campaign_files_map_draft_follows_the_name_rules(app: App) -> No
     data = yaml.safe_dump(
         {"skirmish_gm": "campaign", "version": 1, "ruleset": "ssg", "settings": {"battlefield": "map", "map": draft}}
     ).encode()
-    reply = await app.campaign_import(gina(), "c.yaml", data)
-    assert reply.cards[0].title == "Not done" and "settings.map: features[0].name:" in reply.cards[0].description
+    with pytest.raises(FileRefused) as refused:
+        await app.campaign_import(gina(), "c.yaml", data)
+    assert "settings.map: features[0].name:" in refused.value.message
 
 
 async def test_a_map_drawn_in_parts_keeps_one_name_for_each_part(app: App) -> None:

@@ -12,8 +12,8 @@ from sqlalchemy import func, insert, select
 from bot.adapter.embeds import to_embeds
 from bot.app.access import campaign_of
 from bot.app.actions import log_entry
-from bot.app.replies import Refusal
-from bot.app.reports import LOG_PAGE_CHARS, LogPage
+from bot.app.replies import LogPage, Refusal
+from bot.app.reports import LOG_PAGE_CHARS
 from bot.app.service import App
 from bot.dice import ForcedDice
 from bot.store.schema import ActionRecord, EventRecord, Game, RollRecord

@@ -16,7 +16,7 @@ import pytest
 import yaml
 from discord import app_commands
 
-import cogs.common
+from bot.adapter import delivery
 from bot.adapter.client import SkirmishBot
 from bot.adapter.errors import BUG_SENTENCE
 from bot.app.replies import Reply
@@ -126,7 +126,7 @@ async def test_what_is_not_an_attachment_or_cannot_be_fetched_is_refused(bot, ap
 
 async def test_a_slow_download_defers_privately_and_the_answer_follows(bot, app, monkeypatch) -> None:
     await medieval(app)
-    monkeypatch.setattr(cogs.common, "READ_BEFORE_DEFER", 0.01)  # the cogs' shared reader of attachments
+    monkeypatch.setattr(delivery, "BEFORE_DEFER", 0.01)
     interaction = fake_interaction(bot, RED, "Rita")
 
     async def defer(**kwargs: Any) -> None:
@@ -136,10 +136,10 @@ async def test_a_slow_download_defers_privately_and_the_answer_follows(bot, app,
     interaction.response.defer = AsyncMock(side_effect=defer)
     file = attachment(b"sides: {red: [{name: Ada, kind: Knight}]}\n", delay=0.1)
     await invoke(bot, "roster import", RED, "Rita", interaction=interaction, file=file)
-    deferred, answer = interaction.sent
+    deferred, note, answer = interaction.sent  # the note fills the private "thinking"; the public answer follows
     assert deferred == {"deferred": {"ephemeral": True, "thinking": True}}
-    interaction.followup.send.assert_awaited_once()
-    assert answer["embeds"][0].title == "Roster imported"
+    assert note["ephemeral"] is True and note["content"] == "The answer follows in the channel."
+    assert answer["ephemeral"] is False and answer["embeds"][0].title == "Roster imported"
 
 
 async def test_every_problem_fits_one_private_message_with_a_count(bot, app) -> None:
@@ -148,6 +148,7 @@ async def test_every_problem_fits_one_private_message_with_a_count(bot, app) -> 
     sent = one(await invoke(bot, "roster import", RED, file=attachment("\n".join(lines).encode())))
     [embed] = sent["embeds"]
     assert sent["ephemeral"] is True and embed.title == "Not done"
+    assert embed.footer.text == "Fix them all and send the file again."  # the refusal's advice
     assert embed.description.startswith("300 problems in roster.yaml; nothing was imported:\n• line 3: ")
     assert len(embed.description) <= 4096 and embed.description.rstrip().endswith("more")
     assert len(embed) <= 6000

@@ -9,8 +9,8 @@ from contextlib import nullcontext
 from typing import Any
 
 from bot.adapter.delivery import Deferral
-from bot.app.pictures import WHILE_DRAWING
 from bot.app.replies import Reply
+from bot.app.waiting import WHILE_WAITING
 from tests.support import RED, fake_interaction
 
 
@@ -34,7 +34,7 @@ async def test_the_interaction_is_let_go_before_the_collection_after_the_command
 
     async def command() -> None:
         assert await bot.tree.interaction_check(interaction)
-        deferral = WHILE_DRAWING.get()
+        deferral = WHILE_WAITING.get()
         assert isinstance(deferral, Deferral) and deferral.interaction is interaction  # while it runs
         collector.deferral = deferral
 

@@ -10,6 +10,7 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot.adapter import delivery
 from bot.adapter.client import SkirmishBot
 from bot.adapter.delivery import NEWER, OLDER, LogPageButton
 from bot.app.service import App
@@ -93,8 +94,7 @@ async def test_a_slow_report_is_deferred_privately_and_posted_after(bot, app, fo
 
     monkeypatch.setattr(app, "game_report", slow)
     cmd = command(bot, "game report")
-    # the extension's own module (discord.py loads a fresh copy of cogs.game)
-    monkeypatch.setitem(cmd.callback.__globals__, "REPORT_BEFORE_DEFER", 0.001)
+    monkeypatch.setattr(delivery, "BEFORE_DEFER", 0.001)
     interaction = fake_interaction(bot, RED, "Rita")
 
     async def defer(**kwargs) -> None:

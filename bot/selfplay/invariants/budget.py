@@ -3,7 +3,7 @@ comes back is caught by the runner, which kills the worker that stops answering.
 
 from __future__ import annotations
 
-from bot.selfplay.invariants import Check, Step
+from bot.selfplay.invariants.check import Check, Step
 
 
 class WithinBudget(Check):

@@ -4,7 +4,7 @@ the line ran, is a bug."""
 from __future__ import annotations
 
 from bot.adapter.errors import BUG_SENTENCE
-from bot.selfplay.invariants import Check, Step
+from bot.selfplay.invariants.check import Check, Step
 
 
 class NoBug(Check):

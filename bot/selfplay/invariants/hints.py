@@ -4,7 +4,7 @@ bot must accept it."""
 
 from __future__ import annotations
 
-from bot.selfplay.invariants import Check, Step
+from bot.selfplay.invariants.check import Check, Step
 
 
 class HintsAccepted(Check):

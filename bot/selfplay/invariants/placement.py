@@ -7,7 +7,7 @@ import math
 
 from shapely.geometry import Polygon
 
-from bot.selfplay.invariants import Check, Step, state_of
+from bot.selfplay.invariants.check import Check, Step, state_of
 from rules.geometry.measure import CONTACT_TOLERANCE
 
 #: How far bases may sit inside each other and still count as touching (the rules' own slack),

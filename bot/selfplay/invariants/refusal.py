@@ -3,7 +3,7 @@ they were before the line."""
 
 from __future__ import annotations
 
-from bot.selfplay.invariants import Check, Step
+from bot.selfplay.invariants.check import Check, Step
 
 
 class RefusalChangesNothing(Check):

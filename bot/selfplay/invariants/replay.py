@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.app.log_replay import apply_logged
 from bot.dice import ForcedDice
-from bot.selfplay.invariants import End, Step
+from bot.selfplay.invariants.check import End, Step
 from bot.store.records import LoggedAction
 from rules.core import Action, Engine, FigureSpec, RuleError, from_data
 

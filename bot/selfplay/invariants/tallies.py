@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.selfplay.invariants import Check, End, state_of
+from bot.selfplay.invariants.check import Check, End, state_of
 from rules.core import Engine
 
 LOST = re.compile(r"^Lost: (?P<sides>.*)\.$", re.MULTILINE)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.selfplay.invariants import Check, Step, state_of
+from bot.selfplay.invariants.check import Check, Step, state_of
 from bot.selfplay.table import Snapshot
 
 #: Commands any side may give at any time (they ask, or give up), by ruleset.

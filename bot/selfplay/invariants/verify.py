@@ -5,7 +5,7 @@ dice block says. (Self-play draws battle dice from a seeded stream, so the check
 
 from __future__ import annotations
 
-from bot.selfplay.invariants import Check, End
+from bot.selfplay.invariants.check import Check, End
 from bot.verify import UnreadableFile, check, documents_in, narrative_of
 
 

@@ -23,8 +23,7 @@ from bot.adapter.delivery import (
     view_for,
 )
 from bot.adapter.errors import BUG_SENTENCE
-from bot.app.replies import PendingDecision, Refusal, Reply
-from bot.app.reports import LogPage
+from bot.app.replies import LogPage, PendingDecision, Refusal, Reply
 from bot.app.service import App
 from bot.store import Store
 from rules.core import Choice

@@ -12,8 +12,8 @@ import pytest
 
 from bot.adapter import delivery
 from bot.adapter.delivery import answer_in_time, deliver
-from bot.app.pictures import MAP_PICTURE, PictureOrder, Pictures
-from bot.app.replies import Card, Reply
+from bot.app.pictures import MAP_PICTURE, Pictures
+from bot.app.replies import Card, PictureOrder, Reply
 from tests.support import RED, fake_interaction
 
 PNG = b"\x89PNG\r\n\x1a\nfake"
@@ -52,7 +52,7 @@ async def handled(interaction: Any, pictures: Pictures, reply: Reply) -> None:
 async def test_a_picture_still_drawing_past_the_limit_is_deferred_then_sent_with_its_reply(
     monkeypatch: pytest.MonkeyPatch, ephemeral: bool
 ) -> None:
-    monkeypatch.setattr(delivery, "PICTURE_BEFORE_DEFER", 0.05)
+    monkeypatch.setattr(delivery, "BEFORE_DEFER", 0.05)
     interaction = fake_interaction(None, RED)
     deferred = deferral_noted(interaction)
 
@@ -71,7 +71,7 @@ async def test_a_picture_still_drawing_past_the_limit_is_deferred_then_sent_with
 
 
 async def test_a_quick_picture_is_answered_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(delivery, "PICTURE_BEFORE_DEFER", 600.0)  # quick: however loaded the machine
+    monkeypatch.setattr(delivery, "BEFORE_DEFER", 600.0)  # quick: however loaded the machine
     interaction = fake_interaction(None, RED)
     await handled(interaction, Pictures(drawer=lambda view, terrain: PNG), ordered("quick"))
     interaction.response.defer.assert_not_awaited()
@@ -82,7 +82,7 @@ async def test_a_quick_picture_is_answered_at_once(monkeypatch: pytest.MonkeyPat
 async def test_a_picture_already_kept_never_waits(monkeypatch: pytest.MonkeyPatch) -> None:
     pictures = Pictures(drawer=lambda view, terrain: PNG)
     await pictures.attach(ordered("kept"))
-    monkeypatch.setattr(delivery, "PICTURE_BEFORE_DEFER", 0.0)
+    monkeypatch.setattr(delivery, "BEFORE_DEFER", 0.0)
     interaction = fake_interaction(None, RED)
     await handled(interaction, pictures, ordered("kept"))
     interaction.response.defer.assert_not_awaited()
