@@ -1,26 +1,32 @@
-"""Slash-command lines (``/ssg shoot shooter:Rossi range:14``) parsed against the bot's own command
-tree: the terminal reads every line this way, and ``/odds`` reads the action it is asked about."""
+"""The Discord command tree read as commands, for the rulesets whose engines do not declare their
+actions as specs yet: their cogs still describe them.
+
+The terminal parses lines against the application's declared commands (:mod:`bot.app.commands`);
+for such a ruleset it takes :func:`cog_commands`: each of its cog's commands as a
+:class:`~bot.app.commands.declared.Command`, run by calling the cog's callback with a console
+stand-in for the interaction. Once every ruleset declares its specs, this module goes. The
+tree-walking parser below (:func:`walk`, :func:`parse_line`) reads a line as Discord would send it.
+"""
 
 from __future__ import annotations
 
-import shlex
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from discord import app_commands
 from discord.enums import AppCommandOptionType
 
+from bot.app.commands.declared import Command, Upload
+from bot.app.commands.line import MAX_ATTACHMENT_BYTES, LineError, split_line
+from bot.app.replies import Caller, Reply
 from rules.core import RuleError
+from rules.specs import NAME_LENGTH, Kind, Option, Role
+
+__all__ = ["LineError", "LocalAttachment", "ParsedLine", "cog_commands", "parse_line", "split_line", "walk"]
 
 HIDDEN_GROUPS = {"admin"}
-
-
-class LineError(RuleError):
-    """A command line that cannot be read."""
-
-
-MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -71,13 +77,6 @@ def walk(tree: app_commands.CommandTree) -> dict[str, app_commands.Command[Any, 
     for command in tree.get_commands():
         visit(command)
     return found
-
-
-def split_line(line: str) -> list[str]:
-    try:
-        return shlex.split(line)
-    except ValueError:
-        raise LineError("That line has an unclosed quote.") from None
 
 
 def parse_line(commands: dict[str, app_commands.Command[Any, ..., Any]], tokens: list[str]) -> ParsedLine:
@@ -170,3 +169,162 @@ def convert(param: app_commands.Parameter, raw: str) -> Any:
         unit = " characters" if isinstance(value, str) else ""
         raise LineError(f"{param.display_name} must be from {low} to {high}{unit}.")
     return value
+
+
+# --- a ruleset's cog as commands, for the terminal ------------------------------------------------
+
+KINDS = {
+    AppCommandOptionType.integer: Kind.WHOLE,
+    AppCommandOptionType.number: Kind.NUMBER,
+    AppCommandOptionType.boolean: Kind.FLAG,
+    AppCommandOptionType.attachment: Kind.FILE,
+}
+
+
+@dataclass
+class ConsoleUser:
+    id: int
+    name: str
+
+    @property
+    def display_name(self) -> str:
+        return self.name
+
+    @property
+    def mention(self) -> str:
+        return f"@{self.name}"
+
+
+@dataclass
+class ConsoleResponse:
+    sent: list[dict[str, Any]] = field(default_factory=list)
+
+    def is_done(self) -> bool:
+        return bool(self.sent)
+
+    async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
+        self.sent.append({"content": content, **kwargs})
+
+    async def defer(self, **kwargs: Any) -> None:
+        self.sent.append({"deferred": True})
+
+
+@dataclass
+class ConsoleFollowup:
+    response: ConsoleResponse
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> None:
+        self.response.sent.append({"content": content, **kwargs})
+
+
+class ConsoleInteraction:
+    """What the cogs use of a ``discord.Interaction``, for a command typed in the terminal."""
+
+    def __init__(self, client: Any, caller: Caller) -> None:
+        self.client = client
+        self.user = ConsoleUser(caller.user_id, caller.display_name)
+        self.guild_id = caller.guild_id
+        self.channel_id = caller.channel_id
+        self.id = caller.interaction_id
+        self.extras: dict[str, Any] = {}
+        self.response = ConsoleResponse()
+        self.followup = ConsoleFollowup(self.response)
+        self.command: Any = None
+
+
+class _Capture:
+    """Stands in for a ruleset cog: its command's callback hands over the action instead of acting."""
+
+    def __init__(self) -> None:
+        self.action: tuple[str, str, dict[str, Any]] | None = None
+
+    @property
+    def app(self) -> Any:
+        """A ruleset's question (such as /sharpe targets) asks the application, not the engine's dice."""
+        raise RuleError("That command is a question, not an action with dice: ask it directly.")
+
+    async def act(self, interaction: Any, ruleset: str, action: str, **params: Any) -> None:
+        self.action = (ruleset, action, params)
+
+
+@dataclass(frozen=True)
+class CogCommand(Command):
+    """A command read from a cog: its options are the cog's parameters (an NSR option is called
+    ``class``, which no dataclass field may be)."""
+
+    cog_options: tuple[Option, ...] = ()
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        return self.cog_options
+
+
+def _options_of(command: app_commands.Command[Any, ..., Any]) -> tuple[Option, ...]:
+    """The command's options, as the specs declare them."""
+    found = []
+    for p in command.parameters:
+        kind = KINDS.get(p.type, Kind.CHOICE if p.choices else Kind.TEXT)
+        number = kind in (Kind.WHOLE, Kind.NUMBER)
+        found.append(
+            Option(
+                p.display_name,
+                p.description,
+                kind,
+                p.required,
+                tuple(str(c.value) for c in p.choices),
+                p.min_value if number else None,
+                p.max_value if number else None,
+                NAME_LENGTH if number or p.max_value is None else int(p.max_value),
+            )
+        )
+    return tuple(found)
+
+
+def _cog_command(client: Any, command: app_commands.Command[Any, ..., Any]) -> Command:
+    names = {p.display_name: p.name for p in command.parameters}
+
+    def values_of(values: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            names[k]: LocalAttachment(v.filename, v.data) if isinstance(v, Upload) else v
+            for k, v in values.items()
+            if k in names
+        }
+
+    async def run(app: Any, caller: Caller, values: Mapping[str, Any]) -> Reply:
+        interaction = ConsoleInteraction(client, caller)
+        interaction.command = command
+        await command.callback(command.binding, interaction, **values_of(values))  # type: ignore[arg-type]
+        reply: Reply | None = interaction.extras.get("reply")
+        return reply if reply is not None else Reply(content="Done.")
+
+    async def action_of(values: Mapping[str, Any]) -> tuple[str, str, dict[str, Any]]:
+        capture = _Capture()
+        await command.callback(capture, None, **values_of(values))  # type: ignore[arg-type]
+        if capture.action is None:
+            raise RuleError("That command is not an action with dice.")
+        return capture.action
+
+    quick = getattr(command.binding, "quick_moves", ())
+    return CogCommand(
+        tuple(command.qualified_name.split()),
+        command.description,
+        lock=True,
+        picture=True,
+        follows=True,
+        role=Role.PASS if command.name in quick else Role.PLAY,
+        samples=command.extras.get("samples", {}),
+        runner=run,
+        action_of=action_of,
+        cog_options=_options_of(command),
+    )
+
+
+async def cog_commands(app: Any, slugs: tuple[str, ...]) -> tuple[Command, ...]:
+    """The commands of the rulesets ``slugs`` as their cogs declare them (the Discord bot is built,
+    never connected, to read them)."""
+    from bot.adapter.client import SkirmishBot
+
+    bot = SkirmishBot(app)
+    await bot.load_cogs()
+    found = walk(bot.tree)
+    return tuple(_cog_command(bot, c) for name, c in found.items() if name.split()[0] in slugs)
