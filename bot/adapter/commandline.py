@@ -20,7 +20,10 @@ from discord.enums import AppCommandOptionType
 
 from bot.app.commands.declared import Command, Upload
 from bot.app.commands.line import MAX_ATTACHMENT_BYTES, LineError, split_line
+from bot.app.commands.rulesets import has_specs
+from bot.app.commands.table import command_table
 from bot.app.replies import Caller, Reply
+from rules import RULESETS
 from rules.core import RuleError
 from rules.specs import NAME_LENGTH, Kind, Option, Role
 
@@ -316,7 +319,26 @@ def _cog_command(client: Any, command: app_commands.Command[Any, ..., Any]) -> C
         runner=run,
         action_of=action_of,
         cog_options=_options_of(command),
+        choice_names={
+            p.display_name: {str(c.value): c.name for c in p.choices} for p in command.parameters if p.choices
+        },
     )
+
+
+def tree_commands(tree: app_commands.CommandTree, slugs: tuple[str, ...]) -> tuple[Command, ...]:
+    """The commands of the rulesets ``slugs`` as their cogs declare them in ``tree``."""
+    found = walk(tree)
+    return tuple(_cog_command(tree.client, c) for name, c in found.items() if name.split()[0] in slugs)
+
+
+def without_specs() -> tuple[str, ...]:
+    """The rulesets whose engines do not declare their actions as specs yet."""
+    return tuple(slug for slug in RULESETS if not has_specs(slug))
+
+
+def tree_table(tree: app_commands.CommandTree) -> dict[str, Command]:
+    """The application's commands, and those of the rulesets without specs from their cogs."""
+    return command_table(tree_commands(tree, without_specs()))
 
 
 async def cog_commands(app: Any, slugs: tuple[str, ...]) -> tuple[Command, ...]:
@@ -326,5 +348,4 @@ async def cog_commands(app: Any, slugs: tuple[str, ...]) -> tuple[Command, ...]:
 
     bot = SkirmishBot(app)
     await bot.load_cogs()
-    found = walk(bot.tree)
-    return tuple(_cog_command(bot, c) for name, c in found.items() if name.split()[0] in slugs)
+    return tree_commands(bot.tree, slugs)

@@ -26,7 +26,9 @@ class NewOptions(Params):
 
 @dataclass(frozen=True, kw_only=True)
 class BattlefieldOptions(Params):
-    mode: str = option("map: the bot keeps the positions and measures; table: your own table", required=True, choices=BATTLEFIELDS)
+    mode: str = option(
+        "map: the bot keeps the positions and measures; table: your own table", required=True, choices=BATTLEFIELDS
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -36,7 +38,7 @@ class JoinOptions(Params):
 
 @dataclass(frozen=True, kw_only=True)
 class FileOptions(Params):
-    file: Upload = option("A campaign file from /campaign export", Kind.FILE, required=True)
+    file: Upload = option("A campaign file from /campaign export", Kind.FILE, required=True)  # noqa: RUF009 (a field, not a default)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -52,7 +54,7 @@ class DeadlineOptions(Params):
 
 @dataclass(frozen=True, kw_only=True)
 class RulesFileOptions(Params):
-    file: Upload = option(FILE_HELP + ": the keys of the ruleset's tables to change", Kind.FILE, required=True)
+    file: Upload = option(FILE_HELP + ": the keys of the ruleset's tables to change", Kind.FILE, required=True)  # noqa: RUF009 (a field, not a default)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,7 +107,14 @@ async def _rules_clear(app: App, caller: Caller, p: NoParams) -> Reply:
 
 
 COMMANDS = (
-    Command(("campaign", "new"), "Start a campaign in this channel; you become its game master", NewOptions, _new, lock=True),
+    Command(
+        ("campaign", "new"),
+        "Start a campaign in this channel; you become its game master",
+        NewOptions,
+        _new,
+        lock=True,
+        choice_names={"ruleset": {slug: title for slug, (_, title) in RULESETS.items()}},
+    ),
     Command(
         ("campaign", "battlefield"),
         "Fight the next battles on the bot's map or a table (GM)",

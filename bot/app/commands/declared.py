@@ -13,7 +13,6 @@ from bot.app.replies import Caller, Reply
 from rules.specs import Kind, NoParams, Option, Params, Role, options_of, read_option
 from rules.vocabulary import RuleError
 
-
 #: The application (:class:`bot.app.service.App`) is typed ``Any`` here: the App builds the parts
 #: that /odds reads its line with, so naming it would make an import circle.
 #: A command's work: the application, who calls, and its options read into its params dataclass.
@@ -70,6 +69,9 @@ class Command:
     completes: Mapping[str, Completer] = field(default_factory=dict)
     #: Example values for /help, by option name (YASG names squares, not inches).
     samples: Mapping[str, str] = field(default_factory=dict)
+    #: The names a choice is shown by, by option and value (``ruleset``: ``ssg`` is "Simple
+    #: Skirmish Game"); a player may type the name for the value.
+    choice_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     runner: Runner | None = None
     #: A ruleset command's action from its values, when not its own name and options (a cog's).
     action_of: ActionOf | None = None
@@ -120,9 +122,7 @@ def read_values(params: type[Params], values: Mapping[str, Any], command: str) -
     unknown = [key for key, value in values.items() if key not in names and value is not None]
     if unknown:
         raise RuleError(f"{command} has no option {unknown[0]!r}.")
-    read = {
-        o.name: values.get(o.name) if o.kind is Kind.FILE else read_option(o, values.get(o.name)) for o in declared
-    }
+    read = {o.name: values.get(o.name) if o.kind is Kind.FILE else read_option(o, values.get(o.name)) for o in declared}
     missing = [o.name for o in declared if o.required and read[o.name] is None]
     if missing:
         raise RuleError(f"{command} needs {', '.join(missing)}.")

@@ -71,10 +71,11 @@ COMMANDS = (
     Command(("game", "status"), "Turn, phase, whose move, and every figure's state", NoParams, _status, picture=True),
     Command(("game", "log"), "The battle's log, newest first, a page at a time", LogOptions, _log),
     Command(
-        ("game", "report"), "The whole battle as a Markdown file: sides, turns, every roll, result", ReportOptions, _report
+        ("game", "report"),
+        "The whole battle as a Markdown file: sides, turns, every roll, result",
+        ReportOptions,
+        _report,
     ),
     Command(("game", "undo"), "Take back the last action (its player or the game master)", NoParams, _undo, lock=True),
-    Command(
-        ("game", "end"), "End the battle in progress (game master only)", NoParams, _end, lock=True, gm_only=True
-    ),
+    Command(("game", "end"), "End the battle in progress (game master only)", NoParams, _end, lock=True, gm_only=True),
 )

@@ -71,11 +71,16 @@ class Group:
 
 
 def help_reply(
-    commands: Mapping[str, Command], groups: Mapping[str, str], topic: str | None = None, page: int = 1
+    commands: Mapping[str, Command],
+    groups: Mapping[str, str],
+    topic: str | None = None,
+    page: int = 1,
+    *,
+    page_chars: int = PAGE_CHARS,
 ) -> HelpReply:
     """Page ``page`` of the help on ``topic``, private to whoever asked (``groups``: each group's sentence)."""
     key, title, text = _topic(commands, groups, (topic or "").strip().casefold())
-    pages = _paged(text)
+    pages = _paged(text, page_chars)
     page = min(max(page, 1), len(pages))
     card = Card(title=title, description=pages[page - 1])
     if len(pages) > 1:
@@ -175,16 +180,16 @@ def _group_text(group: Group, *, with_description: bool) -> str:
     return "\n".join(lines)
 
 
-def _paged(text: str) -> list[str]:
-    """``text`` in pages of at most :data:`PAGE_CHARS`, cut between lines."""
+def _paged(text: str, page_chars: int = PAGE_CHARS) -> list[str]:
+    """``text`` in pages of at most ``page_chars``, cut between lines."""
     pages: list[str] = []
     current: list[str] = []
     size = 0
     for line in text.split("\n"):
-        if current and size + len(line) + 1 > PAGE_CHARS:
+        if current and size + len(line) + 1 > page_chars:
             pages.append("\n".join(current).strip("\n"))
             current, size = [], 0
-        current.append(line[:PAGE_CHARS])
+        current.append(line[:page_chars])
         size += len(line) + 1
     pages.append("\n".join(current).strip("\n"))
     return [p for p in pages if p] or [""]

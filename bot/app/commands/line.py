@@ -51,7 +51,7 @@ def parse_line(commands: Mapping[str, Command], tokens: list[str]) -> ParsedLine
         declared = options.get(key.lower())
         if declared is None:
             raise LineError(f"/{name} has no option {key!r}: it takes {', '.join(options) or 'none'}.")
-        values[declared.name] = convert(declared, raw)
+        values[declared.name] = convert(declared, raw, command.choice_names.get(declared.name, {}))
     missing = [o.name for o in command.options if o.required and o.name not in values]
     if missing:
         raise LineError(f"/{name} needs {', '.join(missing)}.")
@@ -86,9 +86,9 @@ def _rest_of_line(commands: Mapping[str, Command], line: str) -> ParsedLine | No
     return ParsedLine(command, {declared.name: convert(declared, raw)})
 
 
-def convert(declared: Option, raw: str) -> Any:
-    """A typed value as a player means it: numbers, yes/no, a listed choice, within bounds; a file
-    read from its path."""
+def convert(declared: Option, raw: str, names: Mapping[str, str] | None = None) -> Any:
+    """A typed value as a player means it: numbers, yes/no, a listed choice (or its name, from
+    ``names``: value → name), within bounds; a file read from its path."""
     name, kind = declared.name, declared.kind
     value: Any
     if kind is Kind.WHOLE:
@@ -110,7 +110,8 @@ def convert(declared: Option, raw: str) -> Any:
     else:
         value = raw
     if declared.choices:
-        chosen = {c.lower(): c for c in declared.choices}.get(str(value).lower())
+        by_name = {name.lower(): value for value, name in (names or {}).items()}
+        chosen = {c.lower(): c for c in declared.choices}.get(str(value).lower(), by_name.get(str(value).lower()))
         if chosen is None:
             raise LineError(f"{name} must be one of {', '.join(declared.choices)}.")
         return chosen

@@ -55,7 +55,7 @@ class ZoneOptions(Params):
 
 @dataclass(frozen=True, kw_only=True)
 class FileOptions(Params):
-    file: Upload = option("A map file (from /map export, or written by hand)", Kind.FILE, required=True)
+    file: Upload = option("A map file (from /map export, or written by hand)", Kind.FILE, required=True)  # noqa: RUF009 (a field, not a default)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -127,8 +127,6 @@ async def complete_terrain(app: App, caller: Caller, typed: str) -> list[tuple[s
     return [(f"{k} ({'a line' if k in LINE_KINDS else 'an area'})", k) for k in KINDS if wanted in k]
 
 
-EDITS = {"lock": True, "gm_only": True, "picture": True}
-
 COMMANDS = (
     Command(
         ("map", "new"),
@@ -136,7 +134,9 @@ COMMANDS = (
         NewOptions,
         _new,
         completes={"scenario": complete_scenario},
-        **EDITS,
+        lock=True,
+        gm_only=True,
+        picture=True,
     ),
     Command(
         ("map", "feature", "add"),
@@ -144,7 +144,9 @@ COMMANDS = (
         FeatureAddOptions,
         _feature_add,
         completes={"kind": complete_terrain},
-        **EDITS,
+        lock=True,
+        gm_only=True,
+        picture=True,
     ),
     Command(
         ("map", "feature", "remove"),
@@ -152,10 +154,28 @@ COMMANDS = (
         FeatureRemoveOptions,
         _feature_remove,
         completes={"feature": complete_feature},
-        **EDITS,
+        lock=True,
+        gm_only=True,
+        picture=True,
     ),
-    Command(("map", "zone"), "Set a side's deployment zone on the next battle's map (GM)", ZoneOptions, _zone, **EDITS),
-    Command(("map", "import"), "The next battle's map from a YAML map file (game master)", FileOptions, _import, **EDITS),
+    Command(
+        ("map", "zone"),
+        "Set a side's deployment zone on the next battle's map (GM)",
+        ZoneOptions,
+        _zone,
+        lock=True,
+        gm_only=True,
+        picture=True,
+    ),
+    Command(
+        ("map", "import"),
+        "The next battle's map from a YAML map file (game master)",
+        FileOptions,
+        _import,
+        lock=True,
+        gm_only=True,
+        picture=True,
+    ),
     Command(("map", "export"), "The map as a YAML file: the battle's, or the next battle's", NoParams, _export),
     Command(
         ("map", "show"),

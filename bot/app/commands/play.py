@@ -66,7 +66,9 @@ async def odds_action(commands: Mapping[str, Command], action: str) -> tuple[str
     """The action /odds is asked about, read as its own command line against ``commands``:
     ``(ruleset, action, options, the line as typed)``; a refusal says what is wrong with it."""
     if len(action) > ACTION_LIMIT:
-        raise Refusal(f"That action is {len(action):,} characters long; /odds reads at most {ACTION_LIMIT}; {AS_PLAYED}")
+        raise Refusal(
+            f"That action is {len(action):,} characters long; /odds reads at most {ACTION_LIMIT}; {AS_PLAYED}"
+        )
     typed = "/" + action.strip().lstrip("/")
     words = split_line(typed)
     if words == ["/"] or (words[0][1:].lower() in RULESETS and (len(words) < 2 or ":" in words[1])):

@@ -15,7 +15,7 @@ FILE_HELP = "A YAML file (from an export, or written by hand)"
 
 @dataclass(frozen=True, kw_only=True)
 class AddOptions(Params):
-    name: str = option("The figure's name", required=True)
+    name: str = option("The figure's name", required=True, length=64)
     kind: str = option(
         "Its type, as the suggestions list (SSG: its weapon; NSR: the unit's troops; YASG: its class)",
         Kind.KIND,
@@ -45,7 +45,7 @@ class NameOptions(Params):
 
 @dataclass(frozen=True, kw_only=True)
 class FileOptions(Params):
-    file: Upload = option(FILE_HELP, Kind.FILE, required=True)
+    file: Upload = option(FILE_HELP, Kind.FILE, required=True)  # noqa: RUF009 (a field, not a default)
 
 
 async def _add(app: App, caller: Caller, p: AddOptions) -> Reply:
@@ -77,10 +77,17 @@ COMMANDS = (
     Command(("roster", "list"), "Every figure in the campaign, by side", SideOptions, _list),
     Command(("roster", "show"), "One figure's record", NameOptions, _show),
     Command(
-        ("roster", "export"), "Your side's roster as a YAML file (the game master: any side, or all)", ExportOptions, _export
+        ("roster", "export"),
+        "Your side's roster as a YAML file (the game master: any side, or all)",
+        ExportOptions,
+        _export,
     ),
     Command(("roster", "import"), "Add and update figures from a YAML roster file", FileOptions, _import, lock=True),
     Command(
-        ("roster", "remove"), "Take a figure off the roster (its owner or the game master)", NameOptions, _remove, lock=True
+        ("roster", "remove"),
+        "Take a figure off the roster (its owner or the game master)",
+        NameOptions,
+        _remove,
+        lock=True,
     ),
 )
