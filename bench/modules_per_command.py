@@ -68,7 +68,7 @@ def module_of(filename: str) -> str | None:
     return relative.as_posix() if relative.parts[0] in ("bot", "cogs") else None
 
 
-async def measure(line: str, setup: str) -> tuple[set[str], str]:
+async def measure(line: str, setup: str) -> tuple[dict[str, set[str]], str]:
     from bot.__main__ import open_app
     from bot.config import Settings
     from bot.console import Console, make_console_bot
@@ -88,13 +88,13 @@ async def measure(line: str, setup: str) -> tuple[set[str], str]:
                 raise SystemExit(f"the setup was refused:\n{out.getvalue()}")
             out.seek(0)
             out.truncate()
-            seen: set[str] = set()
+            seen: dict[str, set[str]] = {}
 
             def profile(frame: FrameType, event: str, arg: Any) -> None:
                 if event == "call":
                     found = module_of(frame.f_code.co_filename)
                     if found is not None:
-                        seen.add(found)
+                        seen.setdefault(found, set()).add(frame.f_code.co_qualname)
 
             sys.setprofile(profile)
             try:
@@ -109,12 +109,13 @@ async def measure(line: str, setup: str) -> tuple[set[str], str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--line", default=SHOT, help="the command to measure (after the SSG setup)")
+    parser.add_argument("--functions", action="store_true", help="also name the functions each module ran")
     args = parser.parse_args()
     seen, printed = asyncio.run(measure(args.line, SETUP))
     print(printed.rstrip())
     print(f"\n{len(seen)} modules of bot/ and cogs/ ran for {args.line}:")
     for name in sorted(seen):
-        print(f"  {name}")
+        print(f"  {name}" + (f": {', '.join(sorted(seen[name]))}" if args.functions else ""))
     return 0 if printed and not printed.startswith("!!") else 1
 
 
