@@ -60,9 +60,12 @@ async def terminal_commands(app: App) -> dict[str, Command]:
     waiting = tuple(slug for slug in RULESETS if not has_specs(slug))
     if not waiting:
         return command_table()
-    from bot.adapter.commandline import cog_commands  # the cogs of rulesets not yet converted
+    from bot.adapter.client import SkirmishBot  # the cogs of rulesets not yet converted
+    from bot.adapter.commandline import tree_commands
 
-    return command_table(await cog_commands(app, waiting))
+    bot = SkirmishBot(app)  # built to read its cogs, never connected
+    await bot.load_cogs()
+    return command_table(tree_commands(bot.tree, waiting))
 
 
 class Console:

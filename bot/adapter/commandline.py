@@ -2,7 +2,7 @@
 actions as specs yet: their cogs still describe them.
 
 The terminal parses lines against the application's declared commands (:mod:`bot.app.commands`);
-for such a ruleset it takes :func:`cog_commands`: each of its cog's commands as a
+for such a ruleset it takes :func:`tree_commands`: each of its cog's commands as a
 :class:`~bot.app.commands.declared.Command`, run by calling the cog's callback with a console
 stand-in for the interaction. Once every ruleset declares its specs, this module goes. The
 tree-walking parser below (:func:`walk`, :func:`parse_line`) reads a line as Discord would send it.
@@ -27,7 +27,7 @@ from rules import RULESETS
 from rules.core import RuleError
 from rules.specs import NAME_LENGTH, Kind, Option, Role
 
-__all__ = ["LineError", "LocalAttachment", "ParsedLine", "cog_commands", "parse_line", "split_line", "walk"]
+__all__ = ["LineError", "LocalAttachment", "ParsedLine", "parse_line", "split_line", "walk"]
 
 HIDDEN_GROUPS = {"admin"}
 
@@ -339,13 +339,3 @@ def without_specs() -> tuple[str, ...]:
 def tree_table(tree: app_commands.CommandTree) -> dict[str, Command]:
     """The application's commands, and those of the rulesets without specs from their cogs."""
     return command_table(tree_commands(tree, without_specs()))
-
-
-async def cog_commands(app: Any, slugs: tuple[str, ...]) -> tuple[Command, ...]:
-    """The commands of the rulesets ``slugs`` as their cogs declare them (the Discord bot is built,
-    never connected, to read them)."""
-    from bot.adapter.client import SkirmishBot
-
-    bot = SkirmishBot(app)
-    await bot.load_cogs()
-    return tree_commands(bot.tree, slugs)
