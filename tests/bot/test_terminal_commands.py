@@ -3,6 +3,7 @@ the declared commands (typed by each option's kind), and its next moves come fro
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from bot.app.commands.line import LineError, Upload, parse_line, read_line, spli
 from bot.app.commands.moves import quick_moves, to_type
 from bot.app.commands.table import command_table
 from bot.app.replies import MovesNow
+from bot.app.service import App
 from rules import get_engine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,3 +76,30 @@ def test_the_next_moves_are_the_specs_pass_actions() -> None:
 def test_a_choice_may_be_typed_by_its_name() -> None:
     parsed = parse_line(command_table(), split_line('/campaign new name:x ruleset:"Simple Skirmish Game"'))
     assert parsed.values == {"name": "x", "ruleset": "ssg"}
+
+
+#: The App's alias of a declared command, where it is not the path joined by "_".
+ALIASES = {
+    "campaign rules set": "rules_set",
+    "campaign rules show": "rules_show",
+    "campaign rules clear": "rules_clear",
+    "campaign deadline": "set_deadline",
+    "map zone": "map_zone",
+}
+
+
+def test_a_picture_is_declared_where_the_app_draws_one() -> None:
+    """The policy a command declares (``picture``, ``follows``) is what the App's alias of the same
+    command does, which the Discord cogs still call."""
+    app = App(None, lambda: None)  # type: ignore[arg-type]  # no command runs: only the aliases are read
+    checked = 0
+    for name, command in command_table().items():
+        alias = getattr(app, ALIASES.get(name, "_".join(command.path)), None)
+        if alias is None:
+            continue
+        checked += 1
+        drawn = alias.__qualname__ == "Pictures.drawn.<locals>.run"
+        assert command.picture is drawn, name
+        if drawn:
+            assert command.follows is inspect.getclosurevars(alias).nonlocals["follows"], name
+    assert checked >= 30
