@@ -24,7 +24,7 @@ from bot.app.commands.help import help_text
 from bot.app.commands.line import LineError, ParsedLine, read_line, split_line
 from bot.app.commands.moves import quick_moves, to_type
 from bot.app.commands.rulesets import has_specs
-from bot.app.commands.table import GROUPS, command_table
+from bot.app.commands.table import command_table, groups
 from bot.app.replies import Caller, Reply
 from bot.app.service import App
 from bot.dice import ForcedDice, parse_forced_cards, parse_forced_dice
@@ -151,7 +151,7 @@ class Console:
 
     def _meta(self, head: str, args: list[str], line: str) -> None:
         if head == "/help":
-            text = help_text(self.commands, GROUPS, " ".join(args))
+            text = help_text(self.commands, groups(), " ".join(args))
             self._ok(line, text if args else f"{text}\n\n{META_HELP}")
         elif head == "/as":
             if not args:

@@ -20,7 +20,7 @@ from bot.adapter.messages import NOBODY
 from bot.adapter.once import AnsweredOnce
 from bot.app.commands import help as pages
 from bot.app.commands.help import HelpReply
-from bot.app.commands.table import GROUPS
+from bot.app.commands.table import groups
 
 __all__ = ["BACK", "CONTENTS", "NEXT", "HelpButton", "HelpReply", "help_reply", "help_text", "help_view", "topics"]
 
@@ -32,12 +32,12 @@ BACK, NEXT, CONTENTS = "◀ Back", "Next ▶", "Contents"
 
 def help_reply(tree: app_commands.CommandTree, topic: str | None = None, page: int = 1) -> HelpReply:
     """Page ``page`` of the help on ``topic``, private to whoever asked."""
-    return pages.help_reply(tree_table(tree), GROUPS, topic, page, page_chars=PAGE_CHARS)
+    return pages.help_reply(tree_table(tree), groups(), topic, page, page_chars=PAGE_CHARS)
 
 
 def help_text(tree: app_commands.CommandTree, topic: str | None = None) -> str:
     """The whole help on ``topic`` as plain text, every page."""
-    return pages.help_text(tree_table(tree), GROUPS, topic)
+    return pages.help_text(tree_table(tree), groups(), topic)
 
 
 def topics(tree: app_commands.CommandTree) -> list[str]:

@@ -14,7 +14,8 @@ from bot.app.service import App
 from rules import RULESETS, get_engine
 from rules.specs import Kind, Params, Role, option
 
-#: What each ruleset's group is, in a sentence (the group's description on Discord and in /help).
+#: What each ruleset's group is, in a sentence (the group's description on Discord and in /help),
+#: where its engine does not say (``command_blurb``).
 GROUP_SENTENCES: Mapping[str, str] = {
     "ssg": "Simple Skirmish Game: your turn's actions",
     "sharpe": "Sharpe's Skirmish: your character's turn",
@@ -28,6 +29,12 @@ OFFERED = (Role.PLAY, Role.PASS)
 
 def has_specs(slug: str) -> bool:
     return bool(get_engine(slug).specs)
+
+
+def group_sentence(slug: str) -> str:
+    """The ruleset's group in a sentence: its engine's own, else the one kept here, else its title."""
+    blurb = getattr(get_engine(slug), "command_blurb", None)
+    return str(blurb or GROUP_SENTENCES.get(slug) or RULESETS[slug][1])
 
 
 def ruleset_commands(slug: str) -> tuple[Command, ...]:
@@ -47,7 +54,8 @@ def ruleset_commands(slug: str) -> tuple[Command, ...]:
         for spec in engine.specs.values()
         if spec.role in OFFERED
     )
-    return actions + QUESTIONS.get(slug, ())
+    questions = tuple(q for q in QUESTIONS.get(slug, ()) if q.path[-1] not in engine.specs)
+    return actions + questions
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,7 +68,8 @@ async def _sharpe_targets(app: App, caller: Caller, p: TargetsOptions) -> Reply:
     return await app.targets.sharpe_targets(caller, p.shooter, p.weapon)
 
 
-#: A ruleset's questions: commands in its group that ask the application and change nothing.
+#: A ruleset's questions: commands in its group that ask the application and change nothing (until
+#: its engine declares the question as a spec of its own).
 QUESTIONS: Mapping[str, tuple[Command, ...]] = {
     "sharpe": (
         Command(

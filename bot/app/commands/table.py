@@ -11,18 +11,23 @@ from typing import Any
 from bot.app.commands import campaign, game, map, play, roster
 from bot.app.commands.declared import Command, table_of
 from bot.app.commands.help import help_reply
-from bot.app.commands.rulesets import GROUP_SENTENCES, all_ruleset_commands
+from bot.app.commands.rulesets import all_ruleset_commands, group_sentence
 from bot.app.replies import Caller, Reply
+from rules import RULESETS
 from rules.specs import Params, option
 
-#: Each group's sentence (a group's description on Discord, its line in /help's contents).
-GROUPS: Mapping[str, str] = {
+#: Each shared group's sentence (a group's description on Discord, its line in /help's contents).
+SHARED_GROUPS: Mapping[str, str] = {
     "campaign": campaign.GROUP,
     "roster": roster.GROUP,
     "game": game.GROUP,
     "map": map.GROUP,
-    **GROUP_SENTENCES,
 }
+
+
+def groups() -> dict[str, str]:
+    """Every group's sentence: the shared groups', then each ruleset's."""
+    return {**SHARED_GROUPS, **{slug: group_sentence(slug) for slug in RULESETS}}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,7 +45,7 @@ def command_table(extra: tuple[Command, ...] = ()) -> dict[str, Command]:
     )
 
     async def show_help(app: Any, caller: Caller, p: HelpOptions) -> Reply:
-        return help_reply(table, GROUPS, p.topic)
+        return help_reply(table, groups(), p.topic)
 
     table["odds"] = play.odds_command(table)
     table["help"] = Command(
