@@ -2,7 +2,8 @@
 
 The bot loads this package as an extension, by name (``bot.adapter.client.COGS``); its
 :func:`setup` loads every cog module that :func:`extensions` lists: the shared ones, then
-``cogs.<slug>`` for each ruleset that has a cog. The terminal walks the same command tree.
+the rulesets' groups (built from their specs by ``cogs.rulesets``, or a ruleset's own
+``cogs.<slug>`` while it declares no specs). The terminal walks the same command tree.
 """
 
 from __future__ import annotations
@@ -25,10 +26,18 @@ SHARED = (
 
 
 def extensions() -> tuple[str, ...]:
+    """The shared cogs; ``cogs.rulesets``, which builds the group of every ruleset that declares its
+    actions as specs; and the hand-written cog of each ruleset that does not yet."""
+    from cogs.rulesets import spec_rulesets
     from rules import RULESETS
 
-    rulesets = tuple(f"cogs.{slug}" for slug in RULESETS if importlib.util.find_spec(f"cogs.{slug}") is not None)
-    return SHARED + rulesets
+    built = spec_rulesets()
+    written = tuple(
+        f"cogs.{slug}"
+        for slug in RULESETS
+        if slug not in built and importlib.util.find_spec(f"cogs.{slug}") is not None
+    )
+    return SHARED + (("cogs.rulesets",) if built else ()) + written
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -10,8 +10,8 @@ from discord.ext import commands
 
 from bot.adapter.delivery import AppCog, deliver
 from bot.adapter.messages import caller_of
-from cogs.common import side_autocomplete
-from cogs.roster import FILE_HELP, attachment_bytes
+from bot.adapter.slash import side_autocomplete
+from cogs.common import FILE_HELP, attachment_bytes
 from rules import ruleset_titles
 
 RULESET_CHOICES = [app_commands.Choice(name=title, value=slug) for slug, title in ruleset_titles().items()]

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter.delivery import AppCog, deliver
 from bot.adapter.messages import app_of, caller_of
-from cogs.common import figure_autocomplete, side_autocomplete
-from cogs.nsr import Formation
-from cogs.roster import attachment_bytes
+from bot.adapter.slash import figure_autocomplete, options_command, side_autocomplete
+from cogs.common import attachment_bytes
 from rules.battlefield import KINDS, LINE_KINDS
-
-POINT_HELP = 'x,y in inches from the lower-left corner, like "14,22"'
+from rules.battlefield.deployment import DeployOptions, PlaceOptions
 
 
 async def scenario_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -33,6 +33,14 @@ async def terrain_autocomplete(interaction: discord.Interaction, current: str) -
         for kind in KINDS
         if typed in kind
     ]
+
+
+async def _place(cog: AppCog, interaction: discord.Interaction, options: dict[str, Any]) -> None:
+    await deliver(interaction, await cog.app.map_place(caller_of(interaction), **options))
+
+
+async def _deploy(cog: AppCog, interaction: discord.Interaction, options: dict[str, Any]) -> None:
+    await deliver(interaction, await cog.app.map_deploy(caller_of(interaction), **options))
 
 
 class MapCog(AppCog, commands.GroupCog, group_name="map", group_description="The battlefield's map"):
@@ -110,34 +118,12 @@ class MapCog(AppCog, commands.GroupCog, group_name="map", group_description="The
     async def show(self, interaction: discord.Interaction, focus: app_commands.Range[str, 1, 64] | None = None) -> None:
         await deliver(interaction, await self.app.map_show(caller_of(interaction), focus))
 
-    @app_commands.command(
-        name="place", description="Place a figure (or a unit) in its side's deployment zone, before turn 1"
+    place = options_command(
+        "place", "Place a figure (or a unit) in its side's deployment zone, before turn 1", PlaceOptions, _place
     )
-    @app_commands.describe(
-        figure="The figure, or the unit (NSR)",
-        at=POINT_HELP,
-        facing="A unit (NSR): degrees (0 east, 90 north) or a point x,y to face; default: the enemy",
-        formation="A unit (NSR): its formation (default: the roster's)",
+    deploy = options_command(
+        "deploy", "Set out a side's unplaced figures in its zone, before turn 1", DeployOptions, _deploy
     )
-    @app_commands.autocomplete(figure=figure_autocomplete)
-    async def place(
-        self,
-        interaction: discord.Interaction,
-        figure: app_commands.Range[str, 1, 64],
-        at: app_commands.Range[str, 3, 40],
-        facing: app_commands.Range[str, 1, 40] | None = None,
-        formation: Formation | None = None,
-    ) -> None:
-        reply = await self.app.map_place(caller_of(interaction), figure, at, facing, formation)
-        await deliver(interaction, reply)
-
-    @app_commands.command(name="deploy", description="Set out a side's unplaced figures in its zone, before turn 1")
-    @app_commands.describe(side="The side (default: yours)")
-    @app_commands.autocomplete(side=side_autocomplete)
-    async def deploy(
-        self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 32] | None = None
-    ) -> None:
-        await deliver(interaction, await self.app.map_deploy(caller_of(interaction), side))
 
 
 async def setup(bot: commands.Bot) -> None:

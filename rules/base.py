@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from rules.battlefield.field import FieldState
-from rules.battlefield.maps import MapData, load_scenario, read_map, scenario_names
+from rules.battlefield.mapplay import MapPlay
+from rules.battlefield.maps import MapData
 from rules.battlefield.terrain import Terrain
 from rules.battlefield.view import FieldView
 from rules.payloads import PAYLOAD_OF_KIND, Payload, default_outcome
@@ -111,6 +112,9 @@ class Engine(Generic[S]):
     action_word: ClassVar[str] = "action"
     #: What a finished game is called in a refusal: "The battle is over".
     battle_word: ClassVar[str] = "game"
+    #: The line that introduces the ruleset's commands (their Discord group's description, at most
+    #: 100 characters); empty: the title.
+    command_blurb: ClassVar[str] = ""
     #: The ruleset's actions, declared once (:mod:`rules.specs`): its ``handlers``, ``answers`` and
     #: ``pass_action`` follow from them, and ``act`` reads each action's options into its spec's
     #: dataclass before the handler runs.
@@ -142,14 +146,14 @@ class Engine(Generic[S]):
     #: Actions that only answer a question from the board (YASG's look): they change nothing and roll
     #: nothing, so the application answers them to the asker alone and never logs them.
     questions: ClassVar[tuple[str, ...]] = ()
-    #: The package whose ``maps/`` folder holds the ruleset's shipped maps and whose tables have a
-    #: ``terrain:`` section; None: the ruleset is played on a table only (or on its own grid).
-    map_package: ClassVar[str | None] = None
     #: Where a ruleset that keeps a board of its own (YASG's grid) fights and how players see it, as
     #: a phrase ("the bot's grid board: …"); None: the bot's map or the players' own table.
     own_board: ClassVar[str | None] = None
 
     tables: Any
+    #: Map play (:mod:`rules.battlefield.mapplay`), composed by a ruleset played on the bot's map;
+    #: None: the ruleset is played on a table only (or on its own grid).
+    map_play: MapPlay[Any] | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -159,30 +163,32 @@ class Engine(Generic[S]):
             cls.answers = tuple(name for name, spec in specs.items() if spec.role is Role.ANSWER)
             cls.pass_action = next((name for name, spec in specs.items() if spec.role is Role.PASS), None)
 
-    # --- the bot's battlefield (rulesets with a ``map_package``) -------------------------------
+    # --- the bot's battlefield (through ``map_play``) ------------------------------------------
 
     @property
     def plays_on_map(self) -> bool:
-        return self.map_package is not None
+        return self.map_play is not None
 
     def terrain(self) -> Terrain:
         """What each kind of terrain does in this ruleset (its tables' ``terrain:``)."""
-        return cast(Terrain, self.tables.terrain)
+        if self.map_play is None:
+            raise RuleError(f"{self.short_name} is not played on the bot's map.")
+        return self.map_play.terrain
 
     def scenarios(self) -> list[str]:
-        return scenario_names(self.map_package) if self.map_package else []
+        return self.map_play.scenarios() if self.map_play else []
 
     def scenario(self, name: str) -> MapData:
         """A shipped map by name (``crossroads``)."""
-        if self.map_package is None:
+        if self.map_play is None:
             raise RuleError(f"{self.short_name} is not played on the bot's map.")
-        return load_scenario(self.map_package, name, self.sides(), self.terrain())
+        return self.map_play.scenario(name)
 
     def read_map(self, data: Any) -> MapData:
         """A map file's data (an import, a draft kept between battles), checked for this ruleset."""
-        if self.map_package is None:
+        if self.map_play is None:
             raise RuleError(f"{self.short_name} is not played on the bot's map.")
-        return read_map(data, self.sides(), self.terrain())
+        return self.map_play.read_map(data)
 
     def start_on_map(self, figures: Sequence[FigureSpec], dice: DiceSource, field: MapData) -> Outcome[S]:
         """A new battle on the bot's map: as :meth:`start`, the figures then placed on ``field``
@@ -191,8 +197,7 @@ class Engine(Generic[S]):
 
     def field_of(self, state: S) -> FieldState | None:
         """The battle's map and positions; None on a table."""
-        field = getattr(state, "field", None)
-        return field if isinstance(field, FieldState) else None
+        return self.map_play.field_of(state) if self.map_play else None
 
     def field_view(self, state: S, focus: str | None = None) -> FieldView | None:
         """The battlefield as the picture draws it (with ``focus``'s reach); None on a table."""
@@ -226,7 +231,8 @@ class Engine(Generic[S]):
         name only these (bot/adapter/next_moves.py), and offer one as a button only when ``act``
         accepts it with no options. By default every action but the answers to a decision; a
         ruleset whose phases restrict what may be done (deployment, a phase of fire) says so."""
-        return tuple(name for name in self.handlers if name not in self.answers)
+        actions = tuple(name for name in self.handlers if name not in self.answers)
+        return self.map_play.actions_now(state, actions) if self.map_play else actions
 
     def odds_walkable(self, action: str) -> bool:
         """False when the action branches too widely for /odds to walk every sequence of dice and
@@ -392,10 +398,13 @@ class Engine(Generic[S]):
     def check_turn(self, state: S, name: str, action: Action) -> str | None:
         """Whether ``action`` may be taken now, for the side it is taken for; the side acting.
 
-        While a decision waits, only its answer (and the free and allowed actions) may be taken;
+        On the map, the deployment phase has its guard (:meth:`MapPlay.while_deploying`). While a
+        decision waits, only its answer (and the free and allowed actions) may be taken;
         an answer needs a decision to wait. Otherwise only the side whose turn it is acts (the game
         master may act for any), except for ``open_actions``, whose handler decides.
         """
+        if self.map_play is not None and self.map_play.while_deploying(state, name):
+            return action.side
         waiting = self.pending(state)
         if name in self.answers:
             if waiting is None:

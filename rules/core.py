@@ -1,24 +1,27 @@
-"""The contract between the rulesets and the shell, in one import.
+"""The rulesets' shared names, in one import.
 
-An engine is pure: it takes a state, an :class:`Action` and a :class:`DiceSource` and returns an
+The contract itself is :mod:`rules.contract`, a leaf that imports nothing else of ``rules``: an
+engine is pure: it takes a state, an :class:`Action` and a :class:`DiceSource` and returns an
 :class:`Outcome` (the new state, the events a player reads, at most one pending
 :class:`Decision`). It never touches Discord, a database, the global random generator or a clock,
 and it never changes the state it was given, so a refused action (a :class:`RuleError`) changes
-nothing and rolls nothing.
+nothing and rolls nothing. A choice a state waits for is a :class:`Waiting`.
 
 Every ruleset's engine derives from :class:`Engine` (:mod:`rules.base`): the opening checks of
 ``act``, one dispatch table of handlers, the one copy of the state (:func:`clone`), and the
-optional features with their defaults. The events the shell draws carry typed payloads
+optional features with their defaults. A ruleset played on the bot's map composes the one map
+play (:class:`rules.battlefield.mapplay.MapPlay`). The events the shell draws carry typed payloads
 (:mod:`rules.payloads`): read them with :func:`payload_of`. The rest lives where it is made:
 
-* :mod:`rules.vocabulary` — actions, events, decisions, outcomes, roster entries, boards;
+* :mod:`rules.vocabulary` — roster entries, aftermaths, boards (and the contract's nouns again);
 * :mod:`rules.plain` — states and tables as plain data and back, and :func:`clone`;
-* :mod:`rules.words` — words, plurals, options a player typed, name matching.
+* :mod:`rules.words` — words, plurals, options a player typed, name matching (:func:`rules.words.fold`).
 """
 
 from __future__ import annotations
 
 from rules.base import Context, Counted, Engine, Handler, action_key, roster_entry
+from rules.contract import Waiting, decision_of
 from rules.payloads import (
     PAYLOAD_OF_KIND,
     PAYLOADS,
@@ -93,10 +96,12 @@ __all__ = [
     "RollPayload",
     "RuleError",
     "VictoryPayload",
+    "Waiting",
     "WoundPayload",
     "action_key",
     "bounded",
     "clone",
+    "decision_of",
     "default_outcome",
     "find_figure",
     "from_data",

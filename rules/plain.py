@@ -12,7 +12,7 @@ from collections import abc
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeVar, Union, cast
 
-from rules.vocabulary import DataError
+from rules.contract import DataError
 
 T = TypeVar("T")
 R = TypeVar("R")

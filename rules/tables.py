@@ -10,7 +10,8 @@ from typing import Any, TypeVar
 
 import yaml
 
-from rules.core import DataError, from_data, merge
+from rules.contract import DataError
+from rules.plain import from_data, merge
 
 T = TypeVar("T")
 

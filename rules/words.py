@@ -159,9 +159,16 @@ def names_list(value: Any) -> list[str]:
 # --- names -------------------------------------------------------------------------------------
 
 
+def fold(text: object) -> str:
+    """A name or word a player typed, as every ruleset compares it: its letters and digits only, in
+    any case, so ``"Small_Shield"``, ``"small-shield"``, ``"small shield"`` and ``"SMALLSHIELD"``
+    are one. Names kept in one game must fold apart (:func:`unique_names`)."""
+    return "".join(ch for ch in str(text).casefold() if ch.isalnum())
+
+
 def name_key(text: str) -> str:
-    """A name as compared: spaces collapsed, any case."""
-    return " ".join(str(text).split()).casefold()
+    """A name as compared: :func:`fold`."""
+    return fold(text)
 
 
 def match_name(names: Iterable[str], wanted: Any, *, key: Callable[[str], str] = name_key) -> str | None:
@@ -181,19 +188,19 @@ def find_name(names: Sequence[str], wanted: str, what: str = "figure") -> str:
     """The one name in ``names`` that ``wanted`` means (exact, then case-insensitive), else a RuleError."""
     if wanted in names:
         return wanted
-    folded = [n for n in names if n.casefold() == wanted.strip().casefold()]
+    folded = [n for n in names if fold(n) == fold(wanted)]
     if len(folded) == 1:
         return folded[0]
     raise RuleError(f"There is no {what} called {short(wanted)} in this game.")
 
 
 def unique_names(names: Iterable[str], what: str = "figure") -> None:
-    """A RuleError when two names are the same in any case: players must tell every one apart."""
+    """A RuleError when two names fold alike (:func:`fold`): players must tell every one apart."""
     seen: set[str] = set()
     for name in names:
-        if name.casefold() in seen:
+        if fold(name) in seen:
             raise RuleError(f"Two {what}s are called {short(name)}: give each {what} its own name.")
-        seen.add(name.casefold())
+        seen.add(fold(name))
 
 
 def find_figure(names: Sequence[str], wanted: str) -> str:

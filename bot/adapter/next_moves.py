@@ -2,15 +2,16 @@
 quick moves (end the phase or the turn, hold), a select of the figures that may still act, and the
 commands to type for the rest.
 
-Each ruleset's cog names its quick moves (``quick_moves``), offered only when the engine would
-carry them out now (:class:`~bot.app.replies.MovesNow`), and the hint names only the commands the
-phase allows (``Engine.actions_now``); a button's custom_id names the command
+A ruleset's quick move is its action spec with the PASS role (:mod:`rules.specs`), offered only
+when the engine would carry it out now (:class:`~bot.app.replies.MovesNow`), and the hint names
+only the commands the phase allows (``Engine.actions_now``); a button's custom_id names the command
 (``next:ssg:next``), and a click runs that command's own callback with the click's interaction, so
 it goes through exactly the path the typed command does: the same checks, the same refusals.
 
-The cog also names the commands a figure acts with (``figure_moves``, each taking the figure as its
-first option). Picking a figure in the select (``ready:ssg``) answers privately with those commands
-written out for it, ready to type: a slash command's options cannot be filled in by a click.
+The commands a figure acts with are the specs that name their ``acting`` option. Picking a figure
+in the select (``ready:ssg``) answers privately with those commands written out for it, that
+option filled, ready to type: a slash command's options cannot be filled in by a click. (A
+ruleset that declares no specs yet names them on its cog: ``quick_moves``, ``figure_moves``.)
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ import discord
 from discord import app_commands
 
 from bot.adapter.once import AnsweredOnce
+from bot.adapter.slash import specs_of
 from bot.app.replies import MovesNow, ReadyFigure
 from bot.render.shown import shown
+from rules.specs import Role
 
 MAX_QUICK = 4
 #: Discord's limit on a select's options.
@@ -38,36 +41,62 @@ def _group(client: Any, slug: str) -> app_commands.Group | None:
     return found if isinstance(found, app_commands.Group) else None
 
 
-def _named(client: Any, slug: str, names: str) -> list[app_commands.Command[Any, ..., Any]]:
-    """The ruleset's commands its cog lists under ``names`` (``quick_moves``, ``figure_moves``)."""
+def _commands(client: Any, slug: str) -> dict[str, app_commands.Command[Any, ..., Any]]:
     group = _group(client, slug)
-    by_name = {c.name: c for c in group.commands if isinstance(c, app_commands.Command)} if group else {}
-    return [by_name[n] for n in getattr(_cog(client, slug), names, ()) if n in by_name]
+    return {c.name: c for c in group.commands if isinstance(c, app_commands.Command)} if group else {}
+
+
+def _quick_names(client: Any, slug: str) -> list[str]:
+    """The ruleset's quick moves: its spec with the PASS role (or, for a ruleset that declares no
+    specs yet, what its cog lists as ``quick_moves``)."""
+    specs = specs_of(slug)
+    if specs:
+        return [name for name, spec in specs.items() if spec.role is Role.PASS]
+    return list(getattr(_cog(client, slug), "quick_moves", ()))
+
+
+def _figure_moves(client: Any, slug: str) -> list[tuple[app_commands.Command[Any, ..., Any], str]]:
+    """The commands a figure acts with, each with the option naming the figure: the specs with
+    ``acting`` set (or, without specs, the cog's ``figure_moves``, the figure their first option)."""
+    by_name = _commands(client, slug)
+    specs = specs_of(slug)
+    named: list[tuple[str, str | None]]
+    if specs:
+        named = [(name, spec.acting) for name, spec in specs.items() if spec.acting is not None]
+    else:
+        named = [(name, None) for name in getattr(_cog(client, slug), "figure_moves", ())]
+    found = []
+    for name, acting in named:
+        command = by_name.get(name)
+        if command is not None and command.parameters:
+            found.append((command, acting or command.parameters[0].display_name))
+    return found
 
 
 def _cog(client: Any, slug: str) -> object:
     """The cog whose group is ``/slug`` (None when there is none)."""
-    group = _group(client, slug)
-    commands = [c for c in group.commands if isinstance(c, app_commands.Command)] if group else []
+    commands = list(_commands(client, slug).values())
     return commands[0].binding if commands else None
 
 
 def quick_moves(client: Any, slug: str, now: MovesNow | None) -> list[app_commands.Command[Any, ..., Any]]:
-    """The ruleset's quick moves as its cog names them, in that order: those the engine would carry
-    out now, typed with no options (none when nobody is to move)."""
+    """The ruleset's quick moves, in the order of its specs: those the engine would carry out now,
+    typed with no options (none when nobody is to move)."""
     if now is None:
         return []
-    return [c for c in _named(client, slug, "quick_moves") if now.accepts(c.name)][:MAX_QUICK]
+    by_name = _commands(client, slug)
+    quick = [by_name[n] for n in _quick_names(client, slug) if n in by_name]
+    return [c for c in quick if now.accepts(c.name)][:MAX_QUICK]
 
 
 def figure_commands(client: Any, slug: str, name: str) -> str:
     """The commands ``name`` acts with, written out for it: "`/ssg shoot shooter:Rossi target:… …`"
-    (an option it needs, then "…" where more may be given)."""
+    (the option naming the figure, the others it needs, then "…" where more may be given)."""
     lines = []
-    for command in _named(client, slug, "figure_moves"):
-        first, *rest = command.parameters
-        value = f'"{name}"' if " " in name else name
-        parts = [f"/{command.qualified_name}", f"{first.display_name}:{value}"]
+    value = f'"{name}"' if " " in name else name
+    for command, acting in _figure_moves(client, slug):
+        rest = [p for p in command.parameters if p.display_name != acting]
+        parts = [f"/{command.qualified_name}", f"{acting}:{value}"]
         parts += [f"{p.display_name}:…" for p in rest if p.required]
         if any(not p.required for p in rest):
             parts.append("…")
@@ -81,7 +110,7 @@ def to_type(client: Any, slug: str, now: MovesNow | None) -> str:
     none does, every one the phase allows (an SSG melee's /ssg melee)."""
     if now is None:
         return ""
-    quick = set(getattr(_cog(client, slug), "quick_moves", ()))
+    quick = set(_quick_names(client, slug))
     allowed = [
         command
         for group in (_group(client, slug), _group(client, "map"))
@@ -167,7 +196,7 @@ def next_moves_view(
     client: Any, slug: str, now: MovesNow | None, ready: Sequence[ReadyFigure] = ()
 ) -> discord.ui.View | None:
     moves = quick_moves(client, slug, now)
-    offer = bool(ready) and bool(_named(client, slug, "figure_moves"))
+    offer = bool(ready) and bool(_figure_moves(client, slug))
     if not moves and not offer:
         return None
     view = discord.ui.View(timeout=None)

@@ -50,10 +50,15 @@ class _NoDice:
 
 def answered(engine: Engine[Any], state: Any, action: Action) -> Reply:
     """A ruleset's question (``engine.questions``, YASG's look): answered from the board to the asker
-    alone, like /odds; nothing is saved or logged, so the log and the report list only actions."""
+    alone, like /odds; nothing is saved or logged, so the log and the report list only actions. An
+    answer of one event may give its card a ``heading`` and a ``footer`` in its data."""
     outcome = engine.act(state, action, _NoDice())
     text = "\n".join(e.text for e in outcome.events)
-    return Reply(cards=[Card(title=action.name.title(), description=text)], events=list(outcome.events), ephemeral=True)
+    card = Card(title=action.name.title(), description=text)
+    if len(outcome.events) == 1:
+        data = outcome.events[0].data
+        card = Card(title=str(data.get("heading") or card.title), description=text, footer=data.get("footer"))
+    return Reply(cards=[card], events=list(outcome.events), ephemeral=True)
 
 
 class Actions:

@@ -87,6 +87,8 @@ class OddsCommands:
                 raise Refusal(
                     f"This channel plays {RULESETS[campaign.ruleset][1]}: ask the odds of /{campaign.ruleset} actions."
                 )
+            if action_name in engine_of(campaign).questions:
+                raise Refusal(QUESTION)
             game = await u.games.in_progress(campaign.id)
             if game is None:
                 raise Refusal("No game is in progress: odds are for actions in a game.")
@@ -99,6 +101,10 @@ class OddsCommands:
         action = Action(action_name, side, dict(params), by_gm)
         # A large state goes to the worker as the text it was read as (copied, not pickled).
         return OddsJob(campaign.ruleset, campaign.house_rules, saved_text(game.state) or game.state, action)
+
+
+#: A ruleset's question (``engine.questions``: Sharpe's targets, YASG's look) rolls nothing.
+QUESTION = "That command is a question, not an action with dice: ask it directly."
 
 
 def group_of(caller: Caller) -> str:

@@ -27,7 +27,6 @@ from bot.app.pace import PaceCommands, PaceNotice
 from bot.app.reports import ReportCommands
 from bot.app.rolls import RollCommands
 from bot.app.rosters import RosterCommands
-from bot.app.targets import TargetCommands
 from bot.app.undo import Undo
 from bot.store import Store
 from rules.core import DiceSource
@@ -50,7 +49,6 @@ class App:
         self.exchange = ExchangeCommands(self.ctx)
         self.rolls = RollCommands(self.ctx)
         self.odds_part = OddsCommands(self.ctx)
-        self.targets = TargetCommands(self.ctx)
         self.reports = ReportCommands(self.ctx)
         self.pace = PaceCommands(self.ctx, actions=self.actions, decisions=self.decisions)
         self.maps = MapCommands(self.ctx, self.actions)
@@ -90,7 +88,6 @@ class App:
         self.side_names = self.rolls.side_names
         self.kind_names = self.rolls.kind_names
         self.odds = self.odds_part.odds
-        self.sharpe_targets = self.targets.sharpe_targets
         self.set_deadline = self.pace.set_deadline
         self.sync_deadlines = self.pace.sync_deadlines
         self.due_reminders = self.pace.due_reminders

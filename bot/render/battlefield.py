@@ -18,7 +18,6 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -29,8 +28,9 @@ from shapely.geometry.base import BaseGeometry
 
 from bot.render.fonts import font as _font
 from bot.render.fonts import plain as _plain
-from rules.battlefield import FieldView, MapFeature, Terrain, Token, UnitMark, battlefield_of, line_of_sight
+from rules.battlefield import FieldView, MapFeature, Terrain, Token, UnitMark, battlefield_of
 from rules.battlefield.maps import zone_shape
+from rules.battlefield.sightlines import BLOCKED, PARTIAL, sight_grid
 from rules.geometry import Base, Point
 
 Colour = tuple[int, int, int]
@@ -407,88 +407,6 @@ def _nearest_side(outline: npt.NDArray[np.float64], x: float, y: float) -> XY | 
     return float(ab[i, 0]) / length, float(ab[i, 1]) / length
 
 
-# --- sight ----------------------------------------------------------------------------------------
-
-CLEAR, PARTIAL, BLOCKED = 0, 1, 2
-_KIND_CODE = {"clear": CLEAR, "partial": PARTIAL, "blocked": BLOCKED}
-
-
-def sight_grid(
-    view: FieldView, terrain: Terrain, viewer: Base, spacing: float
-) -> tuple[npt.NDArray[np.floating[Any]], npt.NDArray[np.floating[Any]], npt.NDArray[np.int8]]:
-    """What ``viewer`` sees of a figure of its own size standing at each point of a grid
-    ``spacing`` inches apart (cell centres): the x and y of the columns and rows (rows from the
-    table's top), and the sight there (CLEAR, PARTIAL, BLOCKED), as line_of_sight measures it.
-
-    Only the points near the shadow a feature that hides anything casts from the viewer are
-    measured (a point farther than a base's radius from every shadow is seen clearly); a point
-    whose whole base lies in one hiding feature's shadow is not seen at all."""
-    field = view.field
-    table = battlefield_of(field.map)
-    width, height = table.table.width, table.table.height
-    nx, ny = max(1, math.ceil(width / spacing)), max(1, math.ceil(height / spacing))
-    xs = (np.arange(nx) + 0.5) * (width / nx)
-    ys = height - (np.arange(ny) + 0.5) * (height / ny)
-    gx, gy = np.meshgrid(xs, ys)
-    px, py = gx.ravel(), gy.ravel()
-    s = np.array([viewer.centre.x, viewer.centre.y])
-    r = viewer.radius
-    reach = math.hypot(width, height) * 2 + 1
-    maybe = np.zeros(px.shape, dtype=bool)
-    surely_hidden = np.zeros(px.shape, dtype=bool)
-    shadows = []
-    for feature in table.features:
-        kind = terrain.get(feature.kind)
-        if kind is None or kind.sight == "clear":
-            continue
-        ground = feature.geometry
-        if shapely.intersects_xy(ground, s[0], s[1]):
-            if kind.sight == "low":  # a wall the viewer stands in screens what is nearer its far side
-                near = shapely.distance(ground, shapely.points(px, py))
-                maybe |= near < np.hypot(px - s[0], py - s[1]) / 2 + 0.05
-            else:  # a wood it stands in hides nothing outside, but what stands in it too
-                maybe |= shapely.intersects_xy(ground, px, py)
-            continue
-        shadow = _shadow(ground, s, reach)
-        shadows.append(shadow)
-        if kind.sight == "blocks":
-            umbra = shadow.buffer(-(r + 0.05))
-            if not umbra.is_empty:
-                surely_hidden |= shapely.contains_xy(umbra, px, py) & ~shapely.intersects_xy(ground, px, py)
-    if shadows:
-        near_shadow = shapely.union_all(shadows).buffer(r + 0.05)
-        maybe |= shapely.contains_xy(near_shadow, px, py)
-    sight = np.full(px.shape, CLEAR, dtype=np.int8)
-    sight[surely_hidden] = BLOCKED
-    seen_clear = np.nonzero(~maybe)[0]
-    if len(seen_clear):
-        # Where nothing hides anything the viewer still sees nothing if it stands deep in a wood.
-        i = int(seen_clear[0])
-        probe = line_of_sight(field, terrain, viewer, Base(Point(float(px[i]), float(py[i])), r)).kind
-        if probe != "clear":
-            return xs, ys, np.full((ny, nx), _KIND_CODE[probe], dtype=np.int8)
-    for i in np.nonzero(maybe & ~surely_hidden)[0].tolist():
-        seen = line_of_sight(field, terrain, viewer, Base(Point(float(px[i]), float(py[i])), r))
-        sight[i] = _KIND_CODE[seen.kind]
-    return xs, ys, sight.reshape(ny, nx).astype(np.int8)
-
-
-def _shadow(ground: BaseGeometry, s: npt.NDArray[np.float64], reach: float) -> BaseGeometry:
-    """The ground and everything behind it seen from ``s``: every point a line from ``s`` reaches
-    only through the ground (each side of its outline swept away from ``s``)."""
-    rings = shapely.get_rings(shapely.get_parts(ground.simplify(0.02)))
-    quads = [ground]
-    for ring in rings:
-        c = shapely.get_coordinates(ring)
-        away = c - s
-        dist = np.hypot(away[:, 0], away[:, 1])
-        far = c + away / np.where(dist > 0, dist, 1)[:, None] * reach
-        a, b, fa, fb = c[:-1], c[1:], far[:-1], far[1:]
-        sides = np.asarray(shapely.polygons(np.stack([a, b, fb, fa, a], axis=1)))
-        quads.extend(q for q in sides[shapely.area(sides) > 1e-9])
-    return shapely.union_all(quads)
-
-
 # --- the picture ----------------------------------------------------------------------------------
 
 
@@ -862,7 +780,7 @@ class _Painter:
         assert self.focus is not None
         viewer = Base(Point(self.focus.x, self.focus.y), self.focus.radius)
         spacing = max(1.0, max(self.to_px.width, self.to_px.height) / 48)
-        _, _, sight = sight_grid(self.view, self.terrain, viewer, spacing)
+        _, _, sight = sight_grid(self.view.field, self.terrain, viewer, spacing)
         size = self.to_px.size
         shade = np.select([sight == BLOCKED, sight == PARTIAL], [UNSEEN_ALPHA, PARTLY_ALPHA], 0).astype(np.uint8)
         if shade.any():

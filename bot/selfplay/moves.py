@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
+from bot.app.inputs import command_line
 from bot.selfplay.table import Snapshot
+from rules.specs import Candidate
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,11 @@ class OnShippedMaps:
 
 def pick(rng: random.Random, lines: Sequence[Line]) -> Line:
     return rng.choices(list(lines), weights=[max(line.weight, 0.0) for line in lines])[0]
+
+
+def candidate_line(slug: str, candidate: Candidate) -> str:
+    """A ruleset's candidate action as its player types it: ``/sharpe shoot target:Dubois``."""
+    return command_line(slug, candidate.action, candidate.params)
 
 
 def quoted(name: str) -> str:

@@ -1,7 +1,8 @@
-"""Sharpe's random sides: riflemen against voltigeurs; on a shipped map each side deploys, then the
-man whose turn it is walks or runs toward an enemy, away or anywhere, shoots at every enemy, attacks
-the enemies in contact, loads, gets up, and ends his turn; now and then a side concedes. At a table
-it types distances, contacts and ranges."""
+"""Sharpe's random sides: riflemen against voltigeurs. What the man whose turn it is may do comes
+from the ruleset's specs (rules/sharpe/specs.py: deploying, moving toward or away from the nearest
+enemy, shooting, attacking, loading, getting up, ending his turn); here are only the rosters, a
+random wander on the map, a concede now and then (refused without confirm:), and at a table the
+distances, contacts and ranges a player types."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import random
 from typing import Any
 
 from bot.selfplay import geometry
-from bot.selfplay.moves import Line, OnShippedMaps, player_of, quoted
+from bot.selfplay.moves import Line, OnShippedMaps, candidate_line, player_of, quoted
 from bot.selfplay.table import Snapshot
+from rules.specs import ActionSpec, Candidate, Role
 
 ROSTERS = {
     "british": [
@@ -38,46 +40,30 @@ class SharpeMoves(OnShippedMaps):
         if turn is None:
             return []
         me = player_of(turn)
+        lines = [Line(me, self.line_of(spec, c), c.weight) for spec, c in candidates(snap.engine, state, turn)]
         active = next((c for c in state.characters if c.name == state.active), None)
         if active is None:
-            return [Line(me, "/map deploy")]
-        lines = [Line(me, "/sharpe done", 1.0), Line(me, "/sharpe concede", 0.003)]
+            return lines
+        lines.append(Line(me, "/sharpe concede", 0.003))
         foes = [c for c in state.characters if c.side != active.side and not c.out]
-        touching = {x.b if x.a == active.name else x.a for x in state.contacts if active.name in (x.a, x.b)}
-        if active.down:
-            lines.append(Line(me, "/sharpe rise", 3.0))
-        if any(not f.loaded for f in active.firearms):
-            lines.append(Line(me, "/sharpe load", 0.05))
-        for enemy in touching:
-            lines.append(Line(me, f"/sharpe attack defender:{quoted(enemy)}", 6.0))
         if state.field is not None:
-            lines += self._on_map(snap, state, me, active, foes, rng)
+            lines += self._wander(snap, state, me, active, rng)
         else:
             lines += self._at_table(me, foes, rng)
         return lines
 
-    def _on_map(
-        self, snap: Snapshot, state: Any, me: str, active: Any, foes: list[Any], rng: random.Random
-    ) -> list[Line]:
+    def line_of(self, spec: ActionSpec[Any, Any], candidate: Candidate) -> str:
+        """Placing is typed through /map; every other action through /sharpe."""
+        return candidate_line("map" if spec.role is Role.MAP else self.slug, candidate)
+
+    def _wander(self, snap: Snapshot, state: Any, me: str, active: Any, rng: random.Random) -> list[Line]:
+        """A move to a random point near him: the candidates go toward or away from the enemy."""
         where = geometry.positions(snap.engine, state)
         size = geometry.size(snap.engine, state) or (48.0, 48.0)
-        lines: list[Line] = []
         if active.name not in where:
-            return lines
-        seen = {f.name: where[f.name] for f in foes if f.name in where}
-        enemy = geometry.nearest(where[active.name], seen)
+            return []
         pace = rng.choice(("walk", "run"))
-        if enemy:
-            lines.append(Line(me, f"/sharpe move pace:{pace} toward:{quoted(enemy)}", 3.0))
-            lines.append(
-                Line(me, f'/sharpe move pace:walk to:"{geometry.away(where[active.name], seen[enemy], 4, size)}"', 0.3)
-            )
-        lines.append(
-            Line(me, f'/sharpe move pace:{pace} to:"{geometry.wander(rng, where[active.name], 8, size)}"', 0.8)
-        )
-        for f in foes:
-            lines.append(Line(me, f"/sharpe shoot target:{quoted(f.name)}", 3.0 / max(len(foes), 1)))
-        return lines
+        return [Line(me, f'/sharpe move pace:{pace} to:"{geometry.wander(rng, where[active.name], 8, size)}"', 0.8)]
 
     def _at_table(self, me: str, foes: list[Any], rng: random.Random) -> list[Line]:
         lines = [Line(me, f"/sharpe move pace:{rng.choice(('walk', 'run'))} distance:{rng.randint(1, 8)}", 1.0)]
@@ -88,3 +74,13 @@ class SharpeMoves(OnShippedMaps):
             )
             lines.append(Line(me, f"/sharpe shoot target:{target} range:{rng.randint(3, 40)}", 3.0 / len(foes)))
         return lines
+
+
+def candidates(engine: Any, state: Any, side: str) -> list[tuple[ActionSpec[Any, Any], Candidate]]:
+    """What the specs offer ``side`` now; the answers to a decision are left to the battle loop's /decide."""
+    return [
+        (spec, c)
+        for spec in engine.specs.values()
+        if spec.role is not Role.ANSWER
+        for c in spec.candidates(engine, state, side)
+    ]

@@ -16,7 +16,6 @@ from rules.battlefield.field import (
     deploy,
     height_at,
     impassable_at,
-    line_of_sight,
     place,
     plan_move,
     point_of,
@@ -38,6 +37,7 @@ from rules.battlefield.maps import (
     scenario_names,
 )
 from rules.battlefield.points import parse_path, parse_point
+from rules.battlefield.sightlines import line_of_sight
 from rules.battlefield.terrain import KINDS, LINE_KINDS, Terrain, TerrainKind, terrain_problems
 from rules.battlefield.view import Band, FieldView, Focus, Token, UnitMark
 

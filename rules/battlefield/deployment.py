@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.battlefield.field import FieldState, deploy, place
+from rules.battlefield.formations import FORMATIONS
 from rules.battlefield.points import parse_point
 from rules.battlefield.terrain import Terrain
 from rules.geometry import Point
@@ -29,7 +30,7 @@ class PlaceOptions(Params):
     facing: str | None = option(
         "A unit (NSR): degrees (0 east, 90 north) or a point x,y to face; default: the enemy", length=40
     )
-    formation: str | None = option("A unit (NSR): its formation (default: the roster's)", length=32)
+    formation: str | None = option("A unit (NSR): its formation (default: the roster's)", choices=FORMATIONS)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -13,22 +13,16 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-import shapely
-from shapely.geometry import Point as ShapelyPoint
-
 from rules.battlefield.maps import MapData, battlefield_of, in_zone, zone_shape
-from rules.battlefield.terrain import Terrain, blocking, costs, low
+from rules.battlefield.terrain import Terrain, costs
 from rules.geometry import (
     Base,
     Point,
-    Sight,
     bases_crossed,
     centre_distance,
     cover,
     features_at,
     path_cost,
-    sight,
     stop_on_approach,
 )
 from rules.geometry.measure import CONTACT_TOLERANCE
@@ -315,61 +309,6 @@ def _cut(path: Sequence[Point], distance: float) -> list[Point]:
 
 def base_of(state: FieldState, name: str, radius: float) -> Base:
     return Base(where(state, name), radius)
-
-
-def line_of_sight(state: FieldState, terrain: Terrain, shooter: Base, target: Base) -> Sight:
-    """Sight from ``shooter`` to ``target`` (SSG's three sentences, A-SSG-6), with terrain either
-    figure stands in read as a player would: a figure inside a wood sees out, and is seen, within
-    the kind's ``see_into`` of its edge (the wood then hides the target partly); deeper in, nothing
-    sees it and it sees nothing. A feature a figure stands on with no ``see_into`` (a hill) hides
-    nothing from or of it."""
-    field_ = battlefield_of(state.map)
-    hiding = blocking(terrain)
-    hiders = [i for i, f in enumerate(field_.features) if f.kind in hiding]
-    ignore: set[int] = set()
-    screen: tuple[str, float] | None = None
-    if hiders:
-        shapes = np.array([field_.features[i].geometry for i in hiders], dtype=object)
-        xs = np.array([shooter.centre.x, target.centre.x])
-        ys = np.array([shooter.centre.y, target.centre.y])
-        standing = shapely.intersects_xy(shapes[None, :], xs[:, None], ys[:, None])
-        for end, row in enumerate(standing):
-            is_target = end == 1
-            here = _shapely_point(target.centre if is_target else shooter.centre)
-            for column in np.nonzero(row)[0]:
-                i = hiders[int(column)]
-                feature = field_.features[i]
-                depth = terrain[feature.kind].see_into
-                ignore.add(i)
-                if depth is None:
-                    continue
-                if feature.geometry.boundary.distance(here) > depth + EPSILON:
-                    return Sight("blocked", feature.label, 0.0 if is_target else None)
-                if is_target:
-                    screen = (feature.label, 0.0)
-    kept = tuple(f for i, f in enumerate(field_.features) if i not in ignore)
-    seen = sight(type(field_)(field_.table, kept) if ignore else field_, shooter, target, hiding)
-    if screen is not None and seen.kind == "clear":
-        return Sight("partial", screen[0], screen[1])
-    if seen.kind == "clear":
-        return _low_screen(state, terrain, shooter.centre, target.centre) or seen
-    return seen
-
-
-def _low_screen(state: FieldState, terrain: Terrain, shooter: Point, target: Point) -> Sight | None:
-    """Partial sight from a low feature (a wall) the line of fire crosses nearer the target."""
-    kinds = low(terrain)
-    if not kinds:
-        return None
-    gap = centre_distance(shooter, target)
-    for crossing in cover(battlefield_of(state.map), shooter, target):
-        if crossing.kind in kinds and crossing.from_target < gap / 2:
-            return Sight("partial", crossing.feature, crossing.from_target)
-    return None
-
-
-def _shapely_point(point: Point) -> ShapelyPoint:
-    return ShapelyPoint(point.x, point.y)
 
 
 def cover_of(

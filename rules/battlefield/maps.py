@@ -34,6 +34,7 @@ from shapely.geometry import Polygon
 from rules.battlefield.terrain import KINDS, LINE_KINDS, Terrain
 from rules.geometry import MAX_FEATURES, MAX_POINTS, Battlefield, Feature, Point, Table
 from rules.plain import KEPT_DATA
+from rules.tables import read_yaml_text
 from rules.vocabulary import DataError
 from rules.words import short
 
@@ -394,8 +395,6 @@ def scenario_names(package: str) -> list[str]:
 
 
 def load_scenario(package: str, name: str, sides: Sequence[str], terrain: Terrain) -> MapData:
-    from rules.tables import read_yaml_text
-
     wanted = name.strip().casefold().replace(" ", "-")
     names = scenario_names(package)
     if wanted not in names:

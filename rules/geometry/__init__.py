@@ -16,7 +16,7 @@ from rules.geometry.measure import (
     within,
 )
 from rules.geometry.shapes import MAX_FEATURES, MAX_POINTS, Base, Battlefield, Feature, Point, Table
-from rules.geometry.sight import Crossing, Sight, SightKind, cover, features_at, sight, target_points
+from rules.geometry.sight import Crossing, Sight, SightKind, cover, features_at, sight, sights, target_points
 
 __all__ = [
     "CONTACT_TOLERANCE",
@@ -40,6 +40,7 @@ __all__ = [
     "path_cost",
     "path_length",
     "sight",
+    "sights",
     "stop_on_approach",
     "target_points",
     "within",

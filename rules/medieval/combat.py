@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.contract import Waiting
 from rules.core import CasualtyPayload, DiceSource, Event, VictoryPayload, WoundPayload, roll_dice
 from rules.medieval import onmap
 from rules.medieval.data import ChartRow, Health, MedievalTables
@@ -17,7 +18,6 @@ from rules.medieval.state import (
     ORDER_ACTION,
     MedFigure,
     MedState,
-    PendingChoice,
     armour_total,
     drop_contacts,
     effective,
@@ -45,7 +45,7 @@ def roll_off(t: MedievalTables, state: MedState, dice: DiceSource) -> list[Event
         events.append(Event("roll-off", text, {"round": round_no, "rolls": rolls, "winner": winner}))
         if winner is not None:
             state.phase = "order"
-            state.pending = PendingChoice(
+            state.pending = Waiting(
                 decider=winner,
                 prompt=f"{winner} won the roll-off: go first or second?",
                 choices=[["first", "Go first"], ["second", "Go second"]],

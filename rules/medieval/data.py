@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rules.battlefield import TerrainKind, terrain_problems
+from rules.words import fold as fold
 
 Result = Literal["no_effect", "knocked_about", "light", "serious", "killed"]
 Health = Literal["full", "light", "serious", "killed", "collapsed"]
@@ -136,11 +137,6 @@ class MedievalTables:
 
 
 _JOINER = re.compile(r"[+/]")
-
-
-def fold(text: str) -> str:
-    """A name as matched: letters and digits only, case-folded ("Small_Shield" -> "smallshield")."""
-    return "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
 def table_problems(t: MedievalTables) -> list[str]:

@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.battlefield import FieldState, FieldView, MapData
+from rules.battlefield.mapplay import PLACING, MapPlay
 from rules.battlefield.reach import with_reach
+from rules.contract import decision_of
 from rules.core import (
-    Action,
     Aftermath,
     Board,
     DataError,
@@ -40,7 +41,6 @@ from rules.medieval.state import (
     HEALTH_LABELS,
     MedFigure,
     MedState,
-    decision_of,
     effective,
     enemies_in_contact,
     in_action,
@@ -49,7 +49,7 @@ from rules.medieval.state import (
     state_problems,
 )
 from rules.tables import load_tables
-from rules.words import inches, joined, match_name, measured, unique_names
+from rules.words import inches, match_name, measured, unique_names
 
 SLUG = "medieval"
 TITLE = "Medieval Skirmish (knights, men at arms and Vikings)"
@@ -63,9 +63,8 @@ class MedievalEngine(Engine[MedState]):
     state_type = MedState
     answers = (ORDER_ACTION,)
     pass_action = "endturn"
-    map_package = "rules.medieval"
     #: Placing the figures on the map: each side its own, the game master any (the handler checks).
-    open_actions = ("place", "deploy")
+    open_actions = PLACING
 
     tables: MedievalTables
 
@@ -74,6 +73,14 @@ class MedievalEngine(Engine[MedState]):
         if problems:
             raise DataError(problems)
         self.tables = tables
+        self.map_play = MapPlay(
+            "rules.medieval",
+            tables.sides,
+            tables.terrain,
+            unplaced=onmap.unplaced,
+            deploying=lambda state: state.phase == "deployment",
+            pass_action=self.pass_action,
+        )
 
     # --- protocol: roster and setup
 
@@ -228,17 +235,6 @@ class MedievalEngine(Engine[MedState]):
         """The roll-off winner's choice, while the state waits for it."""
         return decision_of(state.pending) if state.pending else None
 
-    def check_turn(self, state: MedState, name: str, action: Action) -> str | None:
-        if state.phase == "deployment" and name == self.pass_action:
-            return action.side  # either side may end its setting up (the handler says whose figures)
-        return super().check_turn(state, name, action)
-
-    def actions_now(self, state: MedState, side: str) -> Sequence[str]:
-        """Placing while deploying on the map; then every action but placing."""
-        if state.phase == "deployment":
-            return ("place", "deploy")
-        return tuple(n for n in super().actions_now(state, side) if n not in ("place", "deploy"))
-
     def ready(self, state: MedState, side: str) -> list[str]:
         """``side``'s figures in action not yet activated this turn, and the one acting now."""
         if state.phase != "play" or state.pending is not None or side != state.active:
@@ -264,14 +260,6 @@ class MedievalEngine(Engine[MedState]):
 
     def finished(self, state: MedState) -> bool:
         return state.phase == "over"
-
-    def nobody_sentence(self, state: MedState) -> str:
-        if state.phase == "deployment":
-            return (
-                f"The battle begins once every figure is on the map: still to place {joined(onmap.unplaced(state))} "
-                "(/map place or /map deploy)."
-            )
-        return super().nobody_sentence(state)
 
     def field_view(self, state: MedState, focus: str | None = None) -> FieldView | None:
         """The map with every placed figure (marked wounded, down or out) and ``focus``'s reach."""

@@ -39,6 +39,7 @@ from rules.battlefield import (
     where,
 )
 from rules.battlefield.deployment import Piece
+from rules.battlefield.mapplay import field_of as field_of
 from rules.battlefield.requests import MoveRequest, move_request
 from rules.geometry import Base, Point, bases_crossed, centre_distance, cover, edge_distance, in_contact
 from rules.geometry.measure import CONTACT_TOLERANCE
@@ -60,12 +61,6 @@ Whose = Literal["none", "mine", "theirs"]
 def radius(t: MedievalTables) -> float:
     """A base's radius at the tables' ground scale (A-MED-21)."""
     return t.base_radius[t.ground_scale]
-
-
-def field_of(state: MedState) -> FieldState:
-    if state.field is None:
-        raise RuleError("This battle is played on a table: there is no map.")
-    return state.field
 
 
 def radii(t: MedievalTables, state: MedState, *also: str) -> dict[str, float]:

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rules.battlefield import FieldState
-from rules.core import Choice, Decision, RuleError, find_figure
+from rules.contract import Waiting
+from rules.core import RuleError, find_figure
 from rules.medieval.data import LIVING, STATS, Health, MedievalTables
 from rules.words import joined
 
@@ -53,14 +54,6 @@ class MedFigure:
 
 
 @dataclass
-class PendingChoice:
-    decider: str
-    prompt: str
-    choices: list[list[str]]
-    resume_action: str
-
-
-@dataclass
 class GroundItem:
     item: str
     near: str
@@ -81,7 +74,8 @@ class MedState:
     #: Pairs of figures in hand-to-hand contact, in the order made.
     contacts: list[list[str]] = field(default_factory=list)
     ground: list[GroundItem] = field(default_factory=list)
-    pending: PendingChoice | None = None
+    #: The roll-off winner's choice of going first or second, while it waits.
+    pending: Waiting | None = None
     winner: str | None = None
     #: The bot's map and where every figure stands; None when the group plays on a table.
     field: FieldState | None = None
@@ -115,11 +109,6 @@ def in_contact(state: MedState, a: str, b: str) -> bool:
 
 def drop_contacts(state: MedState, name: str, with_name: str | None = None) -> None:
     state.contacts = [p for p in state.contacts if name not in p or (with_name is not None and with_name not in p)]
-
-
-def decision_of(pending: PendingChoice) -> Decision:
-    choices = tuple(Choice(value, label) for value, label in pending.choices)
-    return Decision(pending.decider, pending.prompt, choices, pending.resume_action, {})
 
 
 # --- stats, penalties, kit -------------------------------------------------------------------------

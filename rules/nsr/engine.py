@@ -16,12 +16,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.battlefield import FieldState, FieldView, MapData
+from rules.battlefield.mapplay import PLACING, MapPlay
 from rules.battlefield.reach import with_reach
+from rules.contract import decision_of
 from rules.core import (
     Action,
     Aftermath,
     Board,
-    Choice,
     Context,
     Counted,
     DataError,
@@ -43,7 +44,7 @@ from rules.nsr.forces import Forces
 from rules.nsr.hits import OUTCOME_WORDS, odds_label, status_after
 from rules.nsr.lookup import Charts
 from rules.nsr.orders import CHOOSE, HANDLERS, Ctx
-from rules.nsr.state import NsrState, unit_named
+from rules.nsr.state import NsrState, unit_named, waiting_card
 from rules.tables import load_tables
 from rules.words import possessive, unique_names
 
@@ -53,7 +54,7 @@ TITLE = "Napoleonic Skirmish Rules"
 
 #: What may be typed in each phase: the orders of that phase (hold in both), melee in close combat.
 PHASE_ORDERS: dict[str, tuple[str, ...]] = {
-    "deployment": ("place", "deploy"),
+    "deployment": PLACING,
     "movement": ("move", "charge", "form", "occupy", "work", "hold"),
     "fire": ("fire", "volley", "pistol", "bombard", "hold"),
     "close_combat": ("melee",),
@@ -79,9 +80,6 @@ class NsrEngine(Engine[NsrState]):
     #: Describing a building belongs to no one's turn: allowed while a card's choice waits.
     free_actions = ("building",)
 
-    #: Played on the bot's map (rules/nsr/maps, rules/nsr/onmap.py), or at a table with battlefield:table.
-    map_package = "rules.nsr"
-
     tables: NsrTables
 
     def __init__(self, tables: NsrTables) -> None:
@@ -91,6 +89,17 @@ class NsrEngine(Engine[NsrState]):
         self.tables = tables
         self.charts = Charts(tables)
         self.forces = Forces(tables)
+        #: Played on the bot's map (rules/nsr/maps, rules/nsr/onmap.py), or at a table with battlefield:table.
+        self.map_play = MapPlay(
+            "rules.nsr",
+            tables.sides,
+            tables.terrain,
+            unplaced=lambda state: [u.name for u in onmap.waiting_to_place(state)],
+            deploying=lambda state: state.phase == "deployment",
+            pieces=lambda state: "unit",
+            pass_action=self.pass_action,
+            also_while_deploying=self.free_actions,
+        )
 
     # --- protocol: roster and setup
 
@@ -110,7 +119,7 @@ class NsrEngine(Engine[NsrState]):
     def start(self, figures: Sequence[FigureSpec], dice: DiceSource) -> Outcome[NsrState]:
         state, events = self._set_up(figures)
         sequence.start_phase(self.charts, state, "movement", bounded(dice), events)
-        return Outcome(state, events, self._decision(state))
+        return Outcome(state, events, self.pending(state))
 
     def start_on_map(self, figures: Sequence[FigureSpec], dice: DiceSource, field: MapData) -> Outcome[NsrState]:
         """As :meth:`start`, but the units are set out on ``field`` (/map place, /map deploy)
@@ -176,21 +185,11 @@ class NsrEngine(Engine[NsrState]):
         return f"The battle is over: {state.winner} won." if state.winner else "The battle is over: a draw."
 
     def waiting_sentence(self, state: NsrState, waiting: Decision) -> str:
-        card = state.pending.card if state.pending is not None else ""
+        card = waiting_card(state.pending) if state.pending is not None else ""
         return f"Waiting for {waiting.decider} to choose a unit for {label(card)}."
 
     def nothing_waiting_sentence(self) -> str:
         return "No card is waiting for a choice."
-
-    def check_turn(self, state: NsrState, name: str, action: Action) -> str | None:
-        """While units are set out on the map only placing them (and describing a building, and
-        hold, which deploys the side's units) may be done."""
-        if state.phase == "deployment" and name not in ("place", "deploy", "hold", "building"):
-            waiting = ", ".join(u.name for u in onmap.waiting_to_place(state))
-            raise RuleError(
-                f"The battle begins once every unit is on the map (/map place, /map deploy); still to place: {waiting}."
-            )
-        return super().check_turn(state, name, action)
 
     def whose_turn(self, state: NsrState) -> str | None:
         if state.over:
@@ -219,7 +218,7 @@ class NsrEngine(Engine[NsrState]):
 
     def pending(self, state: NsrState) -> Decision | None:
         """The card a restored state waits on a choice for (the shell reopens it after /game undo)."""
-        return self._decision(state)
+        return decision_of(state.pending) if state.pending else None
 
     def odds_walkable(self, action: str) -> bool:
         """Only an officer's pistol: every other order turns cards (the next card: 54 ways)."""
@@ -283,18 +282,6 @@ class NsrEngine(Engine[NsrState]):
         ]
         return odds_label(lost, marks, moves)
 
-    def _decision(self, state: NsrState) -> Decision | None:
-        p = state.pending
-        if p is None:
-            return None
-        return Decision(
-            decider=p.decider,
-            prompt=p.prompt,
-            choices=tuple(Choice(v, lbl) for v, lbl in p.choices),
-            resume_action=p.resume_action,
-            params={"card": p.card},
-        )
-
     # --- between battles
 
     def aftermath(
@@ -316,6 +303,15 @@ class NsrEngine(Engine[NsrState]):
     def board(self, state: NsrState) -> Board:
         return board(state, self.whose_turn(state))
 
+    def load_state(self, data: Mapping[str, Any]) -> NsrState:
+        """A saved state, checked; one saved while the card's choice kept its card and phase beside
+        it (before it was a :class:`~rules.contract.Waiting`) is read with the card in its params."""
+        pending = data.get("pending")
+        if isinstance(pending, Mapping) and "card" in pending:
+            kept = {key: value for key, value in pending.items() if key not in ("card", "phase")}
+            data = {**data, "pending": {**kept, "params": {"card": pending["card"]}}}
+        return super().load_state(data)
+
     def state_problems(self, state: NsrState) -> list[str]:
         problems: list[str] = []
         if len(state.sides) != 2:
@@ -336,9 +332,10 @@ class NsrEngine(Engine[NsrState]):
             if ch.charger not in names or ch.target not in names:
                 problems.append(f"charges[{i}]: {ch.charger!r} → {ch.target!r} are not units in this game")
         if state.pending is not None and (
-            state.pending.decider not in state.sides or state.pending.card not in FULL_DECK
+            state.pending.decider not in state.sides or waiting_card(state.pending) not in FULL_DECK
         ):
-            problems.append(f"pending: {state.pending.decider!r} on {state.pending.card!r} is not a side and a card")
+            card = waiting_card(state.pending)
+            problems.append(f"pending: {state.pending.decider!r} on {card!r} is not a side and a card")
         if state.winner is not None and state.winner not in state.sides:
             problems.append(f"winner: {state.winner!r} is not one of the sides")
         if state.field is not None:

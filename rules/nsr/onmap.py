@@ -21,14 +21,12 @@ import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from rules.battlefield import FieldState, battlefield_of, bearing, height_at, parse_point, set_point, toward
+from rules.battlefield import battlefield_of, bearing, height_at, parse_point, set_point, toward
 from rules.battlefield.formations import (
-    DEFAULT_SPEC,
     OVERLAP_AREA,
     UnitPlacement,
     approach,
     behind,
-    check_on_table,
     corners,
     corners_of,
     corners_on_table,
@@ -53,97 +51,27 @@ from rules.battlefield.maps import zone_shape
 from rules.battlefield.requests import MoveRequest, move_request
 from rules.battlefield.view import Band, FieldView, Focus, UnitMark
 from rules.geometry import Battlefield, Feature, Point, Table, centre_distance
+from rules.nsr import onmap_towns
 from rules.nsr.charts import NsrTables
+from rules.nsr.footing import CLEARANCE as CLEARANCE
+from rules.nsr.footing import EPSILON as EPSILON
+from rules.nsr.footing import SPEC as SPEC
+from rules.nsr.footing import at as at
+from rules.nsr.footing import check_ground as check_ground
+from rules.nsr.footing import field_of as field_of
+from rules.nsr.footing import footprints as footprints
+from rules.nsr.footing import placement_of as placement_of
+from rules.nsr.footing import standing as standing
+from rules.nsr.footing import with_the_unit as with_the_unit
 from rules.nsr.forces import formation_name
 from rules.nsr.state import Charge, NsrState, Unit, unit_named
 from rules.vocabulary import RuleError
-from rules.words import blank, heading, joined, match_name, number, possessive, short
+from rules.words import blank, joined, match_name, number, possessive, short
 
-#: Base sizes and ranks: the player's reading formations.py gives (A-NSR-32).
-SPEC = DEFAULT_SPEC
 #: How finely /map deploy tries centres across a zone, in inches.
 DEPLOY_STEP = 0.5
 #: The room /map deploy leaves between units when the zone has it.
 DEPLOY_GAP = 1.0
-EPSILON = 1e-6
-
-
-def field_of(state: NsrState) -> FieldState:
-    if state.field is None:
-        raise RuleError("This battle is played on a table: there is no map.")
-    return state.field
-
-
-def with_the_unit(unit: Unit) -> int:
-    """A-NSR-32: the figures a unit's footprint holds: every figure not killed, captured, run off
-    or taken to the rear (the wounded stand with it until carried off)."""
-    return sum(1 for f in unit.figures if f.status in ("fit", "wounded") and not f.in_rear)
-
-
-def placement_of(
-    state: NsrState,
-    unit: Unit,
-    *,
-    centre: Point | None = None,
-    facing: float | None = None,
-    formation: str | None = None,
-) -> UnitPlacement | None:
-    """Where ``unit`` stands (or would, with the centre, facing or formation given); None when it
-    is not on the map or has no figure left to stand there."""
-    field = field_of(state)
-    xy = field.positions.get(unit.name)
-    count = with_the_unit(unit)
-    if centre is None and xy is not None:
-        centre = Point(xy[0], xy[1])
-    if centre is None or count == 0:
-        return None
-    return UnitPlacement(
-        centre,
-        facing if facing is not None else field.facing.get(unit.name, 0.0),
-        formation or unit.formation,
-        count,
-        mounted=unit.troop == "mounted",
-        guns=1 if unit.troop == "artillery" else 0,
-    )
-
-
-def footprints(state: NsrState, leave_out: str = "") -> dict[str, Polygon]:
-    """The ground every placed unit covers (but ``leave_out``)."""
-    out: dict[str, Polygon] = {}
-    for unit in state.units:
-        if unit.name == leave_out or unit.building:  # A-NSR-42: a building's ground is already closed
-            continue
-        placed = placement_of(state, unit)
-        if placed is not None:
-            out[unit.name] = check_on_table(placed, battlefield_of(field_of(state).map).table, SPEC, unit.name)
-    return out
-
-
-def check_ground(t: NsrTables, state: NsrState, unit: Unit, placed: UnitPlacement, zone: str | None = None) -> Polygon:
-    """The footprint of ``unit`` standing as ``placed``; refused when any of it is off the table,
-    outside ``zone``'s deployment zone, on ground no unit enters (water; a building, occupied with
-    /nsr occupy instead) or on another unit's ground (touching is allowed)."""
-    field = field_of(state)
-    ground = battlefield_of(field.map)
-    where = f"{unit.name} {standing(placed)}, at {at(placed.centre)}"
-    if not on_table(placed, ground.table, SPEC):
-        table = ground.table
-        raise RuleError(f"{where} would stand off the {table.width:g} by {table.height:g} inch table.")
-    shape = footprint(placed, SPEC)
-    if zone is not None:
-        area = zone_shape(field.map, zone)
-        if area is None:
-            raise RuleError(f"{zone} has no deployment zone on this map.")
-        if not area.buffer(EPSILON).covers(shape):
-            raise RuleError(f"{where} would stand partly outside {zone}'s deployment zone.")
-    for feature in ground.features:
-        kind = t.terrain.get(feature.kind)
-        if kind is not None and kind.move_cost is None and overlaps(shape, feature.geometry):
-            raise RuleError(f"{where} would stand in {feature.label}.")
-    for other, theirs in footprints(state, unit.name).items():
-        if overlaps(shape, theirs):
-            raise RuleError(f"{where} would stand on {possessive(other)} ground: units may touch, not overlap.")
-    return shape
 
 
 def _check_formation(t: NsrTables, unit: Unit, formation: str) -> None:
@@ -224,8 +152,6 @@ def place_text(t: NsrTables, state: NsrState, params: Mapping[str, Any], side: s
     facing = _facing(state, unit, params.get("facing"), centre)
     placed = placement_of(state, unit, centre=centre, facing=facing, formation=formation)
     assert placed is not None
-    from rules.nsr import onmap_towns
-
     inside = onmap_towns.place_inside(t, state, unit, placed)  # A-NSR-42
     if inside:
         return inside
@@ -306,19 +232,6 @@ def _set(state: NsrState, unit: Unit, placed: UnitPlacement) -> None:
     unit.formation = placed.formation
     set_point(field, unit.name, placed.centre)
     field.facing[unit.name] = round(placed.facing, 4)
-
-
-def standing(placed: UnitPlacement) -> str:
-    """How a unit stands, for a refusal that turns on its size: ``in line, 10″ wide and 2″ deep,
-    facing north (90°)``."""
-    width, depth = size(placed, SPEC)
-    return (
-        f"in {placed.formation.replace('_', ' ')}, {width:g}″ wide and {depth:g}″ deep, facing {heading(placed.facing)}"
-    )
-
-
-def at(point: Point) -> str:
-    return f"{round(point.x, 2):g},{round(point.y, 2):g}"
 
 
 def _pretty(placed: UnitPlacement) -> str:
@@ -584,8 +497,6 @@ def target_class(t: NsrTables, state: NsrState, unit: Unit, target: Unit) -> tup
 def measured(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any]) -> dict[str, Any]:
     """The options of a fire, volley or pistol shot with the range (and the class) of each target
     measured on the map, for the table's code to read; refused when the player gives them."""
-    from rules.nsr import onmap_towns
-
     out = dict(params)
     for sfx in ("", "2"):
         for key in ("range", "class"):
@@ -613,8 +524,6 @@ def measured(t: NsrTables, state: NsrState, unit: Unit, params: Mapping[str, Any
 
 # --- charges, fall-backs and routs (A-NSR-37, A-NSR-38) -------------------------------------------
 
-#: How far a unit stops short of what blocks it, so its rounded position never overlaps (inches).
-CLEARANCE = 0.001
 #: Things that stop a sliding unit within this many inches of each other stop it together.
 SAME_STOP = 1e-9
 
@@ -960,8 +869,6 @@ def unit_mark(state: NsrState, unit: Unit, t: NsrTables | None = None) -> UnitMa
         return None
     corners = tuple((round(x, 3), round(y, 3)) for x, y in list(footprint(placed, SPEC).exterior.coords)[:-1])
     figures = tuple((round(p.x, 3), round(p.y, 3)) for p in figure_points(placed, SPEC))
-    from rules.nsr import onmap_towns
-
     drawn = onmap_towns.occupant_outline(t, state, unit) if t is not None else None
     formation, facing = placed.formation.replace("_", " "), None if placed.formation == "square" else placed.facing
     if drawn is not None:

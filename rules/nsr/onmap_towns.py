@@ -30,7 +30,7 @@ from rules.battlefield.formations import UnitPlacement, figure_points, footprint
 from rules.battlefield.maps import zone_shape
 from rules.battlefield.requests import move_request
 from rules.geometry import Feature, Point
-from rules.nsr import onmap
+from rules.nsr import footing
 from rules.nsr.charts import NsrTables
 from rules.nsr.state import Building, Figure, NsrState, Unit
 from rules.vocabulary import RuleError
@@ -97,12 +97,12 @@ class MapBuilding:
 def map_buildings(t: NsrTables, state: NsrState) -> tuple[MapBuilding, ...]:
     """Every building on the battle's map, in the map's order (built once per distinct map; the
     last map asked is remembered by identity, as an action asks it many times)."""
-    data = onmap.field_of(state).map
+    data = footing.field_of(state).map
     kinds = tuple(t.ground.buildings)
     last = _LAST.get("map")
     if last is not None and last[0] is data and last[1] == (len(data.features), kinds):
         return last[2]
-    found = _buildings(_key_of(data, kinds), onmap.SPEC.foot_frontage * onmap.SPEC.foot_depth)
+    found = _buildings(_key_of(data, kinds), footing.SPEC.foot_frontage * footing.SPEC.foot_depth)
     _LAST["map"] = (data, (len(data.features), kinds), found)
     return found
 
@@ -180,8 +180,8 @@ def _way(shape: Polygon, kind: str, at: Point) -> Way:
 
 
 def _key(name: str) -> str:
-    folded = name_key(name)
-    return folded[4:] if folded.startswith("the ") else folded
+    words = str(name).split()
+    return name_key(" ".join(words[1:] if words and words[0].casefold() == "the" else words))
 
 
 def map_building(t: NsrTables, state: NsrState, wanted: object) -> MapBuilding:
@@ -239,10 +239,10 @@ def breaching_task(found: MapBuilding, task: str) -> str:
 def check_entry(t: NsrTables, state: NsrState, unit: Unit, found: MapBuilding, record: Building) -> None:
     """A-NSR-42: a unit goes in at a door within an inch of its footprint, or anywhere along the
     walls once they are breached (the bot does not know where the hole is)."""
-    placed = onmap.placement_of(state, unit)
+    placed = footing.placement_of(state, unit)
     if placed is None:
         raise RuleError(f"{unit.name} is not on the map.")
-    ground = footprint(placed, onmap.SPEC)
+    ground = footprint(placed, footing.SPEC)
     breached = any(record.breaches.values())
     if breached and shapely.distance(ground, found.shape) <= ENTRY_REACH + EPSILON:
         return
@@ -259,7 +259,7 @@ def check_entry(t: NsrTables, state: NsrState, unit: Unit, found: MapBuilding, r
 def move_in(t: NsrTables, state: NsrState, unit: Unit, found: MapBuilding, placed: UnitPlacement | None = None) -> None:
     """The unit's block is set on the building's centre, lying along it as best it fits (the
     picture draws the building's outline instead, A-NSR-42)."""
-    placed = placed or onmap.placement_of(state, unit)
+    placed = placed or footing.placement_of(state, unit)
     assert placed is not None
     middle = found.shape.centroid if found.shape.contains(found.shape.centroid) else found.shape.representative_point()
     centre = Point(float(middle.x), float(middle.y))
@@ -269,9 +269,9 @@ def move_in(t: NsrTables, state: NsrState, unit: Unit, found: MapBuilding, place
     along = math.degrees(math.atan2(longest[1], longest[0]))
     best = min(
         (replace(placed, centre=centre, facing=(along + turn) % 360.0) for turn in (90.0, 0.0)),
-        key=lambda p: footprint(p, onmap.SPEC).difference(found.shape).area,
+        key=lambda p: footprint(p, footing.SPEC).difference(found.shape).area,
     )
-    field = onmap.field_of(state)
+    field = footing.field_of(state)
     field.positions[unit.name] = [round(centre.x, 4), round(centre.y, 4)]
     field.facing[unit.name] = round(best.facing, 4)
 
@@ -299,7 +299,7 @@ def place_inside(t: NsrTables, state: NsrState, unit: Unit, placed: UnitPlacemen
     found = next((b for b in map_buildings(t, state) if b.shape.covers(here)), None)
     if found is None:
         return ""
-    zone = zone_shape(onmap.field_of(state).map, unit.side)
+    zone = zone_shape(footing.field_of(state).map, unit.side)
     if zone is None or not zone.buffer(EPSILON).covers(found.shape):
         raise RuleError(
             f"{found.name} is not inside {unit.side}'s deployment zone: {unit.name} cannot be placed in it."
@@ -321,11 +321,11 @@ def man_the_wall(t: NsrTables, state: NsrState, unit: Unit, toward: Point) -> No
     the charge comes at, as far that way as it stays inside (a block larger than the building
     stays on its centre), so the charge stops two inches from the building, not from its middle."""
     found = inside(t, state, unit)
-    placed = onmap.placement_of(state, unit)
+    placed = footing.placement_of(state, unit)
     if found is None or placed is None:
         return
     room = found.shape.buffer(EPSILON)
-    if not room.covers(footprint(placed, onmap.SPEC)):
+    if not room.covers(footprint(placed, footing.SPEC)):
         return
     dx, dy = toward.x - placed.centre.x, toward.y - placed.centre.y
     length = math.hypot(dx, dy)
@@ -339,9 +339,9 @@ def man_the_wall(t: NsrTables, state: NsrState, unit: Unit, toward: Point) -> No
     low, high = 0.0, math.hypot(*np.ptp(np.asarray(found.shape.exterior.coords), axis=0))
     for _ in range(HALVINGS):
         middle = (low + high) / 2
-        low, high = (middle, high) if room.covers(footprint(moved(middle), onmap.SPEC)) else (low, middle)
-    end = moved(max(0.0, low - onmap.CLEARANCE)).centre
-    onmap.field_of(state).positions[unit.name] = [round(end.x, 4), round(end.y, 4)]
+        low, high = (middle, high) if room.covers(footprint(moved(middle), footing.SPEC)) else (low, middle)
+    end = moved(max(0.0, low - footing.CLEARANCE)).centre
+    footing.field_of(state).positions[unit.name] = [round(end.x, 4), round(end.y, 4)]
 
 
 def ground_of(t: NsrTables, state: NsrState, unit: Unit) -> Polygon | None:
@@ -349,8 +349,8 @@ def ground_of(t: NsrTables, state: NsrState, unit: Unit) -> Polygon | None:
     found = inside(t, state, unit)
     if found is not None:
         return found.shape
-    placed = onmap.placement_of(state, unit)
-    return None if placed is None else footprint(placed, onmap.SPEC)
+    placed = footing.placement_of(state, unit)
+    return None if placed is None else footprint(placed, footing.SPEC)
 
 
 def step_out(t: NsrTables, state: NsrState, unit: Unit, toward: Point | None, *, must: bool = True) -> str:
@@ -364,28 +364,28 @@ def step_out(t: NsrTables, state: NsrState, unit: Unit, toward: Point | None, *,
     record = record_of(state, found)
     ways = found.ways if any(record.breaches.values()) else tuple(found.doors)
     aim = toward or Point(found.shape.centroid.x, found.shape.centroid.y)
-    placed = onmap.placement_of(state, unit)
+    placed = footing.placement_of(state, unit)
     assert placed is not None
     unit.building = ""
     for way in sorted(ways, key=lambda w: math.hypot(w.at.x - aim.x, w.at.y - aim.y)):
         facing = bearing(way.at, way.outside)
         probe = replace(placed, facing=facing)
-        depth = size(probe, onmap.SPEC)[1]
+        depth = size(probe, footing.SPEC)[1]
         spot = replace(
             probe,
             centre=Point(
-                way.at.x + way.out.x * (depth / 2 + onmap.CLEARANCE),
-                way.at.y + way.out.y * (depth / 2 + onmap.CLEARANCE),
+                way.at.x + way.out.x * (depth / 2 + footing.CLEARANCE),
+                way.at.y + way.out.y * (depth / 2 + footing.CLEARANCE),
             ),
         )
         try:
-            onmap.check_ground(t, state, unit, spot)
+            footing.check_ground(t, state, unit, spot)
         except RuleError:
             continue
-        field = onmap.field_of(state)
+        field = footing.field_of(state)
         field.positions[unit.name] = [round(spot.centre.x, 4), round(spot.centre.y, 4)]
         field.facing[unit.name] = round(spot.facing, 4)
-        return f"comes out of {found.name} by its {way.kind} at {onmap.at(way.at)}"
+        return f"comes out of {found.name} by its {way.kind} at {footing.at(way.at)}"
     unit.building = found.name
     if must:
         raise RuleError(f"{unit.name} cannot come out of {found.name}: the ground outside its doors is taken.")
@@ -424,7 +424,7 @@ def occupant_outline(
     if found is None:
         return None
     corners = tuple((round(x, 3), round(y, 3)) for x, y in list(found.shape.exterior.coords)[:-1])
-    count = onmap.with_the_unit(unit)
+    count = footing.with_the_unit(unit)
     inward = [Point(w.at.x - w.out.x * 0.5, w.at.y - w.out.y * 0.5) for w in found.ways]
     x0, y0, x1, y1 = found.shape.bounds
     grid = [
@@ -457,7 +457,7 @@ class Sightlines:
 @functools.lru_cache(maxsize=512)
 def heads_of(placed: UnitPlacement) -> tuple[Point, ...]:
     """Where each figure of a unit standing as ``placed`` stands (fire checks ask it again and again)."""
-    return tuple(figure_points(placed, onmap.SPEC))
+    return tuple(figure_points(placed, footing.SPEC))
 
 
 def standing_order(unit: Unit) -> list[Figure]:
@@ -483,7 +483,7 @@ def shooting_places(t: NsrTables, state: NsrState, unit: Unit, aim: Point) -> tu
     figure's head. The third item says why there is none."""
     found = inside(t, state, unit)
     if found is None:
-        placed = onmap.placement_of(state, unit)
+        placed = footing.placement_of(state, unit)
         if placed is None:
             raise RuleError(f"{unit.name} is not on the map.")
         heads = heads_of(placed)
@@ -508,7 +508,7 @@ def target_places(t: NsrTables, state: NsrState, target: Unit, aim: Point) -> li
     building, its doors and windows facing ``aim`` and the corners of its walls."""
     found = inside(t, state, target)
     if found is None:
-        placed = onmap.placement_of(state, target)
+        placed = footing.placement_of(state, target)
         if placed is None:
             raise RuleError(f"{target.name} is not on the map.")
         return list(heads_of(placed))
@@ -603,7 +603,7 @@ def _clear_lines(t: NsrTables, state: NsrState, shooters: _Array, aims: _Array) 
 def _blocking(t: NsrTables, state: NsrState) -> tuple[list[Feature], npt.NDArray[np.object_]]:
     """The map's features that block sight, and their shapes (the last map's remembered, as
     :func:`map_buildings` does)."""
-    data = onmap.field_of(state).map
+    data = footing.field_of(state).map
     last = _LAST_SIGHT.get("map")
     if last is not None and last[0] is data and last[1] == len(data.features) and last[2] is t.terrain:
         return last[3], last[4]
@@ -660,10 +660,10 @@ def cannot_fire(unit: Unit, target: Unit, lines: Sightlines) -> str:
 
 
 def area_of_volley(state: NsrState, unit: Unit, half: float) -> Polygon:
-    placed = onmap.placement_of(state, unit)
+    placed = footing.placement_of(state, unit)
     if placed is None:
         raise RuleError(f"{unit.name} is not on the map.")
-    return front_area(placed, half, onmap.SPEC)
+    return front_area(placed, half, footing.SPEC)
 
 
 def seen_figures(target: Unit, lines: Sightlines | None) -> set[str] | None:
@@ -679,17 +679,17 @@ def check_at_walls(t: NsrTables, state: NsrState, unit: Unit, found: MapBuilding
     inch of the building (or is inside it)."""
     if unit.building == found.name:
         return
-    placed = onmap.placement_of(state, unit)
+    placed = footing.placement_of(state, unit)
     if placed is None:
         raise RuleError(f"{unit.name} is not on the map.")
-    if shapely.distance(footprint(placed, onmap.SPEC), found.shape) > ENTRY_REACH + EPSILON:
+    if shapely.distance(footprint(placed, footing.SPEC), found.shape) > ENTRY_REACH + EPSILON:
         raise RuleError(f"{unit.name} must stand within {ENTRY_REACH:g}″ of {found.name} to break into it.")
 
 
 def check_gun_reach(t: NsrTables, state: NsrState, unit: Unit, found: MapBuilding, shot: str) -> None:
     """A-NSR-42: a gun fires at a building within its shot's range and in sight of some of it."""
     reach = t.firing_chart[shot].max_range
-    placed = onmap.placement_of(state, unit)
+    placed = footing.placement_of(state, unit)
     if placed is None:
         raise RuleError(f"{unit.name} is not on the map.")
     heads = np.array([(p.x, p.y) for p in heads_of(placed)])
@@ -735,7 +735,7 @@ def aim_of_move(state: NsrState, unit: Unit, params: Mapping[str, Any]) -> Point
     if named is None:
         return asked.toward_point()
     other = next(u for u in state.units if u.name == named)
-    placed = onmap.placement_of(state, other)
+    placed = footing.placement_of(state, other)
     return None if placed is None else placed.centre
 
 
@@ -759,8 +759,8 @@ def refuse_walking_in(t: NsrTables, state: NsrState, unit: Unit, params: Mapping
 
 def away_from(state: NsrState, unit: Unit, enemy: Unit | None) -> Point | None:
     """A point far off straight away from ``enemy``, for a shaken unit leaving its building."""
-    mine = onmap.placement_of(state, unit)
-    theirs = onmap.placement_of(state, enemy) if enemy is not None else None
+    mine = footing.placement_of(state, unit)
+    theirs = footing.placement_of(state, enemy) if enemy is not None else None
     if mine is None or theirs is None:
         return None
     dx, dy = mine.centre.x - theirs.centre.x, mine.centre.y - theirs.centre.y
@@ -770,10 +770,10 @@ def away_from(state: NsrState, unit: Unit, enemy: Unit | None) -> Point | None:
 
 def nearest_edge(state: NsrState, unit: Unit) -> Point | None:
     """The point of the table's edge nearest ``unit``'s centre, for a routed unit leaving its building."""
-    placed = onmap.placement_of(state, unit)
+    placed = footing.placement_of(state, unit)
     if placed is None:
         return None
-    table = battlefield_of(onmap.field_of(state).map).table
+    table = battlefield_of(footing.field_of(state).map).table
     c = placed.centre
     edges = [(c.x, Point(0.0, c.y)), (table.width - c.x, Point(table.width, c.y)), (c.y, Point(c.x, 0.0))]
     edges.append((table.height - c.y, Point(c.x, table.height)))

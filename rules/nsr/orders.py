@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rules.battlefield.mapplay import DEPLOYED, PLACED
 from rules.core import Context, DiceSource, Event, Handler, RuleError
 from rules.nsr import close_combat, fire, movement, onmap, sequence, towns
 from rules.nsr.deck import label
 from rules.nsr.lookup import Charts
-from rules.nsr.state import NsrState, Unit, unit_named
+from rules.nsr.state import NsrState, Unit, unit_named, waiting_card
 from rules.words import blank, same_name
 
 #: What carries out a unit's order; True when the order ends the unit's activation.
@@ -70,8 +71,8 @@ def choose(ctx: Ctx, params: Mapping[str, Any]) -> None:
     if pending is None:
         raise RuleError("No card is waiting for a choice.")
     card = params.get("card")
-    if card is not None and card != pending.card:
-        raise RuleError(f"That choice was for another card: {label(pending.card)} is waiting now.")
+    if card is not None and card != waiting_card(pending):
+        raise RuleError(f"That choice was for another card: {label(waiting_card(pending))} is waiting now.")
     sequence.choose(ctx.t, state, params, ctx.dice, ctx.events)
 
 
@@ -106,14 +107,14 @@ def building(ctx: Ctx, params: Mapping[str, Any]) -> None:
 def place(ctx: Ctx, params: Mapping[str, Any]) -> None:
     """``/map place``: one unit set down in its side's zone (rules/nsr/onmap.py)."""
     text = onmap.place_text(ctx.t.t, ctx.state, params, ctx.side, ctx.by_gm)
-    ctx.say("place", text, unit=params.get("unit") or params.get("figure"))
+    ctx.say(PLACED, text, unit=params.get("unit") or params.get("figure"))
     _begin_when_placed(ctx)
 
 
 def deploy(ctx: Ctx, params: Mapping[str, Any]) -> None:
     """``/map deploy``: a side's units still to place set out in its zone."""
     text = onmap.deploy_text(ctx.t.t, ctx.state, params, ctx.side, ctx.by_gm)
-    ctx.say("deploy", text, side=params.get("side") or ctx.side)
+    ctx.say(DEPLOYED, text, side=params.get("side") or ctx.side)
     _begin_when_placed(ctx)
 
 

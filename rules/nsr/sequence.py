@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from rules.contract import Waiting
 from rules.core import DiceSource, Event, PhasePayload, RuleError, VictoryPayload
 from rules.nsr.close_combat import pending_charges
 from rules.nsr.deck import is_joker, label, opening, shuffle, side_of, turn_card
@@ -13,7 +14,7 @@ from rules.nsr.hits import summary
 from rules.nsr.lookup import Charts
 from rules.nsr.morale import morale_phase, rout_moves
 from rules.nsr.movement import joker_movement
-from rules.nsr.state import NsrState, PendingChoice, Unit, side_units, unit_named
+from rules.nsr.state import NsrState, Unit, side_units, unit_named, waiting_card
 from rules.nsr.towns import credit_work
 from rules.words import possessive
 
@@ -118,9 +119,7 @@ def _ask(
     if not choices:
         choices = [[PASS, "Pass (no unit left)"]]
     state.card = card
-    state.pending = PendingChoice(
-        decider=side, prompt=prompt, choices=choices, resume_action="choose", card=card, phase=state.phase
-    )
+    state.pending = Waiting(decider=side, prompt=prompt, choices=choices, resume_action="choose", params={"card": card})
     events.append(
         Event(
             "card",
@@ -145,8 +144,8 @@ def choose(c: Charts, state: NsrState, params: Mapping[str, Any], dice: DiceSour
     wanted = str(params.get("choice") or "").strip().casefold()
     value = next((v for v, lbl in pending.choices if wanted in (v.casefold(), lbl.casefold())), None)
     if value is None:
-        raise RuleError(f"Choose one of {', '.join(v for v, _ in pending.choices)} for {label(pending.card)}.")
-    card, verb = pending.card, VERB[state.phase]
+        raise RuleError(f"Choose one of {', '.join(v for v, _ in pending.choices)} for {label(waiting_card(pending))}.")
+    card, verb = waiting_card(pending), VERB[state.phase]
     state.pending = None
     if value == PASS:
         events.append(Event("pass", f"{pending.decider} passes on {label(card)}.", {"side": pending.decider}))

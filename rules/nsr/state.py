@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rules.battlefield import FieldState
+from rules.contract import Waiting
 from rules.core import RuleError, short
 from rules.words import find_name, match_name
 
@@ -151,18 +152,6 @@ class Building:
 
 
 @dataclass
-class PendingChoice:
-    """The decision the engine waits for (also handed to the shell as a core Decision)."""
-
-    decider: str
-    prompt: str
-    choices: list[list[str]]  # [value, label]
-    resume_action: str
-    card: str
-    phase: str
-
-
-@dataclass
 class Commander:
     unit: str
     figure: str
@@ -179,7 +168,8 @@ class NsrState:
     discards: list[str] = field(default_factory=list)
     card: str = ""
     active: str = ""
-    pending: PendingChoice | None = None
+    #: The card's choice of a unit while it waits; its ``params`` name the card (:func:`waiting_card`).
+    pending: Waiting | None = None
     charges: list[Charge] = field(default_factory=list)
     commanders: dict[str, Commander] = field(default_factory=dict)
     buildings: list[Building] = field(default_factory=list)
@@ -213,3 +203,8 @@ def building_named(state: NsrState, wanted: object) -> Building:
 
 def side_units(state: NsrState, side: str) -> list[Unit]:
     return [u for u in state.units if u.side == side]
+
+
+def waiting_card(pending: Waiting) -> str:
+    """The card a side's choice of a unit is for."""
+    return str(pending.params.get("card", ""))

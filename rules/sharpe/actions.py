@@ -3,19 +3,26 @@ the end of a turn, the weather, conceding."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from rules.battlefield.deployment import deploy_pieces, place_piece
+from rules.battlefield.deployment import DeployOptions, PlaceOptions, deploy_pieces, place_piece
 from rules.core import RuleError, VictoryPayload, short
 from rules.sharpe import mounts, onmap
 from rules.sharpe.bound import actor, advance, cannot_act, require_able, require_standing, waiting_firearm
-from rules.sharpe.common import Ctx, flag, whole, word
+from rules.sharpe.common import Ctx
 from rules.sharpe.gunbase import side_of
 from rules.sharpe.movement import fall_over
+from rules.sharpe.options import (
+    CheckOptions,
+    ConcedeOptions,
+    DoneOptions,
+    LoadOptions,
+    PickupOptions,
+    TaskOptions,
+    WeatherOptions,
+)
 from rules.sharpe.order import roll_order
 from rules.sharpe.profile import ability_check, current
-from rules.sharpe.schema import WEATHERS
 from rules.sharpe.state import Character, Firearm
 from rules.sharpe.wounds import fall_wound
 from rules.words import blank, joined, match_name, names_list, plural, signed
@@ -26,21 +33,21 @@ def jump_modifier(ctx: Ctx, height_ft: float) -> int:
     return onmap.drop_modifier(ctx.t, height_ft)
 
 
-def check(ctx: Ctx, p: Mapping[str, Any]) -> None:
-    ch = actor(ctx, p.get("figure"))
+def check(ctx: Ctx, p: CheckOptions) -> None:
+    ch = actor(ctx, p.figure)
     require_able(ctx, ch, "make a check")
-    ability = word(p.get("ability"), ["i", "d", "s"], "ability (I, D or S)", default="d").upper()
-    action = word(p.get("situation"), list(ctx.t.action_modifiers), "situation", default="none")
-    height = whole(p.get("height_ft") or 0, "Give the height in whole feet, 0 to 100.", lowest=0, highest=100)
-    extra = whole(
-        p.get("modifier") or 0, "Give the extra modifier as a whole number from −6 to +6.", lowest=-6, highest=6
-    )
+    ability = p.ability or "D"
+    action = p.situation or "none"
+    if action not in ctx.t.action_modifiers:
+        raise RuleError(f"This campaign's tables give no modifier for {action.replace('_', ' ')}.")
+    height = p.height_ft or 0
+    extra = p.modifier or 0
     mods = [(action.replace("_", " "), ctx.t.action_modifiers[action])]
     if action == "jump_down" or height:
         mods.append((f"{height} ft", jump_modifier(ctx, height)))
     if extra:
         mods.append(("agreed", extra))
-    what = str(p.get("what") or "").strip()[:60] or action.replace("_", " ")
+    what = p.what or action.replace("_", " ")
     obstacle = action in ctx.t.falls_on_failure
     if obstacle:
         require_standing(ctx, ch, "negotiate an obstacle")
@@ -68,16 +75,14 @@ def check(ctx: Ctx, p: Mapping[str, Any]) -> None:
     fall_over(ctx, ch, result)
 
 
-def task(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def task(ctx: Ctx, p: TaskOptions) -> None:
     """A joint strength task (5): combined strength must reach the task's; every man must succeed."""
-    leader = actor(ctx, p.get("figure"))
+    leader = actor(ctx, p.figure)
     require_standing(ctx, leader, "take on a strength task")
-    thing = " ".join(str(p.get("object") or "").split())[:40] or "the task"
-    given = p.get("strength")
-    if given is not None:
-        given = whole(given, "Give the task's strength as a whole number from 1 to 30.", lowest=1, highest=30)
+    thing = " ".join((p.object or "").split()) or "the task"
+    given = p.strength
     helpers: list[Character] = []
-    for name in names_list(p.get("helpers")):
+    for name in names_list(p.helpers):
         helper = ctx.character(name)
         if helper.side != leader.side or helper.name == leader.name or helper in helpers:
             raise RuleError(f"{helper.name} cannot help {leader.name}: name other men of his own side once each.")
@@ -130,11 +135,11 @@ def _cannot_help(ctx: Ctx, ch: Character) -> str:
     return ""
 
 
-def pickup(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def pickup(ctx: Ctx, p: PickupOptions) -> None:
     """7: close-combat weapons defend at once and attack next bound; firearms fire next bound at the earliest."""
-    ch = actor(ctx, p.get("figure"))
+    ch = actor(ctx, p.figure)
     require_standing(ctx, ch, "pick up a weapon")
-    wanted = " ".join(str(p.get("weapon") or "").replace("_", " ").split()).casefold()
+    wanted = " ".join(p.weapon.replace("_", " ").split()).casefold()
     matches = [
         d
         for d in ctx.state.dropped
@@ -142,12 +147,10 @@ def pickup(ctx: Ctx, p: Mapping[str, Any]) -> None:
     ]
     if not matches:
         lying = ", ".join(f"{ctx.t.weapons[d.weapon].label} ({d.by}'s)" for d in ctx.state.dropped) or "nothing"
-        raise RuleError(
-            f"There is no dropped {short(str(p.get('weapon') or ''))} to pick up: on the ground lies {lying}."
-        )
+        raise RuleError(f"There is no dropped {short(p.weapon)} to pick up: on the ground lies {lying}.")
     receiver = ch
-    if not blank(p.get("give_to")):
-        receiver = ctx.character(p.get("give_to"))
+    if p.give_to is not None:
+        receiver = ctx.character(p.give_to)
         if receiver.side != ch.side or receiver.out:
             raise RuleError(f"{ch.name} can pass a weapon only to a comrade still in the fight.")
     dropped = matches[0]
@@ -184,18 +187,18 @@ def pickup(ctx: Ctx, p: Mapping[str, Any]) -> None:
     )
 
 
-def load(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def load(ctx: Ctx, p: LoadOptions) -> None:
     """``load``: with no gun named, a man whose own firearm waits to be loaded loads it (A-SHARPE-14);
     otherwise he works at his side's gun (19)."""
-    ch = actor(ctx, p.get("figure"))
-    if blank(p.get("gun")):
+    ch = actor(ctx, p.figure)
+    if p.gun is None:
         firearm = waiting_firearm(ch)
         if firearm is not None:
             _load_firearm(ctx, ch, firearm)
             return
         if not (ctx.t.options.artillery and any(g.side == ch.side for g in ctx.state.guns)):
             raise RuleError(_nothing_to_load(ctx, ch))
-    load_gun(ctx, ch, p.get("gun"))
+    load_gun(ctx, ch, p.gun)
 
 
 def _nothing_to_load(ctx: Ctx, ch: Character) -> str:
@@ -277,7 +280,7 @@ def _deploying(ctx: Ctx) -> None:
         raise RuleError("Every character is on the map and the battle has begun: move them with /sharpe move.")
 
 
-def place(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def place(ctx: Ctx, p: PlaceOptions) -> None:
     """``/map place figure: at:``: one character in his side's zone, facing the enemy's."""
     _deploying(ctx)
     field = onmap.field_of(ctx.state)
@@ -289,7 +292,7 @@ def place(ctx: Ctx, p: Mapping[str, Any]) -> None:
     _deployed(ctx)
 
 
-def deploy(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def deploy(ctx: Ctx, p: DeployOptions) -> None:
     """``/map deploy [side:]``: a side's characters still to place set out in its zone, facing the enemy."""
     _deploying(ctx)
     field = onmap.field_of(ctx.state)
@@ -320,10 +323,10 @@ def _end_setting_up(ctx: Ctx) -> None:
         raise RuleError(
             f"Your characters are all on the map; the battle begins once the rest are placed: {joined(waiting)}."
         )
-    deploy(ctx, {"side": side})
+    deploy(ctx, DeployOptions(side=side))
 
 
-def done(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def done(ctx: Ctx, p: DoneOptions) -> None:
     state = ctx.state
     if onmap.deploying(state):
         _end_setting_up(ctx)
@@ -331,8 +334,8 @@ def done(ctx: Ctx, p: Mapping[str, Any]) -> None:
     if state.active is None:
         raise RuleError("Nobody is to act now.")
     ch = ctx.get(state.active)
-    if not blank(p.get("figure")):
-        _check_named(ctx, ctx.character(p.get("figure")), ch)
+    if p.figure is not None:
+        _check_named(ctx, ctx.character(p.figure), ch)
     elif ctx.ended_itself and ctx.ended_itself != ch.name:
         _meant_for_the_last(ctx, ctx.get(ctx.ended_itself), ch)
         return
@@ -386,13 +389,13 @@ def cannot_rest(ctx: Ctx, ch: Character) -> bool:
     return ch.down != "" or ch.wounded_bound == ctx.bound or ch.suppressed_bound == ctx.bound
 
 
-def weather(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def weather(ctx: Ctx, p: WeatherOptions) -> None:
     if not ctx.by_gm:
         raise RuleError("Only the game master sets the weather.")
     state = ctx.state
-    state.weather = word(p.get("weather"), list(WEATHERS), "weather", default=state.weather)
-    if p.get("night") is not None:
-        state.night = flag(p.get("night"), "night")
+    state.weather = p.weather or state.weather
+    if p.night is not None:
+        state.night = p.night
     misfire = ctx.t.shooting.weather_misfire[state.weather]
     extra = (
         f"misfires on {', '.join(map(str, misfire))} on an extra D6 before each shot"
@@ -403,20 +406,20 @@ def weather(ctx: Ctx, p: Mapping[str, Any]) -> None:
     ctx.say("weather", f"Weather: {state.weather}, {night}; {extra}.", weather=state.weather, night=state.night)
 
 
-def concede(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def concede(ctx: Ctx, p: ConcedeOptions) -> None:
     """A-SHARPE-52: a side gives up, in any turn, even while a choice waits; only with ``confirm``,
     so a stray command ends nothing."""
     side = ctx.side
-    if not blank(p.get("side")):
-        side = match_name(ctx.t.sides, str(p.get("side")))
+    if p.side is not None:
+        side = match_name(ctx.t.sides, p.side)
         if side is None:
-            raise RuleError(f"There is no side called {short(str(p.get('side')))}.")
+            raise RuleError(f"There is no side called {short(p.side)}.")
         if side != ctx.side and not ctx.by_gm:
             raise RuleError("You may concede only for your own side.")
     if side not in ctx.t.sides:
         raise RuleError("Say which side concedes.")
     winner = next(s for s in ctx.t.sides if s != side)
-    if not flag(p.get("confirm"), "confirm"):
+    if not p.confirm:
         raise RuleError(
             f"Conceding ends the battle at once: the {winner} win. "
             f"If the {side} mean it, send /sharpe concede confirm:True."

@@ -1,11 +1,12 @@
-"""What every Sharpe module shares: the context of one action, figure lookups, Sharpe's option readers."""
+"""What every Sharpe module shares: the context of one action, figure lookups, the words of wounds
+and modifiers."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rules import words
-from rules.core import Context, RuleError, find_figure, short
+from rules.core import Context, RuleError, find_figure
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, Contact, Gun, SharpeState
 
@@ -101,31 +102,6 @@ class Ctx(Context[SharpeState, SharpeTables]):
 
     def other(self, contact: Contact, name: str) -> str:
         return contact.b if contact.a == name else contact.a
-
-
-# --- options: Sharpe's bounds and sentences over the shared readers ------------------------------
-
-
-def number(value: Any, message: str, *, lowest: float = 0.0) -> float:
-    """A distance or a height: ``lowest`` (0) to 10,000."""
-    return words.number(value, message, lowest=lowest, highest=10_000)
-
-
-def whole(value: Any, message: str, *, lowest: int = -100, highest: int = 100) -> int:
-    return words.whole(value, message, lowest=lowest, highest=highest)
-
-
-def flag(value: Any, name: str) -> bool:
-    return words.flag(value, f"Give {name} as yes or no.")
-
-
-def word(value: Any, allowed: tuple[str, ...] | list[str], name: str, default: str | None = None) -> str:
-    """One of ``allowed`` (keys such as ``left_arm``; typed as "Left arm"), or ``default`` when not given."""
-    if words.blank(value):
-        if default is None:
-            raise RuleError(f"Give {name}: one of {', '.join(allowed)}.")
-        return default
-    return words.choice(value, allowed, f"{short(str(value))} is not a {name}: use one of {', '.join(allowed)}.")
 
 
 def mods_text(mods: list[tuple[str, int]]) -> str:

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import rules.core as core
 from rules.battlefield import FieldState, FieldView, MapData
+from rules.battlefield.mapplay import PLACING, MapPlay
 from rules.battlefield.reach import with_reach
 from rules.core import (
     Action,
@@ -24,7 +25,6 @@ from rules.core import (
     Engine,
     Event,
     FigureSpec,
-    Handler,
     Outcome,
     RuleError,
     WoundPayload,
@@ -32,62 +32,41 @@ from rules.core import (
     find_figure,
     payload_of,
 )
-from rules.sharpe import actions, guns_onmap, melee, movement, onmap, shooting, targets
+from rules.sharpe import guns_onmap, movement, onmap, shooting, targets
 from rules.sharpe.board import board
 from rules.sharpe.bound import advance, cannot_act, check_victory
 from rules.sharpe.campaign import Aftermath, after_battle
 from rules.sharpe.common import Ctx
-from rules.sharpe.decisions import ANSWER, decision_of
+from rules.sharpe.decisions import decision_of
 from rules.sharpe.gunbase import gun_named, side_of
 from rules.sharpe.horsebase import is_horse
 from rules.sharpe.order import roll_order
 from rules.sharpe.profile import Roster
 from rules.sharpe.schema import SharpeTables, table_problems
+from rules.sharpe.specs import SPECS
 from rules.sharpe.state import Gun, SharpeState
 from rules.tables import load_tables
-from rules.words import inches, joined, unique_names
+from rules.words import inches, unique_names
 
 SLUG = "sharpe"
 TITLE = "Sharpe's Skirmish"
-
-HANDLERS: dict[str, Handler[Ctx]] = {
-    "move": movement.move,
-    "rise": movement.rise,
-    "control": movement.control,
-    "collide": movement.collide,
-    "push": movement.push,
-    "shoot": shooting.shoot,
-    "attack": melee.attack,
-    "kill": melee.kill,
-    "defend": melee.defend,
-    "check": actions.check,
-    "task": actions.task,
-    "pickup": actions.pickup,
-    "load": guns_onmap.load,
-    "haul": guns_onmap.haul,
-    "done": actions.done,
-    "place": actions.place,
-    "deploy": actions.deploy,
-    "weather": actions.weather,
-    "concede": actions.concede,
-}
 
 
 class SharpeEngine(Engine[SharpeState]):
     slug = SLUG
     title = TITLE
     short_name = "Sharpe"
-    #: Played on the bot's map (rules/sharpe/maps), or at a table with battlefield:table.
-    map_package = "rules.sharpe"
-    handlers = HANDLERS
+    command_blurb = "Sharpe's Skirmish: your character's turn"
+    specs = SPECS
     context_type = Ctx
     state_type = SharpeState
-    answers = (ANSWER,)
-    #: Whose these are, their handlers decide (not only the side whose character is active).
-    open_actions = ("weather", "concede", "place", "deploy")
-    #: A side may concede while a defender's choice waits.
-    allowed_while_waiting = ("concede",)
-    pass_action = "done"
+    #: Whose these are, their handlers decide (not only the side whose character is active); anyone
+    #: may ask whom a man should shoot.
+    open_actions = ("weather", "concede", *PLACING, "targets")
+    #: A side may concede, and anyone ask whom to shoot, while a defender's choice waits.
+    allowed_while_waiting = ("concede", "targets")
+    #: Whom a man should shoot first (A-SHARPE-50): answered to the asker alone, never logged.
+    questions = ("targets",)
 
     tables: SharpeTables
 
@@ -97,6 +76,17 @@ class SharpeEngine(Engine[SharpeState]):
             raise DataError(problems)
         self.tables = tables
         self.roster = Roster(tables)
+        #: Played on the bot's map (rules/sharpe/maps), or at a table with battlefield:table.
+        self.map_play = MapPlay(
+            "rules.sharpe",
+            tables.sides,
+            tables.terrain,
+            unplaced=onmap.unplaced,
+            deploying=onmap.deploying,
+            pieces=lambda state: "character and gun" if state.guns else "character",
+            pass_action=self.pass_action,
+            also_while_deploying=("weather", "concede"),
+        )
 
     # --- protocol: roster and setup
 
@@ -220,28 +210,6 @@ class SharpeEngine(Engine[SharpeState]):
         assert isinstance(ctx, Ctx)
         ctx.ended_itself, state.ended_itself = state.ended_itself, ""
         return ctx
-
-    def check_turn(self, state: SharpeState, name: str, action: Action) -> str | None:
-        if onmap.deploying(state) and name not in self.open_actions:
-            if name == self.pass_action:
-                return action.side
-            raise RuleError(self.nobody_sentence(state))
-        return super().check_turn(state, name, action)
-
-    def actions_now(self, state: SharpeState, side: str) -> Sequence[str]:
-        """Placing while deploying on the map; then every action but placing."""
-        if onmap.deploying(state):
-            return ("place", "deploy")
-        return tuple(n for n in super().actions_now(state, side) if n not in ("place", "deploy"))
-
-    def nobody_sentence(self, state: SharpeState) -> str:
-        if onmap.deploying(state):
-            return (
-                f"The battle begins once every {'character and gun' if state.guns else 'character'} is on the map: "
-                f"still to place {joined(onmap.unplaced(state))} "
-                "(/map place or /map deploy)."
-            )
-        return super().nobody_sentence(state)
 
     def whose_turn(self, state: SharpeState) -> str | None:
         if state.over:

@@ -5,7 +5,6 @@ hooks here do nothing when the battle has no map."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from rules.battlefield import Focus, face_toward, plan_move, point_of, set_point, where
@@ -18,6 +17,7 @@ from rules.sharpe.bound import actor, require_standing
 from rules.sharpe.common import Ctx
 from rules.sharpe.gunbase import gun_radius
 from rules.sharpe.movement import allowance
+from rules.sharpe.options import HaulOptions, LoadOptions
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, Gun, SharpeState
 from rules.words import blank, measured, measured_against
@@ -69,11 +69,11 @@ def lay(state: SharpeState, gun: Gun, target: Character) -> None:
         field.facing[gun.name] = round(face_toward(here, there), 4)
 
 
-def load(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def load(ctx: Ctx, p: LoadOptions) -> None:
     """``load`` as at a table (his own firearm, or a gun: 20 man-bounds, four men at most); on the
     map a gun's loader stands at it."""
     actions.load(ctx, p)
-    ch = actor(ctx, p.get("figure"))
+    ch = actor(ctx, p.figure)
     if ctx.state.field is None or not ch.loading_gun:
         return
     gun = next(g for g in ctx.state.guns if g.name == ch.loading_gun)
@@ -106,7 +106,7 @@ def _may_haul(ctx: Ctx, ch: Character) -> None:
         raise RuleError(f"{ch.name} has been busy this bound: he hauls a gun only in a bound he does nothing else.")
 
 
-def haul(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def haul(ctx: Ctx, p: HaulOptions) -> None:
     """A man at the gun drags it along ``to:``/``via:`` at the haul pace (a crawl: 3 inches less his
     wounds), bad going counted double, never over an obstacle; he keeps his place beside it. It is
     his move this bound, and the gun fires next bound at the earliest."""
@@ -116,13 +116,11 @@ def haul(ctx: Ctx, p: Mapping[str, Any]) -> None:
     if state.field is None:
         raise RuleError("At a table you move a gun yourself: /sharpe haul is for a battle on the bot's map.")
     field = state.field
-    ch = actor(ctx, p.get("figure"))
-    gun = gun_for(ctx, ch, p.get("gun"))
+    ch = actor(ctx, p.figure)
+    gun = gun_for(ctx, ch, p.gun)
     _may_haul(ctx, ch)
     at_the_gun(t, state, ch, gun, "haul")
     asked = move_request(p, gun.name)
-    if asked.toward is not None:
-        raise RuleError(f"Say where {gun.name} goes with to: (and via: for the way there).")
     pace = t.map.haul_pace
     most = allowance(ctx, ch, pace, False)
     radii = onmap.radii(t, state)

@@ -4,7 +4,6 @@ obstacles, bare hands, horsemen, silent approach and killing unconscious men."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from rules.battlefield import point_of
@@ -13,8 +12,9 @@ from rules.geometry import Point, centre_distance
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe import onmap
 from rules.sharpe.bound import actor, loading_what, require_standing, require_unbroken
-from rules.sharpe.common import Ctx, flag, mods_text, whole, word
+from rules.sharpe.common import Ctx, mods_text
 from rules.sharpe.decisions import LABELS, decision_of
+from rules.sharpe.options import AttackOptions, DefendOptions, KillOptions
 from rules.sharpe.profile import (
     Roster,
     ability_check,
@@ -39,21 +39,17 @@ from rules.sharpe.wounds import (
 )
 from rules.words import blank, measured_against
 
-SIDES = ("front", "right", "left", "rear")
-BLOWS = ("punch", "kick", "headbutt")
-UPHILL = ("none", "attacker", "defender")
-OBSTACLES = ("none", "defender", "counter")
 BARE = ("bare", "bare_hands", "hands", "fists", "none", "unarmed")
 
 
 # --- declaring an attack -----------------------------------------------------------------------------
 
 
-def attack(ctx: Ctx, p: Mapping[str, Any]) -> None:
-    attacker = actor(ctx, p.get("attacker"))
+def attack(ctx: Ctx, p: AttackOptions) -> None:
+    attacker = actor(ctx, p.attacker)
     require_standing(ctx, attacker, "attack")
     _may_attack(ctx, attacker)
-    defender = ctx.enemy(attacker, p.get("defender"), "attack")
+    defender = ctx.enemy(attacker, p.defender, "attack")
     atk = _declare(ctx, attacker, defender, p)
     engaged = defender.fought_bound == ctx.bound
     atk.turned = (atk.from_side == "front" or not engaged) and defender.murdered_bound != ctx.bound
@@ -102,7 +98,7 @@ def _may_attack(ctx: Ctx, ch: Character) -> None:
         raise RuleError(f"{ch.name}'s horse is out of control: he cannot attack until he masters it.")
 
 
-def _on_map(ctx: Ctx, attacker: Character, defender: Character, p: Mapping[str, Any]) -> None:
+def _on_map(ctx: Ctx, attacker: Character, defender: Character, p: AttackOptions) -> None:
     """A-SHARPE-36, A-SHARPE-40: on the map the side attacked and the ground are measured, and the
     bases must touch."""
     for option, what in (
@@ -113,7 +109,7 @@ def _on_map(ctx: Ctx, attacker: Character, defender: Character, p: Mapping[str, 
         ("bad_going", "bad going"),
         ("perch_ft", "a man's height (a wall's top he stands on)"),
     ):
-        if not blank(p.get(option)):
+        if getattr(p, option) is not None:
             raise RuleError(f"On the map the bot measures {what}: leave {option}: out.")
     gap = onmap.gap_between(ctx.t, ctx.state, attacker, defender)
     if gap > CONTACT_TOLERANCE:
@@ -123,57 +119,49 @@ def _on_map(ctx: Ctx, attacker: Character, defender: Character, p: Mapping[str, 
         )
 
 
-def _declare(ctx: Ctx, attacker: Character, defender: Character, p: Mapping[str, Any]) -> Attack:
+def _declare(ctx: Ctx, attacker: Character, defender: Character, p: AttackOptions) -> Attack:
     opts = ctx.t.options
     atk = Attack(attacker.name, defender.name)
     if ctx.state.field is not None:
         _on_map(ctx, attacker, defender, p)
         atk.from_side = onmap.attack_arc(ctx.t, ctx.state, attacker, defender)
     else:
-        atk.from_side = word(p.get("flank"), SIDES, "flank of the defender", default="front")
-    atk.uphill = word(p.get("uphill"), UPHILL, "uphill", default="none")
-    atk.obstacle = word(p.get("obstacle"), OBSTACLES, "obstacle", default="none")
-    atk.no_room = flag(p.get("no_room"), "no_room")
+        atk.from_side = p.flank or "front"
+    atk.uphill = p.uphill or "none"
+    atk.obstacle = p.obstacle or "none"
+    atk.no_room = bool(p.no_room)
     if ctx.state.field is not None:
         room = onmap.away(ctx.t, ctx.state, defender, attacker.name, onmap.PACE, move=False)
         atk.no_room = room is not None and room.went < onmap.PACE - 1e-6
-    atk.follow_up = flag(p.get("follow_up"), "follow_up")
-    atk.capture = flag(p.get("capture"), "capture")
-    atk.bad_going = flag(p.get("bad_going"), "bad_going")
+    atk.follow_up = bool(p.follow_up)
+    atk.capture = bool(p.capture)
+    atk.bad_going = bool(p.bad_going)
     if ctx.state.field is not None:
         ground = onmap.fight_ground(ctx.t, ctx.state, attacker, defender)
         atk.uphill, atk.bad_going = ground.uphill, ground.bad_going
         if ground.obstacle is not None:
             atk.obstacle = "counter" if attacker.parried_bound == ctx.bound else "defender"
-    atk.left_hand = flag(p.get("left_hand"), "left_hand")
-    atk.perch_ft = float(
-        whole(
-            p.get("perch_ft") or 0,
-            "Give the defender's height above ground in whole feet, 0 to 100.",
-            lowest=0,
-            highest=100,
-        )
-    )
+    atk.left_hand = bool(p.left_hand)
+    atk.perch_ft = float(p.perch_ft or 0)
     if ctx.state.field is not None:
         atk.perch_ft = onmap.perch_ft(ctx.t, ctx.state, defender)
-    atk.weapon = _weapon(ctx, attacker, p.get("weapon"))
-    atk.blow = _blow(ctx, attacker, p.get("blow")) if not atk.weapon else ""
-    if not blank(p.get("blow")) and atk.weapon:
+    atk.weapon = _weapon(ctx, attacker, p.weapon)
+    atk.blow = _blow(ctx, attacker, p.blow) if not atk.weapon else ""
+    if p.blow is not None and atk.weapon:
         raise RuleError("Punches, kicks and head butts are for bare hands: leave out the weapon, or say weapon:bare.")
-    at = word(p.get("at"), ("man", "horse"), "target (man or horse)", default="man")
-    atk.at_horse = at == "horse"
+    atk.at_horse = p.at == "horse"
     if atk.at_horse and not (defender.mounted and opts.horsemen):
         raise RuleError(f"{defender.name} is not on a horse.")
     if atk.at_horse and attacker.mounted:
         raise RuleError("A horseman attacks the rider, not his horse.")
-    atk.ride_over = flag(p.get("ride_over"), "ride_over")
+    atk.ride_over = bool(p.ride_over)
     if atk.ride_over:
         pace = attacker.horse.pace if attacker.mounted and attacker.horse else ""
         if pace not in ctx.t.horses.ride_over_paces:
             raise RuleError(f"Only a horseman at the {' or '.join(ctx.t.horses.ride_over_paces)} rides a man down.")
         if defender.mounted:
             raise RuleError(f"{defender.name} is mounted: a horseman rides down men on foot.")
-    atk.silent = flag(p.get("silent"), "silent")
+    atk.silent = bool(p.silent)
     if atk.silent:
         if not opts.silent_approach:
             raise RuleError("The silent approach is not used in this campaign.")
@@ -204,11 +192,11 @@ def _weapon(ctx: Ctx, ch: Character, wanted: Any) -> str:
     return key
 
 
-def _blow(ctx: Ctx, ch: Character, wanted: Any) -> str:
+def _blow(ctx: Ctx, ch: Character, wanted: str | None) -> str:
     """A-SHARPE-31: arm wounds leave a punch with the other hand, a kick or a head butt; leg wounds no kick."""
     both_arms = arm_hurt(ch, "left_arm") and arm_hurt(ch, "right_arm")
     legs = arm_hurt(ch, "legs")
-    blow = word(wanted, BLOWS, "blow", default="headbutt" if both_arms else "punch")
+    blow = wanted or ("headbutt" if both_arms else "punch")
     if blow == "punch" and both_arms:
         raise RuleError(f"Both {ch.name}'s arms are wounded: he can only kick or head butt.")
     if blow == "kick" and legs:
@@ -827,12 +815,12 @@ def _horse_contest(ctx: Ctx, atk: Attack, choice: str) -> None:
 # --- killing unconscious men (16) ---------------------------------------------------------------------
 
 
-def kill(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def kill(ctx: Ctx, p: KillOptions) -> None:
     if not ctx.t.options.killing_unconscious:
         raise RuleError("Killing unconscious men is not allowed in this campaign.")
-    killer = actor(ctx, p.get("killer"))
+    killer = actor(ctx, p.killer)
     require_standing(ctx, killer, "strike")
-    victim = ctx.enemy(killer, p.get("victim"), "kill")
+    victim = ctx.enemy(killer, p.victim, "kill")
     if not (victim.unconscious or victim.knocked_out):
         raise RuleError(f"{victim.name} is conscious: attack him instead.")
     contact = ctx.contact(killer.name, victim.name)
@@ -854,16 +842,16 @@ def kill(ctx: Ctx, p: Mapping[str, Any]) -> None:
     kill_outright(ctx, victim, f"killed where he lay by {killer.name}", killer.name)
 
 
-def defend(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def defend(ctx: Ctx, p: DefendOptions) -> None:
     """The answer to a pending decision (a button, or /decide in the terminal)."""
     pending = ctx.state.pending
     if pending is None:
         raise RuleError("Nothing is waiting for a decision.")
-    if p.get("pending") is not None and p.get("pending") != pending.id:
+    if p.pending is not None and p.pending != pending.id:
         raise RuleError("That decision has already been made.")
     if not ctx.by_gm and (ctx.side or "").casefold() != pending.decider.casefold():
         raise RuleError(f"This choice belongs to the {pending.decider}.")
-    choice = str(p.get("choice") or "").strip().casefold().replace(" ", "_")
+    choice = (p.choice or "").casefold().replace(" ", "_")
     if choice not in pending.choices:
         raise RuleError(f"Choose one of {', '.join(pending.choices)}.")
     ctx.state.pending = None

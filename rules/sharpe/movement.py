@@ -13,12 +13,13 @@ from rules.geometry import Point, centre_distance
 from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe import mounts, onmap
 from rules.sharpe.bound import actor, loading_what, require_able, require_standing, require_unbroken
-from rules.sharpe.common import Ctx, flag, number, whole, word
+from rules.sharpe.common import Ctx
+from rules.sharpe.options import CollideOptions, FigureOptions, MoveOptions, PushOptions
 from rules.sharpe.profile import CheckResult, ability_check, wound_reduction
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, SharpeState
 from rules.sharpe.wounds import bolt, control_check, fall_off, fall_wound
-from rules.words import blank, inches, joined, measured, names_list
+from rules.words import inches, joined, measured, names_list
 
 EPSILON = 1e-9
 FOOT_ORDER = ("crawl", "walk", "run")
@@ -63,8 +64,8 @@ def paces_left(t: SharpeTables, state: SharpeState, ch: Character) -> list[tuple
     return [(pace, max(0.0, pace_inches(t, ch, pace) - moved)) for pace in paces]
 
 
-def move(ctx: Ctx, p: Mapping[str, Any]) -> None:
-    ch = actor(ctx, p.get("figure"))
+def move(ctx: Ctx, p: MoveOptions) -> None:
+    ch = actor(ctx, p.figure)
     require_standing(ctx, ch, "move")
     if ch.no_move_bound == ctx.bound:
         raise RuleError(f"{ch.name}'s leg wound stops him moving this bound.")
@@ -79,9 +80,10 @@ def move(ctx: Ctx, p: Mapping[str, Any]) -> None:
     if ctx.state.field is not None:
         _move_on_map(ctx, ch, p, pace)
         return
-    bad_going = flag(p.get("bad_going"), "bad_going")
-    backwards = flag(p.get("backwards"), "backwards")
-    distance = number(p.get("distance"), f"Give {ch.name}'s move as a number of inches.")
+    bad_going, backwards = bool(p.bad_going), bool(p.backwards)
+    if p.distance is None:
+        raise RuleError(f"Give {ch.name}'s move as a number of inches.")
+    distance = p.distance
     if distance <= 0:
         raise RuleError(f"Give {ch.name}'s move as more than 0″.")
     most = allowance(ctx, ch, pace, bad_going)
@@ -93,7 +95,7 @@ def move(ctx: Ctx, p: Mapping[str, Any]) -> None:
         )
     if ch.loading_bound == ctx.bound and pace in ctx.t.movement.breaks_reload:
         raise RuleError(f"{ch.name} is loading {loading_what(ctx, ch)} this bound: he may only crawl or walk.")
-    enemy = ctx.enemy(ch, p["contact"], "move into contact with") if p.get("contact") else None
+    enemy = ctx.enemy(ch, p.contact, "move into contact with") if p.contact is not None else None
     if enemy is not None:
         require_unbroken(ctx, ch, "attack", f", not move into contact with {enemy.name}")
     if ch.moved_bound != ctx.bound:
@@ -122,16 +124,16 @@ def move(ctx: Ctx, p: Mapping[str, Any]) -> None:
 MEASURED_ON_MAP = {"bad_going": "bad going", "contact": "contact", "turn": "a horse's turn"}
 
 
-def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> None:
+def _move_on_map(ctx: Ctx, ch: Character, p: MoveOptions, pace: str) -> None:
     """A-SHARPE-33, A-SHARPE-34: a move along a path on the map, its allowance the pace's inches
     less wounds, bad going counted double, an obstacle jumped with a dexterity check; he ends
     facing the way he went, in contact with any enemy his base touches."""
     for key, what in MEASURED_ON_MAP.items():
-        if not blank(p.get(key)):
+        if getattr(p, key) is not None:
             raise RuleError(f"On the map the bot measures {what}: leave {key}: out.")
     state, t = ctx.state, ctx.t
     field = onmap.field_of(state)
-    backwards = flag(p.get("backwards"), "backwards")
+    backwards = bool(p.backwards)
     if ch.loading_bound == ctx.bound and pace in t.movement.breaks_reload:
         raise RuleError(f"{ch.name} is loading {loading_what(ctx, ch)} this bound: he may only crawl or walk.")
     most = allowance(ctx, ch, pace, False)
@@ -154,8 +156,8 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
         if gap <= CONTACT_TOLERANCE:
             raise RuleError(f"{ch.name} is there already.")
         wanted = gap
-        if not blank(asked.distance):
-            wanted = min(gap, number(asked.distance, f"Give {ch.name}'s move as a number of inches."))
+        if asked.distance is not None:
+            wanted = min(gap, float(asked.distance))
             if wanted <= 0:
                 raise RuleError(f"Give {ch.name}'s move as more than 0″.")
         else:
@@ -164,7 +166,7 @@ def _move_on_map(ctx: Ctx, ch: Character, p: Mapping[str, Any], pace: str) -> No
     else:
         waypoints = asked.path
     bodies = () if ch.mounted else tuple(onmap.lying(t, state, ch.name))
-    if asked.toward is not None and blank(asked.distance):
+    if asked.toward is not None and asked.distance is None:
         waypoints = _within_reach(t, field, ch.name, waypoints, left, radii, touching + bodies)
     plan = plan_move(field, t.terrain, ch.name, waypoints, left, radii, allow_touching=touching + bodies)
     _not_on_a_body(t, state, ch, plan.path[-1])
@@ -390,23 +392,18 @@ def _jump(ctx: Ctx, ch: Character, leap: onmap.Leap) -> bool:
     return False
 
 
-def _pace(ctx: Ctx, ch: Character, p: Mapping[str, Any]) -> tuple[str, int]:
+def _pace(ctx: Ctx, ch: Character, p: MoveOptions) -> tuple[str, int]:
     m = ctx.t.movement
-    turn = whole(p.get("turn") or 0, "Give the horse's turn in degrees, 0 to 180.", lowest=0, highest=180)
+    turn = p.turn or 0
     if not ch.mounted or ch.horse is None:
-        pace = word(p.get("pace"), list(m.foot), "pace on foot", default="crawl" if ch.crawl_only else "walk")
+        pace = _one_of(p.pace, list(m.foot), "pace on foot", "crawl" if ch.crawl_only else "walk")
         if ch.crawl_only and pace != "crawl":
             raise RuleError(f"{ch.name}'s serious leg wound lets him only crawl.")
         return pace, 0
     horse = ch.horse
     if horse.lost_control:
         raise RuleError(f"{ch.name}'s horse is out of control: try /sharpe control first.")
-    pace = word(
-        p.get("pace"),
-        list(m.mounted),
-        "mounted pace",
-        default=horse.start_pace if horse.start_pace != "halt" else "walk",
-    )
+    pace = _one_of(p.pace, list(m.mounted), "mounted pace", horse.start_pace if horse.start_pace != "halt" else "walk")
     steps = m.mounted_paces
     if abs(steps.index(pace) - steps.index(horse.start_pace)) > 1:
         raise RuleError(
@@ -417,6 +414,16 @@ def _pace(ctx: Ctx, ch: Character, p: Mapping[str, Any]) -> tuple[str, int]:
     if turn > m.mounted_max_turn[pace]:
         raise RuleError(f"At the {pace} {ch.name}'s horse turns at most {m.mounted_max_turn[pace]}°.")
     return pace, turn
+
+
+def _one_of(pace: str | None, paces: list[str], name: str, default: str) -> str:
+    """A pace the reader took from the option's choices, refused where it is not one of the man's
+    (a horse's pace on foot)."""
+    if pace is None:
+        return default
+    if pace not in paces:
+        raise RuleError(f"{pace} is not a {name}: use one of {', '.join(paces)}.")
+    return pace
 
 
 def _faster(a: str, b: str) -> str:
@@ -468,8 +475,8 @@ def fall_over(ctx: Ctx, ch: Character, check: CheckResult) -> None:
 # --- getting up, horses, collisions, pushing --------------------------------------------------------
 
 
-def rise(ctx: Ctx, p: Mapping[str, Any]) -> None:
-    ch = actor(ctx, p.get("figure"))
+def rise(ctx: Ctx, p: FigureOptions) -> None:
+    ch = actor(ctx, p.figure)
     require_able(ctx, ch, "get up")
     if not ch.down:
         raise RuleError(f"{ch.name} is on his feet already.")
@@ -488,8 +495,8 @@ def rise(ctx: Ctx, p: Mapping[str, Any]) -> None:
     )
 
 
-def control(ctx: Ctx, p: Mapping[str, Any]) -> None:
-    ch = actor(ctx, p.get("figure"))
+def control(ctx: Ctx, p: FigureOptions) -> None:
+    ch = actor(ctx, p.figure)
     require_able(ctx, ch, "control his horse")
     if not ch.mounted or ch.horse is None:
         raise RuleError(f"{ch.name} is not on a horse.")
@@ -503,9 +510,9 @@ def control(ctx: Ctx, p: Mapping[str, Any]) -> None:
         bolt(ctx, ch, veer)
 
 
-def collide(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def collide(ctx: Ctx, p: CollideOptions) -> None:
     """Everyone in a collision tests dexterity; riders at the gallop +1; a rider who falls may be hurt."""
-    names = names_list(p.get("figures"))
+    names = names_list(p.figures)
     if not names:
         raise RuleError("Name the characters in the collision.")
     figures = []
@@ -543,11 +550,11 @@ def collide(ctx: Ctx, p: Mapping[str, Any]) -> None:
             ctx.say("check", f"{check.text}: he is down already.", figure=ch.name, **check.data())
 
 
-def push(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def push(ctx: Ctx, p: PushOptions) -> None:
     """6: the pusher tests strength, then the pushed man tests dexterity or falls."""
-    pusher = actor(ctx, p.get("pusher"))
+    pusher = actor(ctx, p.pusher)
     require_standing(ctx, pusher, "push")
-    pushed = ctx.character(p.get("pushed"))
+    pushed = ctx.character(p.pushed)
     if pushed.name == pusher.name or pushed.out:
         raise RuleError(f"{pusher.name} cannot push {pushed.name}.")
     on_map = ctx.state.field is not None

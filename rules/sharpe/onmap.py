@@ -32,6 +32,7 @@ from rules.battlefield import (
     where,
 )
 from rules.battlefield.deployment import Piece
+from rules.battlefield.mapplay import field_of as field_of
 from rules.battlefield.maps import zone_shape
 from rules.battlefield.terrain import costs
 from rules.geometry import Base, Feature, Point, bases_crossed, centre_distance, features_at, in_contact, path_cost
@@ -44,12 +45,6 @@ from rules.vocabulary import RuleError
 from rules.words import measured, signed
 
 EPSILON = 1e-6
-
-
-def field_of(state: SharpeState) -> FieldState:
-    if state.field is None:
-        raise RuleError("This battle is played on a table: there is no map.")
-    return state.field
 
 
 def radius(t: SharpeTables, ch: Character) -> float:

@@ -10,7 +10,7 @@ from rules.core import DiceSource, Event, FigureSpec, RuleError, modifier_data, 
 from rules.sharpe.common import Ctx, mods_text
 from rules.sharpe.schema import SharpeTables
 from rules.sharpe.state import Character, Firearm, Horse
-from rules.words import flag, match_name
+from rules.words import flag, fold, match_name
 
 STAT_KEYS = {
     "i": "I",
@@ -31,10 +31,6 @@ STAT_KEYS = {
     "horse": "horse",
     "mounted": "horse",
 }
-
-
-def fold(text: str) -> str:
-    return " ".join(str(text).replace("_", " ").replace("-", " ").split()).casefold()
 
 
 class Roster:

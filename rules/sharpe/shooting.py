@@ -3,15 +3,16 @@ cover, multi-wound weapons (volley gun, artillery) and the optional dodge of a s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from rules.core import RuleError, modifier_data
 from rules.sharpe import guns_onmap, onmap
 from rules.sharpe.bound import actor, loading_what, require_standing, require_unbroken
-from rules.sharpe.common import PART_WORDS, Ctx, flag, mods_text, number, whole, word
+from rules.sharpe.common import PART_WORDS, Ctx, mods_text
 from rules.sharpe.decisions import decision_of
+from rules.sharpe.options import ShootOptions
 from rules.sharpe.profile import (
     Roster,
     ability_check,
@@ -30,12 +31,11 @@ from rules.sharpe.wounds import (
     severity_text,
     wound_numbers,
 )
+from rules.specs import read_params
 from rules.words import blank, inches, names_list
 
-COVERS = ("none", "soft", "hard")
 #: What a table's players report that the map measures instead (A-SHARPE-35).
 MEASURED_ON_MAP = {"range": "the range", "cover": "cover", "flank": "the side he is shot from"}
-TARGET_SIDES = ("front", "left", "right")
 
 
 @dataclass
@@ -71,19 +71,19 @@ def band_for(bands: list[Band], distance: float) -> Band | None:
 # --- declaring a shot (every check before any die) ----------------------------------------------------
 
 
-def prepare(ctx: Ctx, p: Mapping[str, Any]) -> Shot:
-    shooter = actor(ctx, p.get("shooter"))
+def prepare(ctx: Ctx, p: ShootOptions) -> Shot:
+    shooter = actor(ctx, p.shooter)
     require_standing(ctx, shooter, "shoot")
     _may_shoot(ctx, shooter)
     gun = firearm = None
-    if not blank(p.get("gun")):
-        gun, key = _gun(ctx, shooter, p.get("gun"))
+    if p.gun is not None:
+        gun, key = _gun(ctx, shooter, p.gun)
     else:
-        firearm, key = _firearm(ctx, shooter, p.get("weapon"))
+        firearm, key = _firearm(ctx, shooter, p.weapon)
     weapon = ctx.t.weapons[key]
-    target = ctx.enemy(shooter, p.get("target"), "shoot at")
+    target = ctx.enemy(shooter, p.target, "shoot at")
     targets = [target]
-    for name in names_list(p.get("also")):
+    for name in names_list(p.also):
         other = ctx.enemy(shooter, name, "shoot at")
         if other in targets:
             raise RuleError(f"{other.name} is named twice in the target group.")
@@ -93,12 +93,14 @@ def prepare(ctx: Ctx, p: Mapping[str, Any]) -> Shot:
     on_map = None
     if ctx.state.field is not None:
         for option, what in MEASURED_ON_MAP.items():
-            if not blank(p.get(option)):
+            if getattr(p, option) is not None:
                 raise RuleError(f"On the map the bot measures {what}: leave {option}: out.")
         on_map = onmap.measure_shot(ctx.t, ctx.state, shooter, targets, gun=guns_onmap.serving(ctx, shooter, gun))
         distance = on_map.range
     else:
-        distance = number(p.get("range"), f"Give the range to {target.name} in inches.")
+        if p.range is None:
+            raise RuleError(f"Give the range to {target.name} in inches.")
+        distance = p.range
     if distance <= 0:
         raise RuleError(f"Give the range to {target.name} as more than 0″.")
     band = band_for(weapon.ranges, distance)
@@ -177,10 +179,10 @@ def _state_of(ctx: Ctx, ch: Character) -> str:
     )
 
 
-def _options(ctx: Ctx, shot: Shot, p: Mapping[str, Any], on_map: onmap.Measured | None = None) -> None:
+def _options(ctx: Ctx, shot: Shot, p: ShootOptions, on_map: onmap.Measured | None = None) -> None:
     target = shot.targets[0]
-    shot.cover = word(p.get("cover"), COVERS, "cover", default="none") if on_map is None else on_map.cover
-    hidden = ["_".join(h.split()).casefold() for h in names_list(p.get("hidden"))]
+    shot.cover = (p.cover or "none") if on_map is None else on_map.cover
+    hidden = ["_".join(h.split()).casefold() for h in names_list(p.hidden)]
     for part in hidden:
         if part not in LOCATIONS and part != "arms":
             raise RuleError(f"{part} is not a body part: use {', '.join(LOCATIONS)}.")
@@ -188,25 +190,14 @@ def _options(ctx: Ctx, shot: Shot, p: Mapping[str, Any], on_map: onmap.Measured 
         raise RuleError("Name hidden body parts only for a target in hard cover.")
     expanded = [x for h in hidden for x in (("left_arm", "right_arm") if h == "arms" else (h,))]
     shot.hides = (expanded or list(ctx.t.shooting.hard_cover_hides)) if shot.cover == "hard" else []
-    shot.from_side = (
-        word(p.get("flank"), TARGET_SIDES, "flank of the target", default="front")
-        if on_map is None
-        else on_map.from_side
-    )
-    shot.perch_ft = float(
-        whole(
-            p.get("perch_ft") or 0,
-            "Give the target's height above ground in whole feet, 0 to 100.",
-            lowest=0,
-            highest=100,
-        )
-    )
-    aimed = flag(p.get("aimed"), "aimed")
-    shot.tap_load = flag(p.get("tap_load"), "tap_load")
+    shot.from_side = (p.flank or "front") if on_map is None else on_map.from_side
+    shot.perch_ft = float(p.perch_ft or 0)
+    aimed = bool(p.aimed)
+    shot.tap_load = bool(p.tap_load)
     if shot.tap_load and shot.weapon.tap_reload_bounds is None:
         raise RuleError(f"Only a rifle is tap loaded; a {shot.weapon.label} loads as it always does.")
-    if not blank(p.get("at")):
-        shot.at = word(p.get("at"), ("rider", "horse"), "target on a horseman")
+    if p.at is not None:
+        shot.at = p.at
         if not (target.mounted and ctx.t.options.horsemen):
             raise RuleError(f"{target.name} is not on a horse.")
         if not (aimed or shot.weapon.choose_horse_or_rider):
@@ -215,7 +206,7 @@ def _options(ctx: Ctx, shot: Shot, p: Mapping[str, Any], on_map: onmap.Measured 
         shot.at = "rider"
 
 
-def _skill(ctx: Ctx, shot: Shot, p: Mapping[str, Any]) -> tuple[int, list[tuple[str, int]]]:
+def _skill(ctx: Ctx, shot: Shot, p: ShootOptions) -> tuple[int, list[tuple[str, int]]]:
     """The firing skill, capped before modifiers (musket 9), and every modifier of table S."""
     s = ctx.t.shooting
     shooter, target = shot.shooter, shot.targets[0]
@@ -230,7 +221,7 @@ def _skill(ctx: Ctx, shot: Shot, p: Mapping[str, Any]) -> tuple[int, list[tuple[
         mods += [("light wounds", light * s.each_light_wound), ("serious wounds", serious * s.each_serious_wound)]
         if shooter.moved_bound == ctx.bound and shooter.moved > 0:
             mods.append(("firer moving", s.firer_moving))
-        if left_handed(ctx.t, shooter, shot.weapon_key, flag(p.get("left_hand"), "left_hand")):
+        if left_handed(ctx.t, shooter, shot.weapon_key, bool(p.left_hand)):
             mods.append(("left hand", s.wrong_hand))
     if any(t.moved_bound == ctx.bound and t.moved > 0 for t in shot.targets[:1]):
         mods.append(("target moving", s.target_moving))
@@ -241,9 +232,9 @@ def _skill(ctx: Ctx, shot: Shot, p: Mapping[str, Any]) -> tuple[int, list[tuple[
         mods.append((label, shot.band.mod))
     if target.mounted and ctx.t.options.horsemen:
         mods.append(("mounted target", s.mounted_target))
-    if flag(p.get("resting"), "resting"):
+    if p.resting:
         mods.append(("resting the gun", s.resting))
-    if flag(p.get("aimed"), "aimed"):
+    if p.aimed:
         _may_aim(ctx, shooter)
         mods.append(("aimed", s.aimed))
     return base, [m for m in mods if m[1]]
@@ -265,7 +256,7 @@ def _may_aim(ctx: Ctx, shooter: Character) -> None:
 # --- firing ------------------------------------------------------------------------------------------
 
 
-def shoot(ctx: Ctx, p: Mapping[str, Any]) -> None:
+def shoot(ctx: Ctx, p: ShootOptions) -> None:
     shot = prepare(ctx, p)
     target = shot.targets[0]
     if ctx.t.options.dodge_shots and len(shot.targets) == 1 and _can_dodge(ctx, target):
@@ -276,7 +267,7 @@ def shoot(ctx: Ctx, p: Mapping[str, Any]) -> None:
             "shot_dodge",
             ["dodge", "take"],
             f"{shot.shooter.name} fires at {target.name} (skill {shot.skill}): does {target.name} dodge?",
-            shot={**dict(p), "shooter": shot.shooter.name},
+            shot=_kept(p, shot.shooter.name),
         )
         ctx.state.next_id += 1
         ctx.state.pending = pending
@@ -292,6 +283,13 @@ def shoot(ctx: Ctx, p: Mapping[str, Any]) -> None:
     _priority_hint(ctx, shot)
 
 
+def _kept(p: ShootOptions, shooter: str) -> dict[str, Any]:
+    """The shot's options as the state keeps them while the target's dodge waits (read again,
+    with :func:`read_params`, when it is answered)."""
+    given = {name: value for name, value in asdict(p).items() if value is not None}
+    return {**given, "shooter": shooter}
+
+
 def _can_dodge(ctx: Ctx, ch: Character) -> bool:
     return not (ch.down or ch.unconscious or ch.knocked_out or ch.mounted) and current(ctx.t, ch, "D") > 0
 
@@ -299,7 +297,7 @@ def _can_dodge(ctx: Ctx, ch: Character) -> bool:
 def resume_dodge(ctx: Ctx, pending: Pending, choice: str) -> None:
     """The optional dodge of a shot (options.dodge_shots): a dexterity check; success, the shot goes wide."""
     assert pending.shot is not None
-    shot = prepare(ctx, pending.shot)
+    shot = prepare(ctx, read_params(ShootOptions, pending.shot, "shoot"))
     target = shot.targets[0]
     if choice == "dodge":
         target.dodged_bound = target.busy_bound = ctx.bound

@@ -4,8 +4,9 @@ officers first ("rifles should always try to knock out officers first"), then th
 are easier than the nearest, or horsemen no harder to hit ("Always shoot the enemy closest to you
 unless there is an easier target further away … a cavalry man at 23 paces" is more dangerous than
 "an infantry man 20 paces away"), then the nearest, then the rest by distance; range band and
-cover measured as a shot measures them (A-SHARPE-35). A question, not an action: it changes nothing
-and rolls no die."""
+cover measured as a shot measures them (A-SHARPE-35). A question, not an action (``targets``, one of
+the engine's ``questions``): it changes nothing and rolls no die, and its one event is the advice,
+which the application shows to the asker alone."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from dataclasses import dataclass, replace
 
 from rules.core import RuleError, find_figure
 from rules.sharpe import onmap
+from rules.sharpe.common import Ctx
 from rules.sharpe.gunbase import gun_named
 from rules.sharpe.guns_onmap import touching
 from rules.sharpe.onmap import Measured
+from rules.sharpe.options import TargetsOptions
 from rules.sharpe.profile import Roster
 from rules.sharpe.schema import Band, SharpeTables, Weapon
 from rules.sharpe.shooting import band_for
@@ -80,6 +83,24 @@ class TargetAdvice:
             _, why = self.unseen[0]
             return f"{self.shooter} {why.split(' ', 1)[1]}"
         return "; ".join(f"{name} ({why})" for name, why in self.unseen)
+
+
+def ask(ctx: Ctx, p: TargetsOptions) -> None:
+    """``targets``: the advice for ``p.shooter`` as one event: its lines, under a heading, with the
+    rules' priority as a footer; the event's data names the targets in order."""
+    advice = advise(ctx.t, ctx.state, p.shooter, p.weapon)
+    priority = ctx.t.hints.target_priority
+    ctx.say(
+        "targets",
+        "\n".join(advice.lines()),
+        heading=f"Targets for {advice.shooter} ({advice.weapon})",
+        footer=priority or None,
+        shooter=advice.shooter,
+        weapon=advice.weapon,
+        targets=[c.name for c in advice.candidates],
+        unseen=[name for name, _ in advice.unseen],
+        beyond=list(advice.beyond),
+    )
 
 
 def band_words(band: Band) -> str:

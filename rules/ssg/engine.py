@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.battlefield import FieldState, FieldView, MapData
+from rules.battlefield.mapplay import PLACING, MapPlay
 from rules.battlefield.reach import with_reach
 from rules.core import (
-    Action,
     Board,
     DataError,
     DiceSource,
@@ -43,12 +43,12 @@ class SsgEngine(Engine[SsgState]):
     slug = SLUG
     title = TITLE
     short_name = "SSG"
+    command_blurb = "Simple Skirmish Game: your turn's actions"
     specs = SPECS
     context_type = Ctx
     state_type = SsgState
-    map_package = "rules.ssg"
     #: Placing figures before the first turn: each side places its own, in any order.
-    open_actions = ("place", "deploy")
+    open_actions = PLACING
 
     tables: SsgTables
 
@@ -60,6 +60,14 @@ class SsgEngine(Engine[SsgState]):
         self._weapon_names = {name.casefold(): name for name in tables.weapons}
         for alias, target in tables.weapon_aliases.items():
             self._weapon_names.setdefault(" ".join(alias.split()).casefold(), target)
+        self.map_play = MapPlay(
+            "rules.ssg",
+            tables.sides,
+            tables.terrain,
+            unplaced=lambda state: [p.name for p in on_map.waiting_to_place(tables, state)],
+            deploying=lambda state: state.phase == "deployment",
+            pass_action=self.pass_action,
+        )
 
     # --- protocol: roster and setup
 
@@ -168,16 +176,6 @@ class SsgEngine(Engine[SsgState]):
 
     # --- protocol: play
 
-    def check_turn(self, state: SsgState, name: str, action: Action) -> str | None:
-        if state.phase == "deployment" and name == "next":
-            return action.side
-        if state.phase == "deployment" and name not in self.open_actions:
-            waiting = ", ".join(p.name for p in on_map.waiting_to_place(self.tables, state))
-            raise RuleError(
-                f"The battle begins once every figure is on the map (/map place, /map deploy); still to place: {waiting}."
-            )
-        return super().check_turn(state, name, action)
-
     def whose_turn(self, state: SsgState) -> str | None:
         if state.phase == "deployment":
             waiting = on_map.waiting_to_place(self.tables, state)
@@ -194,7 +192,7 @@ class SsgEngine(Engine[SsgState]):
         """Placing while deploying; then the phase's own action, and /ssg next once no pair is left
         in contact (a shot too, which ends a melee phase with no pairs)."""
         if state.phase == "deployment":
-            return self.open_actions
+            return PLACING
         if state.phase == "movement":
             return ("move", "next")
         return ("melee",) if state.phase == "melee" and state.contacts else ("shoot", "next")

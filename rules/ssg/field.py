@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from rules.battlefield import (
     Band,
-    FieldState,
     FieldView,
     Focus,
     MovePlan,
@@ -19,6 +18,7 @@ from rules.battlefield import (
     where,
 )
 from rules.battlefield.deployment import DeployOptions, Piece, PlaceOptions, deploy_pieces, place_piece, unplaced
+from rules.battlefield.mapplay import field_of as field_of
 from rules.battlefield.requests import MapMove, move_request
 from rules.core import RuleError
 from rules.geometry import Base, Point, Sight, centre_distance
@@ -36,22 +36,17 @@ def radii(t: SsgTables, state: SsgState) -> dict[str, float]:
     return {f.name: t.base_radius for f in state.figures if not f.removed}
 
 
-def the_field(state: SsgState) -> FieldState:
-    assert state.field is not None
-    return state.field
-
-
 # --- deployment --------------------------------------------------------------------------------
 
 
 def place_text(t: SsgTables, state: SsgState, params: PlaceOptions, side: str | None, by_gm: bool) -> str:
     _require_deployment(state)
-    return place_piece(the_field(state), t.terrain, pieces(t, state), params, side, by_gm)
+    return place_piece(field_of(state), t.terrain, pieces(t, state), params, side, by_gm)
 
 
 def deploy_text(t: SsgTables, state: SsgState, params: DeployOptions, side: str | None, by_gm: bool) -> str:
     _require_deployment(state)
-    return deploy_pieces(the_field(state), t.terrain, pieces(t, state), state.sides, params, side, by_gm)
+    return deploy_pieces(field_of(state), t.terrain, pieces(t, state), state.sides, params, side, by_gm)
 
 
 def _require_deployment(state: SsgState) -> None:
@@ -62,7 +57,7 @@ def _require_deployment(state: SsgState) -> None:
 
 
 def waiting_to_place(t: SsgTables, state: SsgState) -> list[Piece]:
-    return unplaced(the_field(state), pieces(t, state))
+    return unplaced(field_of(state), pieces(t, state))
 
 
 # --- movement ----------------------------------------------------------------------------------
@@ -70,7 +65,7 @@ def waiting_to_place(t: SsgTables, state: SsgState) -> list[Piece]:
 
 def plan(t: SsgTables, state: SsgState, fig: SsgFigure, params: MapMove, left: float) -> MovePlan:
     """The move ``params`` ask for (``to``, ``via``, or ``toward`` with ``distance``), measured."""
-    field = the_field(state)
+    field = field_of(state)
     start = where(field, fig.name)
     near = enemies_within(t, state, fig, t.contact_inches)
     if near:
@@ -96,23 +91,23 @@ def _waypoints(
         return asked.path
     goal = asked.toward_point() or _figure_point(state, fig, str(asked.toward))
     if asked.distance is None:  # as far as the movement left takes it through the terrain
-        return [as_far_as(the_field(state), t.terrain, start, goal, min(left, centre_distance(start, goal)), left)]
+        return [as_far_as(field_of(state), t.terrain, start, goal, min(left, centre_distance(start, goal)), left)]
     distance = number(asked.distance, "Give distance in inches.")
     if distance <= 0:
         raise RuleError(f"Give {fig.name}'s move as more than 0″.")
-    return [toward(the_field(state), start, goal, distance)]
+    return [toward(field_of(state), start, goal, distance)]
 
 
 def _figure_point(state: SsgState, fig: SsgFigure, name: str) -> Point:
     found = find_figure([f.name for f in state.figures], name)
     if found == fig.name:
         raise RuleError(f"{fig.name} cannot move toward itself.")
-    return where(the_field(state), found)
+    return where(field_of(state), found)
 
 
 def enemies_within(t: SsgTables, state: SsgState, fig: SsgFigure, inches: float) -> list[str]:
     """Enemy figures within ``inches`` of ``fig``, centre to centre (A-SSG-4), nearest first."""
-    field = the_field(state)
+    field = field_of(state)
     here = point_of(field, fig.name)
     if here is None:
         return []
@@ -140,7 +135,7 @@ def contacts_now(t: SsgTables, state: SsgState) -> list[list[str]]:
 
 def measured(t: SsgTables, state: SsgState, shooter: SsgFigure, target: SsgFigure) -> tuple[float, Sight]:
     """Range (centre to centre) and sight from ``shooter`` to ``target``."""
-    field = the_field(state)
+    field = field_of(state)
     a, b = where(field, shooter.name), where(field, target.name)
     seen = line_of_sight(field, t.terrain, Base(a, t.base_radius), Base(b, t.base_radius))
     return centre_distance(a, b), seen
@@ -150,7 +145,7 @@ def measured(t: SsgTables, state: SsgState, shooter: SsgFigure, target: SsgFigur
 
 
 def view(t: SsgTables, state: SsgState, focus: str | None) -> FieldView:
-    field = the_field(state)
+    field = field_of(state)
     tokens = []
     for fig in state.figures:
         xy = field.positions.get(fig.name)

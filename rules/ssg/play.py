@@ -13,6 +13,7 @@ from typing import Any
 
 from rules.battlefield import set_point
 from rules.battlefield.deployment import DeployOptions, PlaceOptions
+from rules.battlefield.mapplay import DEPLOYED, PLACED
 from rules.core import (
     CasualtyPayload,
     Context,
@@ -167,12 +168,12 @@ def _end_turn(state: SsgState) -> Event:
 
 
 def place(ctx: Ctx, params: PlaceOptions) -> None:
-    ctx.say("place", on_map.place_text(ctx.t, ctx.state, params, ctx.side, ctx.by_gm), figure=params.figure)
+    ctx.say(PLACED, on_map.place_text(ctx.t, ctx.state, params, ctx.side, ctx.by_gm), figure=params.figure)
     _begin_when_placed(ctx)
 
 
 def deploy(ctx: Ctx, params: DeployOptions) -> None:
-    ctx.say("deploy", on_map.deploy_text(ctx.t, ctx.state, params, ctx.side, ctx.by_gm), side=params.side)
+    ctx.say(DEPLOYED, on_map.deploy_text(ctx.t, ctx.state, params, ctx.side, ctx.by_gm), side=params.side)
     _begin_when_placed(ctx)
 
 
@@ -240,7 +241,7 @@ def _move_on_map(ctx: Ctx, fig: SsgFigure, params: MoveOptions) -> None:
     if left <= EPSILON:
         raise RuleError(f"{fig.name} has already moved {inches(t.move_max_inches)} this turn.")
     plan = on_map.plan(t, state, fig, params, left)
-    field = on_map.the_field(state)
+    field = on_map.field_of(state)
     set_point(field, fig.name, plan.end)
     fig.moved = round(fig.moved + plan.used, 6)
     left = max(0.0, t.move_max_inches - fig.moved)

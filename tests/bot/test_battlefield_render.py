@@ -16,10 +16,7 @@ from shapely.geometry import Polygon
 
 from bench.pictures import busy_map
 from bot.render.battlefield import (
-    BLOCKED,
-    CLEAR,
     JOIN,
-    PARTIAL,
     WIDTH,
     _overlaps,
     _Painter,
@@ -27,13 +24,13 @@ from bot.render.battlefield import (
     draw_field,
     figure_labels,
     side_colours,
-    sight_grid,
     where_drawn,
 )
 from bot.render.field_text import field_text, nearest_pairs
 from rules import RULESETS, get_engine
 from rules.battlefield import Band, FieldState, FieldView, Focus, Token, UnitMark, deploy, line_of_sight
 from rules.battlefield.formations import DEFAULT_SPEC, UnitPlacement, figure_points, footprint
+from rules.battlefield.sightlines import BLOCKED, CLEAR, PARTIAL, sight_grid
 from rules.geometry import Base, Point
 from rules.ssg.engine import make_engine
 from rules.words import heading
@@ -144,7 +141,7 @@ def test_the_shaded_sight_is_what_line_of_sight_says_at_every_point(scenario: st
     map_ = busy_map() if scenario == "busy" else ENGINE.scenario(scenario)
     view = FieldView(FieldState(map_), ("red", "blue"))
     viewer = Base(Point(*at), 0.5)
-    xs, ys, sight = sight_grid(view, TERRAIN, viewer, 1.5)
+    xs, ys, sight = sight_grid(view.field, TERRAIN, viewer, 1.5)
     codes = {"clear": CLEAR, "partial": PARTIAL, "blocked": BLOCKED}
     expected = np.array(
         [

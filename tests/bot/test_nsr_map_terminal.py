@@ -197,7 +197,7 @@ def test_two_nsr_turns_on_the_village_survive_two_restarts(tmp_path: Path) -> No
             "outside Allied's deployment zone.",
         )
     ]
-    assert texts(setup, "place") == [
+    assert texts(setup, "placed") == [
         "1er Ligne (French) stands at 29,6 in line, facing 90°.",
         "Chasseurs (French) stands at 46,5 in line, facing 90°.",
         "Rifles (Allied) stands at 39.2,29.5 in open order, facing 270°.",

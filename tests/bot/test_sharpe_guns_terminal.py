@@ -77,7 +77,7 @@ def test_a_gun_on_the_farm_at_the_terminal(tmp_path: Path) -> None:
     assert [r["command"] for r in refused] == ['/sharpe shoot gun:"Old Bess" target:Dubois']
     assert refused[0]["error"] == "Old Bess was hauled this bound: it fires next bound at the earliest."
     asked = first[1]
-    assert asked["events"] == [] and asked["dice"] == []
+    assert [e["kind"] for e in asked["events"]] == ["targets"] and asked["dice"] == []
     assert "Targets for Old Bess (artillery piece)" in asked["text"]
     assert "1. Leroux: 40.0″, long range (−2), in the open — the nearest" in asked["text"]
     assert "2. Dubois: 40.1″, long range (−2), in the open" in asked["text"]

@@ -96,7 +96,7 @@ def test_a_whole_battle_on_the_crossroads_survives_a_restart(tmp_path: Path) -> 
     setup = play(db, SETUP)
     assert all(r["ok"] for r in setup), [r for r in setup if not r["ok"]]
     check_dice(setup, SETUP)
-    deployed = [e["text"] for e in events(setup, "deploy")]
+    deployed = [e["text"] for e in events(setup, "deployed")]
     assert deployed[0].startswith("red deploys: Rossi 17.2,2.2, Garcia 18.8,2.2")
     assert deployed[1].startswith("blue deploys: Big Jim 17.2,34.2")
     assert setup[-1]["events"][-1]["text"] == "Every figure is on the map: turn 1 · red · movement phase."

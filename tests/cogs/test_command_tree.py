@@ -68,7 +68,7 @@ MEASURED_ON_THE_MAP = {
 
 async def test_nothing_the_map_measures_is_a_required_option_of_a_ruleset_that_plays_on_it(tree) -> None:
     """A player on the bot's map leaves range, distance, cover … out: Discord must not demand them."""
-    on_map = [slug for slug in RULESETS if get_engine(slug).map_package is not None]
+    on_map = [slug for slug in RULESETS if get_engine(slug).map_play is not None]
     assert "sharpe" in on_map
     for slug in on_map:
         group = tree.get_command(slug)

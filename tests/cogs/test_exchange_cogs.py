@@ -16,6 +16,7 @@ import pytest
 import yaml
 from discord import app_commands
 
+import cogs.common
 from bot.adapter.client import SkirmishBot
 from bot.adapter.errors import BUG_SENTENCE
 from bot.app.replies import Reply
@@ -125,8 +126,7 @@ async def test_what_is_not_an_attachment_or_cannot_be_fetched_is_refused(bot, ap
 
 async def test_a_slow_download_defers_privately_and_the_answer_follows(bot, app, monkeypatch) -> None:
     await medieval(app)
-    # discord.py loads each cog module afresh: patch the one the command runs in.
-    monkeypatch.setitem(find(bot, "roster import").callback.__globals__, "READ_BEFORE_DEFER", 0.01)
+    monkeypatch.setattr(cogs.common, "READ_BEFORE_DEFER", 0.01)  # the cogs' shared reader of attachments
     interaction = fake_interaction(bot, RED, "Rita")
 
     async def defer(**kwargs: Any) -> None:

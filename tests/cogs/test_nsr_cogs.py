@@ -98,7 +98,7 @@ async def test_the_terminal_reads_the_same_options(bot: SkirmishBot) -> None:
     assert placed.values == {"figure": "1er Ligne", "at": "10,4", "facing": "45", "formation": "march_column"}
     moved = parse_line(commands, split_line('/nsr move to:"14,4" facing:"30,20"'))
     assert moved.values == {"to": "14,4", "facing": "30,20"}
-    with pytest.raises(LineError, match=r"^formation must be one of line, square, march_column, open_order, "):
+    with pytest.raises(LineError, match=r"^formation must be one of line, march_column, square, open_order, "):
         parse_line(commands, split_line('/map place figure:"1er Ligne" at:"10,4" formation:banana'))
     with pytest.raises(LineError, match=r"^facing must be from 1 to 40 characters"):
         parse_line(commands, split_line(f'/nsr form facing:"{"9" * 41}"'))

@@ -221,7 +221,11 @@ def test_each_map_ruleset_ships_three_maps_that_load(slug: str) -> None:
 
 def test_toward_names_a_point_only_when_written_as_one() -> None:
     from rules.battlefield.requests import move_request
+    from rules.ssg.options import MoveOptions
 
-    assert move_request({"toward": "14, 22"}, "A").toward_point() == Point(14, 22)
-    assert move_request({"toward": "33rd Foot"}, "A").toward_point() is None
-    assert move_request({"toward": "Big Jim"}, "A").toward_point() is None
+    def toward(text: str) -> MoveOptions:
+        return MoveOptions(figure="A", toward=text)
+
+    assert move_request(toward("14, 22"), "A").toward_point() == Point(14, 22)
+    assert move_request(toward("33rd Foot"), "A").toward_point() is None
+    assert move_request(toward("Big Jim"), "A").toward_point() is None

@@ -18,16 +18,24 @@ answer to a waiting decision) is played until the game stops moving.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import copy
+import inspect
 import json
+import re
+import typing
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from rules import RULESETS, get_engine
+import rules
+from rules import RULESETS, contract, get_engine, words
+from rules.battlefield import mapplay
+from rules.battlefield.mapplay import DEPLOYED, PLACED, PLACING, MapPlay
 from rules.core import MAX_DRAWS, PAYLOAD_OF_KIND, Action, Engine, Event, FigureSpec, Outcome, RuleError, payload_of
 
 # --- dice ----------------------------------------------------------------------------------------
@@ -414,3 +422,174 @@ def test_an_order_tie_on_dice_that_never_change_ends_in_a_sentence() -> None:
     ]
     with pytest.raises(RuleError, match="cannot be random"):
         engine.start(roster, Constant(highest=False))
+
+
+# --- the shape of the contract -------------------------------------------------------------------
+#
+# The five engines answer the same questions the same way: where the contract lives, who owns map
+# play, what a waiting choice is, what placing is called, how a typed name is folded, who guards
+# the deployment. These hold it.
+
+RULES = Path(rules.__file__).parent
+#: The rulesets played on the bot's map; YASG fights on a grid board of its own.
+ON_THE_MAP = {"ssg", "sharpe", "nsr", "medieval"}
+#: Rulesets whose waiting choice is still a type of their own, and why (none other may join them).
+WAITING_OF_ITS_OWN = {
+    # A defender's choice carries the attack or shot it answers (rules/sharpe/state.py: Pending),
+    # and its labels are read from his profile when it is shown.
+    "sharpe",
+}
+#: How many methods (and properties) the engine base may have: only ever fewer.
+MOST_BASE_METHODS = 46
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(RULES.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module of ``rules`` that ``path`` imports anywhere: at the top, under TYPE_CHECKING, in a function."""
+    found: set[str] = set()
+    package = module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package[: len(package) - node.level + 1] + ([base] if base else []))
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {name for name in found if name == "rules" or name.startswith("rules.")}
+
+
+def test_the_contract_is_a_leaf() -> None:
+    assert imports_of(RULES / "contract.py") == set()
+    for name in ("Action", "Event", "Outcome", "Decision", "Choice", "RuleError", "DataError", "DiceSource"):
+        assert getattr(rules.core, name) is getattr(contract, name), f"rules.core.{name} is not the contract's"
+
+
+def test_rules_has_no_import_circles() -> None:
+    """No module of rules/ reaches itself through its imports (top-level, TYPE_CHECKING or in a function)."""
+    graph = {module_name(path): imports_of(path) for path in RULES.rglob("*.py")}
+    graph = {module: {n for n in names if n in graph and n != module} for module, names in graph.items()}
+    for start in graph:
+        seen: set[str] = set()
+        todo = list(graph[start])
+        while todo:
+            module = todo.pop()
+            assert module != start, f"{start} imports itself back, through {sorted(seen)}"
+            if module not in seen:
+                seen.add(module)
+                todo.extend(graph[module])
+
+
+def test_every_engine_fills_the_short_protocol(slug: str) -> None:
+    engine = get_engine(slug)
+    members = [name for name in vars(contract.EngineContract) if not name.startswith("_")]
+    assert {"act", "pending", "whose_turn"} <= set(members)
+    for name in members:
+        assert hasattr(engine, name), f"{slug} has no {name}"
+
+
+def test_the_engine_base_is_small() -> None:
+    methods = [name for name, value in vars(Engine).items() if inspect.isfunction(value) or isinstance(value, property)]
+    assert len(methods) <= MOST_BASE_METHODS, methods
+
+
+def test_map_play_is_one_shared_component(slug: str) -> None:
+    engine = get_engine(slug)
+    if slug in ON_THE_MAP:
+        assert type(engine.map_play) is MapPlay and engine.plays_on_map
+        assert engine.map_play.package == f"rules.{slug}" and engine.scenarios()
+    else:
+        assert engine.map_play is None and not engine.plays_on_map
+    for name in ("check_turn", "field_of", "scenario", "scenarios", "read_map", "terrain"):
+        if name in vars(type(engine)):
+            assert slug == "yasg" and name == "check_turn", f"{slug} overrides {name}: map play is MapPlay's"
+
+
+def test_field_of_is_written_once() -> None:
+    """Every ruleset's ``field_of`` is the shared one (a RuleError on a table), not its own copy."""
+    from rules.medieval import onmap as medieval_onmap
+    from rules.nsr import footing
+    from rules.nsr import onmap as nsr_onmap
+    from rules.sharpe import onmap as sharpe_onmap
+    from rules.ssg import field as ssg_field
+
+    for module in (medieval_onmap, nsr_onmap, footing, sharpe_onmap, ssg_field):
+        assert module.field_of is mapplay.field_of, module.__name__
+    on_the_map = [path for path in RULES.rglob("*.py") if path.parent.name != "yasg"]  # YASG's is its grid's
+    defined = [path.name for path in on_the_map if "def field_of(" in path.read_text(encoding="utf-8")]
+    assert sorted(defined) == ["base.py", "mapplay.py"]
+
+
+def test_a_waiting_choice_is_the_one_type(slug: str) -> None:
+    engine = get_engine(slug)
+    pending = typing.get_type_hints(engine.state_type).get("pending")
+    if pending is None or slug in WAITING_OF_ITS_OWN:
+        return
+    assert set(typing.get_args(pending)) == {contract.Waiting, type(None)}, f"{slug}'s pending is {pending}"
+
+
+def test_the_waiting_choice_is_asked_through_the_one_decision_of() -> None:
+    """Medieval's roll-off winner and NSR's card wait as a Waiting; the shell sees its decision_of."""
+    for slug in ("medieval", "nsr"):
+        engine, scenario = get_engine(slug), SCENARIOS[slug]
+        outcome = engine.start(list(scenario.roster), Dice(scenario.start_dice, scenario.start_cards))
+        assert isinstance(outcome.state.pending, contract.Waiting)
+        assert outcome.pending == engine.pending(outcome.state) == contract.decision_of(outcome.state.pending)
+    assert set(RULESETS) >= WAITING_OF_ITS_OWN
+
+
+def test_names_fold_through_words() -> None:
+    from rules.medieval import data as medieval_data
+    from rules.sharpe import profile as sharpe_profile
+
+    assert medieval_data.fold is words.fold and vars(sharpe_profile)["fold"] is words.fold
+    assert words.name_key("Small_Shield") == words.fold(" small - shield ") == words.fold("SMALLSHIELD")
+    own = [p.name for p in RULES.rglob("*.py") if re.search(r"^def (_?fold|name_key)\(", p.read_text(), re.M)]
+    assert own == ["words.py"]
+
+
+def deploying(engine: Engine[Any]) -> Outcome[Any]:
+    field = engine.scenario(engine.scenarios()[0])
+    return engine.start_on_map(first_roster(engine), Dice(), field)
+
+
+@pytest.mark.parametrize("slug", sorted(ON_THE_MAP))
+def test_the_deployment_has_one_guard(slug: str) -> None:
+    """While figures are to be placed only placing (the pass action, and the ruleset's few actions
+    of any time) may be done: the base's check_turn asks MapPlay, and refuses in one sentence."""
+    engine = get_engine(slug)
+    state = deploying(engine).state
+    play = engine.map_play
+    assert play is not None and play.deploying(state)
+    for side in engine.sides():
+        assert tuple(engine.actions_now(state, side)) == PLACING
+    allowed = {*PLACING, engine.pass_action, *play.also_while_deploying}
+    for name in (n for n in engine.handlers if n not in allowed):
+        with pytest.raises(RuleError) as refused:
+            engine.act(state, Action(name, engine.whose_turn(state), {}), Dice())
+        assert refused.value.message == play.deployment_sentence(state), name
+        assert refused.value.message.startswith("The battle begins once every ")
+
+
+@pytest.mark.parametrize("slug", sorted(ON_THE_MAP))
+def test_placing_has_one_event_kind(slug: str) -> None:
+    engine = get_engine(slug)
+    start = deploying(engine).state
+    side = engine.sides()[0]
+    deployed = engine.act(start, Action("deploy", side, {"side": side}), Dice())
+    assert [e.kind for e in deployed.events][:1] == [DEPLOYED]
+    field = engine.field_of(deployed.state)
+    assert field is not None
+    name, (x, y) = next(iter(field.positions.items()))
+    params: dict[str, Any] = {"figure": name, "at": f"{x},{y}"}
+    if slug == "nsr":
+        params["facing"] = field.facing[name]
+    placed = engine.act(start, Action("place", side, params), Dice())
+    assert [e.kind for e in placed.events][:1] == [PLACED]

@@ -22,7 +22,7 @@ from rules.battlefield.facing import (
     turned,
 )
 from rules.geometry import Point
-from rules.sharpe.melee import SIDES
+from rules.sharpe.options import SIDES
 from rules.sharpe.schema import SharpeTables
 from rules.tables import load_tables
 from rules.vocabulary import DataError, RuleError

@@ -107,7 +107,7 @@ def reasons(outcome: Any) -> dict[str, int]:
 
 
 def test_the_engine_plays_on_the_map_with_three_shipped_maps(engine: MedievalEngine) -> None:
-    assert engine.plays_on_map and engine.map_package == "rules.medieval"
+    assert engine.plays_on_map and engine.map_play is not None and engine.map_play.package == "rules.medieval"
     assert engine.scenarios() == ["ford", "village", "woodland-edge"]
     for name in engine.scenarios():
         data = engine.scenario(name)
@@ -158,7 +158,7 @@ def test_a_battle_on_the_map_begins_with_placing_the_figures(engine: MedievalEng
     assert dict(engine.board(state).facts)["To place"] == "Hugh, Walt, Ned, Olaf, Sven, Bjorn"
     refuse(engine, state, "move", "still to place Hugh", side=None, by_gm=True, figure="Hugh", to="2,3")
     refuse(engine, state, "activate", "still to place", side="red", figure="Hugh")
-    refuse(engine, state, "order", "Nothing is waiting", side="red", choice="first")
+    refuse(engine, state, "order", "still to place", side="red", choice="first")
 
 
 def test_endturn_while_setting_up_deploys_the_sides_figures_still_to_place(engine: MedievalEngine) -> None:

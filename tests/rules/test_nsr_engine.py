@@ -6,9 +6,10 @@ import json
 
 import pytest
 
+from rules.contract import Waiting
 from rules.core import Action, DataError, FigureSpec, RuleError
 from rules.nsr.engine import NsrEngine, make_engine
-from rules.nsr.state import NsrState, PendingChoice
+from rules.nsr.state import NsrState
 from tests.rules.test_nsr_helpers import (
     NEXT,
     ScriptedDice,
@@ -283,7 +284,21 @@ def test_the_state_round_trips_through_json(engine: NsrEngine) -> None:
     data = json.loads(json.dumps(engine.dump_state(out.state)))
     again = engine.load_state(data)
     assert engine.dump_state(again) == engine.dump_state(out.state)
-    assert again.pending == out.state.pending and isinstance(again.pending, PendingChoice)
+    assert again.pending == out.state.pending and isinstance(again.pending, Waiting)
+
+
+def test_a_state_saved_with_the_card_beside_its_choice_loads_with_the_card_in_its_params(engine: NsrEngine) -> None:
+    """Saved before the card's choice was the one shared Waiting: ``card`` and ``phase`` sat beside it."""
+    state = stage(engine, small_battle(), "fire", "1er Ligne")
+    out = act(
+        engine, state, "fire", target="33rd Foot", range=3, dice=[6], cards=["AH", "KD", "5C", NEXT], **{"class": "I"}
+    )
+    data = json.loads(json.dumps(engine.dump_state(out.state)))
+    assert out.state.pending is not None
+    card = data["pending"].pop("params")["card"]
+    data["pending"].update(card=card, phase=out.state.phase)
+    again = engine.load_state(data)
+    assert again.pending == out.state.pending and engine.pending(again) == engine.pending(out.state)
 
 
 def test_a_broken_saved_state_names_its_problems(engine: NsrEngine) -> None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from rules.contract import Waiting
 from rules.core import FigureSpec
 from rules.nsr.engine import NsrEngine
 from rules.nsr.fire import plan_fire
-from rules.nsr.state import Building, NsrState, PendingChoice
+from rules.nsr.state import Building, NsrState
 from tests.rules.test_nsr_helpers import (
     NEXT,
     act,
@@ -533,7 +534,7 @@ def test_joker_fire_effects(engine: NsrEngine) -> None:
 def test_a_joker_card_rolls_the_joker_fire_chart_and_smoke_limits_the_range(engine: NsrEngine) -> None:
     state = line_fight(engine)
     state.active, state.card = "", "BJ"
-    state.pending = PendingChoice("French", "black joker", [["1er Ligne", "1er Ligne"]], "choose", "BJ", "fire")
+    state.pending = Waiting("French", "black joker", [["1er Ligne", "1er Ligne"]], "choose", {"card": "BJ"})
     out = act(engine, state, "choose", choice="1er Ligne", dice=[4, 2, 3])
     assert get(out.state, "1er Ligne").smoke == 5 and "nothing beyond 5″" in texts(out)
     refuse(engine, out.state, "fire", "Smoke blocks", target="33rd Foot", range=6, **{"class": "I"})

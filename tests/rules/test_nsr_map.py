@@ -85,7 +85,7 @@ def test_a_battle_on_the_map_sets_out_its_units_before_any_card(engine: NsrEngin
     assert state.phase == "deployment" and state.field is not None and state.card == ""
     assert engine.whose_turn(state) == "French"
     refuse(engine, state, "move", "once every unit is on the map", side="French")
-    refuse(engine, state, "fire", "still to place: 1er Ligne, Hussars, 33rd Foot, 95th", side="French")
+    refuse(engine, state, "fire", "still to place 1er Ligne, Hussars, 33rd Foot and 95th", side="French")
     round_trip(engine, state)
 
 
@@ -706,7 +706,7 @@ SHIPPED = ["ridge", "river-crossing", "village"]
 
 
 def test_nsr_plays_on_the_map_with_three_shipped_maps(engine: NsrEngine) -> None:
-    assert engine.map_package == "rules.nsr" and engine.plays_on_map
+    assert engine.map_play is not None and engine.map_play.package == "rules.nsr" and engine.plays_on_map
     assert engine.scenarios() == SHIPPED
 
 

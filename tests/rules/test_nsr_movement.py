@@ -3,8 +3,9 @@ charges and the Joker Movement chart."""
 
 from __future__ import annotations
 
+from rules.contract import Waiting
 from rules.nsr.engine import NsrEngine
-from rules.nsr.state import Building, Charge, NsrState, PendingChoice
+from rules.nsr.state import Building, Charge, NsrState
 from tests.rules.test_nsr_helpers import (
     NEXT,
     act,
@@ -175,7 +176,7 @@ def test_charges_that_are_not_allowed(engine: NsrEngine) -> None:
 def joker(engine: NsrEngine, kind: str = "line", **stats) -> NsrState:
     state = moving(engine, kind, **stats)
     state.active, state.card = "", "BJ"
-    state.pending = PendingChoice("French", "black joker", [["Mover", "Mover"]], "choose", "BJ", "movement")
+    state.pending = Waiting("French", "black joker", [["Mover", "Mover"]], "choose", {"card": "BJ"})
     return state
 
 

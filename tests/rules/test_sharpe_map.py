@@ -71,7 +71,7 @@ def round_trip(engine: SharpeEngine, state: SharpeState) -> None:
 
 
 def test_sharpe_plays_on_the_map_with_three_maps_and_the_terrain_table_is_whole(engine: SharpeEngine) -> None:
-    assert engine.map_package == "rules.sharpe" and engine.plays_on_map
+    assert engine.map_play is not None and engine.map_play.package == "rules.sharpe" and engine.plays_on_map
     assert engine.scenarios() == ["farm", "village", "woodland-ford"]
     for name in engine.scenarios():
         assert set(engine.scenario(name).zones) == {"british", "french"}

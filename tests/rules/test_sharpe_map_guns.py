@@ -208,7 +208,7 @@ def test_hauling_a_gun_at_a_crawl_a_sharpe_49(engine: SharpeEngine) -> None:
 def test_a_haul_the_map_refuses(engine: SharpeEngine) -> None:
     state = at_the_gun(engine)
     refused(engine, state, "haul", "has 3.0″ of movement left", to="20,7")
-    refused(engine, state, "haul", "Say where Old Bess goes with to:", toward="Dubois")
+    refused(engine, state, "haul", "haul has no option “toward”: it takes to, via, gun and figure", toward="Dubois")
     refused(engine, state, "haul", "say where Old Bess goes")
     far = at_the_gun(engine, Gunner=(16.0, 3.0))
     refused(engine, far, "haul", "Gunner must stand at Old Bess to haul it", to="20,5")

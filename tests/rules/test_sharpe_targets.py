@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from rules.battlefield import read_map
-from rules.core import RuleError
+from rules.core import Action, Outcome, RuleError
 from rules.sharpe.engine import SharpeEngine
 from rules.sharpe.state import SharpeState
 from tests.dice import ScriptedDice
@@ -186,3 +186,57 @@ def test_at_a_table_it_says_it_needs_the_map(engine: SharpeEngine) -> None:
     assert caught.value.message == (
         "Target priority is measured on the bot's map, and this battle is played on a table."
     )
+
+
+class NoDice:
+    """A question's dice: asking for one fails the test."""
+
+    def roll(self, sides: int, reason: str) -> int:
+        raise AssertionError(f"the question rolled a die: {reason}")
+
+    def draw(self, cards: Any, reason: str) -> str:
+        raise AssertionError(f"the question drew a card: {reason}")
+
+
+def ask(engine: SharpeEngine, state: SharpeState, side: str, **params: Any) -> Outcome[SharpeState]:
+    """``targets`` as the application asks it: through ``act``, by any side, with no dice; the
+    given state is left as it was."""
+    before = json.dumps(engine.dump_state(state), sort_keys=True)
+    outcome = engine.act(state, Action("targets", side, params), NoDice())
+    assert json.dumps(engine.dump_state(state), sort_keys=True) == before
+    assert json.dumps(engine.dump_state(outcome.state), sort_keys=True) == before
+    return outcome
+
+
+def test_targets_is_a_question_whose_one_event_is_the_advice(engine: SharpeEngine) -> None:
+    """A-SHARPE-50 as a spec'd question: the shell answers it to the asker alone from its event."""
+    assert "targets" in engine.questions and "targets" in engine.specs
+    state = skirmish(engine)
+    [event] = ask(engine, state, "british", shooter="harris").events
+    assert event.kind == "targets"
+    lines = event.text.split("\n")
+    assert event.data["heading"] == "Targets for Harris (Baker rifle)"
+    assert lines == asked(engine, state, "Harris")
+    assert event.data["footer"] == engine.tables.hints.target_priority
+    assert event.data["targets"] == ["Leroux", "Murat", "Dubois"] and event.data["unseen"] == ["Martin"]
+
+
+def test_anyone_may_ask_whom_to_shoot_in_any_turn(engine: SharpeEngine) -> None:
+    """The French may ask for Dubois while it is Harris's turn, and while a choice waits."""
+    state = skirmish(engine, Dubois=(10.6, 15.0))
+    assert engine.whose_turn(state) == "british"
+    [event] = ask(engine, state, "french", shooter="Dubois").events
+    assert event.data["shooter"] == "Dubois" and event.data["targets"][0] == "Harris"
+    waiting = engine.act(state, Action("attack", "british", {"defender": "Dubois"}), ScriptedDice()).state
+    assert waiting.pending is not None
+    assert ask(engine, waiting, "british", shooter="Harris").events[0].data["shooter"] == "Harris"
+
+
+def test_targets_refuses_as_the_advice_does(engine: SharpeEngine) -> None:
+    with pytest.raises(RuleError, match=r"Give shooter: \(A man, or a gun\)\."):
+        ask(engine, skirmish(engine), "british")
+    with pytest.raises(RuleError, match=r"Harris carries no pistol to fire\."):
+        ask(engine, skirmish(engine), "british", shooter="Harris", weapon="pistol")
+    table = begin(engine, [fig("Harris", "british", "rifleman"), fig("Dubois", "french", "voltigeur")])
+    with pytest.raises(RuleError, match=r"Target priority is measured on the bot's map"):
+        ask(engine, table, "french", shooter="Harris")

@@ -70,7 +70,7 @@ def test_start_on_map_waits_for_every_figure_to_be_placed(engine: SsgEngine) -> 
     state = outcome.state
     assert state.phase == "deployment" and isinstance(state.field, FieldState)
     assert "Test ground" in outcome.events[-1].text and "/map place" in outcome.events[-1].text
-    refuse(engine, state, "move", "still to place: Rossi", side="red", figure="Rossi", to="5,5")
+    refuse(engine, state, "move", "still to place Rossi, ", side="red", figure="Rossi", to="5,5")
     refuse(engine, state, "shoot", "still to place", side="red", shooter="Rossi", target="Big Jim")
     assert dict(engine.board(state).facts)["To place"].startswith("Rossi, Garcia")
 
