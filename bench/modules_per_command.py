@@ -7,7 +7,7 @@ collected (a 'call' event: C functions are not counted; only this thread's calls
 runs on the terminal's one thread, and no worker process draws a picture at a table). Printed: the
 count, then each module.
 
-    PYTHONPATH=$PWD python bench/modules_per_command.py [--line '/ssg shoot ...']
+    PYTHONPATH=$PWD python bench/modules_per_command.py [--ruleset sharpe] [--line '/ssg shoot ...'] [--functions]
 """
 
 from __future__ import annotations
@@ -57,6 +57,41 @@ SETUP = """\
 /dice 5
 """
 SHOT = "/ssg shoot shooter:Rossi target:Bo range:10 los:clear"
+
+SHARPE_SETUP = """\
+/as Gina
+/campaign new name:"The Chosen Men" ruleset:sharpe battlefield:table
+/as Rita
+/campaign join side:british
+/as Gina
+/decide choice:approve
+/as Bob
+/campaign join side:french
+/as Gina
+/decide choice:approve
+/as Rita
+/roster add name:Sharpe kind:rifle_officer stats:"I=6 D=5 S=5 C=6 F=10"
+/roster add name:Harper kind:rifle_sergeant stats:"I=5 D=4 S=6 C=5 F=10"
+/roster add name:Harris kind:rifleman stats:"I=4 D=4 S=3 C=3 F=9"
+/roster add name:Hagman kind:rifleman stats:"I=3 D=3 S=3 C=3 F=11"
+/roster add name:Perkins kind:rifleman stats:"I=2 D=4 S=3 C=3 F=8"
+/roster add name:Cooper kind:rifleman stats:"I=1 D=3 S=4 C=3 F=8"
+/as Bob
+/roster add name:Leroux kind:officer stats:"I=5 D=4 S=4 C=5 F=7"
+/roster add name:Dubois kind:voltigeur stats:"I=4 D=3 S=3 C=3"
+/roster add name:Martin kind:voltigeur stats:"I=3 D=3 S=3 C=3"
+/roster add name:Bernard kind:chasseur stats:"I=3 D=3 S=3 C=3"
+/roster add name:Girard kind:chasseur stats:"I=2 D=3 S=3 C=3"
+/roster add name:Lefevre kind:sergeant stats:"I=2 D=3 S=3 C=4"
+/as Gina
+/dice 6,5,4,3,2,1,6,5,4,2,1,6,5,2
+/game start
+/as Rita
+/dice 3,4,5,4,4
+"""
+SHARPE_SHOT = "/sharpe shoot target:Dubois range:20"
+#: The setups, by ruleset: a game at a table up to the point of a shot, and the shot.
+SETUPS = {"ssg": (SETUP, SHOT), "sharpe": (SHARPE_SETUP, SHARPE_SHOT)}
 
 
 def module_of(filename: str) -> str | None:
@@ -108,12 +143,15 @@ async def measure(line: str, setup: str) -> tuple[dict[str, set[str]], str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--line", default=SHOT, help="the command to measure (after the SSG setup)")
+    parser.add_argument("--ruleset", choices=sorted(SETUPS), default="ssg", help="whose game is set up (default ssg)")
+    parser.add_argument("--line", help="the command to measure (default: the ruleset's shot)")
     parser.add_argument("--functions", action="store_true", help="also name the functions each module ran")
     args = parser.parse_args()
-    seen, printed = asyncio.run(measure(args.line, SETUP))
+    setup, shot = SETUPS[args.ruleset]
+    line = args.line or shot
+    seen, printed = asyncio.run(measure(line, setup))
     print(printed.rstrip())
-    print(f"\n{len(seen)} modules of bot/ and cogs/ ran for {args.line}:")
+    print(f"\n{len(seen)} modules of bot/ and cogs/ ran for {line}:")
     for name in sorted(seen):
         print(f"  {name}" + (f": {', '.join(sorted(seen[name]))}" if args.functions else ""))
     return 0 if printed and not printed.startswith("!!") else 1

@@ -8,12 +8,10 @@ from bot.app.commands.declared import Command, Upload
 from bot.app.replies import Caller, Reply
 from bot.app.service import App
 from rules.battlefield import KINDS, LINE_KINDS
+from rules.battlefield.deployment import DeployOptions, PlaceOptions
 from rules.specs import Kind, NoParams, Params, option
 
 GROUP = "The battlefield's map"
-POINT_HELP = 'x,y in inches from the lower-left corner, like "14,22"'
-#: A unit's formations (NSR), as /map place offers them.
-FORMATIONS = ("line", "square", "march_column", "open_order", "limbered", "manhandled")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -61,21 +59,6 @@ class FileOptions(Params):
 @dataclass(frozen=True, kw_only=True)
 class ShowOptions(Params):
     focus: str | None = option("A figure whose movement, weapon ranges and sight to show", Kind.FIGURE)
-
-
-@dataclass(frozen=True, kw_only=True)
-class PlaceOptions(Params):
-    figure: str = option("The figure, or the unit (NSR)", Kind.FIGURE, required=True)
-    at: str = option(POINT_HELP, Kind.POINT, required=True, length=40)
-    facing: str | None = option(
-        "A unit (NSR): degrees (0 east, 90 north) or a point x,y to face; default: the enemy", length=40
-    )
-    formation: str | None = option("A unit (NSR): its formation (default: the roster's)", choices=FORMATIONS)
-
-
-@dataclass(frozen=True, kw_only=True)
-class DeployOptions(Params):
-    side: str | None = option("The side (default: yours)", Kind.SIDE, length=32)
 
 
 async def _new(app: App, caller: Caller, p: NewOptions) -> Reply:
