@@ -6,13 +6,10 @@ here (its Discord cog still describes it)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from bot.app.commands.declared import Command
-from bot.app.replies import Caller, Reply
-from bot.app.service import App
 from rules import RULESETS, get_engine
-from rules.specs import Kind, Params, Role, option
+from rules.specs import Role
 
 #: What each ruleset's group is, in a sentence (the group's description on Discord and in /help),
 #: where its engine does not say (``command_blurb``).
@@ -54,32 +51,7 @@ def ruleset_commands(slug: str) -> tuple[Command, ...]:
         for spec in engine.specs.values()
         if spec.role in OFFERED
     )
-    questions = tuple(q for q in QUESTIONS.get(slug, ()) if q.path[-1] not in engine.specs)
-    return actions + questions
-
-
-@dataclass(frozen=True, kw_only=True)
-class TargetsOptions(Params):
-    shooter: str = option("A man, or a gun", Kind.FIGURE, required=True)
-    weapon: str | None = option("Default: the firearm in his hand", length=32)
-
-
-async def _sharpe_targets(app: App, caller: Caller, p: TargetsOptions) -> Reply:
-    return await app.targets.sharpe_targets(caller, p.shooter, p.weapon)
-
-
-#: A ruleset's questions: commands in its group that ask the application and change nothing (until
-#: its engine declares the question as a spec of its own).
-QUESTIONS: Mapping[str, tuple[Command, ...]] = {
-    "sharpe": (
-        Command(
-            ("sharpe", "targets"),
-            "Map: whom he should shoot first (only you see it)",
-            TargetsOptions,
-            _sharpe_targets,
-        ),
-    ),
-}
+    return actions
 
 
 def all_ruleset_commands() -> tuple[Command, ...]:
