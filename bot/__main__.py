@@ -83,7 +83,7 @@ async def open_app(settings: Settings, db_path: Path | None, dice_factory: Calla
 
 
 async def play(settings: Settings, args: argparse.Namespace) -> int:
-    from bot.console import Console, make_console_bot, read_lines
+    from bot.console import Console, read_lines
     from bot.dice import ForcedDice, parse_forced_cards, parse_forced_dice
     from rules.core import RuleError
 
@@ -96,10 +96,9 @@ async def play(settings: Settings, args: argparse.Namespace) -> int:
     forced = ForcedDice(dice, cards, fallback)
     app = await open_app(settings, args.db, lambda: forced)
     try:
-        bot = await make_console_bot(app)
         player = args.player or _login_name()
         console = Console(
-            bot, forced, player=player, channel_id=args.channel, json_mode=args.json, files_dir=args.files
+            app, forced, player=player, channel_id=args.channel, json_mode=args.json, files_dir=args.files
         )
         interactive = sys.stdin.isatty() and not args.json
         if interactive:

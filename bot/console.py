@@ -1,8 +1,10 @@
-"""The terminal table: the same slash commands, typed or piped one per line, printed as text.
+"""The terminal table: the same commands as on Discord, typed or piped one per line, printed as text.
 
-It learns every command, option, type and choice by walking the real bot's command tree, and
-calls the same cog callbacks with a console stand-in for the interaction, so the terminal and
-Discord can never drift apart. Only here may dice be forced (``--dice``, ``--cards``, ``/dice``).
+A line is parsed against the application's declared commands (:mod:`bot.app.commands`), run on the
+application with a :class:`~bot.app.replies.Caller` for the player typing, and the reply printed;
+a refusal is the sentence of the :class:`~rules.core.RuleError` it raised. This module imports no
+discord.py: the terminal is a front-end of the application, beside Discord, not inside it. Only
+here may dice be forced (``--dice``, ``--cards``, ``/dice``).
 """
 
 from __future__ import annotations
@@ -13,17 +15,17 @@ import json
 import sys
 import time
 import zlib
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.adapter.client import SkirmishBot
-from bot.adapter.commandline import LineError, ParsedLine, read_line, split_line, walk
-from bot.adapter.errors import player_message
-from bot.adapter.help import help_text
-from bot.adapter.next_moves import quick_moves, to_type
-from bot.app.replies import Reply
+from bot.app.commands.declared import Command, failure_sentence
+from bot.app.commands.help import help_text
+from bot.app.commands.line import LineError, ParsedLine, read_line, split_line
+from bot.app.commands.moves import quick_moves, to_type
+from bot.app.commands.table import command_table, groups
+from bot.app.replies import Caller, Reply
+from bot.app.service import App
 from bot.dice import ForcedDice, parse_forced_cards, parse_forced_dice
 from bot.render.shown import printable
 from bot.render.text import cards_text, plain
@@ -50,55 +52,9 @@ def user_id_for(name: str) -> int:
     return 10**15 + zlib.crc32(name.casefold().encode())
 
 
-@dataclass
-class ConsoleUser:
-    id: int
-    name: str
-
-    @property
-    def display_name(self) -> str:
-        return self.name
-
-    @property
-    def mention(self) -> str:
-        return f"@{self.name}"
-
-
-@dataclass
-class ConsoleResponse:
-    sent: list[dict[str, Any]] = field(default_factory=list)
-
-    def is_done(self) -> bool:
-        return bool(self.sent)
-
-    async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
-        self.sent.append({"content": content, **kwargs})
-
-    async def defer(self, **kwargs: Any) -> None:
-        self.sent.append({"deferred": True})
-
-
-@dataclass
-class ConsoleFollowup:
-    response: ConsoleResponse
-
-    async def send(self, content: str | None = None, **kwargs: Any) -> None:
-        self.response.sent.append({"content": content, **kwargs})
-
-
-class ConsoleInteraction:
-    """What the cogs use of a ``discord.Interaction``, for a command typed in the terminal."""
-
-    def __init__(self, client: SkirmishBot, user: ConsoleUser, channel_id: int) -> None:
-        self.client = client
-        self.user = user
-        self.guild_id = CONSOLE_GUILD_ID
-        self.channel_id = channel_id
-        self.id = snowflake()
-        self.extras: dict[str, Any] = {}
-        self.response = ConsoleResponse()
-        self.followup = ConsoleFollowup(self.response)
-        self.command: Any = None
+async def terminal_commands(app: App) -> dict[str, Command]:
+    """The declared commands the terminal reads its lines against."""
+    return command_table()
 
 
 class Console:
@@ -106,7 +62,7 @@ class Console:
 
     def __init__(
         self,
-        bot: SkirmishBot,
+        app: App,
         forced: ForcedDice,
         *,
         player: str,
@@ -115,13 +71,13 @@ class Console:
         out: TextIO = sys.stdout,
         files_dir: Path | None = None,
     ) -> None:
-        self.bot = bot
+        self.app: App = getattr(app, "app", app)  # a caller of old may still hand over the Discord bot
         self.forced = forced
         self.player = player
         self.channel_id = channel_id
         self.json_mode = json_mode
         self.out = out
-        self.commands = walk(bot.tree)
+        self._commands: dict[str, Command] | None = None
         self.names: dict[int, str] = {}
         self.failures = 0
         self.files_dir = files_dir
@@ -129,10 +85,19 @@ class Console:
         #: Saved files are named after this run's start, so a later run never overwrites them.
         self.run_stamp = time.strftime("%Y%m%d-%H%M%S")
 
-    def user(self) -> ConsoleUser:
+    @property
+    def commands(self) -> Mapping[str, Command]:
+        assert self._commands is not None, "await console.ready() first"
+        return self._commands
+
+    async def ready(self) -> None:
+        if self._commands is None:
+            self._commands = await terminal_commands(self.app)
+
+    def caller(self) -> Caller:
         uid = user_id_for(self.player)
         self.names[uid] = self.player
-        return ConsoleUser(uid, self.player)
+        return Caller(uid, self.player, CONSOLE_GUILD_ID, self.channel_id, snowflake())
 
     async def run_lines(self, lines: Iterable[str]) -> int:
         await self.learn_names()
@@ -143,7 +108,8 @@ class Console:
 
     async def learn_names(self) -> None:
         """The players an earlier run met, so a mention after a restart reads ``@Bob``, not an id."""
-        async with self.bot.app.store.transaction() as u:
+        await self.ready()
+        async with self.app.store.transaction() as u:
             campaign = await u.campaigns.active_in_channel(self.channel_id)
             members = await u.members.all(campaign.id) if campaign is not None else []
         for member in members:
@@ -151,6 +117,7 @@ class Console:
 
     async def run_line(self, line: str) -> bool:
         """Run one line; False when the player asked to quit."""
+        await self.ready()
         line = line.strip()
         if not line or line.startswith("#"):
             return True
@@ -173,7 +140,7 @@ class Console:
 
     def _meta(self, head: str, args: list[str], line: str) -> None:
         if head == "/help":
-            text = help_text(self.bot.tree, " ".join(args))
+            text = help_text(self.commands, groups(), " ".join(args))
             self._ok(line, text if args else f"{text}\n\n{META_HELP}")
         elif head == "/as":
             if not args:
@@ -190,25 +157,23 @@ class Console:
             self._ok(line, f"Next cards: {', '.join(self.forced.cards)}.")
 
     async def _invoke(self, line: str, parsed: ParsedLine) -> None:
-        interaction = ConsoleInteraction(self.bot, self.user(), self.channel_id)
-        interaction.command = parsed.command
         saved = (list(self.forced.dice), list(self.forced.cards))
         try:
-            await parsed.command.callback(parsed.command.binding, interaction, **parsed.values)  # type: ignore[arg-type]
+            reply = await parsed.command.run(self.app, self.caller(), parsed.values)
         except Exception as exc:  # one place for errors: a refusal's sentence, or a logged bug
-            self.forced.dice.clear()
-            self.forced.dice.extend(saved[0])
-            self.forced.cards.clear()
-            self.forced.cards.extend(saved[1])
-            self._fail(line, player_message(exc, context=line), refused=True)
-            return
-        reply: Reply | None = interaction.extras.get("reply")
-        if reply is None:
-            self._ok(line, "Done.")
+            self._restore(saved)
+            self._fail(line, failure_sentence(exc, context=line), refused=True)
             return
         if any(uid not in self.names for uid in reply.ping_user_ids):
             await self.learn_names()  # a player this run has not met yet (joined elsewhere, or imported)
         self._print_reply(line, reply)
+
+    def _restore(self, saved: tuple[list[int], list[str]]) -> None:
+        """The forced dice and cards as they were before a refused command."""
+        self.forced.dice.clear()
+        self.forced.dice.extend(saved[0])
+        self.forced.cards.clear()
+        self.forced.cards.extend(saved[1])
 
     def _still_queued(self) -> str:
         """After a refusal, the forced dice and cards still waiting, so a script's writer sees them."""
@@ -284,11 +249,15 @@ class Console:
                 text += "\n>> may still act: " + ", ".join(printable(f.name) for f in reply.ready)
         self._write(text)
 
+    def _quick(self, reply: Reply) -> list[str]:
+        assert reply.moves_of is not None
+        return [f"/{c.name}" for c in quick_moves(self.commands, reply.moves_of, reply.now)]
+
     def _next_moves(self, reply: Reply) -> str:
         """What Discord offers as buttons under "your move", as a line: the quick moves, then the rest."""
         assert reply.moves_of is not None
-        quick = " · ".join(f"/{c.qualified_name}" for c in quick_moves(self.bot, reply.moves_of, reply.now))
-        rest = to_type(self.bot, reply.moves_of, reply.now)
+        quick = " · ".join(self._quick(reply))
+        rest = to_type(self.commands, reply.moves_of, reply.now)
         return " ".join(part for part in (f"next: {quick}." if quick else "", rest) if part)
 
     def _ok(self, line: str, text: str) -> None:
@@ -329,7 +298,7 @@ class Console:
         *,
         queued: bool = False,
     ) -> None:
-        record = {
+        record: dict[str, Any] = {
             "ok": ok,
             "command": line,
             "as": self.player,
@@ -351,7 +320,7 @@ class Console:
             if reply.content:
                 record["say"] = self._content(reply)
             if reply.decision is None and reply.moves_of is not None:
-                record["next"] = [f"/{c.qualified_name}" for c in quick_moves(self.bot, reply.moves_of, reply.now)]
+                record["next"] = self._quick(reply)
                 record["ready"] = [f.name for f in reply.ready]
             if reply.decision is not None:
                 record["decision"] = {
@@ -383,9 +352,3 @@ def read_lines(stream: TextIO, prompt: Callable[[], str] | None) -> Iterable[str
         except KeyboardInterrupt:
             print(file=sys.stderr)
             return
-
-
-async def make_console_bot(app: Any) -> SkirmishBot:
-    bot = SkirmishBot(app)
-    await bot.load_cogs()
-    return bot

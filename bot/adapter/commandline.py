@@ -1,9 +1,9 @@
-"""Slash-command lines (``/ssg shoot shooter:Rossi range:14``) parsed against the bot's own command
-tree: the terminal reads every line this way, and ``/odds`` reads the action it is asked about."""
+"""A slash-command line read against the bot's Discord command tree, as Discord would send it
+(:func:`walk`, :func:`parse_line`): the tests compare it with the application's declared commands
+(:mod:`bot.app.commands`), which the terminal and /odds read their lines against."""
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,16 +11,12 @@ from typing import Any
 from discord import app_commands
 from discord.enums import AppCommandOptionType
 
-from rules.core import RuleError
+from bot.app.commands.line import MAX_ATTACHMENT_BYTES, LineError, split_line
+from rules.specs import Kind
+
+__all__ = ["LineError", "LocalAttachment", "ParsedLine", "parse_line", "split_line", "walk"]
 
 HIDDEN_GROUPS = {"admin"}
-
-
-class LineError(RuleError):
-    """A command line that cannot be read."""
-
-
-MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -71,13 +67,6 @@ def walk(tree: app_commands.CommandTree) -> dict[str, app_commands.Command[Any, 
     for command in tree.get_commands():
         visit(command)
     return found
-
-
-def split_line(line: str) -> list[str]:
-    try:
-        return shlex.split(line)
-    except ValueError:
-        raise LineError("That line has an unclosed quote.") from None
 
 
 def parse_line(commands: dict[str, app_commands.Command[Any, ..., Any]], tokens: list[str]) -> ParsedLine:
@@ -170,3 +159,13 @@ def convert(param: app_commands.Parameter, raw: str) -> Any:
         unit = " characters" if isinstance(value, str) else ""
         raise LineError(f"{param.display_name} must be from {low} to {high}{unit}.")
     return value
+
+
+# --- a ruleset's cog as commands, for the terminal ------------------------------------------------
+
+KINDS = {
+    AppCommandOptionType.integer: Kind.WHOLE,
+    AppCommandOptionType.number: Kind.NUMBER,
+    AppCommandOptionType.boolean: Kind.FLAG,
+    AppCommandOptionType.attachment: Kind.FILE,
+}

@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.app.access import engine_of
 from bot.app.service import App
-from bot.console import Console, make_console_bot
+from bot.console import Console
 from bot.dice import BattleSeededDice, ForcedDice
 from bot.store import Store, Unit
 from bot.store.database import sqlite_url
@@ -107,7 +107,7 @@ class Table:
         self.store = await Store.open(sqlite_url(self.db))
         self.app = App(self.store, lambda: self.forced)
         self.out = io.StringIO()
-        self.bot = await make_console_bot(self.app)
+        self.bot = self.app
         self.console = Console(self.bot, self.forced, player="GM", channel_id=CHANNEL, json_mode=True, out=self.out)
         self.bugs = BugLog()
         logging.getLogger("skirmish_gm").addHandler(self.bugs)

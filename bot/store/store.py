@@ -19,6 +19,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import exc as sa_exc
@@ -40,22 +41,59 @@ from bot.store.tx import Tx
 
 
 class Unit:
-    """One transaction of the store, by table."""
+    """One transaction of the store, by table. Each table's part is made when a command first
+    asks for it: most commands read two or three tables, not all twelve."""
 
     def __init__(self, tx: Tx) -> None:
         self.tx = tx
-        self.play = Play(tx)
-        self.campaigns = Campaigns(tx)
-        self.members = Members(tx)
-        self.figures = Figures(tx)
-        self.games = Games(tx)
-        self.log = Log(tx)
-        self.decisions = Decisions(tx)
-        self.deadlines = Deadlines(tx)
-        self.reports = Reports(tx)
-        self.exchange = Exchange(tx)
-        self.streams = Streams(tx)
-        self.answers = Answers(tx)
+
+    @cached_property
+    def play(self) -> Play:
+        return Play(self.tx)
+
+    @cached_property
+    def campaigns(self) -> Campaigns:
+        return Campaigns(self.tx)
+
+    @cached_property
+    def members(self) -> Members:
+        return Members(self.tx)
+
+    @cached_property
+    def figures(self) -> Figures:
+        return Figures(self.tx)
+
+    @cached_property
+    def games(self) -> Games:
+        return Games(self.tx)
+
+    @cached_property
+    def log(self) -> Log:
+        return Log(self.tx)
+
+    @cached_property
+    def decisions(self) -> Decisions:
+        return Decisions(self.tx)
+
+    @cached_property
+    def deadlines(self) -> Deadlines:
+        return Deadlines(self.tx)
+
+    @cached_property
+    def reports(self) -> Reports:
+        return Reports(self.tx)
+
+    @cached_property
+    def exchange(self) -> Exchange:
+        return Exchange(self.tx)
+
+    @cached_property
+    def streams(self) -> Streams:
+        return Streams(self.tx)
+
+    @cached_property
+    def answers(self) -> Answers:
+        return Answers(self.tx)
 
     def on_commit(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once this transaction has committed (never after a rollback)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 
 from bot.app.service import App
-from bot.console import Console, make_console_bot
+from bot.console import Console
 from bot.dice import ForcedDice
 from bot.store import Store
 from bot.store.database import Database
@@ -15,7 +15,7 @@ from bot.store.database import Database
 async def _console(database: Database, forced: ForcedDice) -> tuple[Console, io.StringIO]:
     app = App(Store(database), lambda: forced)
     out = io.StringIO()
-    console = Console(await make_console_bot(app), forced, player="Gina", out=out)
+    console = Console(app, forced, player="Gina", out=out)
     await console.learn_names()
     return console, out
 

@@ -1,0 +1,54 @@
+"""Every command of Skirmish GM in one table, by qualified name, in the order /help lists them:
+the shared groups, then each ruleset's actions from its specs (and any a front-end adds for a
+ruleset whose engine declares no specs yet)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.app.commands import campaign, game, map, play, roster
+from bot.app.commands.declared import Command, table_of
+from bot.app.commands.help import help_reply
+from bot.app.commands.rulesets import all_ruleset_commands, group_sentence
+from bot.app.replies import Caller, Reply
+from rules import RULESETS
+from rules.specs import Params, option
+
+#: Each shared group's sentence (a group's description on Discord, its line in /help's contents).
+SHARED_GROUPS: Mapping[str, str] = {
+    "campaign": campaign.GROUP,
+    "roster": roster.GROUP,
+    "game": game.GROUP,
+    "map": map.GROUP,
+}
+
+
+def groups() -> dict[str, str]:
+    """Every group's sentence: the shared groups', then each ruleset's."""
+    return {**SHARED_GROUPS, **{slug: group_sentence(slug) for slug in RULESETS}}
+
+
+@dataclass(frozen=True, kw_only=True)
+class HelpOptions(Params):
+    topic: str | None = option(
+        "A ruleset (ssg), a group (campaign) or a command (ssg shoot); empty: the contents", length=60
+    )
+
+
+def command_table(extra: tuple[Command, ...] = ()) -> dict[str, Command]:
+    """The table: shared commands, the rulesets' from their specs, then ``extra``; /odds reads its
+    action against it and /help describes it."""
+    table = table_of(
+        campaign.COMMANDS, roster.COMMANDS, game.COMMANDS, map.COMMANDS, play.COMMANDS, all_ruleset_commands(), extra
+    )
+
+    async def show_help(app: Any, caller: Caller, p: HelpOptions) -> Reply:
+        return help_reply(table, groups(), p.topic)
+
+    table["odds"] = play.odds_command(table)
+    table["help"] = Command(
+        ("help",), "The rulesets and commands: a ruleset's turn, one command's options", HelpOptions, show_help
+    )
+    return table
