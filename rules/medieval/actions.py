@@ -15,6 +15,7 @@ from typing import Any
 
 from rules.battlefield import MovePlan, set_point, where
 from rules.battlefield.deployment import deploy_pieces, place_piece
+from rules.battlefield.mapplay import DEPLOYMENT_DONE
 from rules.core import Context, DiceSource, Event, Handler, PhasePayload, RuleError, modifier_data, short
 from rules.medieval import onmap
 from rules.medieval.combat import bravery_test, casualty, roll_off, wound
@@ -131,7 +132,7 @@ def _deployed(ctx: Ctx) -> None:
         + (f" {touching}." if touching else "")
         + " The roll-off decides who chooses to go first."
     )
-    ctx.say("deployment-done", text)
+    ctx.say(DEPLOYMENT_DONE, text)
     ctx.events.extend(roll_off(ctx.t, state, ctx.dice))
 
 

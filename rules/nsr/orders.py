@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.battlefield.mapplay import DEPLOYED, PLACED
+from rules.battlefield.mapplay import DEPLOYED, DEPLOYMENT_DONE, PLACED
 from rules.core import Context, DiceSource, Event, Handler, RuleError
 from rules.nsr import close_combat, fire, movement, onmap, sequence, towns
 from rules.nsr.deck import label
@@ -122,6 +122,7 @@ def _begin_when_placed(ctx: Ctx) -> None:
     """Once every unit is on the map the first turn's movement phase begins: cards are turned."""
     if onmap.waiting_to_place(ctx.state):
         return
+    ctx.say(DEPLOYMENT_DONE, "Every unit is on the map: the first turn's movement phase begins.")
     sequence.start_phase(ctx.t, ctx.state, "movement", ctx.dice, ctx.events)
 
 

@@ -86,6 +86,8 @@ class SharpeEngine(Engine[SharpeState]):
             pieces=lambda state: "character and gun" if state.guns else "character",
             pass_action=self.pass_action,
             also_while_deploying=("weather", "concede"),
+            #: One picture a bound, not one for each man's turn in it (they act one at a time).
+            stretch_ended=lambda before, events: any(e.kind == "bound" for e in events),
         )
 
     # --- protocol: roster and setup
@@ -256,13 +258,6 @@ class SharpeEngine(Engine[SharpeState]):
         """Whom ``shooter`` (a man or a gun) should shoot first, measured on the map (A-SHARPE-50):
         a question that changes nothing and rolls no die."""
         return targets.advise(self.tables, state, shooter, weapon)
-
-    def moved_on(self, before: SharpeState, events: Sequence[Event]) -> bool:
-        """The last character placed, or a bound ended: one picture a bound, not one for each
-        man's turn in it (they act one at a time)."""
-        if before.field is None:
-            return False
-        return any(e.kind in ("deployment-done", "bound") for e in events)
 
     def board(self, state: SharpeState) -> Board:
         return board(self.tables, state)

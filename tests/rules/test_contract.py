@@ -35,7 +35,7 @@ import pytest
 import rules
 from rules import RULESETS, contract, get_engine, words
 from rules.battlefield import mapplay
-from rules.battlefield.mapplay import DEPLOYED, PLACED, PLACING, MapPlay
+from rules.battlefield.mapplay import DEPLOYED, DEPLOYMENT_DONE, PLACED, PLACING, MapPlay
 from rules.core import MAX_DRAWS, PAYLOAD_OF_KIND, Action, Engine, Event, FigureSpec, Outcome, RuleError, payload_of
 
 # --- dice ----------------------------------------------------------------------------------------
@@ -592,3 +592,22 @@ def test_placing_has_one_event_kind(slug: str) -> None:
         params["facing"] = field.facing[name]
     placed = engine.act(start, Action("place", side, params), Dice())
     assert [e.kind for e in placed.events][:1] == [PLACED]
+
+
+@pytest.mark.parametrize("slug", sorted(ON_THE_MAP))
+def test_the_deployment_ends_in_one_event_kind_and_the_map_is_shown(slug: str) -> None:
+    """The last side set out ends the deployment with the one DEPLOYMENT_DONE event, and the reply
+    shows the map: MapPlay reads moved_on for every ruleset on the map (each only says its stretches)."""
+    engine = get_engine(slug)
+    assert "moved_on" not in vars(type(engine)), f"{slug} reads moved_on itself: it is MapPlay's"
+    state = deploying(engine).state
+    *first, last = engine.sides()
+    for side in first:
+        out = engine.act(state, Action("deploy", side, {"side": side}), Dice())
+        assert DEPLOYMENT_DONE not in [e.kind for e in out.events] and not engine.moved_on(state, out.events)
+        state = out.state
+    done = engine.act(state, Action("deploy", last, {"side": last}), Dice())
+    assert [e.kind for e in done.events].count(DEPLOYMENT_DONE) == 1
+    assert engine.moved_on(state, done.events)
+    on_a_table = engine.start(first_roster(engine), Dice()).state
+    assert engine.field_of(on_a_table) is None and not engine.moved_on(on_a_table, done.events)
