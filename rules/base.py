@@ -207,8 +207,8 @@ class Engine(Generic[S]):
         """Whether an action that started from ``before`` closed a stretch of play figures moved
         in (a movement phase, the deployment, a bound, a side's turn), so its reply shows the
         battlefield (the map's picture, or a grid ruleset's board): once a stretch, not after every
-        figure's move. False on a table."""
-        return False
+        figure's move. False on a table. Map play reads it (:meth:`MapPlay.moved_on`)."""
+        return self.map_play.moved_on(before, events) if self.map_play else False
 
     def pending(self, state: S) -> Decision | None:
         """The choice ``state`` waits for (None when it waits for nothing). The shell asks it again

@@ -176,14 +176,21 @@ class Outcome(Generic[S]):
 @dataclass
 class Waiting:
     """A choice a state waits for, kept in the state (so it outlives a restart and /game undo):
-    who decides, the question, the ``[value, label]`` choices, the action that answers it, and the
-    options that action is resumed with besides ``choice``. Every ruleset's waiting choice is one."""
+    who decides, the question, the ``[value, label]`` choices (labelled when it is made), the action
+    that answers it, and the options that action is resumed with besides ``choice``. Every
+    ruleset's waiting choice is one.
+
+    ``kept`` is what the ruleset keeps with the choice for its answer (Sharpe's attack or shot in
+    progress). Unlike ``params`` it is never handed to the shell: a decision's params come back as
+    the answer's options, which a player could write himself, so the answer reads ``kept`` from the
+    state."""
 
     decider: str
     prompt: str
     choices: list[list[str]]
     resume_action: str
     params: dict[str, Any] = field(default_factory=dict)
+    kept: dict[str, Any] = field(default_factory=dict)
 
 
 def decision_of(waiting: Waiting) -> Decision:

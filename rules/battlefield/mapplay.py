@@ -6,7 +6,10 @@ maps and a map file checked for the ruleset, the battle's :class:`FieldState` (:
 and the deployment phase with its one guard: while figures are still to be placed, only placing
 them (``place``, ``deploy``), the ruleset's pass action (which deploys the rest of a side) and the
 few actions the ruleset allows at any time may be taken. The events of placing have one kind in
-every ruleset: :data:`PLACED` for one figure or unit, :data:`DEPLOYED` for a side's.
+every ruleset: :data:`PLACED` for one figure or unit, :data:`DEPLOYED` for a side's, and
+:data:`DEPLOYMENT_DONE` once the last is on the map. Whether an action closed a stretch of play (so
+its reply shows the map's picture) is read once, by :meth:`MapPlay.moved_on`: never on a table,
+always at the deployment's end, and otherwise as the ruleset's own stretches say.
 """
 
 from __future__ import annotations
@@ -18,13 +21,15 @@ from typing import Any, Generic, Protocol, TypeVar
 from rules.battlefield.field import FieldState
 from rules.battlefield.maps import MapData, load_scenario, read_map, scenario_names
 from rules.battlefield.terrain import Terrain
-from rules.contract import RuleError
+from rules.contract import Event, RuleError
 from rules.words import joined
 
 #: The event kind of one figure (or unit) put on the map.
 PLACED = "placed"
 #: The event kind of a side's figures set out in its zone at once.
 DEPLOYED = "deployed"
+#: The event kind of the deployment's end: every figure (or unit) is on the map, the battle begins.
+DEPLOYMENT_DONE = "deployment-done"
 #: The actions that put figures on the map.
 PLACING = ("place", "deploy")
 
@@ -64,6 +69,9 @@ class MapPlay(Generic[S]):
     pass_action: str | None = None
     #: Actions the ruleset allows while deploying besides placing (describing a building, conceding).
     also_while_deploying: tuple[str, ...] = ()
+    #: Whether an action begun in a state, with these events, closed one of the ruleset's stretches
+    #: of play after the deployment (a movement phase, a bound, a side's turn).
+    stretch_ended: Callable[[S, Sequence[Event]], bool] = lambda before, events: False
 
     # --- maps ------------------------------------------------------------------------------------
 
@@ -103,6 +111,14 @@ class MapPlay(Generic[S]):
             f"The battle begins once every {self.pieces(state)} is on the map: "
             f"still to place {joined(list(self.unplaced(state)))} (/map place or /map deploy)."
         )
+
+    def moved_on(self, before: S, events: Sequence[Event]) -> bool:
+        """Whether an action begun in ``before`` closed a stretch of play figures moved in, so its
+        reply shows the map's picture: the deployment's end, or one of the ruleset's stretches;
+        never in a battle on a table."""
+        if before.field is None:
+            return False
+        return any(e.kind == DEPLOYMENT_DONE for e in events) or self.stretch_ended(before, events)
 
     def actions_now(self, state: S, actions: Sequence[str]) -> tuple[str, ...]:
         """Of ``actions`` (what the phase offers otherwise), what may be taken now: placing while

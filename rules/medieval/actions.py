@@ -15,6 +15,7 @@ from typing import Any
 
 from rules.battlefield import MovePlan, set_point, where
 from rules.battlefield.deployment import DeployOptions, PlaceOptions, deploy_pieces, place_piece
+from rules.battlefield.mapplay import DEPLOYMENT_DONE
 from rules.battlefield.requests import MapMove
 from rules.core import Context, DiceSource, Event, PhasePayload, RuleError, modifier_data, short
 from rules.medieval import onmap
@@ -136,7 +137,7 @@ def _deployed(ctx: Ctx) -> None:
         + (f" {touching}." if touching else "")
         + " The roll-off decides who chooses to go first."
     )
-    ctx.say("deployment-done", text)
+    ctx.say(DEPLOYMENT_DONE, text)
     ctx.events.extend(roll_off(ctx.t, state, ctx.dice))
 
 

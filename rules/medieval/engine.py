@@ -80,6 +80,8 @@ class MedievalEngine(Engine[MedState]):
             unplaced=onmap.unplaced,
             deploying=lambda state: state.phase == "deployment",
             pass_action=self.pass_action,
+            #: A side's turn ended (figures move one at a time in it, with no movement phase).
+            stretch_ended=lambda before, events: before.phase == "play" and any(e.kind == "phase" for e in events),
         )
 
     # --- protocol: roster and setup
@@ -266,14 +268,6 @@ class MedievalEngine(Engine[MedState]):
         if state.field is None:
             return None
         return with_reach(onmap.field_view(self.tables, state, focus), self, state)
-
-    def moved_on(self, before: MedState, events: Sequence[Event]) -> bool:
-        """A side's turn ended (figures move one at a time in it, with no movement phase), or
-        the last figure was placed."""
-        if before.field is None:
-            return False
-        placed = any(e.kind == "deployment-done" for e in events)
-        return placed or (before.phase == "play" and any(e.kind == "phase" for e in events))
 
     # --- display and storage
 

@@ -101,6 +101,11 @@ class NsrEngine(Engine[NsrState]):
             pieces=lambda state: "unit",
             pass_action=self.pass_action,
             also_while_deploying=self.free_actions,
+            #: A-NSR-40: the end of a movement phase and of a close combat phase (charges, fall-backs, routs).
+            stretch_ended=lambda before, events: (
+                before.phase in ("movement", "close_combat")
+                and any(e.kind == "phase" and e.data.get("phase") != before.phase for e in events)
+            ),
         )
 
     # --- protocol: roster and setup
@@ -141,16 +146,6 @@ class NsrEngine(Engine[NsrState]):
         if state.field is None:
             return None
         return with_reach(onmap.field_view(self.tables, state, focus), self, state, key="unit")
-
-    def moved_on(self, before: NsrState, events: Sequence[Event]) -> bool:
-        """A-NSR-40: the picture follows the deployment (the first movement phase begins), the end
-        of a movement phase and the end of a close combat phase (charges, fall-backs and routs)."""
-        if before.field is None:
-            return False
-        phases = [e.data.get("phase") for e in events if e.kind == "phase"]
-        if before.phase == "deployment":
-            return "movement" in phases
-        return before.phase in ("movement", "close_combat") and any(p != before.phase for p in phases)
 
     def _set_up(self, figures: Sequence[FigureSpec]) -> tuple[NsrState, list[Event]]:
         specs = [self.check_figure(spec) for spec in figures]

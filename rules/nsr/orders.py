@@ -7,7 +7,7 @@ handler checks whose it is before anything is rolled.
 from __future__ import annotations
 
 from rules.battlefield.deployment import DeployOptions
-from rules.battlefield.mapplay import DEPLOYED, PLACED
+from rules.battlefield.mapplay import DEPLOYED, DEPLOYMENT_DONE, PLACED
 from rules.core import Context, RuleError
 from rules.nsr import close_combat, fire, movement, onmap, sequence, towns
 from rules.nsr.deck import label
@@ -199,4 +199,5 @@ def _begin_when_placed(ctx: Ctx) -> None:
     """Once every unit is on the map the first turn's movement phase begins: cards are turned."""
     if onmap.waiting_to_place(ctx.state):
         return
+    ctx.say(DEPLOYMENT_DONE, "Every unit is on the map: the first turn's movement phase begins.")
     sequence.start_phase(ctx.t, ctx.state, "movement", ctx.dice, ctx.events)

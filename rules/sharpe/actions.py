@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.battlefield.deployment import DeployOptions, PlaceOptions, deploy_pieces, place_piece
+from rules.battlefield.mapplay import DEPLOYMENT_DONE
 from rules.core import RuleError, VictoryPayload, short
 from rules.sharpe import mounts, onmap
 from rules.sharpe.bound import actor, advance, cannot_act, require_able, require_standing, waiting_firearm
@@ -309,7 +310,7 @@ def _deployed(ctx: Ctx) -> None:
     state = ctx.state
     if onmap.unplaced(state):
         return
-    ctx.say("deployment-done", "Every character is on the map: the order of movement is rolled.")
+    ctx.say(DEPLOYMENT_DONE, "Every character is on the map: the order of movement is rolled.")
     state.order = roll_order(ctx, state.characters, heading="Order of movement")
     advance(ctx)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.core import Board, FigureLine
 from rules.sharpe.common import PART_WORDS
+from rules.sharpe.decisions import values_of
 from rules.sharpe.onmap import deploying, unplaced
 from rules.sharpe.profile import current, points
 from rules.sharpe.schema import SharpeTables
@@ -43,7 +44,7 @@ def board(t: SharpeTables, state: SharpeState) -> Board:
     if state.objects:
         facts.append(("Tasks", ", ".join(f"{k} (strength {v})" for k, v in state.objects.items())))
     if state.pending is not None:
-        facts.append(("Waiting for", f"{state.pending.decider}: {', '.join(state.pending.choices)}"))
+        facts.append(("Waiting for", f"{state.pending.decider}: {', '.join(values_of(state.pending))}"))
     if state.over:
         facts.append(("Winner", state.winner or "nobody (a draw)"))
     lines = [FigureLine(c.name, c.side, status(t, state, c), out=c.out) for c in _in_order(state)]

@@ -15,6 +15,7 @@ import rules.core as core
 from rules.battlefield import FieldState, FieldView, MapData
 from rules.battlefield.mapplay import PLACING, MapPlay
 from rules.battlefield.reach import with_reach
+from rules.contract import decision_of
 from rules.core import (
     Action,
     Board,
@@ -37,7 +38,7 @@ from rules.sharpe.board import board
 from rules.sharpe.bound import advance, cannot_act, check_victory
 from rules.sharpe.campaign import Aftermath, after_battle
 from rules.sharpe.common import Ctx
-from rules.sharpe.decisions import decision_of
+from rules.sharpe.decisions import figure_of, is_saved_pending, waiting_of_saved, waiting_problems
 from rules.sharpe.gunbase import gun_named, side_of
 from rules.sharpe.horsebase import is_horse
 from rules.sharpe.order import roll_order
@@ -86,6 +87,8 @@ class SharpeEngine(Engine[SharpeState]):
             pieces=lambda state: "character and gun" if state.guns else "character",
             pass_action=self.pass_action,
             also_while_deploying=("weather", "concede"),
+            #: One picture a bound, not one for each man's turn in it (they act one at a time).
+            stretch_ended=lambda before, events: any(e.kind == "bound" for e in events),
         )
 
     # --- protocol: roster and setup
@@ -177,7 +180,7 @@ class SharpeEngine(Engine[SharpeState]):
         return f"The game is over: {won}."
 
     def waiting_sentence(self, state: SharpeState, waiting: Decision) -> str:
-        figure = state.pending.figure if state.pending is not None else "a figure"
+        figure = figure_of(state.pending) if state.pending is not None else "a figure"
         return f"Waiting for the {waiting.decider} to choose for {figure}: answer with /decide."
 
     def turn_sentence(self, state: SharpeState, turn: str) -> str:
@@ -186,7 +189,7 @@ class SharpeEngine(Engine[SharpeState]):
 
     def pending(self, state: SharpeState) -> Decision | None:
         """The defender's choice a state waits for (asked again after /game undo)."""
-        return None if state.pending is None else decision_of(self.tables, state, state.pending)
+        return None if state.pending is None else decision_of(state.pending)
 
     def settle(self, ctx: core.Context[SharpeState, Any]) -> None:
         """Victory at once; a character who can no longer act (wounded, halted) ends his turn."""
@@ -257,13 +260,6 @@ class SharpeEngine(Engine[SharpeState]):
         a question that changes nothing and rolls no die."""
         return targets.advise(self.tables, state, shooter, weapon)
 
-    def moved_on(self, before: SharpeState, events: Sequence[Event]) -> bool:
-        """The last character placed, or a bound ended: one picture a bound, not one for each
-        man's turn in it (they act one at a time)."""
-        if before.field is None:
-            return False
-        return any(e.kind in ("deployment-done", "bound") for e in events)
-
     def board(self, state: SharpeState) -> Board:
         return board(self.tables, state)
 
@@ -293,7 +289,21 @@ class SharpeEngine(Engine[SharpeState]):
                     problems.append(f"characters[{i}].weapons: {weapon!r} is not one of the weapons")
         if state.winner is not None and state.winner not in self.tables.sides:
             problems.append(f"winner: {state.winner!r} is not one of the sides")
-        return problems
+        return problems + waiting_problems(state, self.tables.sides)
+
+    def load_state(self, data: Mapping[str, Any]) -> SharpeState:
+        """A saved state, checked; a defender's choice saved before it was a
+        :class:`~rules.contract.Waiting` (its values beside the attack or shot) is read as one."""
+        saved = data.get("pending")
+        if not is_saved_pending(saved):
+            return super().load_state(data)
+        assert isinstance(saved, Mapping)
+        state = super().load_state({**data, "pending": None})
+        state.pending = waiting_of_saved(self.tables, state, saved)
+        problems = self.state_problems(state)
+        if problems:
+            raise DataError(problems)
+        return state
 
     def odds_pair(self, reason: str) -> bool:
         """Every 2D6 (``Ctx.two_d6``) is read only by its sum."""

@@ -13,7 +13,7 @@ from rules.geometry.measure import CONTACT_TOLERANCE
 from rules.sharpe import onmap
 from rules.sharpe.bound import actor, loading_what, require_standing, require_unbroken
 from rules.sharpe.common import Ctx, mods_text
-from rules.sharpe.decisions import LABELS, decision_of
+from rules.sharpe.decisions import LABELS, SHOT_DODGE, ask, attack_of, figure_of, kind_of, number_of, shot_of, values_of
 from rules.sharpe.options import AttackOptions, DefendOptions, KillOptions
 from rules.sharpe.profile import (
     Roster,
@@ -27,7 +27,7 @@ from rules.sharpe.profile import (
     wound_counts,
 )
 from rules.sharpe.shooting import resume_dodge
-from rules.sharpe.state import Attack, Character, Pending
+from rules.sharpe.state import Attack, Character
 from rules.sharpe.wounds import (
     apply_wound,
     horse_wound,
@@ -337,10 +337,7 @@ def offer(ctx: Ctx, atk: Attack) -> None:
     else:
         side = "" if atk.from_side == "front" else f" from the {atk.from_side}"
         prompt = f"{attacker.name} attacks {defender.name}{side}{edge}: how does {defender.name} defend ({points})?"
-    pending = Pending(ctx.state.next_id, defender.side, defender.name, atk.stage, choices, prompt, attack=atk)
-    ctx.state.next_id += 1
-    ctx.state.pending = pending
-    ctx.decision = decision_of(ctx.t, ctx.state, pending)
+    ask(ctx, defender, atk.stage, choices, prompt, attack=atk)
     ctx.tell(
         DecisionPayload(defender.side, defender.name, tuple(choices)), f"Waiting for the {defender.side}: {prompt}"
     )
@@ -847,23 +844,24 @@ def defend(ctx: Ctx, p: DefendOptions) -> None:
     pending = ctx.state.pending
     if pending is None:
         raise RuleError("Nothing is waiting for a decision.")
-    if p.pending is not None and p.pending != pending.id:
+    if p.pending is not None and p.pending != number_of(pending):
         raise RuleError("That decision has already been made.")
     if not ctx.by_gm and (ctx.side or "").casefold() != pending.decider.casefold():
         raise RuleError(f"This choice belongs to the {pending.decider}.")
     choice = (p.choice or "").casefold().replace(" ", "_")
-    if choice not in pending.choices:
-        raise RuleError(f"Choose one of {', '.join(pending.choices)}.")
+    values = values_of(pending)
+    if choice not in values:
+        raise RuleError(f"Choose one of {', '.join(values)}.")
     ctx.state.pending = None
+    figure = figure_of(pending)
     ctx.say(
         "choice",
-        f"The {pending.decider} choose: {LABELS.get(choice, choice)} for {pending.figure}.",
+        f"The {pending.decider} choose: {LABELS.get(choice, choice)} for {figure}.",
         decider=pending.decider,
-        figure=pending.figure,
+        figure=figure,
         choice=choice,
     )
-    if pending.kind == "shot_dodge":
-        resume_dodge(ctx, pending, choice)
+    if kind_of(pending) == SHOT_DODGE:
+        resume_dodge(ctx, shot_of(pending), choice)
         return
-    assert pending.attack is not None
-    resolve(ctx, pending.attack, choice)
+    resolve(ctx, attack_of(pending), choice)

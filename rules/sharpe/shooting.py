@@ -3,7 +3,7 @@ cover, multi-wound weapons (volley gun, artillery) and the optional dodge of a s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -11,7 +11,7 @@ from rules.core import RuleError, modifier_data
 from rules.sharpe import guns_onmap, onmap
 from rules.sharpe.bound import actor, loading_what, require_standing, require_unbroken
 from rules.sharpe.common import PART_WORDS, Ctx, mods_text
-from rules.sharpe.decisions import decision_of
+from rules.sharpe.decisions import SHOT_DODGE, ask
 from rules.sharpe.options import ShootOptions
 from rules.sharpe.profile import (
     Roster,
@@ -22,7 +22,7 @@ from rules.sharpe.profile import (
     wound_counts,
 )
 from rules.sharpe.schema import LOCATIONS, Band, SharpeTables, Weapon
-from rules.sharpe.state import Character, Firearm, Gun, Pending
+from rules.sharpe.state import Character, Firearm, Gun
 from rules.sharpe.wounds import (
     apply_wound,
     horse_wound,
@@ -260,18 +260,8 @@ def shoot(ctx: Ctx, p: ShootOptions) -> None:
     shot = prepare(ctx, p)
     target = shot.targets[0]
     if ctx.t.options.dodge_shots and len(shot.targets) == 1 and _can_dodge(ctx, target):
-        pending = Pending(
-            ctx.state.next_id,
-            target.side,
-            target.name,
-            "shot_dodge",
-            ["dodge", "take"],
-            f"{shot.shooter.name} fires at {target.name} (skill {shot.skill}): does {target.name} dodge?",
-            shot=_kept(p, shot.shooter.name),
-        )
-        ctx.state.next_id += 1
-        ctx.state.pending = pending
-        ctx.decision = decision_of(ctx.t, ctx.state, pending)
+        prompt = f"{shot.shooter.name} fires at {target.name} (skill {shot.skill}): does {target.name} dodge?"
+        ask(ctx, target, SHOT_DODGE, ["dodge", "take"], prompt, shot=_kept(p, shot.shooter.name))
         ctx.say(
             "aim",
             f"{shot.shooter.name} aims at {target.name}; the {target.side} may dodge.",
@@ -294,10 +284,10 @@ def _can_dodge(ctx: Ctx, ch: Character) -> bool:
     return not (ch.down or ch.unconscious or ch.knocked_out or ch.mounted) and current(ctx.t, ch, "D") > 0
 
 
-def resume_dodge(ctx: Ctx, pending: Pending, choice: str) -> None:
-    """The optional dodge of a shot (options.dodge_shots): a dexterity check; success, the shot goes wide."""
-    assert pending.shot is not None
-    shot = prepare(ctx, read_params(ShootOptions, pending.shot, "shoot"))
+def resume_dodge(ctx: Ctx, kept: Mapping[str, Any], choice: str) -> None:
+    """The optional dodge of a shot (options.dodge_shots): a dexterity check; success, the shot goes
+    wide. ``kept`` is the shot's options as the waiting choice kept them."""
+    shot = prepare(ctx, read_params(ShootOptions, kept, "shoot"))
     target = shot.targets[0]
     if choice == "dodge":
         target.dodged_bound = target.busy_bound = ctx.bound

@@ -15,7 +15,7 @@ from typing import Any
 
 from rules.battlefield.deployment import DeployOptions, PlaceOptions
 from rules.sharpe import actions, guns_onmap, melee, movement, onmap, shooting, targets
-from rules.sharpe.decisions import ANSWER
+from rules.sharpe.decisions import ANSWER, number_of, values_of
 from rules.sharpe.options import (
     AttackOptions,
     CheckOptions,
@@ -134,7 +134,8 @@ def defend_candidates(engine: Any, state: SharpeState, side: str) -> Sequence[Ca
     pending = state.pending
     if pending is None or state.over or pending.decider.casefold() != side.casefold():
         return ()
-    return [Candidate(ANSWER, {"pending": pending.id, "choice": choice}, 1.0) for choice in pending.choices]
+    number = number_of(pending)
+    return [Candidate(ANSWER, {"pending": number, "choice": choice}, 1.0) for choice in values_of(pending)]
 
 
 SPECS = spec_table(

@@ -7,9 +7,9 @@ means "has shot this bound"), so nothing needs clearing when a bound ends.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from rules.battlefield import FieldState
+from rules.contract import Waiting
 
 
 @dataclass
@@ -162,20 +162,6 @@ class Attack:
 
 
 @dataclass
-class Pending:
-    """A choice the engine waits for (it also lives in the shell's database)."""
-
-    id: int
-    decider: str
-    figure: str
-    kind: str  # defence, ride_over, horse_defence, shot_dodge
-    choices: list[str]
-    prompt: str
-    attack: Attack | None = None
-    shot: dict[str, Any] | None = None
-
-
-@dataclass
 class SharpeState:
     bound: int
     order: list[str]
@@ -190,7 +176,8 @@ class SharpeState:
     night: bool = False
     broken: list[str] = field(default_factory=list)
     morale_done: list[str] = field(default_factory=list)
-    pending: Pending | None = None
+    #: A defender's choice while it waits (rules/sharpe/decisions.py makes it and reads it back).
+    pending: Waiting | None = None
     next_id: int = 1
     over: bool = False
     winner: str | None = None

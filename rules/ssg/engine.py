@@ -67,6 +67,8 @@ class SsgEngine(Engine[SsgState]):
             unplaced=lambda state: [p.name for p in on_map.waiting_to_place(tables, state)],
             deploying=lambda state: state.phase == "deployment",
             pass_action=self.pass_action,
+            #: The end of a movement phase.
+            stretch_ended=lambda before, events: before.phase == "movement" and any(e.kind == "phase" for e in events),
         )
 
     # --- protocol: roster and setup
@@ -141,11 +143,6 @@ class SsgEngine(Engine[SsgState]):
         if state.field is None:
             return None
         return with_reach(on_map.view(self.tables, state, focus), self, state)
-
-    def moved_on(self, before: SsgState, events: Sequence[Event]) -> bool:
-        """The end of a movement phase, or of the deployment."""
-        moving = before.field is not None and before.phase in ("movement", "deployment")
-        return moving and any(e.kind == "phase" for e in events)
 
     def _check_roster(self, figures: Sequence[FigureSpec]) -> None:
         need = self.tables.figures_per_side

@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.battlefield import set_point
 from rules.battlefield.deployment import DeployOptions, PlaceOptions
-from rules.battlefield.mapplay import DEPLOYED, PLACED
+from rules.battlefield.mapplay import DEPLOYED, DEPLOYMENT_DONE, PLACED
 from rules.core import (
     CasualtyPayload,
     Context,
@@ -193,6 +193,7 @@ def _begin_when_placed(ctx: Ctx) -> None:
     if on_map.waiting_to_place(ctx.t, state):
         return
     state.phase = "movement"
+    ctx.say(DEPLOYMENT_DONE, "The deployment is over: the battle begins.")
     text = f"Every figure is on the map: turn {state.turn} · {state.active} · movement phase."
     ctx.events.append(phase_event(state, text))
 

@@ -35,7 +35,7 @@ import pytest
 import rules
 from rules import RULESETS, contract, get_engine, words
 from rules.battlefield import mapplay
-from rules.battlefield.mapplay import DEPLOYED, PLACED, PLACING, MapPlay
+from rules.battlefield.mapplay import DEPLOYED, DEPLOYMENT_DONE, PLACED, PLACING, MapPlay
 from rules.core import MAX_DRAWS, PAYLOAD_OF_KIND, Action, Engine, Event, FigureSpec, Outcome, RuleError, payload_of
 
 # --- dice ----------------------------------------------------------------------------------------
@@ -433,12 +433,6 @@ def test_an_order_tie_on_dice_that_never_change_ends_in_a_sentence() -> None:
 RULES = Path(rules.__file__).parent
 #: The rulesets played on the bot's map; YASG fights on a grid board of its own.
 ON_THE_MAP = {"ssg", "sharpe", "nsr", "medieval"}
-#: Rulesets whose waiting choice is still a type of their own, and why (none other may join them).
-WAITING_OF_ITS_OWN = {
-    # A defender's choice carries the attack or shot it answers (rules/sharpe/state.py: Pending),
-    # and its labels are read from his profile when it is shown.
-    "sharpe",
-}
 #: How many methods (and properties) the engine base may have: only ever fewer.
 MOST_BASE_METHODS = 46
 
@@ -530,19 +524,24 @@ def test_field_of_is_written_once() -> None:
 def test_a_waiting_choice_is_the_one_type(slug: str) -> None:
     engine = get_engine(slug)
     pending = typing.get_type_hints(engine.state_type).get("pending")
-    if pending is None or slug in WAITING_OF_ITS_OWN:
+    if pending is None:
         return
     assert set(typing.get_args(pending)) == {contract.Waiting, type(None)}, f"{slug}'s pending is {pending}"
 
 
 def test_the_waiting_choice_is_asked_through_the_one_decision_of() -> None:
-    """Medieval's roll-off winner and NSR's card wait as a Waiting; the shell sees its decision_of."""
-    for slug in ("medieval", "nsr"):
+    """Medieval's roll-off winner and NSR's card wait as a Waiting from the start, Sharpe's defender's
+    choice once he is attacked; the shell sees the one decision_of of it."""
+    for slug in ("medieval", "nsr", "sharpe"):
         engine, scenario = get_engine(slug), SCENARIOS[slug]
         outcome = engine.start(list(scenario.roster), Dice(scenario.start_dice, scenario.start_cards))
-        assert isinstance(outcome.state.pending, contract.Waiting)
+        for step in scenario.steps:
+            if outcome.pending is not None:
+                break
+            action = Action(step.action, acting_side(engine, outcome.state, step), dict(step.params), step.by_gm)
+            outcome = engine.act(outcome.state, action, Dice(step.dice, step.cards, strict=True))
+        assert isinstance(outcome.state.pending, contract.Waiting), slug
         assert outcome.pending == engine.pending(outcome.state) == contract.decision_of(outcome.state.pending)
-    assert set(RULESETS) >= WAITING_OF_ITS_OWN
 
 
 def test_names_fold_through_words() -> None:
@@ -593,3 +592,22 @@ def test_placing_has_one_event_kind(slug: str) -> None:
         params["facing"] = field.facing[name]
     placed = engine.act(start, Action("place", side, params), Dice())
     assert [e.kind for e in placed.events][:1] == [PLACED]
+
+
+@pytest.mark.parametrize("slug", sorted(ON_THE_MAP))
+def test_the_deployment_ends_in_one_event_kind_and_the_map_is_shown(slug: str) -> None:
+    """The last side set out ends the deployment with the one DEPLOYMENT_DONE event, and the reply
+    shows the map: MapPlay reads moved_on for every ruleset on the map (each only says its stretches)."""
+    engine = get_engine(slug)
+    assert "moved_on" not in vars(type(engine)), f"{slug} reads moved_on itself: it is MapPlay's"
+    state = deploying(engine).state
+    *first, last = engine.sides()
+    for side in first:
+        out = engine.act(state, Action("deploy", side, {"side": side}), Dice())
+        assert DEPLOYMENT_DONE not in [e.kind for e in out.events] and not engine.moved_on(state, out.events)
+        state = out.state
+    done = engine.act(state, Action("deploy", last, {"side": last}), Dice())
+    assert [e.kind for e in done.events].count(DEPLOYMENT_DONE) == 1
+    assert engine.moved_on(state, done.events)
+    on_a_table = engine.start(first_roster(engine), Dice()).state
+    assert engine.field_of(on_a_table) is None and not engine.moved_on(on_a_table, done.events)

@@ -10,6 +10,7 @@ import pytest
 from rules import RULESETS, get_engine, ruleset_titles
 from rules.core import Action, DataError, FigureSpec, RuleError
 from rules.sharpe.campaign import after_battle
+from rules.sharpe.decisions import attack_of
 from rules.sharpe.engine import SLUG, TITLE, SharpeEngine, make_engine
 from rules.sharpe.state import Wound
 from tests.rules.test_sharpe_helpers import (
@@ -374,8 +375,86 @@ def test_state_round_trips_through_json_with_a_pending_decision() -> None:
     asked = play(engine, state, "attack", defender="Lancier", at="horse")
     data = json.loads(json.dumps(engine.dump_state(asked.state)))
     loaded = engine.load_state(data)
-    assert loaded == asked.state and loaded.pending is not None and loaded.pending.attack.at_horse
+    assert loaded == asked.state and loaded.pending is not None and attack_of(loaded.pending).at_horse
     assert engine.whose_turn(loaded) == "french"
+
+
+def saved_the_old_way(data: dict) -> dict:
+    """``data`` with its defender's choice in the shape states were saved in before it was the one
+    shared Waiting: its values alone, beside the attack or shot it interrupts, its number an ``id``."""
+    waiting = data["pending"]
+    kept = waiting["kept"]
+    old = {
+        "id": waiting["params"]["pending"],
+        "decider": waiting["decider"],
+        "figure": kept["figure"],
+        "kind": kept["kind"],
+        "choices": [value for value, _ in waiting["choices"]],
+        "prompt": waiting["prompt"],
+        "attack": kept.get("attack"),
+        "shot": kept.get("shot"),
+    }
+    return {**data, "pending": old}
+
+
+def test_a_state_saved_with_the_old_pending_defence_loads_and_is_answered() -> None:
+    engine = make_engine()
+    state = begin(engine, specs())
+    asked = play(engine, state, "attack", defender="Dubois", flank="rear")
+    data = saved_the_old_way(json.loads(json.dumps(engine.dump_state(asked.state))))
+    assert data["pending"]["choices"] == ["parry", "riposte", "dodge", "distract"]
+    assert data["pending"]["attack"]["attacker"] == "Harris" and data["pending"]["shot"] is None
+    loaded = engine.load_state(data)
+    assert loaded == asked.state and engine.pending(loaded) == asked.pending
+    assert engine.whose_turn(loaded) == "french"
+    answer = {"choice": "parry", "pending": data["pending"]["id"]}
+    parried = play(engine, loaded, "defend", 1, 6, side="french", **answer)
+    assert parried.events == play(engine, asked.state, "defend", 1, 6, side="french", **answer).events
+    assert loaded.pending is not None and parried.state.pending is None
+    assert any("parried" in e.text for e in parried.events)
+
+
+def test_a_state_saved_with_the_old_pending_dodge_loads_labelled_and_is_answered() -> None:
+    engine = make_engine({"options": {"dodge_shots": True}})
+    state = begin(engine, specs())
+    asked = play(engine, state, "shoot", target="Dubois", range=10, aimed="no")
+    assert asked.pending is not None and asked.pending.choices[0].label.startswith("Dodge (D ")
+    data = saved_the_old_way(json.loads(json.dumps(engine.dump_state(asked.state))))
+    assert data["pending"]["kind"] == "shot_dodge" and data["pending"]["shot"]["shooter"] == "Harris"
+    loaded = engine.load_state(data)
+    assert loaded == asked.state and engine.pending(loaded) == asked.pending
+    taken = engine.act(loaded, Action("defend", "french", {"choice": "take"}), SeededDice(1))
+    assert any(e.kind == "shot" for e in taken.events) and taken.state.pending is None
+
+
+def test_an_old_pending_choice_for_nobody_in_the_game_is_named() -> None:
+    engine = make_engine()
+    asked = play(engine, begin(engine, specs()), "attack", defender="Dubois")
+    data = saved_the_old_way(json.loads(json.dumps(engine.dump_state(asked.state))))
+    data["pending"]["figure"] = "Nobody"
+    with pytest.raises(DataError, match=r"pending\.figure: 'Nobody' is not a character"):
+        engine.load_state(data)
+
+
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        (lambda w: w["kept"].update(figure="Nobody"), "pending.kept.figure: 'Nobody' is not a character"),
+        (lambda w: w["kept"].update(kind="curtsey"), "pending.kept.kind: 'curtsey' is not one of"),
+        (lambda w: w["kept"]["attack"].update(stage=3), "pending.kept.attack.stage"),
+        (lambda w: w["choices"].append(["bow", "Bow"]), "pending.choices: 'bow' is not a defender's choice"),
+        (lambda w: w.update(decider="spanish"), "pending.decider: 'spanish' is not one of the sides"),
+        (lambda w: w.update(params={}), "pending: answered with defend and a number"),
+    ],
+)
+def test_a_broken_waiting_defence_is_named(change, fragment: str) -> None:
+    engine = make_engine()
+    asked = play(engine, begin(engine, specs()), "attack", defender="Dubois")
+    data = json.loads(json.dumps(engine.dump_state(asked.state)))
+    change(data["pending"])
+    with pytest.raises(DataError) as caught:
+        engine.load_state(data)
+    assert fragment in " | ".join(caught.value.problems)
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ import pytest
 
 from rules.core import Action, RuleError
 from rules.sharpe import options
+from rules.sharpe.decisions import shot_of
 from rules.sharpe.engine import SharpeEngine
 from rules.sharpe.specs import SPECS, defend_candidates
 from rules.sharpe.state import SharpeState
@@ -82,14 +83,14 @@ def test_a_shot_waiting_for_a_dodge_is_read_again_when_answered() -> None:
     state = begin(engine, [fig("A", "british", "rifleman"), fig("B", "french", "voltigeur")])
     waiting = play(engine, state, "shoot", target="B", range=10, aimed="no", perch_ft=0)
     pending = waiting.state.pending
-    assert pending is not None and pending.shot == {
+    assert pending is not None and shot_of(pending) == {
         "target": "B",
         "range": 10.0,
         "aimed": False,
         "perch_ft": 0,
         "shooter": "A",
     }
-    assert json.loads(json.dumps(engine.dump_state(waiting.state)))["pending"]["shot"] == pending.shot
+    assert json.loads(json.dumps(engine.dump_state(waiting.state)))["pending"]["kept"]["shot"] == shot_of(pending)
     answers = defend_candidates(engine, waiting.state, "french")
     assert [c.params["choice"] for c in answers] == ["dodge", "take"]
     taken = engine.act(waiting.state, Action("defend", "french", dict(answers[1].params)), SeededDice(1))
