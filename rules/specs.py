@@ -198,6 +198,8 @@ def read_option(declared: Option, value: Any) -> Any:
         return flag(value, f"{name}: is yes or no.")
     if declared.kind in (Kind.NUMBER, Kind.WHOLE):
         return _read_number(declared, value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        value = f"{value:g}"  # a number given for text (a facing in degrees) reads as typed
     if not isinstance(value, str):
         raise RuleError(f"{name}: takes text, not {short(str(value))}.")
     text = value.strip()

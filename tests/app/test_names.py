@@ -10,6 +10,7 @@ from bot.app.lookalike import look_alike, looks_like, skeleton
 from bot.app.name_rules import refuse_unsafe
 from bot.app.replies import Refusal
 from bot.app.service import App
+from bot.app.yaml_format import FileRefused
 from bot.dice import ForcedDice
 from tests.app.test_exchange import BOB, GINA, RITA, everything, medieval_table, problems, y
 from tests.support import BLUE, GM, RED, caller, join
@@ -169,10 +170,11 @@ async def test_an_imported_roster_with_a_bad_name_reports_it_and_imports_nothing
     await app.roster_add(RITA, "Rossi", "Knight")
     await app.roster_add(BOB, "Ulf", "Viking Hero")
     before = await everything(app)
-    reply = await app.roster_import(
-        RITA,
-        "red.yaml",
-        y("""
+    with pytest.raises(FileRefused) as reply:
+        await app.roster_import(
+            RITA,
+            "red.yaml",
+            y("""
         ruleset: medieval
         sides:
           red:
@@ -187,8 +189,8 @@ async def test_an_imported_roster_with_a_bad_name_reports_it_and_imports_nothing
             - name: Аda
               kind: Knight
         """),
-    )
-    assert problems(reply) == [
+        )
+    assert problems(reply.value) == [
         "line 6: A figure name may not hold the asterisk (*): Discord reads it as formatting.",
         "line 8: A figure name may not hold the zero-width space (U+200B): it cannot be seen, "
         "so two names could look the same. Type the name again without it.",
@@ -199,18 +201,19 @@ async def test_an_imported_roster_with_a_bad_name_reports_it_and_imports_nothing
 
 
 async def test_a_campaign_file_with_a_bad_name_reports_it(app: App) -> None:
-    reply = await app.campaign_import(
-        GINA,
-        "c.yaml",
-        y("""
+    with pytest.raises(FileRefused) as reply:
+        await app.campaign_import(
+            GINA,
+            "c.yaml",
+            y("""
         ruleset: ssg
         name: "<@&1> raid"
         sides:
           red:
             - {name: "Ro\\u00adssi"}
         """),
-    )
-    assert problems(reply) == [
+        )
+    assert problems(reply.value) == [
         "line 2: A campaign name may not hold a role mention (<@&…>): on Discord it would ping or look like a ping.",
         "line 5: A figure name may not hold the soft hyphen (U+00AD): it cannot be seen, "
         "so two names could look the same. Type the name again without it.",

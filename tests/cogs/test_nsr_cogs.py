@@ -25,7 +25,7 @@ TABLE_ONLY = {
     "distance",
     "range",
     "range2",
-    "target_class",
+    "class",
     "class2",
     "exposed",
     "exposed2",
@@ -42,9 +42,9 @@ async def test_the_table_options_send_nothing_unless_typed(bot: SkirmishBot) -> 
     seen = set()
     for cmd in group.walk_commands():
         for param in cmd.parameters if isinstance(cmd, app_commands.Command) else []:
-            if param.name in TABLE_ONLY:
-                seen.add(param.name)
-                assert not param.required and param.default is None, (cmd.qualified_name, param.name)
+            if param.display_name in TABLE_ONLY:
+                seen.add(param.display_name)
+                assert not param.required and param.default is None, (cmd.qualified_name, param.display_name)
     assert seen == TABLE_ONLY
     move = {p.name for p in command(bot, "nsr move").parameters}
     assert {"to", "via", "toward", "distance", "facing"} <= move
@@ -124,7 +124,7 @@ async def test_a_building_is_described_while_a_card_waits_and_the_card_still_wai
         assert sent["ephemeral"] is False
         assert sent["embeds"][0].description.startswith(f"{building}: 8 figures inside at most")
     state = await game_state(app)
-    assert [b["name"] for b in state["buildings"]] == ["Mill", "Barn"] and state["pending"]["card"] == "2S"
+    assert [b["name"] for b in state["buildings"]] == ["Mill", "Barn"] and state["pending"]["params"]["card"] == "2S"
     chosen = await invoke(bot, "decide", RED, "Rita", choice="1er Ligne")
     assert "French chooses 1er Ligne to move on 2♠." in chosen.sent[0]["embeds"][0].description
 

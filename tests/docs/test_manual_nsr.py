@@ -50,7 +50,7 @@ def test_the_manuals_full_units_fit_where_it_places_them(tmp_path: Path) -> None
     script += "".join(f"/as {player_of(line)}\n{line}\n" for line in places)
     records = play(tmp_path / "full.sqlite3", script, "--seed", "3", strict=False)
     assert terminal.refusals(records) == []
-    assert len(terminal.texts(records, "place")) == 4
+    assert len(terminal.texts(records, "placed")) == 4
     state = terminal.saved_state(tmp_path / "full.sqlite3")
     assert state.phase == "movement" and [len(u.figures) for u in state.units] == [20, 12, 20, 20]
     terminal.assert_apart(state)

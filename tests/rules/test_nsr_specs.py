@@ -11,7 +11,7 @@ import pytest
 from rules.core import Action, RuleError
 from rules.nsr.engine import NsrEngine
 from rules.nsr.options import FireOptions, MoveOptions
-from rules.nsr.state import NsrState
+from rules.nsr.state import NsrState, waiting_card
 from rules.specs import Candidate, Role
 from tests.rules.test_nsr_helpers import RandomDice, refuse, small_battle, stage, unit
 
@@ -112,7 +112,7 @@ def test_the_answer_candidates_are_the_cards_choices(engine: NsrEngine) -> None:
     decider = state.pending.decider
     answers = engine.specs["choose"].candidates(engine, state, decider)
     assert [c.params["choice"] for c in answers] == [v for v, _ in state.pending.choices]
-    assert {c.params["card"] for c in answers} == {state.pending.card}
+    assert {c.params["card"] for c in answers} == {waiting_card(state.pending)}
     other = next(s for s in engine.sides() if s != decider)
     assert not engine.specs["choose"].candidates(engine, state, other)
     assert not candidates(engine, state, other)

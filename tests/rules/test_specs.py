@@ -39,6 +39,11 @@ def test_options_are_read_into_their_types() -> None:
     assert isinstance(shot.range, float) and isinstance(shot.dice, int)
 
 
+def test_a_number_given_for_text_reads_as_typed() -> None:
+    """A facing in degrees given as a number (by a program, not a player) is the text it would type."""
+    assert read_params(Shot, {"shooter": 90.0}, "shoot") == Shot(shooter="90")
+
+
 def test_options_not_given_are_none_and_blank_text_is_not_given() -> None:
     assert read_params(Shot, {"shooter": "Rossi", "cover": "  ", "range": None}, "shoot") == Shot(shooter="Rossi")
 
@@ -57,7 +62,7 @@ def test_options_not_given_are_none_and_blank_text_is_not_given() -> None:
         ({"shooter": "R", "dice": 4}, "dice: takes a whole number from 1 to 3."),
         ({"shooter": "R", "cover": "thick"}, "cover: is none, soft or hard."),
         ({"shooter": "R", "aimed": "maybe"}, "aimed: is yes or no."),
-        ({"shooter": 7}, "shooter: takes text"),
+        ({"shooter": ["Rossi"]}, "shooter: takes text"),
         ({"shooter": "x" * 65}, "shooter: is at most 64 characters."),
         (
             {"shooter": "R", "wind": "strong"},

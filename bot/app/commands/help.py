@@ -94,7 +94,7 @@ def command_help(command: Command) -> str:
     """One command: what it does, each option, and an example line."""
     lines = [f"`/{command.name}` — {command.description}", ""]
     for o in command.options:
-        choices = f" (one of {', '.join(o.choices)})" if o.choices else ""
+        choices = f" (one of {', '.join(o.labels or o.choices)})" if o.choices else ""
         need = "" if o.required else ", optional"
         lines.append(f"• `{o.name}` ({type_name(o)}{need}): {o.help}{choices}")
     if not command.options:
@@ -111,7 +111,7 @@ def example(command: Command) -> str:
     for o in command.options:
         if not o.required:
             continue
-        value = o.choices[0] if o.choices else samples.get(o.name)
+        value = o.example or (o.choices[0] if o.choices else samples.get(o.name))
         value = value or BY_TYPE.get(type_name(o), o.name.upper())
         parts.append(f"{o.name}:{value}")
     return " ".join(parts)

@@ -110,10 +110,11 @@ def convert(declared: Option, raw: str, names: Mapping[str, str] | None = None) 
     else:
         value = raw
     if declared.choices:
-        by_name = {name.lower(): value for value, name in (names or {}).items()}
+        shown = dict(zip(declared.choices, declared.labels, strict=False)) | dict(names or {})
+        by_name = {name.lower(): value for value, name in shown.items()}
         chosen = {c.lower(): c for c in declared.choices}.get(str(value).lower(), by_name.get(str(value).lower()))
         if chosen is None:
-            raise LineError(f"{name} must be one of {', '.join(declared.choices)}.")
+            raise LineError(f"{name} must be one of {', '.join(declared.labels or declared.choices)}.")
         return chosen
     if isinstance(value, str):
         if not 1 <= len(value) <= declared.length:
