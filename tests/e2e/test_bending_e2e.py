@@ -96,7 +96,7 @@ async def test_feature_names_follow_the_name_rules(fake: FakeDiscord, bot: Any) 
     async with AttachmentHost() as cdn:
         for name, why in (("the\u200bmill", "zero-width space"), ("the Сopse", "looks like “the copse”")):
             imported = await slash_with_files(fake, cdn, gina, "map import", file=Upload("m.yaml", map_yaml(name)))
-            assert imported.ephemeral and "features[1].name:" in imported.text and why in imported.text
+            assert imported.ephemeral and "features\\[1\\].name:" in imported.text and why in imported.text
     shown = await fake.slash(gina, "map show")
     assert "the copse" in shown.text and "mill" not in shown.text  # nothing of the refused ones was kept
 
@@ -131,7 +131,7 @@ async def test_a_campaign_import_lists_every_setting_it_changes_and_bounds_its_n
         huge = yaml.safe_dump({**head, "settings": {"battles_before": 2147483647}}).encode()
         refused = await slash_with_files(fake, cdn, gina, "campaign import", file=Upload("c.yaml", huge))
         assert refused.ephemeral and (
-            "settings.battles_before: must be a whole number from 0 to 100000, not “2147483647”" in refused.text
+            "settings.battles\\_before: must be a whole number from 0 to 100000, not “2147483647”" in refused.text
         )
 
 
