@@ -10,17 +10,9 @@ from typing import Any
 from discord.ext import commands
 
 from bot.adapter.cog import AppCog
-from bot.adapter.slash import spec_command, specs_of
+from bot.adapter.slash import spec_command
+from bot.app.commands.rulesets import OFFERED
 from rules import RULESETS, get_engine
-from rules.specs import Role
-
-#: The roles of the actions a ruleset's group offers, in the order of its specs.
-OFFERED = (Role.PLAY, Role.PASS)
-
-
-def spec_rulesets() -> tuple[str, ...]:
-    """The rulesets whose commands are built from their specs."""
-    return tuple(slug for slug in RULESETS if specs_of(slug))
 
 
 class RulesetCog(AppCog, commands.GroupCog):
@@ -46,5 +38,5 @@ def ruleset_cog(slug: str) -> type[RulesetCog]:
 
 
 async def setup(bot: commands.Bot) -> None:
-    for slug in spec_rulesets():
+    for slug in RULESETS:
         await bot.add_cog(ruleset_cog(slug)(bot))

@@ -10,8 +10,7 @@ it goes through exactly the path the typed command does: the same checks, the sa
 
 The commands a figure acts with are the specs that name their ``acting`` option. Picking a figure
 in the select (``ready:ssg``) answers privately with those commands written out for it, that
-option filled, ready to type: a slash command's options cannot be filled in by a click. (A
-ruleset that declares no specs yet names them on its cog: ``quick_moves``, ``figure_moves``.)
+option filled, ready to type: a slash command's options cannot be filled in by a click.
 """
 
 from __future__ import annotations
@@ -47,36 +46,19 @@ def _commands(client: Any, slug: str) -> dict[str, app_commands.Command[Any, ...
 
 
 def _quick_names(client: Any, slug: str) -> list[str]:
-    """The ruleset's quick moves: its spec with the PASS role (or, for a ruleset that declares no
-    specs yet, what its cog lists as ``quick_moves``)."""
-    specs = specs_of(slug)
-    if specs:
-        return [name for name, spec in specs.items() if spec.role is Role.PASS]
-    return list(getattr(_cog(client, slug), "quick_moves", ()))
+    """The ruleset's quick moves: its spec with the PASS role."""
+    return [name for name, spec in specs_of(slug).items() if spec.role is Role.PASS]
 
 
 def _figure_moves(client: Any, slug: str) -> list[tuple[app_commands.Command[Any, ..., Any], str]]:
     """The commands a figure acts with, each with the option naming the figure: the specs with
-    ``acting`` set (or, without specs, the cog's ``figure_moves``, the figure their first option)."""
+    ``acting`` set."""
     by_name = _commands(client, slug)
-    specs = specs_of(slug)
-    named: list[tuple[str, str | None]]
-    if specs:
-        named = [(name, spec.acting) for name, spec in specs.items() if spec.acting is not None]
-    else:
-        named = [(name, None) for name in getattr(_cog(client, slug), "figure_moves", ())]
-    found = []
-    for name, acting in named:
-        command = by_name.get(name)
-        if command is not None and command.parameters:
-            found.append((command, acting or command.parameters[0].display_name))
-    return found
-
-
-def _cog(client: Any, slug: str) -> object:
-    """The cog whose group is ``/slug`` (None when there is none)."""
-    commands = list(_commands(client, slug).values())
-    return commands[0].binding if commands else None
+    return [
+        (by_name[name], spec.acting)
+        for name, spec in specs_of(slug).items()
+        if spec.acting is not None and name in by_name
+    ]
 
 
 def quick_moves(client: Any, slug: str, now: MovesNow | None) -> list[app_commands.Command[Any, ..., Any]]:

@@ -5,33 +5,17 @@ here (its Discord cog still describes it)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from bot.app.commands.declared import Command
 from rules import RULESETS, get_engine
 from rules.specs import Role
 
-#: What each ruleset's group is, in a sentence (the group's description on Discord and in /help),
-#: where its engine does not say (``command_blurb``).
-GROUP_SENTENCES: Mapping[str, str] = {
-    "ssg": "Simple Skirmish Game: your turn's actions",
-    "sharpe": "Sharpe's Skirmish: your character's turn",
-    "nsr": "Napoleonic Skirmish Rules: orders for your units",
-    "medieval": "Medieval skirmish: knights, men at arms and Vikings",
-    "yasg": "Yet Another Skirmish Game: the board and your turn",
-}
 #: The roles a command is offered for: the rest are taken through /decide and /map.
 OFFERED = (Role.PLAY, Role.PASS)
 
 
-def has_specs(slug: str) -> bool:
-    return bool(get_engine(slug).specs)
-
-
 def group_sentence(slug: str) -> str:
-    """The ruleset's group in a sentence: its engine's own, else the one kept here, else its title."""
-    blurb = getattr(get_engine(slug), "command_blurb", None)
-    return str(blurb or GROUP_SENTENCES.get(slug) or RULESETS[slug][1])
+    """The ruleset's group in a sentence: its engine's own, else its title."""
+    return get_engine(slug).command_blurb or RULESETS[slug][1]
 
 
 def ruleset_commands(slug: str) -> tuple[Command, ...]:
@@ -55,5 +39,5 @@ def ruleset_commands(slug: str) -> tuple[Command, ...]:
 
 
 def all_ruleset_commands() -> tuple[Command, ...]:
-    """The commands of every ruleset whose engine declares its specs."""
-    return tuple(c for slug in RULESETS if has_specs(slug) for c in ruleset_commands(slug))
+    """The commands of every ruleset, from its specs."""
+    return tuple(c for slug in RULESETS for c in ruleset_commands(slug))
