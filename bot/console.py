@@ -19,16 +19,15 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.app.commands.declared import Command, failure_sentence
+from bot.app.commands.declared import Command, LineError, ParsedLine, failure_sentence, read_line, split_line
 from bot.app.commands.help import help_text
-from bot.app.commands.line import LineError, ParsedLine, read_line, split_line
 from bot.app.commands.moves import quick_moves, to_type
 from bot.app.commands.table import command_table, groups
 from bot.app.replies import Caller, Reply
 from bot.app.service import App
 from bot.dice import ForcedDice, parse_forced_cards, parse_forced_dice
+from bot.render.cards import cards_text, plain
 from bot.render.shown import printable
-from bot.render.text import cards_text, plain
 from rules.core import RuleError
 
 CONSOLE_GUILD_ID = 1

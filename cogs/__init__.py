@@ -1,30 +1,17 @@
-"""Thin Discord cogs: parse the interaction, call the application layer, deliver its reply.
+"""The Discord cogs: every command of the application's table, built from its declaration
+(``cogs.commands``), and the bot owner's tools (``cogs.admin``).
 
 The bot loads this package as an extension, by name (``bot.adapter.client.COGS``); its
-:func:`setup` loads every cog module that :func:`extensions` lists: the shared ones, then
-the rulesets' groups, built from their specs by ``cogs.rulesets``.
+:func:`setup` loads every cog module that :func:`extensions` lists.
 """
 
 from __future__ import annotations
 
 from discord.ext import commands
 
-SHARED = (
-    "cogs.campaign",
-    "cogs.roster",
-    "cogs.game",
-    "cogs.map",
-    "cogs.decisions",
-    "cogs.roll",
-    "cogs.odds",
-    "cogs.help",
-    "cogs.admin",
-)
-
 
 def extensions() -> tuple[str, ...]:
-    """The shared cogs, then ``cogs.rulesets``, which builds every ruleset's group from its specs."""
-    return (*SHARED, "cogs.rulesets")
+    return ("cogs.commands", "cogs.admin")
 
 
 async def setup(bot: commands.Bot) -> None:

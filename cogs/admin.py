@@ -6,15 +6,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter.cog import AppCog
+from bot.adapter.client import SkirmishBot
 from bot.adapter.delivery import deliver_when_ready
 from bot.app.replies import Refusal, Reply
 
 
 @app_commands.default_permissions(administrator=True)
-class AdminCog(AppCog, commands.GroupCog, group_name="admin", group_description="Bot owner tools"):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot  # type: ignore[assignment]
+class AdminCog(commands.GroupCog, group_name="admin", group_description="Bot owner tools"):
+    def __init__(self, bot: SkirmishBot) -> None:
+        self.bot = bot
         super().__init__()
 
     @app_commands.command(name="sync", description="Send the slash commands to Discord now (bot owner only)")
@@ -30,4 +30,5 @@ class AdminCog(AppCog, commands.GroupCog, group_name="admin", group_description=
 
 
 async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, SkirmishBot)
     await bot.add_cog(AdminCog(bot))

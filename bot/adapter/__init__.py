@@ -2,7 +2,9 @@
 
 * :mod:`bot.adapter.client`: the bot (loads the cogs by name, syncs the commands, runs the pace
   scheduler) and its command tree, whose ``on_error`` is the one error handler.
-* :mod:`bot.adapter.cog`: :class:`~bot.adapter.cog.AppCog`, what every cog is built on.
+* :mod:`bot.adapter.slash`: a declared command (:mod:`bot.app.commands`) as a slash command:
+  its options, completions and the delivery of its answer; :mod:`bot.adapter.attachments` reads
+  an attached file for it.
 * :mod:`bot.adapter.delivery`: :func:`~bot.adapter.delivery.deliver`, the one way a reply reaches
   an interaction; :class:`~bot.adapter.delivery.Deferral`, the one "defer if slow" path of every
   reply that may be slow; and the persistent buttons that come with replies (a decision's
@@ -13,5 +15,5 @@
 * :mod:`bot.adapter.scheduler`: the pace scheduler, which posts reminders and timeouts.
 
 The cogs import this package, the application layer and the rules; nothing in ``bot/`` imports
-the cogs (the client loads them by name, and each registers its own buttons).
+the cogs (the client loads them by name, and they register the buttons).
 """

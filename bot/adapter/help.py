@@ -1,7 +1,5 @@
 """/help on Discord: the pages come from the application's declared commands
 (:mod:`bot.app.commands.help`), as the terminal's do; this module adds the buttons that turn them.
-The rulesets whose engines declare no specs yet are read from their cogs in the tree
-(:func:`bot.app.commands.table.command_table`).
 """
 
 from __future__ import annotations
@@ -11,7 +9,6 @@ import re
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.adapter.embeds import to_embeds
 from bot.adapter.errors import player_message
@@ -21,7 +18,7 @@ from bot.app.commands import help as pages
 from bot.app.commands.table import command_table, groups
 from bot.app.replies import HelpReply
 
-__all__ = ["BACK", "CONTENTS", "NEXT", "HelpButton", "HelpReply", "help_reply", "help_text", "help_view", "topics"]
+__all__ = ["BACK", "CONTENTS", "NEXT", "HelpButton", "HelpReply", "help_reply", "help_view"]
 
 log = logging.getLogger("skirmish_gm.help")
 
@@ -29,19 +26,9 @@ PAGE_CHARS = pages.PAGE_CHARS
 BACK, NEXT, CONTENTS = "◀ Back", "Next ▶", "Contents"
 
 
-def help_reply(tree: app_commands.CommandTree, topic: str | None = None, page: int = 1) -> HelpReply:
+def help_reply(topic: str | None = None, page: int = 1) -> HelpReply:
     """Page ``page`` of the help on ``topic``, private to whoever asked."""
     return pages.help_reply(command_table(), groups(), topic, page, page_chars=PAGE_CHARS)
-
-
-def help_text(tree: app_commands.CommandTree, topic: str | None = None) -> str:
-    """The whole help on ``topic`` as plain text, every page."""
-    return pages.help_text(command_table(), groups(), topic)
-
-
-def topics(tree: app_commands.CommandTree) -> list[str]:
-    """Every topic help knows: the rulesets and groups, then each command."""
-    return pages.topics(command_table())
 
 
 # --- the buttons under a page on Discord ---------------------------------------------------------
@@ -53,7 +40,7 @@ class HelpButton(
     template=r"help:(?P<page>[0-9]{1,3}):(?P<topic>[a-z0-9 _-]{0,60})",
 ):
     """Back, Next or Contents under a help page: the click shows that page in place of this one,
-    built again from the command tree (nothing about it lives in the bot's memory)."""
+    built again from the declared commands (nothing about it lives in the bot's memory)."""
 
     def __init__(self, topic: str, page: int, label: str, *, disabled: bool = False) -> None:
         super().__init__(
@@ -73,7 +60,7 @@ class HelpButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            reply = help_reply(interaction.client.tree, self.topic, self.page)  # type: ignore[attr-defined]
+            reply = help_reply(self.topic, self.page)
         except Exception as exc:
             await interaction.response.send_message(player_message(exc, context="help"), ephemeral=True)
             return

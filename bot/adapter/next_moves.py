@@ -16,17 +16,17 @@ option filled, ready to type: a slash command's options cannot be filled in by a
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.adapter.once import AnsweredOnce
-from bot.adapter.slash import specs_of
 from bot.app.replies import MovesNow, ReadyFigure
 from bot.render.shown import shown
-from rules.specs import Role
+from rules import RULESETS, get_engine
+from rules.specs import ActionSpec, Role
 
 MAX_QUICK = 4
 #: Discord's limit on a select's options.
@@ -43,6 +43,11 @@ def _group(client: Any, slug: str) -> app_commands.Group | None:
 def _commands(client: Any, slug: str) -> dict[str, app_commands.Command[Any, ..., Any]]:
     group = _group(client, slug)
     return {c.name: c for c in group.commands if isinstance(c, app_commands.Command)} if group else {}
+
+
+def specs_of(slug: str) -> Mapping[str, ActionSpec[Any, Any]]:
+    """The action specs of the ruleset ``slug`` (none for a name that is no ruleset)."""
+    return get_engine(slug).specs if slug in RULESETS else {}
 
 
 def _quick_names(client: Any, slug: str) -> list[str]:

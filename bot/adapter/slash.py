@@ -1,13 +1,13 @@
-"""Slash commands built from a params dataclass (:mod:`rules.specs`): the options, their types,
-bounds, choices, descriptions and completions are read from the dataclass's declared options, so
-a command's options are written once, in the rules.
+"""Slash commands built from the declared commands (:mod:`bot.app.commands`): the options, their
+types, bounds, choices, descriptions and completions are read from each command's params dataclass
+(:mod:`rules.specs`), so a command's options are written once, and its answer is delivered as its
+declared policy says.
 
 :func:`options_command` builds a real :class:`discord.app_commands.Command` whose callback is a
-cog method: ``callback(cog, interaction, **options)``, as a hand-written one would be, so the
-terminal and /odds call it the same way (``command.callback(command.binding, interaction, ...)``).
-It hands the options, every declared one (None when not given), to ``run(cog, interaction,
-options)``. discord.py reads a callback's options from :func:`inspect.signature`, which honours a
-function's ``__signature__``: the callback gets one whose annotations are the real objects
+cog method: ``callback(cog, interaction, **options)``, as a hand-written one would be. It hands the
+options, every declared one (None when not given), to ``run(cog, interaction, options)``.
+discord.py reads a callback's options from :func:`inspect.signature`, which honours a function's
+``__signature__``: the callback gets one whose annotations are the real objects
 (``Range[str, 1, 64]``, ``Literal[...]``) a hand-written signature would name.
 """
 
@@ -21,9 +21,12 @@ from typing import Any, Literal, Optional
 import discord
 from discord import app_commands
 
+from bot.adapter.attachments import upload_of
+from bot.adapter.delivery import deliver, deliver_when_ready
 from bot.adapter.messages import app_of, caller_of
-from rules import RULESETS, get_engine
-from rules.specs import ActionSpec, Kind, Option, Params, options_of
+from bot.app.commands.declared import Command, Completer
+from bot.app.replies import Reply
+from rules.specs import Kind, Option, Params, options_of
 
 #: Discord's limits on a command (https://discord.com/developers/docs/interactions/application-commands).
 DESCRIPTION_LIMIT = 100
@@ -35,22 +38,22 @@ Run = Callable[[Any, discord.Interaction, dict[str, Any]], Awaitable[None]]
 
 
 async def figure_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    names = await app_of(interaction).figure_names(caller_of(interaction), current)
+    names = await app_of(interaction).rolls.figure_names(caller_of(interaction), current)
     return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names]
 
 
 async def roster_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    names = await app_of(interaction).figure_names(caller_of(interaction), current, in_game=False)
+    names = await app_of(interaction).rolls.figure_names(caller_of(interaction), current, in_game=False)
     return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names]
 
 
 async def side_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    names = await app_of(interaction).side_names(caller_of(interaction), current)
+    names = await app_of(interaction).rolls.side_names(caller_of(interaction), current)
     return [app_commands.Choice(name=n, value=n) for n in names]
 
 
 async def kind_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    names = await app_of(interaction).kind_names(caller_of(interaction), current)
+    names = await app_of(interaction).rolls.kind_names(caller_of(interaction), current)
     return [app_commands.Choice(name=n, value=n) for n in names]
 
 
@@ -68,12 +71,14 @@ AUTOCOMPLETES: Mapping[Kind, Autocomplete] = {
 }
 
 
-def specs_of(slug: str) -> Mapping[str, ActionSpec[Any, Any]]:
-    """The action specs of the ruleset ``slug`` (none for a name that is no ruleset, or a ruleset
-    that declares none yet)."""
-    if slug not in RULESETS:
-        return {}
-    return get_engine(slug).specs
+def autocomplete_of(complete: Completer) -> Autocomplete:
+    """A declared command's own completion of an option, as Discord asks for it."""
+
+    async def autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        found = await complete(app_of(interaction), caller_of(interaction), current)
+        return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in found[:CHOICES_LIMIT]]
+
+    return autocomplete
 
 
 def annotation_of(declared: Option) -> Any:
@@ -108,9 +113,17 @@ def described(text: str) -> str:
     return text if len(text) <= DESCRIPTION_LIMIT else text[: DESCRIPTION_LIMIT - 1].rstrip() + "…"
 
 
-def options_command(name: str, description: str, params: type[Params], run: Run) -> app_commands.Command[Any, ..., Any]:
+def options_command(
+    name: str,
+    description: str,
+    params: type[Params],
+    run: Run,
+    completes: Mapping[str, Autocomplete] | None = None,
+) -> app_commands.Command[Any, ..., Any]:
     """The slash command ``name`` taking the options of ``params``: required ones first (Discord
-    lists them so), each described by its help and completed by what it names."""
+    lists them so), each described by its help and completed as ``completes`` says, else by what
+    it names."""
+    own = dict(completes or {})
     options = options_of(params)
     if len(options) > OPTIONS_LIMIT:
         raise ValueError(f"{name}: Discord takes at most {OPTIONS_LIMIT} options")
@@ -148,7 +161,11 @@ def options_command(name: str, description: str, params: type[Params], run: Run)
     }
     if labelled:
         app_commands.choices(**labelled)(callback)
-    completed = {python[o.name]: AUTOCOMPLETES[o.kind] for o in declared if o.kind in AUTOCOMPLETES and not o.choices}
+    completed = {
+        python[o.name]: own.get(o.name) or AUTOCOMPLETES[o.kind]
+        for o in declared
+        if (o.name in own or o.kind in AUTOCOMPLETES) and not o.choices
+    }
     if completed:
         app_commands.autocomplete(**completed)(callback)  # type: ignore[arg-type]
     samples = {o.name: o.example for o in options if o.example}  # /help's example line
@@ -174,12 +191,25 @@ def _parameter(name: str, declared: Option) -> inspect.Parameter:
     )
 
 
-def spec_command(slug: str, spec: ActionSpec[Any, Any]) -> app_commands.Command[Any, ..., Any]:
-    """``/<slug> <action>``: the spec's options, described by its sentence; the cog it is bound to
-    acts (``cog.act(interaction, slug, action, **options)``: the ruleset cogs' one path, which /odds
-    stands in for to read the action instead)."""
+def command_slash(command: Command) -> app_commands.Command[Any, ..., Any]:
+    """The slash command of a declared command: an attached file is read into an upload, the
+    command run on the application, and its answer delivered at once, or, for one that may take a
+    while (``slow``, ``late_note``), however long it takes."""
 
-    async def act(cog: Any, interaction: discord.Interaction, options: dict[str, Any]) -> None:
-        await cog.act(interaction, slug, spec.name, **options)
+    async def run(cog: Any, interaction: discord.Interaction, options: dict[str, Any]) -> None:
+        values = {
+            name: await upload_of(interaction, value) if isinstance(value, discord.Attachment) else value
+            for name, value in options.items()
+        }
+        app, caller = app_of(interaction), caller_of(interaction)
 
-    return options_command(spec.name, spec.sentence, spec.params, act)
+        async def work() -> Reply:
+            return await command.run(app, caller, values)
+
+        if command.slow or command.late_note is not None:
+            await deliver_when_ready(interaction, work, slow=command.slow, follows=command.late_note)
+        else:
+            await deliver(interaction, await work())
+
+    completes = {name: autocomplete_of(complete) for name, complete in command.completes.items()}
+    return options_command(command.path[-1], command.description, command.params, run, completes)

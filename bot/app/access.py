@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.app.loaded_states import LoadedStates
+from bot.app.context import LoadedStates
 from bot.app.replies import Caller, Refusal, joined
 from bot.store import Unit
 from bot.store.records import Campaign, Figure, Game, Member

@@ -10,9 +10,9 @@ from typing import Any
 from bot.app.battle_dice import command_dice, end_text, progress, stream_of
 from bot.app.context import Context
 from bot.app.entries import log_entry
-from bot.app.replies import Caller, Card, Reply, side_colour
+from bot.app.replies import Caller, Card, Reply
 from bot.app.yaml_format import plural
-from bot.render.shown import shown
+from bot.render.shown import shown, side_colour
 from bot.store import Unit
 from bot.store.records import Campaign, Figure, Game
 from rules.core import Aftermath as AftermathResult

@@ -16,9 +16,9 @@ from bot.app.context import Context
 from bot.app.free_roll_dice import reveal as reveal_free_rolls
 from bot.app.inputs import CAMPAIGN_NAME_MAX, clean_name
 from bot.app.open_decision import open_decision
-from bot.app.replies import Caller, Card, Refusal, Reply, joined, mentions, side_colour
+from bot.app.replies import Caller, Card, Refusal, Reply, joined, mentions
 from bot.app.undo import GM_PLAYS
-from bot.render.shown import shown
+from bot.render.shown import shown, side_colour
 from bot.store.records import Campaign
 from rules import RULESETS, get_engine
 from rules.core import Choice, Decision, short

@@ -5,11 +5,11 @@ from __future__ import annotations
 from bot.app.access import campaign_here, campaign_of, may_decide, member_of
 from bot.app.actions import Actions
 from bot.app.context import Context
-from bot.app.inputs import command_line
+from bot.app.entries import command_line
 from bot.app.open_decision import UNDO_KIND
-from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, joined, mentions, side_colour
+from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, joined, mentions
 from bot.app.undo import Undo
-from bot.render.shown import shown
+from bot.render.shown import shown, side_colour
 from bot.store import Unit
 from bot.store.records import Campaign, Decision
 from rules.core import Action

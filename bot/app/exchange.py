@@ -44,7 +44,7 @@ from bot.app.campaign_file import (
 )
 from bot.app.context import Context
 from bot.app.free_roll_dice import revealed_documents
-from bot.app.replies import Caller, Card, Refusal, Reply, joined, side_colour
+from bot.app.replies import Caller, Card, Refusal, Reply, joined
 from bot.app.roster_file import Importer, Kept, RosterPlan, read_sides, sides_data
 from bot.app.sole_choice import ASK_NOTE, ASK_SWITCH, asks_always
 from bot.app.switches import show, switches, tables_text, value_at
@@ -60,7 +60,7 @@ from bot.app.yaml_format import (
 )
 from bot.dice import RecordingDice
 from bot.render.cards import roll_line
-from bot.render.shown import shown
+from bot.render.shown import shown, side_colour
 from bot.store import Unit
 from bot.store.exchange import NewFigure
 from bot.store.records import Campaign, Figure, Game, Member

@@ -1,4 +1,4 @@
-"""What players type, read and written back: names, stats and a command as typed."""
+"""What players type, read and written back: names and stats."""
 
 from __future__ import annotations
 
@@ -14,18 +14,6 @@ from rules.core import short
 NAME_MAX = 64
 CAMPAIGN_NAME_MAX = 100
 STATS_MAX = 400
-
-
-def command_line(group: str, name: str, params: Mapping[str, Any]) -> str:
-    """The command as a player would type it, for the log: ``/ssg shoot shooter:Rossi ...``."""
-    parts = [f"/{group} {name}" if name else f"/{group}"]
-    for key, value in params.items():
-        if value is None:
-            continue
-        text = f"{value:g}" if isinstance(value, float) else str(value)
-        needs_quotes = text != shlex.quote(text)
-        parts.append(f"{key}:" + ('"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"' if needs_quotes else text))
-    return " ".join(parts)
 
 
 def parse_stats(text: str | None) -> dict[str, Any]:

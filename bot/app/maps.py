@@ -31,7 +31,7 @@ from bot.app.battlefield import (
     order_picture,
 )
 from bot.app.context import Context
-from bot.app.inputs import command_line
+from bot.app.entries import command_line
 from bot.app.map_work import (
     Change,
     CheckedMap,
@@ -44,11 +44,11 @@ from bot.app.map_work import (
     scenario_map,
     set_zone,
 )
-from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
+from bot.app.replies import Caller, Card, Refusal, Reply
 from bot.app.yaml_format import FileProblems, FileRefused, file_slug
-from bot.render.shown import shown
+from bot.render.shown import shown, side_colour
 from bot.store import Unit
-from bot.store.large_json import written_as
+from bot.store.column_values import written_as
 from bot.store.records import Campaign
 from rules import RULESETS
 from rules.battlefield import KINDS, LINE_KINDS, MapData, parse_path

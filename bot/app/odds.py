@@ -15,12 +15,12 @@ from typing import Any
 
 from bot.app.access import campaign_and_player, engine_of
 from bot.app.context import Context
-from bot.app.inputs import command_line
+from bot.app.entries import command_line
 from bot.app.odds_work import OddsJob, Refused, work_out
 from bot.app.replies import Caller, Card, Refusal, Reply
 from bot.app.workers import OutOfTime, WorkerPool
 from bot.render.shown import shown
-from bot.store.large_json import saved_text
+from bot.store.column_values import saved_text
 from rules import RULESETS
 from rules.core import Action
 from rules.odds import Odds, OddsReport

@@ -49,8 +49,9 @@ from typing import TYPE_CHECKING, Any
 
 from bot.app.access import campaign_of, engine_of, require_gm
 from bot.app.context import Context
-from bot.app.inputs import command_line
-from bot.app.replies import Caller, Card, PictureOrder, Refusal, Reply, mentions, side_colour
+from bot.app.entries import command_line
+from bot.app.replies import Caller, Card, PictureOrder, Refusal, Reply, mentions
+from bot.render.shown import side_colour
 from bot.store import Unit
 from bot.store.deadlines import Deadline, NewDeadline
 from bot.store.records import Campaign, Decision, Game

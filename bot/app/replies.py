@@ -57,9 +57,6 @@ class Card:
     #: write (the battlefield's distances and sight), so a Discord reply never pays for it.
     text_extra: str | Callable[[], str] | None = None
 
-    def terminal_text(self) -> str | None:
-        return self.text_extra() if callable(self.text_extra) else self.text_extra
-
 
 @dataclass(frozen=True)
 class PendingDecision:
@@ -213,20 +210,6 @@ NOT_DONE = "Not done"
 
 
 ERROR_COLOUR = 0xC0392B
-NEUTRAL_COLOUR = 0x7F8C8D
-SIDE_COLOURS = {
-    "red": 0xE74C3C,
-    "blue": 0x3498DB,
-    "british": 0xC0392B,
-    "french": 0x2E4A9E,
-    "allied": 0xC0392B,
-}
-
-
-def side_colour(side: str | None) -> int:
-    if side is None:
-        return NEUTRAL_COLOUR
-    return SIDE_COLOURS.get(side.casefold(), 0x16A085)
 
 
 def mentions(user_ids: Iterable[int]) -> str:

@@ -24,7 +24,7 @@ from bot.app.access import campaign_of, engine_of
 from bot.app.aftermath import AFTERMATH_COMMAND
 from bot.app.battle_dice import dice_document
 from bot.app.context import Context
-from bot.app.replies import LOG_PAGE_DEFAULT, Caller, Card, LogPage, Refusal, Reply, side_colour
+from bot.app.replies import LOG_PAGE_DEFAULT, Caller, Card, LogPage, Refusal, Reply
 from bot.render.report import (
     BattleReport,
     Fallen,
@@ -37,6 +37,7 @@ from bot.render.report import (
     report_markdown,
     result_text,
 )
+from bot.render.shown import side_colour
 from bot.store import Unit
 from bot.store.records import Campaign, Game
 from bot.store.reports import LogLine

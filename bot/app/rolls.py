@@ -6,9 +6,8 @@ from bot.app.access import campaign_here, figure_names_in
 from bot.app.actions import replayed
 from bot.app.battle_dice import command_dice, progress, stream_of
 from bot.app.context import Context
-from bot.app.entries import log_entry
+from bot.app.entries import command_line, log_entry
 from bot.app.free_roll_dice import commitment_line, record, stream_for
-from bot.app.inputs import command_line
 from bot.app.replies import Caller, Card, Refusal, Reply
 from bot.dice import free_roll
 from bot.render.shown import shown

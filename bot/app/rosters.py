@@ -5,10 +5,10 @@ from __future__ import annotations
 from bot.app.access import campaign_of, check_side, engine_of, figure_names_in, figure_of, player_of
 from bot.app.context import Context
 from bot.app.inputs import clean_name, format_stats, parse_stats, refuse_look_alike
-from bot.app.replies import Caller, Card, Refusal, Reply, side_colour
+from bot.app.replies import Caller, Card, Refusal, Reply
 from bot.dice import RecordingDice
 from bot.render.cards import roll_line
-from bot.render.shown import shown
+from bot.render.shown import shown, side_colour
 from rules.core import FigureSpec, short
 
 

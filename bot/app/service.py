@@ -20,7 +20,6 @@ from bot.app.context import Context, utcnow
 from bot.app.decisions import DecisionCommands
 from bot.app.exchange import ExchangeCommands
 from bot.app.games import GameCommands
-from bot.app.inputs import clean_name, command_line, format_stats, parse_stats
 from bot.app.maps import MapCommands
 from bot.app.odds import OddsCommands
 from bot.app.pace import PaceCommands, PaceNotice
@@ -31,7 +30,7 @@ from bot.app.undo import Undo
 from bot.store import Store
 from rules.core import DiceSource
 
-__all__ = ["App", "clean_name", "command_line", "format_stats", "parse_stats"]
+__all__ = ["App"]
 
 
 class App:

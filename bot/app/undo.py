@@ -25,8 +25,7 @@ from typing import Any
 from bot.app.access import engine_of, may_decide, member_of
 from bot.app.aftermath import AFTERMATH_COMMAND, Aftermath
 from bot.app.context import Context
-from bot.app.entries import log_entry
-from bot.app.inputs import command_line
+from bot.app.entries import command_line, log_entry
 from bot.app.log_replay import apply_logged
 from bot.app.open_decision import UNDO_KIND, open_decision
 from bot.app.replies import Caller, Card, PendingDecision, Refusal, Reply, mentions

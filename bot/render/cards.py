@@ -1,4 +1,5 @@
-"""Turn what happened (events, dice, boards) into cards a player reads.
+"""Turn what happened (events, dice, boards) into cards a player reads, and cards into plain text
+for the terminal and the logs (:func:`card_text`).
 
 What the rules say and what players named is plain text: it goes into a card through
 :func:`bot.render.shown.shown`, so a name made before names were checked still shows as itself.
@@ -6,13 +7,14 @@ Footers are not escaped: Discord shows them as written, without markdown."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 
-from bot.app.replies import Card, side_colour
+from bot.app.replies import Card
 from bot.dice import RolledDie
 from bot.render.grid_image import grid_png
 from bot.render.grid_text import grid_text
-from bot.render.shown import shown, shown_event, told
+from bot.render.shown import hold_escapes, printable, release_escapes, shown, shown_event, side_colour, told
 from rules.core import Board, CasualtyPayload, Event, VictoryPayload, WoundPayload, payload_of
 
 DIE = "🎲"
@@ -105,3 +107,37 @@ def board_card(title: str, board: Board, *, brief: bool = False) -> Card:
 def board_files(board: Board) -> list[tuple[str, bytes]]:
     """The board's picture, for rulesets played on a grid."""
     return [(BOARD_PICTURE, grid_png(board.grid))] if board.grid is not None else []
+
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_STRIKE = re.compile(r"~~(.+?)~~")
+
+
+def plain(text: str) -> str:
+    """Markdown emphasis dropped; strikethrough shown as [out]; escaped characters as themselves;
+    control characters by their code."""
+    text = _STRIKE.sub(r"\1 [out]", hold_escapes(text))
+    return printable(release_escapes(_BOLD.sub(r"\1", text).replace("`", "")))
+
+
+def card_text(card: Card) -> str:
+    lines = [f"== {plain(card.title)} =="]
+    if card.description:
+        lines.extend(plain(card.description).splitlines())
+    inline = [(n, v) for n, v, is_inline in card.fields if is_inline]
+    if inline:
+        lines.append(" · ".join(f"{plain(n)}: {plain(v)}" for n, v in inline))
+    for name, value, is_inline in card.fields:
+        if not is_inline:
+            lines.append(f"{plain(name)}:")
+            lines.extend(f"  {plain(v)}" for v in value.splitlines())
+    extra = card.text_extra() if callable(card.text_extra) else card.text_extra
+    if extra:
+        lines.append(extra)
+    if card.footer:
+        lines.append(f"({plain(card.footer)})")
+    return "\n".join(lines)
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    return "\n".join(card_text(c) for c in cards)

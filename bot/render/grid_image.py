@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from bot.app.replies import side_colour
 from bot.render.fonts import font as _font
 from bot.render.fonts import plain as _plain
+from bot.render.shown import side_colour
 from rules.core import Grid, GridPiece, GridSquare
 from rules.words import column_name
 

@@ -1,4 +1,5 @@
-"""Text players wrote, made safe to show: escaped for Discord's markdown, and readable at a terminal.
+"""How a card shows what players wrote and whose it is: text made safe to show (escaped for
+Discord's markdown, readable at a terminal) and the colour of each side (:func:`side_colour`).
 
 New names cannot hold markdown, mentions or invisible characters (``bot.app.name_rules``), but
 names made before that check are still in the databases, and event texts and dice reasons carry
@@ -69,3 +70,20 @@ def printable(text: str) -> str:
     """``text`` with each control or direction-override character written as its code (``<U+001B>``),
     so a name cannot move the cursor, colour or reorder a terminal. Line breaks and tabs stay."""
     return _STEERING.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+
+
+#: A card's colour by whose it is: a side's, or no side's.
+NEUTRAL_COLOUR = 0x7F8C8D
+SIDE_COLOURS = {
+    "red": 0xE74C3C,
+    "blue": 0x3498DB,
+    "british": 0xC0392B,
+    "french": 0x2E4A9E,
+    "allied": 0xC0392B,
+}
+
+
+def side_colour(side: str | None) -> int:
+    if side is None:
+        return NEUTRAL_COLOUR
+    return SIDE_COLOURS.get(side.casefold(), 0x16A085)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from bot.app.inputs import command_line
+from bot.app.entries import command_line
 from bot.selfplay.table import Snapshot
 from rules.specs import Candidate
 

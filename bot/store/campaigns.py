@@ -6,10 +6,10 @@ from typing import Any
 
 from sqlalchemy import bindparam, insert, select, update
 
+from bot.store.column_values import utcnow
 from bot.store.columns import build, campaigns, columns_of, members
 from bot.store.play import HERE, NAME_LIMIT, Play
 from bot.store.records import Campaign, Member
-from bot.store.schema import utcnow
 from bot.store.tx import Tx
 
 _CAMPAIGN = columns_of(campaigns, Campaign)

@@ -7,9 +7,9 @@ from typing import Any
 
 from sqlalchemy import bindparam, insert, select, update
 
+from bot.store.column_values import utcnow
 from bot.store.columns import decisions
 from bot.store.records import Decision, NewDecision
-from bot.store.schema import utcnow
 from bot.store.tx import Tx
 from rules.core import Choice
 

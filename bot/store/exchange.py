@@ -12,10 +12,10 @@ from typing import Any
 
 from sqlalchemy import bindparam, insert, update
 
+from bot.store.column_values import utcnow
 from bot.store.columns import decisions, figures
 from bot.store.figures import UPDATE as UPDATE_FIGURE
 from bot.store.records import Figure
-from bot.store.schema import utcnow
 from bot.store.tx import Tx
 
 INSERT_FIGURE = insert(figures)

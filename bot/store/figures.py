@@ -6,9 +6,9 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select, update
 
+from bot.store.column_values import utcnow
 from bot.store.columns import build, columns_of, figures
 from bot.store.records import Figure
-from bot.store.schema import utcnow
 from bot.store.tx import Tx
 
 _FIGURE = columns_of(figures, Figure)

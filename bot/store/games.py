@@ -12,11 +12,11 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select, update
 
+from bot.store.column_values import utcnow
 from bot.store.columns import build, columns_of, games
 from bot.store.errors import Conflict
 from bot.store.play import GAME_IN_PROGRESS, GAME_IN_PROGRESS_LOCKED
 from bot.store.records import Game
-from bot.store.schema import utcnow
 from bot.store.tx import Tx
 
 _GAME = columns_of(games, Game)

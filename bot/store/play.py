@@ -14,10 +14,11 @@ from typing import Any
 
 from sqlalchemy import Integer, String, and_, bindparam, case, func, insert, select, update
 
+from bot.store.column_values import utcnow
 from bot.store.columns import actions, build, campaigns, columns_of, decisions, events, games, members, rolls
 from bot.store.errors import Conflict
 from bot.store.records import ActionContext, Campaign, Game, LogEntry, Member
-from bot.store.schema import GAME_IN_PLAY, utcnow
+from bot.store.schema import GAME_IN_PLAY
 from bot.store.tx import Tx
 
 CAMPAIGN = columns_of(campaigns, Campaign)

@@ -8,7 +8,7 @@ Rules for everyone who touches these models:
   happen. Load what you need up front (``selectinload(Game.actions)``), or query it.
 * JSON columns hold plain data. Mutating a loaded dict in place is NOT detected: assign a new
   value (``game.state = new_state``). A large value read by the plain transactions is shared by
-  every read of the same text (:mod:`bot.store.large_json`): never change one in place.
+  every read of the same text (:mod:`bot.store.column_values`): never change one in place.
 * ``Game.version`` is the ORM's version counter (``version_id_col``): it starts at 1 and every
   flush that changes a game bumps it and checks it (``UPDATE ... WHERE id = ? AND version = ?``),
   so a stale copy of a game can never overwrite a newer one (it raises ``StaleDataError``).
@@ -19,7 +19,7 @@ Rules for everyone who touches these models:
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -27,15 +27,12 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     CheckConstraint,
-    DateTime,
-    Dialect,
     ForeignKey,
     Index,
     Integer,
     MetaData,
     String,
     Text,
-    TypeDecorator,
     UniqueConstraint,
     false,
     literal_column,
@@ -43,6 +40,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.sql.elements import ColumnElement
+
+from bot.store.column_values import UTCDateTime, utcnow
 
 __all__ = [
     "DEADLINE_KINDS",
@@ -87,41 +86,8 @@ DEADLINE_STATUSES = ("open", "expired", "closed")
 DEADLINE_KINDS = ("turn", "decision")
 
 
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
 def _in(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN ({', '.join(repr(v) for v in values)})"
-
-
-class UTCDateTime(TypeDecorator[datetime]):
-    """``DateTime(timezone=True)`` that always hands back an aware UTC datetime.
-
-    PostgreSQL keeps the zone itself (``timestamp with time zone``). SQLite has no zone, so the
-    value is stored as naive UTC and the zone is put back on load. A naive datetime given to it
-    is taken to be UTC already.
-    """
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=UTC)
-        value = value.astimezone(UTC)
-        if dialect.name == "sqlite":
-            value = value.replace(tzinfo=None)
-        return value
-
-    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            return value.replace(tzinfo=UTC)
-        return value.astimezone(UTC)
 
 
 def _json_dict() -> dict[str, Any]:

@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlalchemy import bindparam, func, insert, select, update
 
+from bot.store.column_values import utcnow
 from bot.store.columns import build, columns_of, free_rolls, roll_streams
-from bot.store.schema import utcnow
 from bot.store.tx import Tx
 
 

@@ -29,7 +29,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import Insert
 from sqlalchemy.sql.sqltypes import JSON
 
-from bot.store.large_json import DECODED, ENCODED
+from bot.store.column_values import DECODED, ENCODED
 
 __all__ = ["ConnectionTx", "SqliteTx", "Tx"]
 

@@ -1,4 +1,4 @@
-"""States kept between commands (bot.app.loaded_states): built once per game and version, never
+"""States kept between commands (bot.app.context.LoadedStates): built once per game and version, never
 one that did not commit, and never stale when another process moved the game on."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.app.access import campaign_of
-from bot.app.loaded_states import LoadedStates
+from bot.app.context import LoadedStates
 from bot.app.service import App
 from bot.dice import ForcedDice, SeededDice
 from bot.store import Store

@@ -8,8 +8,10 @@ import shlex
 import pytest
 from sqlalchemy import func, select
 
+from bot.app.entries import command_line
+from bot.app.inputs import parse_stats
 from bot.app.replies import Refusal
-from bot.app.service import App, command_line, parse_stats
+from bot.app.service import App
 from bot.dice import ForcedDice, SeededDice
 from bot.store import Store
 from bot.store.database import Database

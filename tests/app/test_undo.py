@@ -10,7 +10,7 @@ from sqlalchemy import select
 from bot.app.replies import Caller, Refusal
 from bot.app.service import App
 from bot.dice import ForcedDice
-from bot.render.text import cards_text
+from bot.render.cards import cards_text
 from bot.store import Store
 from bot.store.database import Database
 from bot.store.schema import ActionRecord, DecisionRecord, Game, RollRecord

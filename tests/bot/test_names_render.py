@@ -11,11 +11,10 @@ from hypothesis import strategies as st
 from bot.app.replies import Card
 from bot.dice import RolledDie
 from bot.render.battlefield import draw_field, figure_labels
-from bot.render.cards import action_cards, casualty_card, roll_line
+from bot.render.cards import action_cards, card_text, casualty_card, plain, roll_line
 from bot.render.fonts import drawable, font, glyph_pixels
 from bot.render.fonts import plain as drawn_plain
 from bot.render.shown import printable, shown, shown_event
-from bot.render.text import card_text, plain
 from rules.battlefield import Token
 from rules.core import CasualtyPayload, Event
 from tests.bot.test_battlefield_render import TERRAIN, crossroads_view, picture

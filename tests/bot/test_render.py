@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from bot.adapter.embeds import to_embeds
 from bot.app.replies import Card
 from bot.dice import RolledDie
-from bot.render.cards import action_cards, board_card
-from bot.render.text import cards_text
+from bot.render.cards import action_cards, board_card, cards_text
 from rules.core import Board, CasualtyPayload, Event, FigureLine, VictoryPayload, WoundPayload
 
 text = st.text(max_size=5000)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.commands.line import LineError, Upload, parse_line, read_line, split_line
+from bot.app.commands.declared import LineError, Upload, parse_line, read_line, split_line
 from bot.app.commands.moves import quick_moves, to_type
 from bot.app.commands.table import command_table
 from bot.app.replies import MovesNow

@@ -9,14 +9,38 @@ from discord import app_commands
 
 from bot.adapter.client import SkirmishBot
 from bot.adapter.errors import BUG_SENTENCE
-from cogs.common import figure_autocomplete
 from tests.support import BLUE, CHANNEL, GM, RED, STRANGER, fake_interaction, ssg_table
 
 
 def command(bot: SkirmishBot, name: str) -> app_commands.Command:
-    group, _, sub = name.partition(" ")
-    found = bot.tree.get_command(group)
-    return found.get_command(sub) if sub else found
+    first, *rest = name.split()
+    found = bot.tree.get_command(first)
+    for word in rest:
+        found = found.get_command(word)
+    return found
+
+
+def walk(tree: app_commands.CommandTree) -> dict[str, app_commands.Command]:
+    """Every command a player is offered, by its qualified name (``ssg shoot``, ``roll``): the bot
+    owner's /admin left out."""
+    found = {}
+    for top in tree.get_commands():
+        if isinstance(top, app_commands.Group):
+            if top.name != "admin":
+                found.update({c.qualified_name: c for c in top.walk_commands() if isinstance(c, app_commands.Command)})
+        else:
+            found[top.qualified_name] = top
+    return found
+
+
+async def suggestions(
+    bot: SkirmishBot, name: str, option: str, interaction: discord.Interaction, typed: str
+) -> list[app_commands.Choice[str]]:
+    """What Discord is offered while ``option`` of ``/name`` is typed: the completion the built
+    command really carries (discord.py keeps it on the parameter)."""
+    complete = command(bot, name)._params[option].autocomplete
+    assert complete is not None, f"/{name} {option}: no completion"
+    return await complete(interaction, typed)
 
 
 async def invoke(
@@ -102,9 +126,10 @@ async def test_autocomplete_offers_at_most_25_names(bot, app) -> None:
     for n in range(40):
         await invoke(bot, "roster add", GM, name=f"Soldier {n}", kind="rifle")
     interaction = fake_interaction(bot, GM)
-    choices = await figure_autocomplete(interaction, "sol")
+    choices = await suggestions(bot, "map show", "focus", interaction, "sol")
     assert len(choices) == 25 and all(isinstance(c, app_commands.Choice) for c in choices)
-    assert await figure_autocomplete(fake_interaction(bot, GM, channel=CHANNEL + 1), "") == []
+    elsewhere = fake_interaction(bot, GM, channel=CHANNEL + 1)
+    assert await suggestions(bot, "map show", "focus", elsewhere, "") == []
 
 
 async def test_bad_dice_notation_is_refused_politely(bot) -> None:

@@ -1,6 +1,6 @@
-"""The application's declared commands (bot/app/commands) say what the Discord cogs say: the same
-commands, options, help, types, bounds and choices, so a slash command built from them, the
-terminal and /help show players no change. The ruleset groups come from the engines' specs."""
+"""The slash commands the bot really offers are the application's declared commands
+(bot/app/commands): the same commands, options, help, types, bounds and choices, so Discord, the
+terminal and /help agree. The ruleset groups come from the engines' specs."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from discord import app_commands
 from discord.enums import AppCommandOptionType
 
 from bot.adapter.client import SkirmishBot
-from bot.adapter.commandline import walk
 from bot.app.commands.declared import type_name
 from bot.app.commands.table import command_table
 from rules import RULESETS, get_engine
 from rules.specs import Option, Role
+from tests.cogs.test_cogs import walk
 
 
 def _option_of_cog(p: app_commands.Parameter) -> tuple[Any, ...]:
@@ -32,7 +32,7 @@ def _option_declared(o: Option) -> tuple[Any, ...]:
     return (o.name, o.help, type_name(o), o.required, o.choices, *bounds, length)
 
 
-async def test_every_shared_command_is_declared_as_its_cog_declares_it(bot: SkirmishBot) -> None:
+async def test_every_shared_command_is_on_discord_as_it_is_declared(bot: SkirmishBot) -> None:
     table = command_table()
     cogs = {n: c for n, c in walk(bot.tree).items() if n.split()[0] not in RULESETS}
     assert set(cogs) == {n for n in table if n.split()[0] not in RULESETS}
@@ -54,6 +54,6 @@ async def test_a_ruleset_with_specs_offers_its_play_and_pass_actions_as_commands
             command = table[f"{slug} {spec.name}"]
             assert command.ruleset == slug and command.role is spec.role and command.description == spec.sentence
             assert command.lock and command.picture and command.follows
-        cog = walk(bot.tree)  # today's cog says the same (until the cog is built from the specs)
+        cog = walk(bot.tree)
         for spec in offered:
             assert [o.name for o in spec.options] == [p.display_name for p in cog[f"{slug} {spec.name}"].parameters]

@@ -31,16 +31,17 @@ async def test_the_cogs_package_loads_every_cog_and_their_buttons(app) -> None:
     assert registered(bot) == buttons(DecisionButton, LogPageButton, HelpButton, NextMoveButton, ReadySelect)
 
 
-async def test_a_cog_loaded_again_registers_its_buttons_once_and_unloading_takes_them_away(app) -> None:
+async def test_the_commands_loaded_again_register_their_buttons_once_and_unloading_takes_them_away(app) -> None:
     bot = SkirmishBot(app)
     await bot.load_cogs()
-    await bot.reload_extension("cogs.game")
-    await bot.reload_extension("cogs.decisions")
+    count = len(bot.tree.get_commands())
+    await bot.reload_extension("cogs.commands")
     assert registered(bot) == buttons(DecisionButton, LogPageButton, HelpButton, NextMoveButton, ReadySelect)
-    await bot.unload_extension("cogs.game")
-    assert registered(bot) == buttons(DecisionButton, HelpButton)
-    assert bot.tree.get_command("game") is None
-    await bot.load_extension("cogs.game")
+    assert len(bot.tree.get_commands()) == count
+    await bot.unload_extension("cogs.commands")
+    assert registered(bot) == {}
+    assert bot.tree.get_command("game") is None and [c.name for c in bot.tree.get_commands()] == ["admin"]
+    await bot.load_extension("cogs.commands")
     assert registered(bot) == buttons(DecisionButton, LogPageButton, HelpButton, NextMoveButton, ReadySelect)
 
 

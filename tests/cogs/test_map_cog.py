@@ -13,10 +13,9 @@ from discord import app_commands
 from bot.adapter.client import SkirmishBot
 from bot.app.service import App
 from bot.dice import ForcedDice
-from cogs.map import feature_autocomplete, scenario_autocomplete, terrain_autocomplete
 from tests.app.test_maps import game_state, gina, map_yaml, rita, ssg_campaign
 from tests.app.test_nsr_map_options import nsr_battle
-from tests.cogs.test_cogs import invoke
+from tests.cogs.test_cogs import invoke, suggestions
 from tests.support import BLUE, GM, RED, fake_interaction
 
 
@@ -30,13 +29,13 @@ def sent_file(interaction: Any) -> discord.File:
 async def test_the_suggestions_of_map_options(bot: SkirmishBot, app: App) -> None:
     await ssg_campaign(app)
     interaction = fake_interaction(bot, GM, "Gina")
-    scenarios = [c.value for c in await scenario_autocomplete(interaction, "")]
+    scenarios = [c.value for c in await suggestions(bot, "map new", "scenario", interaction, "")]
     assert "crossroads" in scenarios and "farm" in scenarios
-    kinds = await terrain_autocomplete(interaction, "he")
+    kinds = await suggestions(bot, "map feature add", "kind", interaction, "he")
     assert [(c.name, c.value) for c in kinds] == [("hedge (a line)", "hedge")]
-    assert await feature_autocomplete(interaction, "") == []
+    assert await suggestions(bot, "map feature remove", "feature", interaction, "") == []
     await app.map_new(gina(), "crossroads")
-    features = await feature_autocomplete(interaction, "copse")
+    features = await suggestions(bot, "map feature remove", "feature", interaction, "copse")
     assert [(c.name, c.value) for c in features] == [("4. the copse (wood)", "4")]
 
 

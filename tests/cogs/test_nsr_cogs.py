@@ -9,9 +9,11 @@ import pytest
 from discord import app_commands
 
 from bot.adapter.client import SkirmishBot
-from bot.adapter.commandline import LineError, parse_line, split_line, walk
+from bot.app.commands.declared import parse_line, read_values, split_line
+from bot.app.commands.table import command_table
 from bot.app.service import App
 from bot.dice import ForcedDice
+from rules.core import RuleError
 from tests.app.test_maps import game_state
 from tests.app.test_nsr_map_options import on_the_map
 from tests.cogs.test_cogs import command, invoke
@@ -89,19 +91,18 @@ async def test_move_goes_where_it_is_told_in_its_new_facing(bot: SkirmishBot, ap
 
 
 async def test_the_terminal_reads_the_same_options(bot: SkirmishBot) -> None:
-    """The terminal parses lines against the same tree: the new options, and a formation that does
-    not exist refused in one sentence before anything runs."""
-    commands = walk(bot.tree)
+    """The terminal parses lines against the declared commands: the new options, and a formation
+    that does not exist refused in one sentence, by the command's own check, before anything runs."""
+    commands = command_table()
     placed = parse_line(
         commands, split_line('/map place figure:"1er Ligne" at:"10,4" facing:45 formation:march_column')
     )
     assert placed.values == {"figure": "1er Ligne", "at": "10,4", "facing": "45", "formation": "march_column"}
     moved = parse_line(commands, split_line('/nsr move to:"14,4" facing:"30,20"'))
     assert moved.values == {"to": "14,4", "facing": "30,20"}
-    with pytest.raises(LineError, match=r"^formation must be one of line, march_column, square, open_order, "):
-        parse_line(commands, split_line('/map place figure:"1er Ligne" at:"10,4" formation:banana'))
-    with pytest.raises(LineError, match=r"^facing must be from 1 to 40 characters"):
-        parse_line(commands, split_line(f'/nsr form facing:"{"9" * 41}"'))
+    banana = parse_line(commands, split_line('/map place figure:"1er Ligne" at:"10,4" formation:banana'))
+    with pytest.raises(RuleError, match=r"^formation: is line, march_column, square"):
+        read_values(banana.command.params, banana.values, "/map place")
 
 
 async def nsr_table(app: App, forced: ForcedDice) -> None:

@@ -1,13 +1,12 @@
-"""The slash commands built from action specs (bot/adapter/slash.py, cogs/rulesets.py): every
-ruleset's group fits Discord's limits, SSG's is exactly what its hand-written cog declared, and the
-builder reads each kind of option into the type, bounds, choices and completion Discord shows."""
+"""The slash commands built from the declared commands (bot/adapter/slash.py, cogs/commands.py):
+every group fits Discord's limits, SSG's is exactly what its hand-written cog declared, the shared
+groups keep their subgroups, files, labelled choices and completions, and the builder reads each
+kind of option into the type, bounds, choices and completion Discord shows."""
 
 from __future__ import annotations
 
-import ast
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Literal
 
@@ -16,18 +15,19 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapter import next_moves
+from bot.adapter import next_moves, slash
 from bot.adapter.slash import (
+    command_slash,
     figure_autocomplete,
     kind_autocomplete,
     options_command,
     roster_autocomplete,
     side_autocomplete,
-    spec_command,
 )
-from bot.app.commands.rulesets import OFFERED
-from cogs.common import TO_HELP, VIA_HELP
-from cogs.rulesets import RulesetCog, ruleset_cog
+from bot.app.commands.declared import Command
+from bot.app.commands.rulesets import OFFERED, group_sentence, ruleset_commands
+from bot.app.commands.table import command_table
+from cogs.commands import CommandsCog, cogs, group_cog
 from rules import RULESETS, get_engine
 from rules.specs import ActionSpec, Kind, NoParams, Params, Role, option, spec_table
 
@@ -35,8 +35,8 @@ NAME = re.compile(r"^[-_\w]{1,32}$")
 COMMAND_CHARS = 4000
 
 
-class NoBot:
-    """Enough of a bot for a cog to be built (nothing runs)."""
+TO_HELP = 'Map: where it goes, x,y in inches from the lower-left corner ("14,22")'
+VIA_HELP = 'Map: waypoints on the way, "10,12 14,18" (the last is the end unless to: is given)'
 
 
 def tree() -> app_commands.CommandTree:
@@ -50,7 +50,9 @@ def group_of(cog: commands.GroupCog) -> app_commands.Group:
 
 
 def built(slug: str) -> app_commands.Group:
-    return group_of(ruleset_cog(slug)(NoBot()))  # type: ignore[arg-type]
+    cog = group_cog(slug, group_sentence(slug), ruleset_commands(slug))
+    assert isinstance(cog, commands.GroupCog)
+    return group_of(cog)
 
 
 def chars(node: dict[str, Any]) -> int:
@@ -321,20 +323,56 @@ def test_too_many_choices_are_refused_when_built() -> None:
         options_command("many", "Too many choices", Many, run)
 
 
-async def test_a_built_command_acts_through_its_cog() -> None:
-    """The ruleset's command hands the action to the cog's ``act`` (what /odds stands in for)."""
-    acted: list[tuple[str, str, dict[str, Any]]] = []
+def test_the_shared_groups_are_built_with_their_subgroups_files_choices_and_completions() -> None:
+    """Every command of the table is on Discord, where its path says; a file is an attachment, a
+    labelled choice shows its label, and a command's own completion is offered."""
+    table = command_table()
+    built_cogs = cogs(table)
+    assert all(isinstance(cog, CommandsCog) for cog in built_cogs)
+    on_discord: dict[str, app_commands.Command[Any, ..., Any]] = {}
+    for cog in built_cogs:
+        for top in cog.get_app_commands():
+            walk = top.walk_commands() if isinstance(top, app_commands.Group) else [top]
+            on_discord.update({c.qualified_name: c for c in walk if isinstance(c, app_commands.Command)})
+            assert limit_problems(top.to_dict(tree())) == [], top.name
+    assert sorted(on_discord) == sorted(table)
+    rules_set = on_discord["campaign rules set"]
+    assert rules_set.parent is not None and rules_set.parent.description == "The campaign's house rules"
+    [file] = rules_set.parameters
+    assert file.type is discord.AppCommandOptionType.attachment and file.required
+    ruleset = on_discord["campaign new"].get_parameter("ruleset")
+    assert ruleset is not None
+    assert [(c.name, c.value) for c in ruleset.choices] == [(title, slug) for slug, (_, title) in RULESETS.items()]
+    for name, command in table.items():
+        for completed in command.completes:
+            parameter = on_discord[name].get_parameter(completed)
+            assert parameter is not None and parameter.autocomplete, (name, completed)
 
-    class Capture:
-        async def act(self, interaction: Any, ruleset: str, action: str, **params: Any) -> None:
-            acted.append((ruleset, action, params))
 
+async def test_a_built_command_runs_its_declaration_and_delivers_the_reply(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ruleset's command hands its options, every declared one, to the declared command's run."""
+    ran: list[tuple[str, dict[str, Any]]] = []
+
+    async def run(self: Any, app: Any, caller: Any, values: dict[str, Any]) -> str:
+        ran.append((self.name, values))
+        return "the reply"
+
+    delivered: list[Any] = []
+
+    async def deliver(interaction: Any, reply: Any) -> None:
+        delivered.append(reply)
+
+    monkeypatch.setattr(Command, "run", run)
+    monkeypatch.setattr(slash, "deliver", deliver)
+    monkeypatch.setattr(slash, "app_of", lambda interaction: "the app")
+    monkeypatch.setattr(slash, "caller_of", lambda interaction: "the caller")
     move = built("ssg").get_command("move")
-    assert isinstance(move, app_commands.Command) and isinstance(move.binding, RulesetCog)
-    await move.callback(Capture(), object(), figure="Rossi", distance=2.0)  # type: ignore[arg-type]
-    assert acted == [
-        ("ssg", "move", {"figure": "Rossi", "to": None, "toward": None, "via": None, "distance": 2.0, "contact": None})
+    assert isinstance(move, app_commands.Command) and isinstance(move.binding, CommandsCog)
+    await move.callback(move.binding, object(), figure="Rossi", distance=2.0)  # type: ignore[arg-type]
+    assert ran == [
+        ("ssg move", {"figure": "Rossi", "to": None, "toward": None, "via": None, "distance": 2.0, "contact": None})
     ]
+    assert delivered == ["the reply"]
 
 
 def test_next_moves_read_the_specs(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -356,7 +394,8 @@ def test_next_moves_read_the_specs(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     group = app_commands.Group(name="toy", description="A toy ruleset")
     for spec in specs.values():
-        group.add_command(spec_command("toy", spec))
+        declared = Command(("toy", spec.name), spec.sentence, spec.params, ruleset="toy", role=spec.role)
+        group.add_command(command_slash(declared))
     client = SimpleNamespace(tree=SimpleNamespace(get_command=lambda name: group if name == "toy" else None))
     monkeypatch.setattr(next_moves, "specs_of", lambda slug: specs if slug == "toy" else {})
     now = SimpleNamespace(allowed=("fire", "done"), accepts=lambda name: name in ("fire", "done"))
@@ -364,22 +403,3 @@ def test_next_moves_read_the_specs(monkeypatch: pytest.MonkeyPatch) -> None:
     assert next_moves.figure_commands(client, "toy", "Big Gun") == '`/toy fire gun:"Big Gun" target:… …`'
     assert [c.name for c in next_moves.quick_moves(client, "toy", now)] == ["done"]  # type: ignore[arg-type]
     assert next_moves.to_type(client, "toy", now) == "Or type /toy fire (/help topic:toy)."  # type: ignore[arg-type]
-
-
-def test_no_cog_imports_another() -> None:
-    """The cogs share what they need through cogs/common.py and the adapter, never one another."""
-    root = Path(__file__).resolve().parents[2] / "cogs"
-    found = []
-    for path in sorted(root.glob("*.py")):
-        if path.name == "__init__.py":
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = (
-                [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else [node.module or ""]
-                if isinstance(node, ast.ImportFrom)
-                else []
-            )
-            found += [f"{path.name} imports {n}" for n in names if n.startswith("cogs.") and n != "cogs.common"]
-    assert found == []

@@ -14,7 +14,7 @@ from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import make_url
 
 from bot.store import Database
-from bot.store.large_json import saved_text, written_as
+from bot.store.column_values import saved_text, written_as
 from bot.store.schema import Campaign, Game, utcnow
 from bot.store.tx import ConnectionTx, SqliteTx
 from tests.orm import orm

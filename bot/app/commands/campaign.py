@@ -11,6 +11,8 @@ from rules import RULESETS
 from rules.specs import Kind, NoParams, Params, option
 
 GROUP = "The campaign in this channel"
+#: The subgroups' sentences (a subgroup's description on Discord).
+SUBGROUPS = {"rules": "The campaign's house rules"}
 BATTLEFIELDS = ("map", "table")
 FILE_HELP = "A YAML file (from an export, or written by hand)"
 
@@ -18,7 +20,13 @@ FILE_HELP = "A YAML file (from an export, or written by hand)"
 @dataclass(frozen=True, kw_only=True)
 class NewOptions(Params):
     name: str = option("The campaign's name", required=True, length=100)
-    ruleset: str = option("The rules it is played by", Kind.CHOICE, required=True, choices=tuple(RULESETS))
+    ruleset: str = option(
+        "The rules it is played by",
+        Kind.CHOICE,
+        required=True,
+        choices=tuple(RULESETS),
+        labels=tuple(title for _, title in RULESETS.values()),
+    )
     battlefield: str | None = option(
         "map: the bot keeps the table and measures (default where it can); table: your own", choices=BATTLEFIELDS
     )
@@ -113,7 +121,6 @@ COMMANDS = (
         NewOptions,
         _new,
         lock=True,
-        choice_names={"ruleset": {slug: title for slug, (_, title) in RULESETS.items()}},
     ),
     Command(
         ("campaign", "battlefield"),

@@ -1,14 +1,19 @@
-"""What a command of the application is: path, sentence, typed options, the part it runs, policy."""
+"""What a command of the application is (path, sentence, typed options, the part it runs, policy),
+and a command line (``/ssg shoot shooter:Rossi range:14``) read against a table of them: the terminal
+reads every line this way, and ``/odds`` the action it is asked about. A line's values are typed as
+Discord would hand them (numbers, a file read from its path); the command checks them."""
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import shlex
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from bot.app.inputs import command_line
+from bot.app.entries import command_line
 from bot.app.replies import Caller, Reply
 from rules.specs import Kind, NoParams, Option, Params, Role, options_of, read_option
 from rules.vocabulary import RuleError
@@ -17,12 +22,8 @@ from rules.vocabulary import RuleError
 #: that /odds reads its line with, so naming it would make an import circle.
 #: A command's work: the application, who calls, and its options read into its params dataclass.
 Call = Callable[[Any, Caller, Any], Awaitable[Reply]]
-#: A command run from raw values by another road than :meth:`Command.run` (a front-end's own).
-Runner = Callable[[Any, Caller, Mapping[str, Any]], Awaitable[Reply]]
 #: Suggestions for an option being typed: ``(app, caller, typed) -> [(label, value), ...]``.
 Completer = Callable[[Any, Caller, str], Awaitable[list[tuple[str, str]]]]
-#: The action a ruleset command stands for, from its values: ``(ruleset, action, options)``.
-ActionOf = Callable[[Mapping[str, Any]], Awaitable[tuple[str, str, dict[str, Any]]]]
 
 #: The type a player is told an option takes (/help), by kind: Discord's names for them.
 TYPE_NAMES: Mapping[Kind, str] = {
@@ -53,7 +54,9 @@ class Command:
     action (``ruleset`` set) runs through :meth:`bot.app.actions.Actions.act` instead, which reads
     the options with the action's own spec. Policy: ``lock`` (the part takes the channel's lock),
     ``gm_only`` (the part refuses anyone but the game master), ``picture`` (the reply's picture of
-    the battlefield is drawn and attached; with ``follows``, an action's may follow its answer).
+    the battlefield is drawn and attached; with ``follows``, an action's may follow its answer),
+    ``slow`` and ``late_note`` (how a front-end that must answer at once waits for it). A test holds
+    ``lock`` and ``gm_only`` to what the parts do (``tests/app/test_command_policy.py``).
     """
 
     path: tuple[str, ...]
@@ -67,14 +70,12 @@ class Command:
     ruleset: str | None = None
     role: Role = Role.PLAY
     completes: Mapping[str, Completer] = field(default_factory=dict)
-    #: Example values for /help, by option name (YASG names squares, not inches).
-    samples: Mapping[str, str] = field(default_factory=dict)
-    #: The names a choice is shown by, by option and value (``ruleset``: ``ssg`` is "Simple
-    #: Skirmish Game"); a player may type the name for the value.
-    choice_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    runner: Runner | None = None
-    #: A ruleset command's action from its values, when not its own name and options (a cog's).
-    action_of: ActionOf | None = None
+    #: The answer may take a while (odds worked out in another process): a front-end that must
+    #: answer at once says it is working on it first.
+    slow: bool = False
+    #: Said first, privately, when an answer that may take a while (a long battle's report) came
+    #: late and is public: it follows as a message of its own.
+    late_note: str | None = None
 
     @property
     def name(self) -> str:
@@ -89,17 +90,13 @@ class Command:
     def options(self) -> tuple[Option, ...]:
         return options_of(self.params)
 
-    async def action(self, values: Mapping[str, Any]) -> tuple[str, str, dict[str, Any]]:
+    def action(self, values: Mapping[str, Any]) -> tuple[str, str, dict[str, Any]]:
         """The ruleset's action this command stands for, with ``values`` as its options."""
-        if self.action_of is not None:
-            return await self.action_of(values)
         assert self.ruleset is not None, f"/{self.name} is no ruleset's action"
         return self.ruleset, self.path[-1], {o.name: values.get(o.name) for o in self.options}
 
     async def run(self, app: Any, caller: Caller, values: Mapping[str, Any]) -> Reply:
         """Run the command with ``values`` (typed as a front-end reads them, by option name)."""
-        if self.runner is not None:
-            return await self.runner(app, caller, values)
         if self.ruleset is not None:
             raw = {o.name: values.get(o.name) for o in self.options}
             typed = command_line(self.ruleset, self.path[-1], raw)
@@ -155,3 +152,102 @@ def failure_sentence(exc: BaseException, *, context: str = "") -> str:
         "unexpected error%s", f" in {context}" if context else "", exc_info=exc
     )
     return BUG_SENTENCE
+
+
+#: The largest file a command takes from a path (what Discord would take as an attachment).
+MAX_ATTACHMENT_BYTES = 8 * 1024 * 1024
+
+
+class LineError(RuleError):
+    """A command line that cannot be read."""
+
+
+@dataclass(frozen=True)
+class ParsedLine:
+    command: Command
+    values: dict[str, Any]
+
+
+def split_line(line: str) -> list[str]:
+    try:
+        return shlex.split(line)
+    except ValueError:
+        raise LineError("That line has an unclosed quote.") from None
+
+
+def parse_line(commands: Mapping[str, Command], tokens: list[str]) -> ParsedLine:
+    """``/ssg shoot shooter:Rossi target:"Big Jim" range:14`` into a command and typed values."""
+    split = next((i for i, t in enumerate(tokens) if i and ":" in t), len(tokens))
+    name = " ".join([tokens[0].lstrip("/"), *tokens[1:split]]).lower()
+    command = commands.get(name)
+    if command is None:
+        raise LineError(f"There is no command /{name}: type /help for the list.")
+    options = {o.name: o for o in command.options}
+    values: dict[str, Any] = {}
+    for token in tokens[split:]:
+        key, sep, raw = token.partition(":")
+        if not sep:
+            raise LineError(f"Write options as name:value; {token!r} is not one.")
+        declared = options.get(key.lower())
+        if declared is None:
+            raise LineError(f"/{name} has no option {key!r}: it takes {', '.join(options) or 'none'}.")
+        values[declared.name] = convert(declared, raw)
+    missing = [o.name for o in command.options if o.required and o.name not in values]
+    if missing:
+        raise LineError(f"/{name} needs {', '.join(missing)}.")
+    return ParsedLine(command, values)
+
+
+def read_line(commands: Mapping[str, Command], line: str) -> ParsedLine:
+    """A whole line, as :func:`parse_line` reads its words; failing that, a command whose one option
+    is a text takes the rest of the line as it, one pair of outer quotes removed, so that quotes
+    inside need no escaping: ``/odds action:"ssg shoot shooter:Rossi target:"Big Jim""``."""
+    try:
+        return parse_line(commands, split_line(line))
+    except LineError as refused:
+        whole = _rest_of_line(commands, line)
+        if whole is None:
+            raise refused from None
+        return whole
+
+
+def _rest_of_line(commands: Mapping[str, Command], line: str) -> ParsedLine | None:
+    head, sep, raw = line.partition(":")
+    *words, key = head.split() or [""]
+    command = commands.get(" ".join([w.lstrip("/") for w in words[:1]] + words[1:]).lower())
+    if not sep or command is None or len(command.options) != 1:
+        return None
+    [declared] = command.options
+    if declared.value_type is not str or declared.kind in (Kind.CHOICE, Kind.FILE) or key.lower() != declared.name:
+        return None
+    raw = raw.strip()
+    if len(raw) >= 2 and raw[0] == raw[-1] == '"':
+        raw = raw[1:-1]
+    return ParsedLine(command, {declared.name: convert(declared, raw)})
+
+
+def convert(declared: Option, raw: str) -> Any:
+    """A typed word as the value a front-end hands on, as Discord would hand it: a number read from
+    its digits, a file read from its path, the rest as typed. Bounds, lengths, yes or no and the
+    choices are the command's own checks (:func:`rules.specs.read_option`), so a refusal reads the
+    same whichever front-end the line came from."""
+    if declared.kind is Kind.FILE:
+        return upload_from_path(declared.name, raw)
+    if declared.kind in (Kind.NUMBER, Kind.WHOLE):
+        try:
+            number = float(raw)
+        except ValueError:
+            return raw  # not a number: refused by the option's own check, with its sentence
+        return int(number) if declared.kind is Kind.WHOLE and number.is_integer() else number
+    return raw
+
+
+def upload_from_path(option: str, raw: str) -> Upload:
+    """A local file given where Discord would take an attachment (``file:roster.yaml``)."""
+    path = Path(raw).expanduser()
+    try:
+        if path.stat().st_size > MAX_ATTACHMENT_BYTES:
+            raise LineError(f"{option}: {raw} is larger than Discord would take.")
+        return Upload(path.name, path.read_bytes())
+    except OSError as exc:
+        raise LineError(f"{option}: cannot read {raw} ({exc.strerror or exc}).") from None

@@ -75,6 +75,7 @@ COMMANDS = (
         "The whole battle as a Markdown file: sides, turns, every roll, result",
         ReportOptions,
         _report,
+        late_note="The report follows in the channel.",
     ),
     Command(("game", "undo"), "Take back the last action (its player or the game master)", NoParams, _undo, lock=True),
     Command(("game", "end"), "End the battle in progress (game master only)", NoParams, _end, lock=True, gm_only=True),

@@ -105,13 +105,12 @@ def command_help(command: Command) -> str:
 
 def example(command: Command) -> str:
     """A line that reads like a real use of ``command``: its required options with sample values
-    (the command's own samples first)."""
+    (an option's own example first)."""
     parts = [f"/{command.name}"]
-    samples = {**SAMPLES, **command.samples}
     for o in command.options:
         if not o.required:
             continue
-        value = o.example or (o.choices[0] if o.choices else samples.get(o.name))
+        value = o.example or (o.choices[0] if o.choices else SAMPLES.get(o.name))
         value = value or BY_TYPE.get(type_name(o), o.name.upper())
         parts.append(f"{o.name}:{value}")
     return " ".join(parts)

@@ -12,6 +12,8 @@ from rules.battlefield.deployment import DeployOptions, PlaceOptions
 from rules.specs import Kind, NoParams, Params, option
 
 GROUP = "The battlefield's map"
+#: The subgroups' sentences (a subgroup's description on Discord).
+SUBGROUPS = {"feature": "The terrain on the next battle's map"}
 
 
 @dataclass(frozen=True, kw_only=True)

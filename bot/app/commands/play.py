@@ -7,8 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.app.commands.declared import Command
-from bot.app.commands.line import parse_line, split_line
+from bot.app.commands.declared import Command, parse_line, split_line
 from bot.app.replies import Caller, Refusal, Reply
 from bot.app.service import App
 from rules import RULESETS
@@ -76,9 +75,9 @@ async def odds_action(commands: Mapping[str, Command], action: str) -> tuple[str
     parsed = parse_line(commands, words)
     if parsed.command.group not in RULESETS:
         raise Refusal("Ask the odds of a ruleset's action, like ssg shoot or sharpe shoot.")
-    if parsed.command.ruleset is None and parsed.command.action_of is None:
+    if parsed.command.ruleset is None:
         raise Refusal("That command is a question, not an action with dice: ask it directly.")
-    ruleset, name, params = await parsed.command.action(parsed.values)
+    ruleset, name, params = parsed.command.action(parsed.values)
     return ruleset, name, params, typed
 
 
@@ -105,6 +104,7 @@ def odds_command(commands: Mapping[str, Command]) -> Command:
         OddsOptions,
         ask,
         completes={"action": complete},
+        slow=True,
     )
 
 

@@ -28,7 +28,7 @@ class AddOptions(Params):
 
 @dataclass(frozen=True, kw_only=True)
 class SideOptions(Params):
-    side: str | None = option("…", Kind.SIDE, length=32)
+    side: str | None = option("Only this side's figures (default: every side)", Kind.SIDE, length=32)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,7 +40,7 @@ class ExportOptions(Params):
 
 @dataclass(frozen=True, kw_only=True)
 class NameOptions(Params):
-    name: str = option("…", Kind.ROSTER, required=True)
+    name: str = option("The figure's name", Kind.ROSTER, required=True)
 
 
 @dataclass(frozen=True, kw_only=True)

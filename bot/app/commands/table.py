@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.app.commands import campaign, game, map, play, roster
 from bot.app.commands.declared import Command, table_of
-from bot.app.commands.help import help_reply
+from bot.app.commands.help import help_reply, topics
 from bot.app.commands.rulesets import all_ruleset_commands, group_sentence
 from bot.app.replies import Caller, Reply
 from rules import RULESETS
@@ -22,6 +22,13 @@ SHARED_GROUPS: Mapping[str, str] = {
     "roster": roster.GROUP,
     "game": game.GROUP,
     "map": map.GROUP,
+}
+
+
+#: Each subgroup's sentence, by its path (``/campaign rules``).
+SUBGROUPS: Mapping[tuple[str, str], str] = {
+    **{("campaign", name): sentence for name, sentence in campaign.SUBGROUPS.items()},
+    **{("map", name): sentence for name, sentence in map.SUBGROUPS.items()},
 }
 
 
@@ -47,8 +54,16 @@ def command_table(extra: tuple[Command, ...] = ()) -> dict[str, Command]:
     async def show_help(app: Any, caller: Caller, p: HelpOptions) -> Reply:
         return help_reply(table, groups(), p.topic)
 
+    async def complete_topic(app: Any, caller: Caller, typed: str) -> list[tuple[str, str]]:
+        wanted = typed.casefold().lstrip("/")
+        return [(f"/{topic}", topic) for topic in topics(table) if wanted in topic][:25]
+
     table["odds"] = play.odds_command(table)
     table["help"] = Command(
-        ("help",), "The rulesets and commands: a ruleset's turn, one command's options", HelpOptions, show_help
+        ("help",),
+        "The rulesets and commands: a ruleset's turn, one command's options",
+        HelpOptions,
+        show_help,
+        completes={"topic": complete_topic},
     )
     return table

@@ -1,7 +1,4 @@
-"""What the cogs share beside the adapter's AppCog: an attached file read, and for the hand-written
-ruleset cogs the autocompletes of names (kept in :mod:`bot.adapter.slash`, which completes a built
-command's options by what they name) and the help of a move's map options (:mod:`rules.specs`
-declares them once)."""
+"""A file attached to a command, read from Discord's file servers into an :class:`Upload`."""
 
 from __future__ import annotations
 
@@ -12,39 +9,22 @@ import aiohttp
 import discord
 
 from bot.adapter.delivery import waiting
-from bot.adapter.slash import figure_autocomplete, kind_autocomplete, roster_autocomplete, side_autocomplete
+from bot.app.commands.declared import Upload
 from bot.app.replies import Refusal
 from bot.app.yaml_format import MAX_FILE_BYTES
 from rules.core import short
-
-__all__ = [
-    "FILE_HELP",
-    "TO_HELP",
-    "VIA_HELP",
-    "attachment_bytes",
-    "figure_autocomplete",
-    "kind_autocomplete",
-    "roster_autocomplete",
-    "side_autocomplete",
-]
-
-#: The options a move on the bot's map takes, described once for every ruleset's move command.
-TO_HELP = 'Map: where it goes, x,y in inches from the lower-left corner ("14,22")'
-VIA_HELP = 'Map: waypoints on the way, "10,12 14,18" (the last is the end unless to: is given)'
-
 
 #: Reading an attachment from Discord's file servers is usually quick; if it is not, the
 #: interaction is deferred (privately, :func:`bot.adapter.delivery.waiting`) so the 3-second answer
 #: window is never missed, and the file given up on after this many seconds.
 READ_AT_MOST = 30.0
-FILE_HELP = "A YAML file (from an export, or written by hand)"
 
 
-async def attachment_bytes(interaction: discord.Interaction, file: Any) -> tuple[str, bytes]:
+async def upload_of(interaction: discord.Interaction, file: Any) -> Upload:
     """The name and content of an attached file, its size checked before it is read.
 
-    ``file`` is a ``discord.Attachment`` (or, in the terminal, a local file offering the same
-    ``filename``, ``size`` and ``read()``)."""
+    ``file`` is a ``discord.Attachment`` (or anything offering the same ``filename``, ``size`` and
+    ``read()``)."""
     size = getattr(file, "size", None)
     if not isinstance(size, int) or not callable(getattr(file, "read", None)):
         raise Refusal("Attach the YAML file to the command's file option.")
@@ -60,4 +40,4 @@ async def attachment_bytes(interaction: discord.Interaction, file: Any) -> tuple
         raise Refusal(f"Discord did not hand over {short(name)}; attach it again.") from None
     if not isinstance(data, bytes) or len(data) > MAX_FILE_BYTES:
         raise Refusal(f"{short(name)} is larger than {MAX_FILE_BYTES // 1024} KiB.")
-    return name, data
+    return Upload(name, data)

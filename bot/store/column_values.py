@@ -1,5 +1,6 @@
-"""Large JSON values read from the database decoded once while they stay the same, and written
-from the text a worker process already made of them.
+"""Values in and out of the columns, as the store converts them: datetimes always in UTC
+(:class:`UTCDateTime`), and large JSON values read from the database decoded once while they stay
+the same, and written from the text a worker process already made of them.
 
 A campaign's draft map (kept in its settings) and a battle's state on a large map are a quarter of
 a megabyte of JSON each; the store read them afresh for every command in their channel, and
@@ -20,7 +21,12 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
+
+from sqlalchemy import DateTime
+from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeDecorator
 
 #: A text at least this long is kept decoded; shorter ones decode in microseconds.
 LARGE = 32 * 1024
@@ -120,3 +126,36 @@ def written_as(value: Any, text: str) -> Any:
     written in a JSON column's dict, the text is used as it is. Change neither afterwards."""
     ENCODED.remember(value, text)
     return value
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """``DateTime(timezone=True)`` that always hands back an aware UTC datetime.
+
+    PostgreSQL keeps the zone itself (``timestamp with time zone``). SQLite has no zone, so the
+    value is stored as naive UTC and the zone is put back on load. A naive datetime given to it
+    is taken to be UTC already.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        value = value.astimezone(UTC)
+        if dialect.name == "sqlite":
+            value = value.replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
