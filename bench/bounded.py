@@ -95,19 +95,19 @@ async def seed(db_path: Path, fake: FakeDiscord, channels: int) -> Setup:
     importing.gm = asking.gm  # one game master, two of her channels
     app = await seeded_app(db_path, seed=11)
     for n, table in enumerate(rolling):
-        await app.campaign_new(caller(fake, table.gm, table.channel, 0), f"Table {n}", "ssg", "table")
-    await app.campaign_new(caller(fake, importing.gm, importing.channel, 0), "Heavy maps", "sharpe", "map")
+        await app.campaigns.campaign_new(caller(fake, table.gm, table.channel, 0), f"Table {n}", "ssg", "table")
+    await app.campaigns.campaign_new(caller(fake, importing.gm, importing.channel, 0), "Heavy maps", "sharpe", "map")
     gm = caller(fake, asking.gm, asking.channel, 0)
-    await app.campaign_new(gm, "Heavy battle", "sharpe", "map")
+    await app.campaigns.campaign_new(gm, "Heavy battle", "sharpe", "map")
     players = {"british": asking.red, "french": asking.blue}
     for n, (side, user) in enumerate(players.items(), start=1):
         player = caller(fake, user, asking.channel, n)
-        asked = await app.campaign_join(player, side)
+        asked = await app.campaigns.campaign_join(player, side)
         assert asked.decision is not None
-        await app.decide(gm, "approve", asked.decision.decision_id)
+        await app.decisions.decide(gm, "approve", asked.decision.decision_id)
         kind, name = SIDES[side]
         for k in range(MEN):
-            await app.roster_add(player, f"{name} {k + 1}", kind)
+            await app.rosters.roster_add(player, f"{name} {k + 1}", kind)
     imported = await app.maps.map_import(gm, "heavy.yaml", heavy_map(tuple(SIDES)))
     assert imported.cards[0].title == "Map imported", imported.cards[0].description
     await app.games.game_start(gm)

@@ -380,14 +380,14 @@ async def seed_sharpe(app: Any, fake: FakeDiscord, table: Table, *, per_side: in
     """A Sharpe skirmish in ``table.channel`` on the farm map: riflemen against voltigeurs, both
     sides deployed, the order of movement rolled (the seeded dice) and the first man to act."""
     gm, players = caller(fake, table.gm, table.channel, 0), {"british": table.red, "french": table.blue}
-    await app.campaign_new(gm, f"Campaign {table.channel.name}", "sharpe", "map")
+    await app.campaigns.campaign_new(gm, f"Campaign {table.channel.name}", "sharpe", "map")
     for n, (side, user) in enumerate(players.items(), start=1):
         player = caller(fake, user, table.channel, n)
-        asked = await app.campaign_join(player, side)
-        await app.decide(gm, "approve", asked.decision.decision_id)
+        asked = await app.campaigns.campaign_join(player, side)
+        await app.decisions.decide(gm, "approve", asked.decision.decision_id)
         kind, name = SHARPE_SIDES[side]
         for k in range(per_side):
-            await app.roster_add(player, f"{name} {k + 1}", kind)
+            await app.rosters.roster_add(player, f"{name} {k + 1}", kind)
     await app.maps.map_new(gm, "farm")
     await app.games.game_start(gm)
     for n, (_, user) in enumerate(players.items(), start=1):

@@ -46,7 +46,7 @@ async def rolls(app: App, count: int, rate: float) -> list[float]:
     took: list[float] = []
     for i in range(count):
         start = time.perf_counter()
-        await app.roll(caller(RED, "Rita", interaction_id=10_000_000 + i + int(start * 1000) % 1_000_000), "2d6")
+        await app.rolls.roll(caller(RED, "Rita", interaction_id=10_000_000 + i + int(start * 1000) % 1_000_000), "2d6")
         took.append(1000 * (time.perf_counter() - start))
         await asyncio.sleep(max(0.0, 1 / rate - (time.perf_counter() - start)))
     return took
@@ -136,7 +136,7 @@ async def main(count: int, rate: float) -> None:
         forced = ForcedDice(fallback=SeededDice(1))
         app = App(Store(database), lambda: forced)
         await ssg_table(app, forced)
-        await app.act(caller(RED, "Rita"), "ssg", "next", {}, "/ssg next")
+        await app.actions.act(caller(RED, "Rita"), "ssg", "next", {}, "/ssg next")
         job = await app.odds_part._job(caller(RED, "Rita"), "ssg", "shoot", SMG)
         slow = OddsJob(job.ruleset, job.house_rules, job.state, job.action, seconds=1.0)
         await POOL.run(int)  # the worker started before measuring

@@ -51,11 +51,6 @@ def user_id_for(name: str) -> int:
     return 10**15 + zlib.crc32(name.casefold().encode())
 
 
-async def terminal_commands(app: App) -> dict[str, Command]:
-    """The declared commands the terminal reads its lines against."""
-    return command_table()
-
-
 class Console:
     """Reads command lines and runs them; one instance per ``skirmish-gm play``."""
 
@@ -76,7 +71,6 @@ class Console:
         self.channel_id = channel_id
         self.json_mode = json_mode
         self.out = out
-        self._commands: dict[str, Command] | None = None
         self.names: dict[int, str] = {}
         self.failures = 0
         self.files_dir = files_dir
@@ -86,12 +80,8 @@ class Console:
 
     @property
     def commands(self) -> Mapping[str, Command]:
-        assert self._commands is not None, "await console.ready() first"
-        return self._commands
-
-    async def ready(self) -> None:
-        if self._commands is None:
-            self._commands = await terminal_commands(self.app)
+        """The declared commands the terminal reads its lines against."""
+        return command_table()
 
     def caller(self) -> Caller:
         uid = user_id_for(self.player)
@@ -107,7 +97,6 @@ class Console:
 
     async def learn_names(self) -> None:
         """The players an earlier run met, so a mention after a restart reads ``@Bob``, not an id."""
-        await self.ready()
         async with self.app.store.transaction() as u:
             campaign = await u.campaigns.active_in_channel(self.channel_id)
             members = await u.members.all(campaign.id) if campaign is not None else []
@@ -116,7 +105,6 @@ class Console:
 
     async def run_line(self, line: str) -> bool:
         """Run one line; False when the player asked to quit."""
-        await self.ready()
         line = line.strip()
         if not line or line.startswith("#"):
             return True

@@ -44,6 +44,7 @@ def group_cog(name: str, description: str, members: Sequence[Command]) -> comman
             subgroups[sub].add_command(built)
         else:
             attributes[f"command_{command.path[-1]}"] = built
+    attributes["__module__"] = __name__  # unloading the extension takes its cogs away by module
     keywords = {"group_name": name, "group_description": description}
     cog_class = types.new_class(
         f"{name.capitalize()}Cog", (CommandsCog, commands.GroupCog), keywords, lambda ns: ns.update(attributes)
@@ -53,7 +54,8 @@ def group_cog(name: str, description: str, members: Sequence[Command]) -> comman
 
 def single_cog(members: Sequence[Command]) -> commands.Cog:
     """The commands of their own (``/roll``), as one cog."""
-    attributes = {f"command_{command.name}": command_slash(command) for command in members}
+    attributes: dict[str, Any] = {f"command_{command.name}": command_slash(command) for command in members}
+    attributes["__module__"] = __name__
     return types.new_class("PlayCog", (CommandsCog,), {}, lambda ns: ns.update(attributes))()
 
 

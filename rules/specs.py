@@ -193,6 +193,8 @@ def read_option(declared: Option, value: Any) -> Any:
     """One option's value, checked; None when it is not given (or is blank text)."""
     if value is None:
         return None
+    if declared.kind is Kind.FILE:  # a front-end's upload, read by the command that takes it
+        return value
     name = declared.name
     if declared.kind is Kind.FLAG:
         return flag(value, f"{name}: is yes or no.")

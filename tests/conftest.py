@@ -27,6 +27,7 @@ from bot.app.service import App
 from bot.dice import ForcedDice
 from bot.store import Store
 from bot.store.database import Database, sqlite_url
+from tests.named_app import NamedApp
 
 #: Hypothesis checks what the code does, not how fast: no deadline per example (its default,
 #: 200 ms, fails an example that a loaded machine merely delayed) and no complaint when drawing the
@@ -122,4 +123,4 @@ def forced() -> ForcedDice:
 
 @pytest_asyncio.fixture
 async def app(database: Database, forced: ForcedDice) -> App:
-    return App(Store(database), lambda: forced)
+    return NamedApp(Store(database), lambda: forced)

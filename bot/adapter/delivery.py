@@ -38,6 +38,7 @@ from bot.adapter.messages import NOBODY, app_of, caller_of, message_kwargs
 from bot.adapter.next_moves import next_moves_view, to_type
 from bot.adapter.once import AnsweredOnce
 from bot.adapter.owed import Post, tell_owed
+from bot.app.commands.table import command_table
 from bot.app.replies import HelpReply, LogPage, PendingDecision, Refusal, Reply
 from bot.app.waiting import PICTURE_FOLLOWS, WHILE_WAITING
 
@@ -388,8 +389,11 @@ class DecisionButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer the decision; the message loses its buttons and the result follows it."""
         PICTURE_FOLLOWS.set(True)
+        app, caller = app_of(interaction), caller_of(interaction)
         try:
-            reply = await app_of(interaction).decide(caller_of(interaction), None, self.decision_id, index=self.index)
+            reply = await command_table()["decide"].answered(
+                app, lambda: app.decisions.decide(caller, None, self.decision_id, index=self.index)
+            )
         except Exception as exc:
             await deliver_error(interaction, exc, context=f"decision {self.decision_id}")
             return
@@ -440,7 +444,7 @@ class LogPageButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the page the button names, in place of this one."""
         try:
-            reply = await app_of(interaction).game_log(
+            reply = await app_of(interaction).reports.game_log(
                 caller_of(interaction), self.count, self.page, game_id=self.game_id
             )
         except Exception as exc:

@@ -22,13 +22,12 @@ __all__ = ["BACK", "CONTENTS", "NEXT", "HelpButton", "HelpReply", "help_reply", 
 
 log = logging.getLogger("skirmish_gm.help")
 
-PAGE_CHARS = pages.PAGE_CHARS
 BACK, NEXT, CONTENTS = "◀ Back", "Next ▶", "Contents"
 
 
 def help_reply(topic: str | None = None, page: int = 1) -> HelpReply:
     """Page ``page`` of the help on ``topic``, private to whoever asked."""
-    return pages.help_reply(command_table(), groups(), topic, page, page_chars=PAGE_CHARS)
+    return pages.help_reply(command_table(), groups(), topic, page)
 
 
 # --- the buttons under a page on Discord ---------------------------------------------------------

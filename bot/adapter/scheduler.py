@@ -49,10 +49,10 @@ class PaceScheduler:
         now = self.app.pace_clock()
         sent: list[PaceNotice] = []
         try:
-            await self.app.sync_deadlines(now)
+            await self.app.pace.sync_deadlines(now)
         except Exception:
             log.exception("could not bring the deadlines in step with the games")
-        for deadline_id in await self._ids(self.app.due_timeouts, now):
+        for deadline_id in await self._ids(self.app.pace.due_timeouts, now):
             try:
                 notice = await self.app.apply_timeout(deadline_id, now)
             except Exception:
@@ -70,9 +70,9 @@ class PaceScheduler:
                     notice.channel_id,
                     exc,
                 )
-        for deadline_id in await self._ids(self.app.due_reminders, now):
+        for deadline_id in await self._ids(self.app.pace.due_reminders, now):
             try:
-                notice = await self.app.send_reminder(deadline_id, now)
+                notice = await self.app.pace.send_reminder(deadline_id, now)
             except Exception:
                 log.exception("could not write the reminder of deadline %s", deadline_id)
                 continue
@@ -82,7 +82,7 @@ class PaceScheduler:
                 await self.post(notice.channel_id, notice.reply)
             except Exception as exc:
                 log.warning("could not post the reminder of deadline %s (trying again later): %r", deadline_id, exc)
-                await self.app.release_reminder(deadline_id, now)
+                await self.app.pace.release_reminder(deadline_id, now)
                 continue
             sent.append(notice)
         return sent

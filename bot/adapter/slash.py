@@ -196,9 +196,11 @@ def command_slash(command: Command) -> app_commands.Command[Any, ..., Any]:
     command run on the application, and its answer delivered at once, or, for one that may take a
     while (``slow``, ``late_note``), however long it takes."""
 
+    files = {o.name for o in command.options if o.kind is Kind.FILE}
+
     async def run(cog: Any, interaction: discord.Interaction, options: dict[str, Any]) -> None:
         values = {
-            name: await upload_of(interaction, value) if isinstance(value, discord.Attachment) else value
+            name: await upload_of(interaction, value) if name in files and value is not None else value
             for name, value in options.items()
         }
         app, caller = app_of(interaction), caller_of(interaction)

@@ -1,10 +1,9 @@
 """The application layer: load, check, act, save, render — one command, one transaction.
 
-Both front-ends (the Discord cogs and the terminal) call :class:`App` with a :class:`Caller` and
-show the :class:`Reply` it returns. Nothing here knows about Discord or the database's kind: the
-parts below reach the database only through :class:`bot.store.Store`. ``App`` builds each part from
-what it needs and offers every command under one name, so a front-end never needs to know which
-part answers it.
+The front-ends (Discord and the terminal) run the declared commands (:mod:`bot.app.commands`),
+each of which calls one part of :class:`App` with a :class:`Caller` and shows the :class:`Reply` it
+returns. Nothing here knows about Discord or the database's kind: the parts reach the database only
+through :class:`bot.store.Store`. ``App`` builds each part from what it needs and exposes the parts.
 """
 
 from __future__ import annotations
@@ -52,59 +51,6 @@ class App:
         self.pace = PaceCommands(self.ctx, actions=self.actions, decisions=self.decisions)
         self.maps = MapCommands(self.ctx, self.actions)
         self.owed = OwedAnswers(self.ctx)
-        drawn = self.ctx.pictures.drawn  # a reply that shows the battlefield gets its picture, drawn last
-        # (an action's may follow its answer: bot.app.waiting.PICTURE_FOLLOWS)
-
-        # The commands, as the front-ends call them.
-        self.campaign_new = self.campaigns.campaign_new
-        self.campaign_join = self.campaigns.campaign_join
-        self.campaign_info = self.campaigns.campaign_info
-        self.campaign_end = self.campaigns.campaign_end
-        self.campaign_battlefield = self.campaigns.campaign_battlefield
-        self.roster_add = self.rosters.roster_add
-        self.roster_list = self.rosters.roster_list
-        self.roster_show = self.rosters.roster_show
-        self.roster_remove = self.rosters.roster_remove
-        self.roster_export = self.exchange.roster_export
-        self.roster_import = self.exchange.roster_import
-        self.campaign_export = self.exchange.campaign_export
-        self.campaign_import = self.exchange.campaign_import
-        self.rules_set = self.exchange.rules_set
-        self.rules_show = self.exchange.rules_show
-        self.rules_clear = self.exchange.rules_clear
-        self.game_start = drawn(self.games.game_start, follows=True)
-        self.act = drawn(self.actions.act, follows=True)
-        self.game_status = drawn(self.games.game_status)
-        self.game_undo = self.games.game_undo
-        self.game_end = self.games.game_end
-        self.game_log = self.reports.game_log
-        self.game_report = self.reports.game_report
-        self.decide = drawn(self.decisions.decide, follows=True)
-        self.open_decisions = self.decisions.open_decisions
-        self.roll = self.rolls.roll
-        self.figure_names = self.rolls.figure_names
-        self.campaign_ruleset = self.rolls.campaign_ruleset
-        self.side_names = self.rolls.side_names
-        self.kind_names = self.rolls.kind_names
-        self.odds = self.odds_part.odds
-        self.set_deadline = self.pace.set_deadline
-        self.sync_deadlines = self.pace.sync_deadlines
-        self.due_reminders = self.pace.due_reminders
-        self.send_reminder = self.pace.send_reminder
-        self.release_reminder = self.pace.release_reminder
-        self.due_timeouts = self.pace.due_timeouts
-        self.pace_of = self.pace.pace_of
-        self.map_new = drawn(self.maps.map_new)
-        self.map_feature_add = drawn(self.maps.feature_add)
-        self.map_feature_remove = drawn(self.maps.feature_remove)
-        self.map_zone = drawn(self.maps.zone_set)
-        self.map_import = drawn(self.maps.map_import)
-        self.map_export = self.maps.map_export
-        self.map_show = drawn(self.maps.map_show)
-        self.map_place = drawn(self.maps.place, follows=True)
-        self.map_deploy = drawn(self.maps.deploy, follows=True)
-        self.map_scenarios = self.maps.scenario_names
-        self.map_features = self.maps.feature_names
 
     async def apply_timeout(self, deadline_id: int, now: datetime | None = None) -> PaceNotice | None:
         """:meth:`PaceCommands.apply_timeout`, with the picture of the battlefield a pass orders."""

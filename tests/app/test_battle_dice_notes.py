@@ -7,6 +7,7 @@ from bot.app.service import App
 from bot.dice import ForcedDice, SecureDice, SeededDice
 from bot.store import Store
 from bot.store.database import Database
+from tests.named_app import NamedApp
 from tests.support import GM, RED, caller, ssg_campaign
 
 
@@ -23,7 +24,7 @@ def _fields(reply: object) -> dict[str, str]:
 
 async def test_forcing_a_die_mid_battle_is_said_once_then_in_status_and_at_the_end(database: Database) -> None:
     forced = ForcedDice(fallback=SecureDice())
-    app = App(Store(database), lambda: forced)
+    app = NamedApp(Store(database), lambda: forced)
     fields, first_player = await _table(app)
     start = fields["Provable dice"]
     assert start.startswith("Commitment `") and "cannot be checked" not in start
@@ -58,7 +59,7 @@ async def test_forcing_a_die_mid_battle_is_said_once_then_in_status_and_at_the_e
 
 
 async def test_a_seeded_battle_says_so_on_its_start_card(database: Database) -> None:
-    app = App(Store(database), lambda: SeededDice(7))
+    app = NamedApp(Store(database), lambda: SeededDice(7))
     start = (await _table(app))[0]["Provable dice"]
     assert start.endswith("But its dice were seeded at the terminal (repeatable, not secret): they cannot be checked.")
 
@@ -67,7 +68,7 @@ async def test_a_won_battle_whose_secret_is_revealed_cannot_be_reopened_by_undo(
     from bot.app.replies import Refusal
 
     forced = ForcedDice(fallback=SecureDice())
-    app = App(Store(database), lambda: forced)
+    app = NamedApp(Store(database), lambda: forced)
     fields, first_player = await _table(app)
     assert "cannot be checked" not in fields["Provable dice"]  # every die from the secret so far
     await app.act(caller(first_player), "ssg", "next", {}, "/ssg next")

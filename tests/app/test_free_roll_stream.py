@@ -6,18 +6,18 @@ from __future__ import annotations
 
 import yaml
 
-from bot.app.service import App
 from bot.dice import ForcedDice, SecureDice
 from bot.provable import commitment
 from bot.store import Store
 from bot.store.database import Database
 from bot.verify import check
+from tests.named_app import NamedApp
 from tests.support import BLUE, GM, RED, caller, ssg_campaign
 
 
 async def test_free_rolls_between_battles_are_revealed_when_the_next_battle_starts(database: Database) -> None:
     forced = ForcedDice(fallback=SecureDice())
-    app = App(Store(database), lambda: forced)
+    app = NamedApp(Store(database), lambda: forced)
     await ssg_campaign(app, "table", "Test")
 
     first = await app.roll(caller(RED, "Rita", interaction_id=777), "3d6", "weather")

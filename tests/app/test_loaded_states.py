@@ -17,6 +17,7 @@ from bot.store.database import Database
 from bot.store.schema import Game
 from rules import get_engine
 from rules.core import Action
+from tests.named_app import NamedApp
 from tests.orm import orm
 from tests.support import RED, caller, ssg_table
 
@@ -107,7 +108,7 @@ async def test_a_game_moved_on_by_another_process_is_read_afresh(app: App, force
     await ssg_table(app, forced)
     forced.fallback = SeededDice(3)
     await app.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
-    other = App(Store(await Database.open(app.store.db.url, upgrade=False)), lambda: forced)
+    other = NamedApp(Store(await Database.open(app.store.db.url, upgrade=False)), lambda: forced)
     try:
         await other.act(caller(RED), "ssg", "move", {"figure": "Rossi", "distance": 1.0}, "/ssg move")
     finally:

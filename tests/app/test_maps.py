@@ -29,6 +29,7 @@ from bot.store.schema import Campaign, Game
 from rules import get_engine
 from rules.battlefield import map_file
 from rules.core import RuleError
+from tests.named_app import NamedApp
 from tests.orm import orm
 from tests.replay import load_log, replay
 from tests.support import BLUE, GM, RED, STRANGER, caller, join, ssg_campaign
@@ -276,7 +277,7 @@ async def test_bad_map_files_are_refused_with_every_problem_and_nothing_changed(
 async def test_the_draft_outlives_a_restart(tmp_path: Path, forced: ForcedDice) -> None:
     url = sqlite_url(tmp_path / "data" / "maps.sqlite3")
     database = await Database.open(url)
-    app = App(Store(database), lambda: forced)
+    app = NamedApp(Store(database), lambda: forced)
     await ssg_campaign(app)
     await app.map_new(gina(), "farm")
     await app.map_feature_add(gina(), "rubble", "1,10 3,10 3,12", "the old cart")
@@ -285,7 +286,7 @@ async def test_the_draft_outlives_a_restart(tmp_path: Path, forced: ForcedDice) 
 
     database = await Database.open(url)
     try:
-        restarted = App(Store(database), lambda: forced)
+        restarted = NamedApp(Store(database), lambda: forced)
         assert await settings(restarted) == kept
         shown = await restarted.map_show(rita())
         png_of(shown)

@@ -14,6 +14,7 @@ from bot.app.service import App
 from bot.store import Store
 from bot.store.schema import ActionRecord, Campaign, Deadline, DecisionRecord
 from rules import RULESETS, get_engine
+from tests.named_app import NamedApp
 from tests.orm import orm
 from tests.support import BLUE, GM, RED, STRANGER, caller, join, medieval_duel, ssg_table
 
@@ -349,7 +350,7 @@ async def test_every_ruleset_passes_or_hands_the_game_master_the_reason(ruleset:
 
     sides, figures, cards = OTHER_RULESETS[ruleset]
     dice = ForcedDice([], list(cards), SeededDice(3))
-    app = App(Store(database), lambda: dice)
+    app = NamedApp(Store(database), lambda: dice)
     clock = Clock(app)
     await app.campaign_new(caller(GM, "Gina"), "Every", ruleset)
     await join(app, RED, "Rita", sides[0])

@@ -32,6 +32,7 @@ from bot.store.database import Database, downgrade, make_engine, upgrade
 from bot.store.schema import ActionRecord, Game, RollRecord
 from bot.verify import documents_in, verify_file
 from rules.core import RuleError
+from tests.named_app import NamedApp
 from tests.orm import orm
 from tests.support import BLUE, GM, RED, caller, join, ssg_campaign
 
@@ -41,7 +42,7 @@ OLD_DICE_END = "This battle began before provable dice: its dice were the old on
 
 def secure_app(database: Database) -> App:
     """An App with the dice Discord gets: in a battle, every die comes from the battle's stream."""
-    return App(Store(database), lambda: SecureDice())
+    return NamedApp(Store(database), lambda: SecureDice())
 
 
 def fields(reply: Reply) -> dict[str, str]:

@@ -17,6 +17,7 @@ from bot.store import Store
 from bot.store.database import Database
 from bot.store.schema import ActionRecord, Game, RollRecord
 from rules.core import RuleError
+from tests.named_app import NamedApp
 from tests.orm import orm
 from tests.support import BLUE, CHANNEL, GM, RED, STRANGER, caller, join, ssg_table
 
@@ -200,7 +201,7 @@ async def test_two_processes_on_one_database_lose_no_update(app: App, forced: Fo
     figures at the same time: the database's lock, not this process's, keeps every move."""
     await ssg_table(app, forced)
     forced.fallback = SeededDice(3)
-    other = App(Store(await Database.open(app.store.db.url, upgrade=False)), lambda: forced)
+    other = NamedApp(Store(await Database.open(app.store.db.url, upgrade=False)), lambda: forced)
     try:
         moves = [
             bot.act(caller(RED), "ssg", "move", {"figure": name, "distance": 0.5}, "/ssg move")

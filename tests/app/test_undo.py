@@ -14,6 +14,7 @@ from bot.render.cards import cards_text
 from bot.store import Store
 from bot.store.database import Database
 from bot.store.schema import ActionRecord, DecisionRecord, Game, RollRecord
+from tests.named_app import NamedApp
 from tests.orm import orm
 from tests.support import BLUE, GM, RED, caller, join, ssg_table
 
@@ -197,7 +198,7 @@ async def test_an_allow_takes_nothing_back_once_the_game_moved_on(app: App, forc
 
 async def test_the_request_survives_a_restart(db_url: str, forced: ForcedDice) -> None:
     database = await Database.open(db_url)
-    app = App(Store(database), lambda: forced)
+    app = NamedApp(Store(database), lambda: forced)
     await ssg_table(app, forced)
     await missed_shot(app, forced)
     asked = await app.game_undo(caller(RED, "Rita"))
@@ -206,7 +207,7 @@ async def test_the_request_survives_a_restart(db_url: str, forced: ForcedDice) -
 
     database = await Database.open(db_url)
     try:
-        again = App(Store(database), lambda: forced)
+        again = NamedApp(Store(database), lambda: forced)
         [waiting] = await again.open_decisions(caller(BLUE, "Bob"))
         assert waiting.decision_id == asked.decision.decision_id and waiting.prompt == asked.decision.prompt
         allowed = await again.decide(caller(BLUE, "Bob"), None, waiting.decision_id, index=0)

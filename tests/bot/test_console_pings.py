@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import io
 
-from bot.app.service import App
 from bot.console import Console
 from bot.dice import ForcedDice
 from bot.store import Store
 from bot.store.database import Database
+from tests.named_app import NamedApp
 
 
 async def _console(database: Database, forced: ForcedDice) -> tuple[Console, io.StringIO]:
-    app = App(Store(database), lambda: forced)
+    app = NamedApp(Store(database), lambda: forced)
     out = io.StringIO()
     console = Console(app, forced, player="Gina", out=out)
     await console.learn_names()

@@ -3,7 +3,6 @@ the declared commands (typed by each option's kind), and its next moves come fro
 
 from __future__ import annotations
 
-import inspect
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +13,9 @@ from bot.app.commands.declared import LineError, Upload, parse_line, read_line, 
 from bot.app.commands.moves import quick_moves, to_type
 from bot.app.commands.table import command_table
 from bot.app.replies import MovesNow
-from bot.app.service import App
 from rules import get_engine
+from rules.core import RuleError
+from rules.specs import read_params
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,21 +30,30 @@ def test_importing_the_terminal_imports_no_discord() -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_values_are_typed_by_their_option() -> None:
+def test_values_are_typed_as_discord_hands_them_and_checked_by_the_command() -> None:
+    """A line gives numbers as numbers and the rest as typed; the command's own check reads them,
+    so a refusal says the same as the command refusing them from Discord or the engine."""
     table = command_table()
     shot = parse_line(table, split_line('/ssg shoot shooter:Rossi target:"Big Jim" range:14 los:Clear dice:2'))
     assert shot.command.name == "ssg shoot" and shot.command.ruleset == "ssg"
-    assert shot.values == {"shooter": "Rossi", "target": "Big Jim", "range": 14.0, "los": "clear", "dice": 2}
+    assert shot.values == {"shooter": "Rossi", "target": "Big Jim", "range": 14.0, "los": "Clear", "dice": 2}
+    shoot = get_engine("ssg").specs["shoot"].params
+    assert read_params(shoot, shot.values, "shoot").los == "clear"
     shown = parse_line(table, split_line("/campaign rules show tables:yes"))
-    assert shown.values == {"tables": True}
-    with pytest.raises(LineError, match=r"^dice must be from 1 to 3\.$"):
-        parse_line(table, split_line("/ssg shoot shooter:Rossi target:Bo dice:4"))
-    with pytest.raises(LineError, match=r"^los must be one of clear, partial, blocked\.$"):
-        parse_line(table, split_line("/ssg shoot shooter:Rossi target:Bo los:foggy"))
-    with pytest.raises(LineError, match=r"^count takes a whole number, not 'many'\.$"):
-        parse_line(table, split_line("/game log count:many"))
-    with pytest.raises(LineError, match=r"^/ssg shoot needs target\.$"):
-        parse_line(table, split_line("/ssg shoot shooter:Rossi"))
+    assert read_params(shown.command.params, shown.values, "/campaign rules show").tables is True
+
+    def refusal(line: str) -> str:
+        parsed = parse_line(table, split_line(line))
+        params = get_engine("ssg").specs["shoot"].params if parsed.command.ruleset else parsed.command.params
+        with pytest.raises(RuleError) as refused:
+            read_params(params, parsed.command.raw(parsed.values), parsed.command.path[-1])
+        return refused.value.message
+
+    assert refusal("/ssg shoot shooter:Rossi target:Bo dice:4") == "dice: takes a whole number from 1 to 3."
+    assert refusal("/ssg shoot shooter:Rossi target:Bo los:foggy") == "los: is clear, partial or blocked."
+    assert refusal("/game log count:many").startswith("count: takes a whole number")
+    assert refusal("/ssg shoot shooter:Rossi").startswith("Give target: ")
+    assert refusal("/ssg shoot shooter:Rossi target:Bo wind:3").startswith("shoot has no option “wind”: it takes")
 
 
 def test_a_file_is_read_from_its_path(tmp_path: Path) -> None:
@@ -75,31 +84,4 @@ def test_the_next_moves_are_the_specs_pass_actions() -> None:
 
 def test_a_choice_may_be_typed_by_its_name() -> None:
     parsed = parse_line(command_table(), split_line('/campaign new name:x ruleset:"Simple Skirmish Game"'))
-    assert parsed.values == {"name": "x", "ruleset": "ssg"}
-
-
-#: The App's alias of a declared command, where it is not the path joined by "_".
-ALIASES = {
-    "campaign rules set": "rules_set",
-    "campaign rules show": "rules_show",
-    "campaign rules clear": "rules_clear",
-    "campaign deadline": "set_deadline",
-    "map zone": "map_zone",
-}
-
-
-def test_a_picture_is_declared_where_the_app_draws_one() -> None:
-    """The policy a command declares (``picture``, ``follows``) is what the App's alias of the same
-    command does, which the Discord cogs still call."""
-    app = App(None, lambda: None)  # type: ignore[arg-type]  # no command runs: only the aliases are read
-    checked = 0
-    for name, command in command_table().items():
-        alias = getattr(app, ALIASES.get(name, "_".join(command.path)), None)
-        if alias is None:
-            continue
-        checked += 1
-        drawn = alias.__qualname__ == "Pictures.drawn.<locals>.run"
-        assert command.picture is drawn, name
-        if drawn:
-            assert command.follows is inspect.getclosurevars(alias).nonlocals["follows"], name
-    assert checked >= 30
+    assert read_params(parsed.command.params, parsed.values, "/campaign new").ruleset == "ssg"

@@ -10,11 +10,11 @@ import pytest
 import pytest_asyncio
 
 from bot.adapter.client import SkirmishBot
-from bot.app.service import App
 from bot.dice import ForcedDice, SeededDice
 from bot.store import Store
 from bot.store.database import Database, sqlite_url
 from tests.conftest import run_in_thread
+from tests.named_app import NamedApp
 from tests.support import RED, caller, ssg_table
 
 
@@ -32,7 +32,7 @@ async def build_table(path: Path) -> None:
     """An SSG game in progress (red to move, red's last action undoable) and a pending join request."""
     database = await Database.open(sqlite_url(path))
     forced = ForcedDice(fallback=SeededDice(1))
-    app = App(Store(database), lambda: forced)
+    app = NamedApp(Store(database), lambda: forced)
     await ssg_table(app, forced)
     await app.act(caller(RED, "Rita"), "ssg", "move", {"figure": "Ada", "distance": 1.0}, "/ssg move")
     await app.campaign_join(caller(APPLICANT, "Ann"), "red")  # waiting for the game master
@@ -52,7 +52,7 @@ async def table(template: Path, tmp_path: Path):
     path = tmp_path / "table.sqlite3"
     shutil.copyfile(template, path)
     database = await Database.open(sqlite_url(path))
-    app = App(Store(database), lambda: ForcedDice(fallback=SeededDice(1)))
+    app = NamedApp(Store(database), lambda: ForcedDice(fallback=SeededDice(1)))
     bot = SkirmishBot(app)
     await bot.load_cogs()
 

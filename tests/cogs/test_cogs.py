@@ -80,7 +80,7 @@ async def test_a_bug_is_logged_with_its_traceback_and_the_player_gets_a_sentence
     async def broken(*args, **kwargs):
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(bot.app, "campaign_info", broken)
+    monkeypatch.setattr(bot.app.campaigns, "campaign_info", broken)
     with caplog.at_level(logging.ERROR, logger="skirmish_gm.errors"):
         interaction = await invoke(bot, "campaign info", GM)
     [sent] = interaction.sent

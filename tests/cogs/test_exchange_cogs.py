@@ -196,7 +196,7 @@ async def test_campaign_export_and_import_through_the_cogs(bot, app) -> None:
 
 async def test_deadline_passes_its_options_to_the_pace_layer(bot, app, monkeypatch) -> None:
     called = AsyncMock(return_value=Reply.note("Deadline", "set", ephemeral=False))
-    monkeypatch.setattr(bot.app, "set_deadline", called)
+    monkeypatch.setattr(bot.app.pace, "set_deadline", called)
     await invoke(bot, "campaign deadline", GM, hours=12.5, then="gm")
     await invoke(bot, "campaign deadline", GM)
     assert [c.args[1:] for c in called.await_args_list] == [(12.5, "gm"), (None, None)]

@@ -60,7 +60,7 @@ async def test_the_terminal_and_discord_read_the_same_help(bot: SkirmishBot) -> 
 
 
 async def test_help_is_private_and_pages_turn_with_buttons(bot: SkirmishBot, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bot.adapter.help.PAGE_CHARS", 300)  # today's topics fit a page of 1,800
+    monkeypatch.setattr("bot.app.commands.help.PAGE_CHARS", 300)  # today's topics fit a page of 1,800
     long = "sharpe"
     assert help_reply(long).pages > 2
     interaction = fake_interaction(bot, RED)

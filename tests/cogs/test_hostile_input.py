@@ -20,6 +20,7 @@ from bot.dice import ForcedDice, SeededDice
 from bot.store import Store
 from bot.store.database import Database, sqlite_url
 from tests.cogs.test_permissions import ROLES, snapshot
+from tests.named_app import NamedApp
 from tests.support import SSG_BLUE, SSG_RED, fake_interaction
 
 NASTY_TEXT = [
@@ -91,7 +92,7 @@ async def run_one(template_path: Path, workdir: Path, name: str, options: dict, 
     shutil.copyfile(template_path, path)
     database = await Database.open(sqlite_url(path), upgrade=False)
     try:
-        app = App(Store(database), lambda: ForcedDice(fallback=SeededDice(2)))
+        app = NamedApp(Store(database), lambda: ForcedDice(fallback=SeededDice(2)))
         bot = SkirmishBot(app)
         await bot.load_cogs()
 

@@ -9,11 +9,12 @@ import pytest
 from discord import app_commands
 
 from bot.adapter.client import SkirmishBot
-from bot.app.commands.declared import parse_line, read_values, split_line
+from bot.app.commands.declared import parse_line, split_line
 from bot.app.commands.table import command_table
 from bot.app.service import App
 from bot.dice import ForcedDice
 from rules.core import RuleError
+from rules.specs import read_params
 from tests.app.test_maps import game_state
 from tests.app.test_nsr_map_options import on_the_map
 from tests.cogs.test_cogs import command, invoke
@@ -102,7 +103,7 @@ async def test_the_terminal_reads_the_same_options(bot: SkirmishBot) -> None:
     assert moved.values == {"to": "14,4", "facing": "30,20"}
     banana = parse_line(commands, split_line('/map place figure:"1er Ligne" at:"10,4" formation:banana'))
     with pytest.raises(RuleError, match=r"^formation: is line, march_column, square"):
-        read_values(banana.command.params, banana.values, "/map place")
+        read_params(banana.command.params, banana.values, "/map place")
 
 
 async def nsr_table(app: App, forced: ForcedDice) -> None:

@@ -17,6 +17,7 @@ from bot.app.service import App
 from bot.store import Store
 from tests.cogs.test_cogs import command, invoke
 from tests.cogs.test_permissions import NO_CAMPAIGN, OK, ROLES, snapshot
+from tests.named_app import NamedApp
 from tests.support import BLUE, GM, RED, STRANGER, caller, fake_interaction, ssg_table
 
 SECRET_ONLY = "Only the game master may roll in secret."
@@ -86,13 +87,13 @@ async def test_the_report_is_attached_privately_in_progress_and_publicly_after(b
 async def test_a_slow_report_is_deferred_privately_and_posted_after(bot, app, forced, monkeypatch) -> None:
     await ssg_table(app, forced)
     await app.game_end(caller(GM, "Gina"))
-    real = app.game_report
+    real = app.reports.game_report
 
     async def slow(*args, **kwargs):
         await asyncio.sleep(0.05)
         return await real(*args, **kwargs)
 
-    monkeypatch.setattr(app, "game_report", slow)
+    monkeypatch.setattr(app.reports, "game_report", slow)
     cmd = command(bot, "game report")
     monkeypatch.setattr(delivery, "BEFORE_DEFER", 0.001)
     interaction = fake_interaction(bot, RED, "Rita")
@@ -148,7 +149,7 @@ async def test_a_fresh_bot_turns_the_page_of_an_old_log_as_its_reader_may_see_it
     await app.roll(caller(GM, "Gina"), "1d6", "the bridge collapses", secret=True)
     for n in range(3):
         await app.roll(caller(RED, "Rita"), "1d6", f"roll {n}")
-    restarted = SkirmishBot(App(Store(database), lambda: forced))  # a new process would build exactly this
+    restarted = SkirmishBot(NamedApp(Store(database), lambda: forced))  # a new process would build exactly this
     for user, sees in ((RED, False), (GM, True)):
         interaction = await click(restarted, user, "log:1:2:2")
         interaction.response.edit_message.assert_awaited_once()

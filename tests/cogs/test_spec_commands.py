@@ -331,7 +331,8 @@ def test_the_shared_groups_are_built_with_their_subgroups_files_choices_and_comp
     assert all(isinstance(cog, CommandsCog) for cog in built_cogs)
     on_discord: dict[str, app_commands.Command[Any, ..., Any]] = {}
     for cog in built_cogs:
-        for top in cog.get_app_commands():
+        group = cog.__cog_app_commands_group__
+        for top in [group] if group is not None else cog.get_app_commands():
             walk = top.walk_commands() if isinstance(top, app_commands.Group) else [top]
             on_discord.update({c.qualified_name: c for c in walk if isinstance(c, app_commands.Command)})
             assert limit_problems(top.to_dict(tree())) == [], top.name

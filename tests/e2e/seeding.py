@@ -12,6 +12,7 @@ from bot.dice import SeededDice
 from bot.store import Store
 from bot.store.database import sqlite_url
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeUser
+from tests.named_app import NamedApp
 from tests.orm import orm
 
 RED_NAMES = ["Rossi", "Ada", "Cy", "Dee", "Eli", "Fay"]
@@ -65,7 +66,7 @@ async def seed_ssg(app: App, fake: FakeDiscord, table: Table, *, per_side: int =
 
 async def seeded_app(db_path: Path, seed: int = 1) -> App:
     dice = SeededDice(seed)
-    return App(await Store.open(sqlite_url(db_path)), lambda: dice)
+    return NamedApp(await Store.open(sqlite_url(db_path)), lambda: dice)
 
 
 def new_table(fake: FakeDiscord, n: int) -> Table:

@@ -152,6 +152,7 @@ COMMANDS = (
         FileOptions,
         _import,
         lock=True,
+        gm_only=True,
     ),
     Command(
         ("campaign", "deadline"),

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.app.entries import command_line
 from bot.app.replies import Caller, Reply
-from rules.specs import Kind, NoParams, Option, Params, Role, options_of, read_option
+from rules.specs import Kind, NoParams, Option, Params, Role, options_of, read_params
 from rules.vocabulary import RuleError
 
 #: The application (:class:`bot.app.service.App`) is typed ``Any`` here: the App builds the parts
@@ -53,7 +53,7 @@ class Command:
     ``call`` runs it on the application's part with the options read into ``params``; a ruleset's
     action (``ruleset`` set) runs through :meth:`bot.app.actions.Actions.act` instead, which reads
     the options with the action's own spec. Policy: ``lock`` (the part takes the channel's lock),
-    ``gm_only`` (the part refuses anyone but the game master), ``picture`` (the reply's picture of
+    ``gm_only`` (the part refuses anyone but the game master of the campaign here), ``picture`` (the reply's picture of
     the battlefield is drawn and attached; with ``follows``, an action's may follow its answer),
     ``slow`` and ``late_note`` (how a front-end that must answer at once waits for it). A test holds
     ``lock`` and ``gm_only`` to what the parts do (``tests/app/test_command_policy.py``).
@@ -90,40 +90,36 @@ class Command:
     def options(self) -> tuple[Option, ...]:
         return options_of(self.params)
 
+    def raw(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option's value as given (None where it is not), then anything given that the
+        command does not take, for its own check to refuse by name."""
+        return {**{o.name: None for o in self.options}, **values}
+
     def action(self, values: Mapping[str, Any]) -> tuple[str, str, dict[str, Any]]:
         """The ruleset's action this command stands for, with ``values`` as its options."""
         assert self.ruleset is not None, f"/{self.name} is no ruleset's action"
-        return self.ruleset, self.path[-1], {o.name: values.get(o.name) for o in self.options}
+        return self.ruleset, self.path[-1], self.raw(values)
 
     async def run(self, app: Any, caller: Caller, values: Mapping[str, Any]) -> Reply:
         """Run the command with ``values`` (typed as a front-end reads them, by option name)."""
         if self.ruleset is not None:
-            raw = {o.name: values.get(o.name) for o in self.options}
+            raw = self.raw(values)
             typed = command_line(self.ruleset, self.path[-1], raw)
             work: Callable[[], Awaitable[Reply]] = lambda: app.actions.act(  # noqa: E731
                 caller, self.ruleset, self.path[-1], raw, typed
             )
         else:
             assert self.call is not None, f"/{self.name} runs nothing"
-            call, read = self.call, read_values(self.params, values, f"/{self.name}")
+            call, read = self.call, read_params(self.params, self.raw(values), f"/{self.name}")
             work = lambda: call(app, caller, read)  # noqa: E731
+        return await self.answered(app, work)
+
+    async def answered(self, app: Any, work: Callable[[], Awaitable[Reply]]) -> Reply:
+        """``work``'s reply as this command's policy delivers it: with its picture, when it shows
+        the battlefield (a button that does this command's work answers the same way)."""
         if self.picture:
             return await app.ctx.pictures.drawn(work, follows=self.follows)()
         return await work()
-
-
-def read_values(params: type[Params], values: Mapping[str, Any], command: str) -> Any:
-    """``values`` read into ``params``: each checked by its option (a file passes as given)."""
-    declared = options_of(params)
-    names = {o.name for o in declared}
-    unknown = [key for key, value in values.items() if key not in names and value is not None]
-    if unknown:
-        raise RuleError(f"{command} has no option {unknown[0]!r}.")
-    read = {o.name: values.get(o.name) if o.kind is Kind.FILE else read_option(o, values.get(o.name)) for o in declared}
-    missing = [o.name for o in declared if o.required and read[o.name] is None]
-    if missing:
-        raise RuleError(f"{command} needs {', '.join(missing)}.")
-    return params(**read)
 
 
 def table_of(*groups: tuple[Command, ...]) -> dict[str, Command]:
@@ -189,12 +185,8 @@ def parse_line(commands: Mapping[str, Command], tokens: list[str]) -> ParsedLine
         if not sep:
             raise LineError(f"Write options as name:value; {token!r} is not one.")
         declared = options.get(key.lower())
-        if declared is None:
-            raise LineError(f"/{name} has no option {key!r}: it takes {', '.join(options) or 'none'}.")
-        values[declared.name] = convert(declared, raw)
-    missing = [o.name for o in command.options if o.required and o.name not in values]
-    if missing:
-        raise LineError(f"/{name} needs {', '.join(missing)}.")
+        # An option the command does not take, or one missing, is the command's own refusal.
+        values[key if declared is None else declared.name] = raw if declared is None else convert(declared, raw)
     return ParsedLine(command, values)
 
 

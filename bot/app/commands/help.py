@@ -66,12 +66,10 @@ def help_reply(
     groups: Mapping[str, str],
     topic: str | None = None,
     page: int = 1,
-    *,
-    page_chars: int = PAGE_CHARS,
 ) -> HelpReply:
     """Page ``page`` of the help on ``topic``, private to whoever asked (``groups``: each group's sentence)."""
     key, title, text = _topic(commands, groups, (topic or "").strip().casefold())
-    pages = _paged(text, page_chars)
+    pages = _paged(text, PAGE_CHARS)
     page = min(max(page, 1), len(pages))
     card = Card(title=title, description=pages[page - 1])
     if len(pages) > 1:
@@ -170,7 +168,7 @@ def _group_text(group: Group, *, with_description: bool) -> str:
     return "\n".join(lines)
 
 
-def _paged(text: str, page_chars: int = PAGE_CHARS) -> list[str]:
+def _paged(text: str, page_chars: int) -> list[str]:
     """``text`` in pages of at most ``page_chars``, cut between lines."""
     pages: list[str] = []
     current: list[str] = []

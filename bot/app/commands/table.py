@@ -4,8 +4,10 @@ ruleset whose engine declares no specs yet)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from bot.app.commands import campaign, game, map, play, roster
@@ -44,11 +46,12 @@ class HelpOptions(Params):
     )
 
 
-def command_table(extra: tuple[Command, ...] = ()) -> dict[str, Command]:
-    """The table: shared commands, the rulesets' from their specs, then ``extra``; /odds reads its
-    action against it and /help describes it."""
+@functools.cache
+def command_table() -> Mapping[str, Command]:
+    """The table: shared commands, then the rulesets' from their specs; /odds reads its action
+    against it and /help describes it. Built once: the commands are the same for every campaign."""
     table = table_of(
-        campaign.COMMANDS, roster.COMMANDS, game.COMMANDS, map.COMMANDS, play.COMMANDS, all_ruleset_commands(), extra
+        campaign.COMMANDS, roster.COMMANDS, game.COMMANDS, map.COMMANDS, play.COMMANDS, all_ruleset_commands()
     )
 
     async def show_help(app: Any, caller: Caller, p: HelpOptions) -> Reply:
@@ -66,4 +69,4 @@ def command_table(extra: tuple[Command, ...] = ()) -> dict[str, Command]:
         show_help,
         completes={"topic": complete_topic},
     )
-    return table
+    return MappingProxyType(table)

@@ -27,6 +27,7 @@ from bot.app.replies import LogPage, PendingDecision, Refusal, Reply
 from bot.app.service import App
 from bot.store import Store
 from rules.core import Choice
+from tests.named_app import NamedApp
 from tests.support import GM, RED, STRANGER, caller, fake_interaction
 
 
@@ -72,7 +73,7 @@ async def test_someone_else_gets_an_ephemeral_refusal(app: App) -> None:
 
 async def test_a_fresh_bot_on_the_same_database_answers_an_old_button(app: App, database, forced) -> None:
     decision = await pending_join(app)
-    restarted = SkirmishBot(App(Store(database), lambda: forced))  # a new process would build exactly this
+    restarted = SkirmishBot(NamedApp(Store(database), lambda: forced))  # a new process would build exactly this
     interaction = await click(restarted, GM, f"decision:{decision.decision_id}:0")
     interaction.response.edit_message.assert_awaited_once()
     assert interaction.response.edit_message.await_args.kwargs["view"] is None

@@ -18,6 +18,7 @@ from bot.app.service import App
 from bot.store import Store
 from bot.store.database import Database
 from rules.core import Choice
+from tests.named_app import NamedApp
 from tests.support import BLUE, CHANNEL, GM, RED, caller, ssg_table
 
 T0 = datetime(2030, 5, 1, 12, 0, tzinfo=UTC)
@@ -104,7 +105,7 @@ async def test_two_bot_processes_on_one_database_send_each_once(app: App, databa
     await ssg_table(app, forced)
     other_db = await Database.open(database.url, upgrade=False)
     try:
-        other = App(Store(other_db), lambda: forced)
+        other = NamedApp(Store(other_db), lambda: forced)
         clock, posts = Clock(), Posts()
         first, second = scheduler(app, clock, posts), scheduler(other, clock, posts)
         await app.set_deadline(caller(GM), 8, "pass")
@@ -127,7 +128,7 @@ async def test_after_a_restart_what_fell_due_is_caught_up_once(app: App, databas
     await database.close()  # the bot goes down; a new process opens the database a day and more later
     reopened = await Database.open(database.url)
     try:
-        restarted = App(Store(reopened), lambda: forced)
+        restarted = NamedApp(Store(reopened), lambda: forced)
         clock.at(30)
         again = scheduler(restarted, clock, posts)
         [caught_up] = await again.tick()
