@@ -166,12 +166,12 @@ def test_bad_lines_are_refused_with_a_sentence(tmp_path: Path) -> None:
     errors = [r["error"] for r in records]
     assert errors[0] == "Commands start with /: type /help for the list."
     assert "no command /nonsense" in errors[1]
-    assert "needs dice" in errors[2]
-    assert "no option 'colour'" in errors[3]
+    assert errors[2].startswith("Give dice: (Dice notation")
+    assert "no option “colour”: it takes dice, reason and secret" in errors[3]
     assert "unclosed quote" in errors[4]
     assert "whole number" in errors[5]
     assert "from 1 to 25" in errors[6]
-    assert "ruleset must be one of ssg" in errors[7]
+    assert "ruleset: is Simple Skirmish Game, " in errors[7]
     assert "too many dice" in errors[8]
 
 

@@ -19,7 +19,7 @@ FILE_HELP = "A YAML file (from an export, or written by hand)"
 
 @dataclass(frozen=True, kw_only=True)
 class NewOptions(Params):
-    name: str = option("The campaign's name", required=True, length=100)
+    name: str = option("The campaign's name", required=True, length=100, example='"Iron Coast"')
     ruleset: str = option(
         "The rules it is played by",
         Kind.CHOICE,
@@ -46,7 +46,7 @@ class JoinOptions(Params):
 
 @dataclass(frozen=True, kw_only=True)
 class FileOptions(Params):
-    file: Upload = option("A campaign file from /campaign export", Kind.FILE, required=True)  # noqa: RUF009 (a field, not a default)
+    file: Upload = option("A campaign file from /campaign export", Kind.FILE, required=True, example="campaign.yaml")  # noqa: RUF009 (a field, not a default)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,7 +62,9 @@ class DeadlineOptions(Params):
 
 @dataclass(frozen=True, kw_only=True)
 class RulesFileOptions(Params):
-    file: Upload = option(FILE_HELP + ": the keys of the ruleset's tables to change", Kind.FILE, required=True)  # noqa: RUF009 (a field, not a default)
+    file: Upload = option(  # noqa: RUF009 (a field, not a default)
+        FILE_HELP + ": the keys of the ruleset's tables to change", Kind.FILE, required=True, example="house-rules.yaml"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

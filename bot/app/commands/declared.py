@@ -191,16 +191,21 @@ def parse_line(commands: Mapping[str, Command], tokens: list[str]) -> ParsedLine
 
 
 def read_line(commands: Mapping[str, Command], line: str) -> ParsedLine:
-    """A whole line, as :func:`parse_line` reads its words; failing that, a command whose one option
-    is a text takes the rest of the line as it, one pair of outer quotes removed, so that quotes
-    inside need no escaping: ``/odds action:"ssg shoot shooter:Rossi target:"Big Jim""``."""
+    """A whole line, as :func:`parse_line` reads its words; failing that (or naming options the
+    command does not take), a command whose one option is a text takes the rest of the line as it,
+    one pair of outer quotes removed, so that quotes inside need no escaping:
+    ``/odds action:"ssg shoot shooter:Rossi target:"Big Jim""``."""
     try:
-        return parse_line(commands, split_line(line))
+        parsed = parse_line(commands, split_line(line))
     except LineError as refused:
         whole = _rest_of_line(commands, line)
         if whole is None:
             raise refused from None
         return whole
+    taken = {o.name for o in parsed.command.options}
+    if set(parsed.values) <= taken:
+        return parsed
+    return _rest_of_line(commands, line) or parsed
 
 
 def _rest_of_line(commands: Mapping[str, Command], line: str) -> ParsedLine | None:

@@ -28,13 +28,17 @@ class NewOptions(Params):
 @dataclass(frozen=True, kw_only=True)
 class FeatureAddOptions(Params):
     kind: str = option(
-        "Its kind of terrain: a wall, hedge, fence or barricade is a line; the rest are areas", required=True, length=20
+        "Its kind of terrain: a wall, hedge, fence or barricade is a line; the rest are areas",
+        required=True,
+        length=20,
+        example="wood",
     )
     points: str = option(
         'Its corners (an area) or its path (a line): "x,y x,y ..." in inches, like "4,4 10,4 10,9"',
         Kind.PATH,
         required=True,
         length=600,
+        example='"4,4 10,4 10,9"',
     )
     name: str | None = option("A name to show and to remove it by (optional)", length=60)
     thickness: float | None = option(
@@ -44,18 +48,26 @@ class FeatureAddOptions(Params):
 
 @dataclass(frozen=True, kw_only=True)
 class FeatureRemoveOptions(Params):
-    feature: str = option("Its number in the map's list, or its name", required=True, length=100)
+    feature: str = option("Its number in the map's list, or its name", required=True, length=100, example="3")
 
 
 @dataclass(frozen=True, kw_only=True)
 class ZoneOptions(Params):
     side: str = option("The side", Kind.SIDE, required=True, length=32)
-    points: str = option('The zone\'s corners: "x,y x,y x,y ..." in inches', Kind.PATH, required=True, length=600)
+    points: str = option(
+        'The zone\'s corners: "x,y x,y x,y ..." in inches',
+        Kind.PATH,
+        required=True,
+        length=600,
+        example='"0,0 36,0 36,4"',
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
 class FileOptions(Params):
-    file: Upload = option("A map file (from /map export, or written by hand)", Kind.FILE, required=True)  # noqa: RUF009 (a field, not a default)
+    file: Upload = option(  # noqa: RUF009 (a field, not a default)
+        "A map file (from /map export, or written by hand)", Kind.FILE, required=True, example="farm.yaml"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
