@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.app.commands.declared import Command, Upload
+from bot.app.commands.declared import Command, Upload, split_line
 from bot.app.commands.help import example
 from bot.app.commands.table import command_table
 from bot.app.replies import Caller, Reply
@@ -59,9 +59,9 @@ def values_for(command: Command, files: dict[str, Upload]) -> dict[str, Any]:
     if command.name in VALUES:
         return dict(VALUES[command.name])
     given: dict[str, Any] = {}
-    for word in example(command).split()[len(command.path) :]:
+    for word in split_line(example(command))[len(command.path) :]:
         name, _, value = word.partition(":")
-        given[name] = files[command.name] if name == "file" else value.strip('"')
+        given[name] = files[command.name] if name == "file" else value
     return given
 
 

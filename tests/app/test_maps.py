@@ -23,6 +23,7 @@ from bot.app.replies import Caller, Refusal, Reply
 from bot.app.service import App
 from bot.app.yaml_format import FileRefused
 from bot.dice import ForcedDice
+from bot.render.cards import card_text
 from bot.store import Store
 from bot.store.database import Database, sqlite_url
 from bot.store.schema import Campaign, Game
@@ -310,7 +311,7 @@ async def test_a_battle_on_the_map_from_the_start_to_the_first_movement_phase(ap
     board = started.cards[-1]
     assert "no map was drafted" in board.description.casefold() and "Crossroads" in board.description
     assert "/map place" in board.description and "/map deploy" in board.description
-    assert "Crossroads" in (board.terminal_text() or "")
+    assert "Crossroads" in card_text(board)
     await refused(app, app.map_new(gina(), "farm"), "battle is in progress")
     await refused(app, app.map_feature_add(gina(), "wood", "1,1 3,1 3,3"), "battle is in progress")
     await refused(app, app.map_import(gina(), "m.yaml", map_yaml([])), "battle is in progress")
@@ -344,7 +345,7 @@ async def test_a_battle_on_the_map_from_the_start_to_the_first_movement_phase(ap
     png_of(status)
     shown = await app.map_show(bob(), "Rossi")
     png_of(shown)
-    assert "Rossi: 4.0″ of movement left" in (shown.cards[0].terminal_text() or "")
+    assert "Rossi: 4.0″ of movement left" in card_text(shown.cards[0])
     with pytest.raises(Refusal):
         await app.map_show(bob(), "Nobody")
 
