@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 
 from bot.adapter.once import AnsweredOnce
+from bot.app.commands.moves import map_actions
 from bot.app.replies import MovesNow, ReadyFigure
 from bot.render.shown import shown
 from rules import RULESETS, get_engine
@@ -98,11 +99,16 @@ def to_type(client: Any, slug: str, now: MovesNow | None) -> str:
     if now is None:
         return ""
     quick = set(_quick_names(client, slug))
+    placing = map_actions(slug)
+    groups = [group for group in (_group(client, slug), _group(client, "map")) if group is not None]
     allowed = [
         command
-        for group in (_group(client, slug), _group(client, "map"))
-        for command in (group.commands if group is not None else ())
-        if isinstance(command, app_commands.Command) and command.name in now.allowed and command.name not in quick
+        for group in groups
+        for command in group.commands
+        if isinstance(command, app_commands.Command)
+        and command.name in now.allowed
+        and command.name not in quick
+        and (group.name == slug or command.name in placing)
     ]
     # Those that need options (a button cannot give them) and /map's; all of them when that is none.
     needing = [c for c in allowed if c.parent is None or c.parent.name != slug or any(p.required for p in c.parameters)]

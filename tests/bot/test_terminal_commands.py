@@ -85,3 +85,15 @@ def test_the_next_moves_are_the_specs_pass_actions() -> None:
 def test_a_choice_may_be_typed_by_its_name() -> None:
     parsed = parse_line(command_table(), split_line('/campaign new name:x ruleset:"Simple Skirmish Game"'))
     assert read_params(parsed.command.params, parsed.values, "/campaign new").ruleset == "ssg"
+
+
+def test_map_commands_are_offered_only_to_a_ruleset_that_places_through_them() -> None:
+    """YASG places on its own board with /yasg place: its setup never offers /map place."""
+    from types import SimpleNamespace
+
+    from bot.app.commands.moves import map_actions
+
+    assert map_actions("yasg") == set() and map_actions("ssg") == {"place", "deploy"}
+    placing = SimpleNamespace(allowed=("place",), accepts=lambda name: False)
+    assert to_type(command_table(), "yasg", placing) == "Or type /yasg place (/help topic:yasg)."  # type: ignore[arg-type]
+    assert "/map place" in to_type(command_table(), "ssg", placing)  # type: ignore[arg-type]
